@@ -1,0 +1,539 @@
+package experts
+
+import (
+	"fmt"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/layers"
+	"github.com/gomlx/gomlx/ml/layers/activation"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/support/exceptions"
+)
+
+// Hyperparameters of the mask experts, read from the model.Store (scope.GetParamOr) by ExpertFromScope,
+// so that notebooks and the CLI can change them with --set "key=value;...". Defaults in brackets.
+const (
+	// ParamTranslation enables the translation expert [true].
+	ParamTranslation = "expert_translation"
+	// ParamRotation enables the rotation expert (C4, square canvases only) [true].
+	ParamRotation = "expert_rotation"
+	// ParamReflection enables the reflection expert (one flip gate per axis) [true].
+	ParamReflection = "expert_reflection"
+	// ParamScaling enables the scaling expert (up-scaling factors 1..MaxScale per axis, plus the transpose
+	// gate for down-scaling) [true].
+	ParamScaling = "expert_scaling"
+	// ParamTranslationLayers is L, the number of gated shift layers per axis: shifts 0..2^L-1 [5].
+	ParamTranslationLayers = "expert_translation_layers"
+	// ParamMaxScale is the largest up-/down-scaling factor [5].
+	ParamMaxScale = "expert_max_scale"
+	// ParamGateHidden is the hidden width of the gating FFN [64].
+	ParamGateHidden = "expert_gate_hidden"
+	// ParamSmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask [1.0].
+	ParamSmoothingTime = "expert_smoothing_time"
+	// ParamHardGates makes Gates discretize the gates (Section 4.1, "at inference time, the values of the
+	// gates can be discretized"); it is usually set as a graph parameter for prediction only [false].
+	ParamHardGates = "expert_hard_gates"
+)
+
+// Expert is the lattice mask expert of a LatFormer layer for a rows x cols canvas (Section 4.1,
+// Appendix A): the product of a translation, a rotation, a reflection and a scaling expert, each a gated
+// CNN applied to the identity with frozen kernels (Corollary 1). Only the gates are learned; they come
+// from a small FFN of the layer input (one set of gates per example).
+//
+// Per axis a (rows, then cols) the experts build l_a x l_a masks
+//
+//	T_a = Π_k (α_{a,k} C^{2^k} + (1-α_{a,k}) I)              translation, C = TranslationMask1D(l_a, 1), k < L
+//	F_a = φ_a J + (1-φ_a) I,  G = ρ_2 J + (1-ρ_2) I          reflection, and rotation by 180° = flip of both axes
+//	S_a = τ_a U_a^T + (1-τ_a) U_a,  U_a = Σ_h π_{a,h} M_S^(h)  scaling (softmax over h) and down-scaling gate τ
+//	A_a = T_a F_a G S_a                                       composition by the mask product (Appendix A)
+//
+// and the full mask is M = (A_rows ⊗ A_cols)(ρ_1 R + (1-ρ_1) I), with R the 90° rotation (Theorem 2:
+// the Kronecker product of per-axis masks; composition by mask product, here done on the per-axis
+// l x l matrices so that no n x n product is ever formed). With hard gates M is exactly the binary mask
+// of the group element ActionFromGates reads back: rotation first, then scaling, flips and translation.
+type Expert struct {
+	Rows, Cols                                 int
+	Translation, Rotation, Reflection, Scaling bool
+	TranslationLayers, MaxScale, GateHidden    int
+	SmoothingTime                              float64
+}
+
+// ExpertFromScope returns the Expert for a rows x cols canvas configured by the hyperparameters of scope
+// (see the Param* constants). Rotation is switched off on non-square canvases.
+func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
+	e := Expert{
+		Rows: rows, Cols: cols,
+		Translation:       model.GetParamOr(scope, ParamTranslation, true),
+		Rotation:          model.GetParamOr(scope, ParamRotation, true),
+		Reflection:        model.GetParamOr(scope, ParamReflection, true),
+		Scaling:           model.GetParamOr(scope, ParamScaling, true),
+		TranslationLayers: model.GetParamOr(scope, ParamTranslationLayers, 5),
+		MaxScale:          model.GetParamOr(scope, ParamMaxScale, 5),
+		GateHidden:        model.GetParamOr(scope, ParamGateHidden, 64),
+		SmoothingTime:     model.GetParamOr(scope, ParamSmoothingTime, 1.0),
+	}
+	if rows != cols {
+		e.Rotation = false
+	}
+	return e
+}
+
+// DefaultExpert returns the Expert with all four experts and the default hyperparameters.
+func DefaultExpert(rows, cols int) Expert {
+	return ExpertFromScope(model.NewStore().Scope(""), rows, cols)
+}
+
+// N returns the number of cells Rows*Cols, the size of the masks.
+func (e Expert) N() int { return e.Rows * e.Cols }
+
+// Gates holds the gate values of an Expert for a batch, all in [0, 1]. Axis 0 is rows, axis 1 columns.
+// A field is nil when its expert is disabled.
+type Gates struct {
+	Translation *Node // [batch, 2, L]: α, layer k shifts by 2^k.
+	Reflection  *Node // [batch, 2]: φ, flip of each axis.
+	Rotation    *Node // [batch, 2]: ρ_1 (90° counter-clockwise), ρ_2 (180°).
+	Scale       *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
+	Transpose   *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
+}
+
+// layout of the gate logits produced by the gating FFN.
+func (e Expert) gateSizes() (trans, refl, rot, scale, transp int) {
+	if e.Translation {
+		trans = 2 * e.TranslationLayers
+	}
+	if e.Reflection {
+		refl = 2
+	}
+	if e.Rotation {
+		rot = 2
+	}
+	if e.Scaling {
+		scale, transp = 2*e.MaxScale, 2
+	}
+	return
+}
+
+// NumGates returns the number of gate logits the gating FFN outputs.
+func (e Expert) NumGates() int {
+	a, b, c, d, f := e.gateSizes()
+	return a + b + c + d + f
+}
+
+// initialGateBias is the initial bias of the gate logits: translation gates at 0.5 (all 2^L shifts
+// covered evenly, so the gradient tells which bit to set), reflection, rotation and transpose gates at
+// sigmoid(-4) and the scaling softmax favouring h = 1 (logit +4). With all gates near 0.5 training gets
+// stuck (see shared/bench/README.md): the small-group experts must start near the identity.
+func (e Expert) initialGateBias() []float32 {
+	trans, refl, rot, scale, transp := e.gateSizes()
+	bias := make([]float32, 0, e.NumGates())
+	bias = append(bias, make([]float32, trans)...)
+	for range refl + rot {
+		bias = append(bias, -4)
+	}
+	for axis := 0; axis < scale/max(e.MaxScale, 1); axis++ {
+		for h := 1; h <= e.MaxScale; h++ {
+			if h == 1 {
+				bias = append(bias, 4)
+			} else {
+				bias = append(bias, 0)
+			}
+		}
+	}
+	for range transp {
+		bias = append(bias, -4)
+	}
+	return bias
+}
+
+// GateLogits computes the gate logits from the layer input x [batch, n, d] and an optional conditioning
+// vector cond [batch, dc] (nil for none): a 2-layer FFN (ReLU) on the mean over the cells of x,
+// concatenated with cond. Output: [batch, NumGates()]. Variables are created under scope.
+func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
+	if x.Rank() != 3 || x.Shape().Dimensions[1] != e.N() {
+		exceptions.Panicf("Expert.GateLogits: x must be [batch, %d, d] for a %dx%d canvas, got %s", e.N(), e.Rows, e.Cols, x.Shape())
+	}
+	pooled := ReduceMean(x, 1)
+	if cond != nil {
+		if cond.Rank() != 2 || cond.Shape().Dimensions[0] != x.Shape().Dimensions[0] {
+			exceptions.Panicf("Expert.GateLogits: cond must be [batch, dc], got %s", cond.Shape())
+		}
+		pooled = Concatenate([]*Node{pooled, ConvertDType(cond, x.DType())}, -1)
+	}
+	hidden := activation.Relu(layers.Dense(scope.In("gate_hidden"), pooled, true, e.GateHidden))
+	w := scope.In("gate_logits").VariableWithShape("weights", shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
+	bias := scope.In("gate_logits").VariableWithValue("biases", e.initialGateBias()).NodeValue(x.Graph())
+	return Add(MatMul(hidden, w), ConvertDType(bias, x.DType()))
+}
+
+// GatesFromLogits turns logits [batch, NumGates()] into Gates: sigmoids, and a softmax over the scaling
+// factors. With hard = true the gates are discretized (sigmoid > 0.5 -> 1, argmax of the softmax), so the
+// mask is exactly the binary mask of one group element (Section 4.1).
+func (e Expert) GatesFromLogits(logits *Node, hard bool) *Gates {
+	batch := logits.Shape().Dimensions[0]
+	trans, refl, rot, scale, transp := e.gateSizes()
+	sig := func(x *Node) *Node {
+		if hard {
+			return ConvertDType(GreaterThan(x, ZerosLike(x)), x.DType())
+		}
+		return Sigmoid(x)
+	}
+	g := &Gates{}
+	off := 0
+	take := func(size int) *Node {
+		s := Slice(logits, AxisRange(), AxisRange(off, off+size))
+		off += size
+		return s
+	}
+	if trans > 0 {
+		g.Translation = Reshape(sig(take(trans)), batch, 2, e.TranslationLayers)
+	}
+	if refl > 0 {
+		g.Reflection = sig(take(refl))
+	}
+	if rot > 0 {
+		g.Rotation = sig(take(rot))
+	}
+	if scale > 0 {
+		s := Reshape(take(scale), batch, 2, e.MaxScale)
+		if hard {
+			g.Scale = OneHot(ArgMax(s, -1), e.MaxScale, s.DType())
+		} else {
+			g.Scale = Softmax(s, -1)
+		}
+		g.Transpose = sig(take(transp))
+	}
+	return g
+}
+
+// Gates computes the gates for input x [batch, n, d] and optional conditioning cond [batch, dc]. They
+// are discretized when the ParamHardGates hyperparameter (or graph parameter) is true.
+func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
+	hard := model.GetGraphParamOr(scope, x.Graph(), ParamHardGates, false)
+	return e.GatesFromLogits(e.GateLogits(scope, x, cond), hard)
+}
+
+// LatticeMask is a soft attention mask on a rows x cols canvas kept in factored form, a weighted sum of
+// Kronecker products of per-axis matrices, optionally followed by the 90° rotation R:
+//
+//	M = Σ_t w_t (Row_t ⊗ Col_t) R^{k_t},   k_t ∈ {0, 1}
+//
+// Dense materializes it as [batch, n, n]; everything before is on l x l matrices.
+type LatticeMask struct {
+	Rows, Cols int
+	Terms      []MaskTerm
+}
+
+// MaskTerm is one term of a LatticeMask: Weight [batch] (nil means 1), Row [batch, rows, rows],
+// Col [batch, cols, cols], and whether the term is followed by a 90° rotation (applied first).
+type MaskTerm struct {
+	Weight, Row, Col *Node
+	Rotate           bool
+}
+
+// Dense returns the mask as a [batch, n, n] tensor with n = Rows*Cols (row-major cells).
+//
+// For a term without rotation, M[(i,j),(c,e)] = Row[i,c]·Col[j,e] (Kronecker product). With rotation,
+// (Row ⊗ Col) R [(i,j),(a,b)] = (Row J)[i,b]·Col[j,a], with J the reversal: still an outer product of two
+// l x l matrices, so no gather or n x n product is needed.
+func (m *LatticeMask) Dense() *Node {
+	var sum *Node
+	for _, t := range m.Terms {
+		row, col := t.Row, t.Col
+		batch := row.Shape().Dimensions[0]
+		if t.Weight != nil {
+			row = Mul(row, Reshape(t.Weight, batch, 1, 1))
+		}
+		var term *Node
+		if !t.Rotate {
+			// [b, i, 1, c, 1] * [b, 1, j, 1, e] -> [b, i, j, c, e]
+			term = Mul(Reshape(row, batch, m.Rows, 1, m.Rows, 1), Reshape(col, batch, 1, m.Cols, 1, m.Cols))
+		} else {
+			rowJ := Reverse(row, 2) // (Row J)[i, b] = Row[i, l-1-b]
+			// [b, i, 1, 1, b'] * [b, 1, j, a, 1] -> [b, i, j, a, b']
+			term = Mul(Reshape(rowJ, batch, m.Rows, 1, 1, m.Rows), Reshape(col, batch, 1, m.Cols, m.Cols, 1))
+		}
+		if sum == nil {
+			sum = term
+		} else {
+			sum = Add(sum, term)
+		}
+	}
+	batch := sum.Shape().Dimensions[0]
+	n := m.Rows * m.Cols
+	return Reshape(sum, batch, n, n)
+}
+
+// constMatrix returns m as a float constant of the given dtype in graph g.
+func constMatrix(g *Graph, dtype dtypes.DType, m *Matrix) *Node {
+	return ConvertDType(ConstTensor(g, m.Tensor()), dtype)
+}
+
+// axisMasks returns the per-axis mask A_a = T_a F_a G S_a ([batch, l, l]) for axis a (0 rows, 1 cols),
+// optionally with the translation and reflection parts smoothed (smooth > 0 is the diffusion time).
+func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis int, smooth float64) *Node {
+	l := e.Rows
+	if axis == 1 {
+		l = e.Cols
+	}
+	eye := BroadcastToDims(Reshape(constMatrix(g, dtype, IdentityMatrix(l)), 1, l, l), batch, l, l)
+	mix := func(gate, kernel, m *Node) *Node { // gate*kernel@m + (1-gate)*m, gate [batch]
+		gate = Reshape(gate, batch, 1, 1)
+		km := Einsum("ij,bjk->bik", kernel, m)
+		return Add(Mul(gate, km), Mul(OneMinus(gate), m))
+	}
+	axisGate := func(x *Node, i int) *Node { return Reshape(Slice(x, AxisRange(), AxisElem(i)), batch) }
+	result := eye
+	// Scaling first (rightmost factor), then flips, then translation.
+	if gates.Scale != nil {
+		probs := Reshape(Slice(gates.Scale, AxisRange(), AxisElem(axis), AxisRange()), batch, e.MaxScale)
+		ups := make([]*Node, e.MaxScale)
+		for h := 1; h <= e.MaxScale; h++ {
+			ups[h-1] = Reshape(constMatrix(g, dtype, UpscaleMask1D(l, h)), 1, l, l)
+		}
+		up := Einsum("bh,hij->bij", probs, Concatenate(ups, 0))
+		tau := Reshape(axisGate(gates.Transpose, axis), batch, 1, 1)
+		result = Add(Mul(tau, TransposeAllDims(up, 0, 2, 1)), Mul(OneMinus(tau), up))
+	}
+	flip := constMatrix(g, dtype, ReflectionMask1D(l))
+	if gates.Rotation != nil {
+		result = mix(axisGate(gates.Rotation, 1), flip, result) // 180° = flip of both axes.
+	}
+	if gates.Reflection != nil {
+		result = mix(axisGate(gates.Reflection, axis), flip, result)
+	}
+	if smooth > 0 && (gates.Reflection != nil || gates.Rotation != nil) {
+		// Heat diffusion on the 2-element flip group (C2): w0 I + w1 J.
+		w := CycleHeatKernel(2, smooth)
+		result = Add(MulScalar(result, w.At(0, 0)), MulScalar(Einsum("ij,bjk->bik", flip, result), w.At(0, 1)))
+	}
+	if gates.Translation != nil {
+		for k := range e.TranslationLayers {
+			shift := constMatrix(g, dtype, TranslationMask1D(l, 1<<k))
+			alpha := Reshape(Slice(gates.Translation, AxisRange(), AxisElem(axis), AxisElem(k)), batch)
+			result = mix(alpha, shift, result)
+		}
+		if smooth > 0 {
+			// Heat diffusion on the cycle of translations of this axis (the translation grid is the
+			// product of the per-axis cycles, whose heat kernel is the Kronecker product).
+			result = Einsum("ij,bjk->bik", constMatrix(g, dtype, CycleHeatKernel(l, smooth)), result)
+		}
+	}
+	return result
+}
+
+// Mask builds the LatticeMask for the given gates. See Expert for the formula.
+func (e Expert) Mask(gates *Gates) *LatticeMask {
+	return e.mask(gates, 0)
+}
+
+// SmoothedMask builds the smoothed mask of Section 4.2: the same gates, with every expert's mask
+// diffused by the heat kernel exp(-t L) of its group graph (t = SmoothingTime): the cycle of translations
+// of each axis, the 2-element flip groups, and the C4 cycle of 90° rotations.
+func (e Expert) SmoothedMask(gates *Gates) *LatticeMask {
+	t := e.SmoothingTime
+	if t <= 0 {
+		t = 1
+	}
+	return e.mask(gates, t)
+}
+
+func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
+	var any *Node
+	for _, n := range []*Node{gates.Translation, gates.Reflection, gates.Rotation, gates.Scale} {
+		if n != nil {
+			any = n
+			break
+		}
+	}
+	if any == nil {
+		exceptions.Panicf("Expert.Mask: all experts are disabled")
+	}
+	g, dtype, batch := any.Graph(), any.DType(), any.Shape().Dimensions[0]
+	row := e.axisMask(g, dtype, gates, batch, 0, smooth)
+	col := e.axisMask(g, dtype, gates, batch, 1, smooth)
+	lm := &LatticeMask{Rows: e.Rows, Cols: e.Cols}
+	if gates.Rotation == nil {
+		lm.Terms = []MaskTerm{{Row: row, Col: col}}
+		return lm
+	}
+	if e.Rows != e.Cols {
+		exceptions.Panicf("Expert: the rotation expert needs a square canvas, got %dx%d", e.Rows, e.Cols)
+	}
+	r90 := Reshape(Slice(gates.Rotation, AxisRange(), AxisElem(0)), batch)
+	if smooth <= 0 {
+		lm.Terms = []MaskTerm{{Weight: OneMinus(r90), Row: row, Col: col}, {Weight: r90, Row: row, Col: col, Rotate: true}}
+		return lm
+	}
+	// Heat diffusion over C4 of the rotation distribution q = (1-ρ1, ρ1, 0, 0) over R^0..R^3:
+	// q'_k = Σ_m q_m h_{k-m}; R^2 = J ⊗ J is per-axis, R^3 = R^2 R.
+	h := CycleHeatKernel(4, smooth)
+	q := []*Node{OneMinus(r90), r90}
+	weight := func(k int) *Node {
+		return Add(MulScalar(q[0], h.At(k, 0)), MulScalar(q[1], h.At(k, 1)))
+	}
+	flip := constMatrix(g, dtype, ReflectionMask1D(e.Rows))
+	rowJ := Einsum("bij,jk->bik", row, flip)
+	colJ := Einsum("bij,jk->bik", col, flip)
+	lm.Terms = []MaskTerm{
+		{Weight: weight(0), Row: row, Col: col},
+		{Weight: weight(1), Row: row, Col: col, Rotate: true},
+		{Weight: weight(2), Row: rowJ, Col: colJ},
+		{Weight: weight(3), Row: rowJ, Col: colJ, Rotate: true},
+	}
+	return lm
+}
+
+// GateValues are the gates of one example read back from the graph outputs (host side), e.g. to show
+// or discretize what a trained model learned. Slices are indexed like the fields of Gates.
+type GateValues struct {
+	Translation [2][]float64 // per axis, L values
+	Reflection  [2]float64
+	Rotation    [2]float64 // 90°, 180°
+	Scale       [2][]float64
+	Transpose   [2]float64
+	Has         struct{ Translation, Reflection, Rotation, Scaling bool }
+}
+
+// GateTensors lists the non-nil gate nodes in a fixed order (translation, reflection, rotation, scale,
+// transpose), to be returned by a graph and decoded with DecodeGates.
+func (g *Gates) GateTensors() []*Node {
+	var out []*Node
+	for _, n := range []*Node{g.Translation, g.Reflection, g.Rotation, g.Scale, g.Transpose} {
+		if n != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// DecodeGates converts the tensors returned for Gates.GateTensors into one GateValues per example.
+func (e Expert) DecodeGates(ts []*tensors.Tensor) ([]GateValues, error) {
+	want := 0
+	trans, refl, rot, scale, _ := e.gateSizes()
+	for _, s := range []int{trans, refl, rot, scale, scale} {
+		if s > 0 {
+			want++
+		}
+	}
+	if len(ts) != want {
+		return nil, fmt.Errorf("DecodeGates: want %d gate tensors for this expert, got %d", want, len(ts))
+	}
+	flat := func(t *tensors.Tensor) []float64 {
+		var out []float64
+		switch t.DType() {
+		case dtypes.Float32:
+			for _, v := range tensors.MustCopyFlatData[float32](t) {
+				out = append(out, float64(v))
+			}
+		default:
+			out = tensors.MustCopyFlatData[float64](t)
+		}
+		return out
+	}
+	batch := ts[0].Shape().Dimensions[0]
+	vals := make([]GateValues, batch)
+	idx := 0
+	next := func() []float64 { v := flat(ts[idx]); idx++; return v }
+	if trans > 0 {
+		v := next()
+		L := e.TranslationLayers
+		for b := range batch {
+			for a := range 2 {
+				vals[b].Translation[a] = v[(b*2+a)*L : (b*2+a+1)*L]
+			}
+			vals[b].Has.Translation = true
+		}
+	}
+	if refl > 0 {
+		v := next()
+		for b := range batch {
+			vals[b].Reflection = [2]float64{v[2*b], v[2*b+1]}
+			vals[b].Has.Reflection = true
+		}
+	}
+	if rot > 0 {
+		v := next()
+		for b := range batch {
+			vals[b].Rotation = [2]float64{v[2*b], v[2*b+1]}
+			vals[b].Has.Rotation = true
+		}
+	}
+	if scale > 0 {
+		v := next()
+		H := e.MaxScale
+		for b := range batch {
+			for a := range 2 {
+				vals[b].Scale[a] = v[(b*2+a)*H : (b*2+a+1)*H]
+			}
+			vals[b].Has.Scaling = true
+		}
+		v = next()
+		for b := range batch {
+			vals[b].Transpose = [2]float64{v[2*b], v[2*b+1]}
+		}
+	}
+	return vals, nil
+}
+
+// Action returns the group element that the discretized gates select (gates > 0.5, argmax of the
+// scaling probabilities), as an Action on the rows x cols lattice whose Mask equals the expert's mask
+// with hard gates: Compose(translation, reflection, rotation by 180°, scaling, rotation by 90°).
+func (e Expert) Action(v GateValues) Action {
+	var parts []Action
+	if v.Has.Translation {
+		deltas := []int{0, 0}
+		for a := range 2 {
+			for k, g := range v.Translation[a] {
+				if g > 0.5 {
+					deltas[a] += 1 << k
+				}
+			}
+		}
+		parts = append(parts, Translation{Deltas: deltas})
+	}
+	if v.Has.Reflection {
+		for a := range 2 {
+			if v.Reflection[a] > 0.5 {
+				parts = append(parts, Reflection{Axis: a})
+			}
+		}
+	}
+	if v.Has.Rotation && v.Rotation[1] > 0.5 {
+		parts = append(parts, Rotation{AxisA: 0, AxisB: 1, Quarter: 2})
+	}
+	if v.Has.Scaling {
+		up, down := []int{1, 1}, []int{1, 1}
+		for a := range 2 {
+			best := 0
+			for h, p := range v.Scale[a] {
+				if p > v.Scale[a][best] {
+					best = h
+				}
+			}
+			if v.Transpose[a] > 0.5 {
+				down[a] = best + 1
+			} else {
+				up[a] = best + 1
+			}
+		}
+		if up[0] != 1 || up[1] != 1 {
+			parts = append(parts, Upscale{Factors: up})
+		}
+		if down[0] != 1 || down[1] != 1 {
+			parts = append(parts, Downscale{Factors: down})
+		}
+	}
+	if v.Has.Rotation && v.Rotation[0] > 0.5 {
+		parts = append(parts, Rotation{AxisA: 0, AxisB: 1, Quarter: 1})
+	}
+	if len(parts) == 0 {
+		return IdentityAction{}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return Compose(parts...)
+}

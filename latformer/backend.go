@@ -1,0 +1,60 @@
+package latformer
+
+import (
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/gomlx/compute"
+	_ "github.com/gomlx/compute/gobackend" // The pure-Go backend, always linked in.
+)
+
+// xlaPluginAvailable reports whether an XLA CPU PJRT plugin is already installed (set by
+// backend_xla.go when XLA support is compiled in; always false with the noxla build tag).
+var xlaPluginAvailable = func() bool { return false }
+
+// xlaDisableAutoInstall stops the XLA backend from trying to download plugins (a no-op without XLA).
+var xlaDisableAutoInstall = func() {}
+
+// BackendConfig returns the GoMLX backend configuration that NewBackend uses:
+//
+//  1. $GOMLX_BACKEND when set (e.g. "go", "xla:cpu", "xla:cuda"), as in all GoMLX programs;
+//  2. "xla:cpu" when XLA support is compiled in (the default; build with -tags noxla to leave it out)
+//     and its CPU PJRT plugin is already installed on the machine;
+//  3. otherwise "go", GoMLX's pure-Go backend, which needs no C library and no network.
+//
+// Unlike compute.New, it never makes the XLA backend download a plugin on its own: that happens only
+// when the user asks for XLA explicitly through $GOMLX_BACKEND.
+func BackendConfig() string {
+	if cfg, ok := os.LookupEnv(compute.ConfigEnvVar); ok && cfg != "" {
+		return cfg
+	}
+	if slices.Contains(compute.List(), "xla") && xlaPluginAvailable() {
+		return "xla:cpu"
+	}
+	return "go"
+}
+
+// NewBackend creates the compute backend selected by BackendConfig, with a clear error when the
+// requested backend is not available.
+func NewBackend() (compute.Backend, error) {
+	cfg := BackendConfig()
+	if _, explicit := os.LookupEnv(compute.ConfigEnvVar); !explicit {
+		xlaDisableAutoInstall()
+	}
+	var backend compute.Backend
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("%v", r)
+			}
+		}()
+		backend, err = compute.NewWithConfig(cfg)
+	}()
+	if err != nil {
+		return nil, fmt.Errorf("creating GoMLX backend %q (from $%s or the default; compiled-in backends: %v): %w",
+			cfg, compute.ConfigEnvVar, compute.List(), err)
+	}
+	return backend, nil
+}

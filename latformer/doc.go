@@ -1,0 +1,10 @@
+// Package latformer is the LatFormer model of Atzeni, Sachan and Loukas (ICML 2023) for grid tasks: a
+// token embedding of the 10 ARC colors and the pad token on a fixed canvas, one or more LatFormer layers
+// (package layers) whose attention is modulated by lattice mask experts (package experts), and per-cell
+// logits. A Learner trains a fresh model on the example pairs of one task (with the color-permutation
+// augmentation of Appendix B.2), predicts test outputs with discretized gates, and reports the group
+// element the experts learned.
+//
+// NewBackend picks the compute backend: GoMLX's pure-Go backend unless $GOMLX_BACKEND asks for another
+// (e.g. "xla:cpu") or an XLA CPU plugin is installed.
+package latformer

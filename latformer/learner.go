@@ -1,0 +1,327 @@
+package latformer
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train/loss"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
+)
+
+// Example is one training or test example on the canvas: input and expected output canvases (the
+// output may be empty for prediction), and an optional conditioning vector (e.g. a T5 embedding of the
+// task's description; all examples of a learner must have the same length, 0 for none).
+type Example struct {
+	Input, Output datasets.Canvas
+	Cond          []float32
+}
+
+// Learner trains a fresh LatFormer on the examples of one task and predicts with it (Appendix B.2:
+// "we learn each task from scratch using only its training set").
+type Learner struct {
+	backend    compute.Backend
+	store      *model.Store
+	rows, cols int
+	condDim    int
+	rng        *rand.Rand
+	stepExec   *model.Exec
+	predExec   *model.Exec
+	steps      int
+}
+
+// NewLearner creates a learner for a rows x cols canvas. store holds the hyperparameters (see NewStore;
+// nil means the defaults) and receives the variables: use a fresh store per task.
+func NewLearner(backend compute.Backend, store *model.Store, rows, cols int) (*Learner, error) {
+	if rows < 1 || cols < 1 || rows > datasets.MaxGridSide || cols > datasets.MaxGridSide {
+		return nil, fmt.Errorf("canvas %dx%d: sides must be in 1..%d", rows, cols, datasets.MaxGridSide)
+	}
+	if store == nil {
+		var err error
+		if store, err = NewStore(""); err != nil {
+			return nil, err
+		}
+	}
+	seed := model.GetRootParamOr(store, ParamSeed, 1)
+	store.SetParam(model.ParamInitialSeed, int64(seed))
+	l := &Learner{backend: backend, store: store, rows: rows, cols: cols,
+		rng: rand.New(rand.NewPCG(uint64(seed), 0x1a7f0)), condDim: -1}
+	return l, nil
+}
+
+// Store returns the learner's model.Store (hyperparameters and, after Fit, the trained variables).
+func (l *Learner) Store() *model.Store { return l.store }
+
+func (l *Learner) modelOutputs(scope *model.Scope, tokens, cond *Node) *Outputs {
+	return Model{Rows: l.rows, Cols: l.cols}.Build(scope, tokens, cond)
+}
+
+// crossEntropy is the mean cross-entropy over all cells (pad cells included), Appendix B.2.
+func crossEntropy(logits, targets *Node) *Node {
+	labels := ExpandAxes(targets, -1)
+	return loss.SparseCategoricalCrossEntropyLogits([]*Node{labels}, []*Node{logits})
+}
+
+// exactPerExample returns [batch] float32: 1 where every cell of the argmax prediction equals targets.
+func exactPerExample(logits, targets *Node) *Node {
+	pred := ConvertDType(ArgMax(logits, -1), targets.DType())
+	return ConvertDType(LogicalAll(Equal(pred, targets), -1), dtypes.Float32)
+}
+
+func (l *Learner) buildExecs() error {
+	var err error
+	lr := model.GetRootParamOr(l.store, ParamLearningRate, 1e-3)
+	opt := optimizer.Adam().LearningRate(lr).Done()
+	stepFn := func(scope *model.Scope, inputs []*Node) []*Node {
+		tokens, targets := inputs[0], inputs[1]
+		var cond *Node
+		if len(inputs) > 2 {
+			cond = inputs[2]
+		}
+		out := l.modelOutputs(scope, tokens, cond)
+		theLoss := crossEntropy(out.Logits, targets)
+		if out.SmoothedLogits != nil {
+			// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.
+			theLoss = Add(theLoss, crossEntropy(out.SmoothedLogits, targets))
+		}
+		opt.UpdateGraph(scope.In("optimizer"), tokens.Graph(), theLoss)
+		cellAcc := ReduceAllMean(ConvertDType(Equal(ConvertDType(ArgMax(out.Logits, -1), targets.DType()), targets), dtypes.Float32))
+		return []*Node{theLoss, cellAcc, exactPerExample(out.Logits, targets)}
+	}
+	if l.stepExec, err = model.NewExec(l.backend, l.store, stepFn); err != nil {
+		return err
+	}
+	predFn := func(scope *model.Scope, inputs []*Node) []*Node {
+		tokens := inputs[0]
+		var cond *Node
+		if len(inputs) > 1 {
+			cond = inputs[1]
+		}
+		scope.SetGraphParam(tokens.Graph(), experts.ParamHardGates, true)
+		out := l.modelOutputs(scope, tokens, cond)
+		pred := ConvertDType(ArgMax(out.Logits, -1), dtypes.Int32)
+		return append([]*Node{pred}, out.Gates.GateTensors()...)
+	}
+	l.predExec, err = model.NewExec(l.backend, l.store, predFn)
+	return err
+}
+
+// Progress reports one training step to the callback of Fit.
+type Progress struct {
+	Step, MaxSteps int
+	// Loss is the training loss and CellAccuracy the fraction of correct cells, both of the batch
+	// (all augmented copies) before this step's update; Exact is the fraction of exactly right canvases.
+	Loss, CellAccuracy, Exact float64
+	Elapsed                   time.Duration
+}
+
+// FitResult summarizes a Fit.
+type FitResult struct {
+	// Steps is the number of training steps taken; Fitted is true if training stopped because every
+	// training canvas (all augmented copies) was predicted exactly for ParamFitPatience steps in a row.
+	Steps   int
+	Fitted  bool
+	Loss    float64
+	Exact   float64
+	Elapsed time.Duration
+}
+
+// colorPermutation returns a random permutation of the 10 colors, with the pad token fixed.
+func (l *Learner) colorPermutation() [datasets.NumTokens]int32 {
+	var p [datasets.NumTokens]int32
+	for i, v := range l.rng.Perm(datasets.NumColors) {
+		p[i] = int32(v)
+	}
+	p[datasets.PadToken] = datasets.PadToken
+	return p
+}
+
+func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
+	if len(examples) == 0 {
+		return fmt.Errorf("no examples")
+	}
+	for i, ex := range examples {
+		if ex.Input.Rows != l.rows || ex.Input.Cols != l.cols || len(ex.Input.Cells) != l.rows*l.cols {
+			return fmt.Errorf("example %d: input canvas is %dx%d, the learner's is %dx%d", i, ex.Input.Rows, ex.Input.Cols, l.rows, l.cols)
+		}
+		if needOutput && (ex.Output.Rows != l.rows || ex.Output.Cols != l.cols || len(ex.Output.Cells) != l.rows*l.cols) {
+			return fmt.Errorf("example %d: output canvas is %dx%d, the learner's is %dx%d", i, ex.Output.Rows, ex.Output.Cols, l.rows, l.cols)
+		}
+		if l.condDim >= 0 && len(ex.Cond) != l.condDim {
+			return fmt.Errorf("example %d: conditioning vector has length %d, want %d", i, len(ex.Cond), l.condDim)
+		}
+		if l.condDim < 0 {
+			l.condDim = len(ex.Cond)
+		}
+	}
+	return nil
+}
+
+// Fit trains on the examples: every step uses ParamAugment color-permuted copies of all examples (the
+// first copy keeps the original colors; one permutation per copy shared by all examples and by input
+// and output, Appendix B.2), Adam, and the cross-entropy over all canvas cells. It stops after
+// ParamSteps steps or when the training canvases are all exact for ParamFitPatience steps in a row.
+// progress (may be nil) is called after every step.
+func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, error) {
+	if err := l.checkExamples(examples, true); err != nil {
+		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
+	}
+	if l.stepExec == nil {
+		if err := l.buildExecs(); err != nil {
+			return FitResult{}, err
+		}
+	}
+	maxSteps := model.GetRootParamOr(l.store, ParamSteps, 500)
+	copies := max(1, model.GetRootParamOr(l.store, ParamAugment, 10))
+	patience := model.GetRootParamOr(l.store, ParamFitPatience, 3)
+	n := l.rows * l.cols
+	batch := copies * len(examples)
+	start := time.Now()
+	res := FitResult{}
+	streak := 0
+	for step := 0; step < maxSteps; step++ {
+		tokens := tensors.FromShape(shapes.Make(dtypes.Int32, batch, n))
+		targets := tensors.FromShape(shapes.Make(dtypes.Int32, batch, n))
+		var cond *tensors.Tensor
+		tensors.MustMutableFlatData[int32](tokens, func(tok []int32) {
+			tensors.MustMutableFlatData[int32](targets, func(tgt []int32) {
+				for c := range copies {
+					perm := [datasets.NumTokens]int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+					if c > 0 {
+						perm = l.colorPermutation()
+					}
+					for e, ex := range examples {
+						off := (c*len(examples) + e) * n
+						for i := range n {
+							tok[off+i] = perm[ex.Input.Cells[i]]
+							tgt[off+i] = perm[ex.Output.Cells[i]]
+						}
+					}
+				}
+			})
+		})
+		args := []any{tokens, targets}
+		if l.condDim > 0 {
+			cond = l.condTensor(examples, copies)
+			args = append(args, cond)
+		}
+		outs, err := l.stepExec.Call(args...)
+		if err != nil {
+			return res, fmt.Errorf("training step %d: %w", step, err)
+		}
+		res.Loss = float64(tensors.ToScalar[float32](outs[0]))
+		cellAcc := float64(tensors.ToScalar[float32](outs[1]))
+		exact := 0.0
+		for _, v := range tensors.MustCopyFlatData[float32](outs[2]) {
+			exact += float64(v)
+		}
+		exact /= float64(batch)
+		for _, o := range outs {
+			o.MustFinalizeAll()
+		}
+		tokens.MustFinalizeAll()
+		targets.MustFinalizeAll()
+		res.Steps = step + 1
+		res.Exact = exact
+		l.steps++
+		if progress != nil {
+			progress(Progress{Step: step + 1, MaxSteps: maxSteps, Loss: res.Loss, CellAccuracy: cellAcc, Exact: exact, Elapsed: time.Since(start)})
+		}
+		if exact == 1 {
+			streak++
+		} else {
+			streak = 0
+		}
+		if patience > 0 && streak >= patience {
+			res.Fitted = true
+			break
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+func (l *Learner) condTensor(examples []Example, copies int) *tensors.Tensor {
+	t := tensors.FromShape(shapes.Make(dtypes.Float32, copies*len(examples), l.condDim))
+	tensors.MustMutableFlatData[float32](t, func(flat []float32) {
+		for c := range copies {
+			for e, ex := range examples {
+				copy(flat[(c*len(examples)+e)*l.condDim:], ex.Cond)
+			}
+		}
+	})
+	return t
+}
+
+// predictChunk is the batch size of prediction: inputs are predicted in chunks of this size (the last
+// one padded) so that one compiled graph serves any number of inputs.
+const predictChunk = 16
+
+// Prediction is the model's output for one input.
+type Prediction struct {
+	// Canvas is the predicted output canvas (argmax per cell, pad cells included).
+	Canvas datasets.Canvas
+	// Gates are the (discretized) gates of the first layer's expert, and Action the group element they
+	// select (experts.Expert.Action).
+	Gates  experts.GateValues
+	Action experts.Action
+}
+
+// Predict predicts the output canvases of the inputs (Output fields are ignored) with discretized gates.
+func (l *Learner) Predict(inputs []Example) ([]Prediction, error) {
+	if err := l.checkExamples(inputs, false); err != nil {
+		return nil, fmt.Errorf("latformer.Learner.Predict: %w", err)
+	}
+	if l.predExec == nil {
+		if err := l.buildExecs(); err != nil {
+			return nil, err
+		}
+	}
+	n := l.rows * l.cols
+	expert := experts.ExpertFromScope(l.store.Scope(""), l.rows, l.cols)
+	preds := make([]Prediction, 0, len(inputs))
+	for start := 0; start < len(inputs); start += predictChunk {
+		chunk := inputs[start:min(start+predictChunk, len(inputs))]
+		tokens := tensors.FromShape(shapes.Make(dtypes.Int32, predictChunk, n))
+		tensors.MustMutableFlatData[int32](tokens, func(tok []int32) {
+			for i := range predictChunk {
+				src := chunk[min(i, len(chunk)-1)]
+				copy(tok[i*n:], src.Input.Cells)
+			}
+		})
+		args := []any{tokens}
+		if l.condDim > 0 {
+			padded := make([]Example, predictChunk)
+			for i := range padded {
+				padded[i] = chunk[min(i, len(chunk)-1)]
+			}
+			args = append(args, l.condTensor(padded, 1))
+		}
+		outs, err := l.predExec.Call(args...)
+		if err != nil {
+			return nil, fmt.Errorf("prediction: %w", err)
+		}
+		cells := tensors.MustCopyFlatData[int32](outs[0])
+		gates, err := expert.DecodeGates(outs[1:])
+		if err != nil {
+			return nil, err
+		}
+		for i := range chunk {
+			c := datasets.Canvas{Rows: l.rows, Cols: l.cols, Cells: append([]int32(nil), cells[i*n:(i+1)*n]...)}
+			preds = append(preds, Prediction{Canvas: c, Gates: gates[i], Action: expert.Action(gates[i])})
+		}
+		for _, o := range outs {
+			o.MustFinalizeAll()
+		}
+		tokens.MustFinalizeAll()
+	}
+	return preds, nil
+}

@@ -1,0 +1,82 @@
+package latformer
+
+import (
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/layers"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/support/exceptions"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
+	latlayers "github.com/latformer/latformer/layers"
+)
+
+// Hyperparameters of the model and its training, in the model.Store (set them with Config.Set or
+// --set "key=value;..."). Defaults in brackets. The expert and layer hyperparameters are in packages
+// experts (experts.Param*) and layers (layers.Param*).
+const (
+	// ParamDim is the model dimension d [32].
+	ParamDim = "model_dim"
+	// ParamNumLayers is the number of LatFormer layers [1].
+	ParamNumLayers = "model_layers"
+	// ParamSmoothing trains with the extra smoothed-mask prediction of Section 4.2 [false].
+	ParamSmoothing = "mask_smoothing"
+	// ParamNoise is the one-hot noise level w of Appendix B.4 applied to the inputs [0].
+	ParamNoise = "input_noise"
+)
+
+// Model builds the LatFormer graph for a rows x cols canvas.
+type Model struct {
+	Rows, Cols int
+}
+
+// Outputs are the graph outputs of Model.Build.
+type Outputs struct {
+	// Logits are the per-cell logits over the 11 tokens (10 colors + pad): [batch, n, 11].
+	Logits *Node
+	// SmoothedLogits are the logits of the smoothed-mask prediction (nil unless ParamSmoothing).
+	SmoothedLogits *Node
+	// Gates are the gates of the first layer's expert, and Expert its configuration.
+	Gates  *experts.Gates
+	Expert experts.Expert
+}
+
+// Build builds the model on tokens [batch, n] (int32 tokens 0..10, n = Rows*Cols, row-major canvas) and
+// an optional conditioning vector cond [batch, dc] (nil for none; e.g. a T5 embedding):
+//
+//	x = onehot(tokens) W_embed        (with ParamNoise = w: ((1-w) onehot + w 1) W_embed, Appendix B.4)
+//	x = LatFormer layer(s)(x, cond)   (layers.LatFormer; the gates are per example)
+//	logits = x W_head + b
+func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
+	if tokens.Rank() != 2 || tokens.Shape().Dimensions[1] != m.Rows*m.Cols {
+		exceptions.Panicf("latformer.Model: tokens must be [batch, %d] for a %dx%d canvas, got %s", m.Rows*m.Cols, m.Rows, m.Cols, tokens.Shape())
+	}
+	d := model.GetParamOr(scope, ParamDim, 32)
+	numLayers := model.GetParamOr(scope, ParamNumLayers, 1)
+	smoothing := model.GetParamOr(scope, ParamSmoothing, false)
+	noise := model.GetParamOr(scope, ParamNoise, 0.0)
+
+	onehot := OneHot(tokens, datasets.NumTokens, dtypes.Float32)
+	if noise > 0 {
+		onehot = AddScalar(MulScalar(onehot, 1-noise), noise)
+	}
+	x := layers.Dense(scope.In("embedding"), onehot, false, d)
+	expert := experts.ExpertFromScope(scope, m.Rows, m.Cols)
+	out := &Outputs{Expert: expert}
+	var smoothX *Node
+	for i := range numLayers {
+		lf := latlayers.LatFormer(scope.In("latformer_%d", i), x, expert).SetConditioning(cond).
+			WithSmoothing(smoothing && i == numLayers-1).Done()
+		if i == 0 {
+			out.Gates = lf.Gates
+		}
+		x = lf.Output
+		smoothX = lf.Smoothed
+	}
+	head := scope.In("head")
+	out.Logits = layers.Dense(head, x, true, datasets.NumTokens)
+	if smoothX != nil {
+		out.SmoothedLogits = layers.Dense(scope.At("head"), smoothX, true, datasets.NumTokens)
+	}
+	return out
+}

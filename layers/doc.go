@@ -1,0 +1,15 @@
+// Package layers implements the attention layers of LatFormer (Atzeni, Sachan, Loukas, ICML 2023) as
+// GoMLX graph functions:
+//
+//   - MaskedAttentionCore: softmax attention whose weights are multiplied by a soft mask after the
+//     softmax and renormalized (Section 3.1), for any number of heads, with a mask shared by the batch or
+//     one mask per example.
+//   - MaskedAttention: the same with learned query/key/value/output projections, as a builder in the
+//     style of GoMLX's attention.MultiHeadAttention.
+//   - LatFormer: the LatFormer layer of Figure 3a, a Transformer encoder layer (attention + FFN, residuals,
+//     layer norms) whose attention is modulated by a lattice mask expert (package experts), optionally
+//     conditioned on a vector (e.g. a T5 text embedding).
+//
+// Shapes follow GoMLX conventions: batch first, sequence (the flattened lattice, row-major; see package
+// experts for the layout) second, features last.
+package layers

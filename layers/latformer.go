@@ -1,0 +1,149 @@
+package layers
+
+import (
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/layers"
+	"github.com/gomlx/gomlx/ml/layers/activation"
+	"github.com/gomlx/gomlx/ml/layers/norm"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/support/exceptions"
+	"github.com/latformer/latformer/experts"
+)
+
+// Hyperparameters of the LatFormer layer, read from the model.Store by LatFormer. Defaults in brackets.
+const (
+	// ParamNumHeads is the number of attention heads [1].
+	ParamNumHeads = "latformer_heads"
+	// ParamFFNDim is the hidden width of the feed-forward network; 0 means 4 x the model dimension [0].
+	ParamFFNDim = "latformer_ffn_dim"
+)
+
+// LatFormerBuilder configures a LatFormer layer. Create it with LatFormer and call Done.
+type LatFormerBuilder struct {
+	scope      *model.Scope
+	x, cond    *Node
+	expert     experts.Expert
+	numHeads   int
+	ffnDim     int
+	smoothing  bool
+	fixedGates *experts.Gates
+}
+
+// LatFormer creates a builder for the LatFormer layer of Figure 3a: a post-LN Transformer encoder layer
+// whose self-attention weights are modulated by the soft mask of a lattice mask expert:
+//
+//	M = expert(x, cond)                          (experts.Expert: gates from x and the conditioning vector)
+//	h = LayerNorm(x + MaskedAttention(x; M))     (Section 3.1, multi-head, learned projections)
+//	y = LayerNorm(h + FFN([h, cond]))            (ReLU FFN; cond is broadcast to every cell)
+//
+// x is [batch, n, d] with n = expert.Rows*expert.Cols cells in row-major order. Hyperparameters come
+// from scope (ParamNumHeads, ParamFFNDim, and the experts.Param* keys used to build the expert with
+// experts.ExpertFromScope); the Set* methods override them.
+func LatFormer(scope *model.Scope, x *Node, expert experts.Expert) *LatFormerBuilder {
+	if x.Rank() != 3 || x.Shape().Dimensions[1] != expert.N() {
+		exceptions.Panicf("LatFormer: x must be [batch, %d, d] for a %dx%d canvas, got %s", expert.N(), expert.Rows, expert.Cols, x.Shape())
+	}
+	return &LatFormerBuilder{
+		scope: scope, x: x, expert: expert,
+		numHeads: model.GetParamOr(scope, ParamNumHeads, 1),
+		ffnDim:   model.GetParamOr(scope, ParamFFNDim, 0),
+	}
+}
+
+// SetConditioning sets an optional conditioning vector cond [batch, dc] (e.g. a T5 sentence embedding
+// for LARC, Section 5.3), fed to the expert's gates and to the FFN.
+func (b *LatFormerBuilder) SetConditioning(cond *Node) *LatFormerBuilder { b.cond = cond; return b }
+
+// SetNumHeads sets the number of attention heads.
+func (b *LatFormerBuilder) SetNumHeads(n int) *LatFormerBuilder { b.numHeads = n; return b }
+
+// SetFFNDim sets the FFN hidden width (0: 4 x the model dimension).
+func (b *LatFormerBuilder) SetFFNDim(d int) *LatFormerBuilder { b.ffnDim = d; return b }
+
+// WithSmoothing also computes the prediction with the smoothed mask of Section 4.2 (sharing gates,
+// projections and softmax); it is returned in LatFormerOutput.Smoothed.
+func (b *LatFormerBuilder) WithSmoothing(smoothing bool) *LatFormerBuilder {
+	b.smoothing = smoothing
+	return b
+}
+
+// SetGates uses the given gates instead of computing them from x (for analysis and tests).
+func (b *LatFormerBuilder) SetGates(gates *experts.Gates) *LatFormerBuilder {
+	b.fixedGates = gates
+	return b
+}
+
+// LatFormerOutput is what a LatFormer layer computes.
+type LatFormerOutput struct {
+	// Output is the layer output [batch, n, d].
+	Output *Node
+	// Smoothed is the output with the smoothed mask (nil unless WithSmoothing).
+	Smoothed *Node
+	// Gates are the expert's gates, and Mask its (factored) mask.
+	Gates *experts.Gates
+	Mask  *experts.LatticeMask
+}
+
+// Done builds the layer.
+func (b *LatFormerBuilder) Done() *LatFormerOutput {
+	scope, x := b.scope, b.x
+	d := x.Shape().Dimensions[2]
+	gates := b.fixedGates
+	if gates == nil {
+		gates = b.expert.Gates(scope.In("expert"), x, b.cond)
+	}
+	lm := b.expert.Mask(gates)
+	masks := []*Node{lm.Dense()}
+	if b.smoothing {
+		masks = append(masks, b.expert.SmoothedMask(gates).Dense())
+	}
+	attn := MultiMaskedAttention(scope.In("attention"), x, masks, b.numHeads)
+	ffnDim := b.ffnDim
+	if ffnDim <= 0 {
+		ffnDim = 4 * d
+	}
+	outs := make([]*Node, len(attn))
+	for i, a := range attn {
+		// Each prediction shares all weights (norm, FFN) with the others.
+		h := norm.LayerNorm(scope.At("norm1"), Add(x, a), -1).Done()
+		ffnIn := h
+		if b.cond != nil {
+			batch, n := h.Shape().Dimensions[0], h.Shape().Dimensions[1]
+			c := ConvertDType(b.cond, h.DType())
+			c = BroadcastToDims(Reshape(c, batch, 1, c.Shape().Dimensions[1]), batch, n, c.Shape().Dimensions[1])
+			ffnIn = Concatenate([]*Node{h, c}, -1)
+		}
+		f := layers.Dense(scope.At("ffn_hidden"), ffnIn, true, ffnDim)
+		f = layers.Dense(scope.At("ffn_output"), activation.Relu(f), true, d)
+		outs[i] = norm.LayerNorm(scope.At("norm2"), Add(h, f), -1).Done()
+	}
+	out := &LatFormerOutput{Output: outs[0], Gates: gates, Mask: lm}
+	if b.smoothing {
+		out.Smoothed = outs[1]
+	}
+	return out
+}
+
+// MultiMaskedAttention is multi-head masked self-attention of x [batch, n, d] with several masks that
+// share the projections and the softmax (used for the plain and smoothed predictions of Section 4.2).
+// Each mask is [batch, n, n] or [n, n]; it returns one output [batch, n, d] per mask. Variables are
+// created under scope (query, key, value, output).
+func MultiMaskedAttention(scope *model.Scope, x *Node, masks []*Node, numHeads int) []*Node {
+	batch, n, d := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2]
+	if d%numHeads != 0 {
+		exceptions.Panicf("MultiMaskedAttention: model dimension %d is not divisible by %d heads", d, numHeads)
+	}
+	dh := d / numHeads
+	project := func(name string) *Node {
+		y := layers.Dense(scope.In("%s", name), x, true, numHeads, dh)
+		return TransposeAllDims(y, 0, 2, 1, 3)
+	}
+	q, k, v := project("query"), project("key"), project("value")
+	heads := MaskedAttentionCoreMulti(q, k, v, masks)
+	outs := make([]*Node, len(heads))
+	for i, h := range heads {
+		h = Reshape(TransposeAllDims(h, 0, 2, 1, 3), batch, n, d)
+		outs[i] = layers.Dense(scope.At("output"), h, true, d)
+	}
+	return outs
+}
