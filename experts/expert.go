@@ -163,9 +163,10 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 		pooled = Concatenate([]*Node{pooled, ConvertDType(cond, x.DType())}, -1)
 	}
 	hidden := activation.Relu(layers.Dense(scope.In("gate_hidden"), pooled, true, e.GateHidden))
-	w := scope.In("gate_logits").VariableWithShape("weights", shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
-	bias := scope.In("gate_logits").VariableWithValue("biases", e.initialGateBias()).NodeValue(x.Graph())
-	return Add(MatMul(hidden, w), ConvertDType(bias, x.DType()))
+	out := scope.In("gate_logits")
+	w := out.VariableWithShape("weights", shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
+	bias := out.VariableWithValue("biases", e.initialGateBias()).NodeValue(x.Graph())
+	return Add(MatMul(hidden, w), ExpandAxes(ConvertDType(bias, x.DType()), 0))
 }
 
 // GatesFromLogits turns logits [batch, NumGates()] into Gates: sigmoids, and a softmax over the scaling
@@ -251,7 +252,9 @@ func (m *LatticeMask) Dense() *Node {
 			// [b, i, 1, c, 1] * [b, 1, j, 1, e] -> [b, i, j, c, e]
 			term = Mul(Reshape(row, batch, m.Rows, 1, m.Rows, 1), Reshape(col, batch, 1, m.Cols, 1, m.Cols))
 		} else {
-			rowJ := Reverse(row, 2) // (Row J)[i, b] = Row[i, l-1-b]
+			// (Row J)[i, b] = Row[i, l-1-b], as a product with the constant reversal J (Reverse has no
+			// gradient in GoMLX); it is an l x l product per example, negligible next to the n x n terms.
+			rowJ := Einsum("bij,jk->bik", row, constMatrix(row.Graph(), row.DType(), ReflectionMask1D(m.Rows)))
 			// [b, i, 1, 1, b'] * [b, 1, j, a, 1] -> [b, i, j, a, b']
 			term = Mul(Reshape(rowJ, batch, m.Rows, 1, 1, m.Rows), Reshape(col, batch, 1, m.Cols, m.Cols, 1))
 		}
@@ -492,7 +495,10 @@ func (e Expert) Action(v GateValues) Action {
 				}
 			}
 		}
-		parts = append(parts, Translation{Deltas: deltas})
+		deltas[0], deltas[1] = mod(deltas[0], e.Rows), mod(deltas[1], e.Cols) // circular shifts
+		if deltas[0] != 0 || deltas[1] != 0 {
+			parts = append(parts, Translation{Deltas: deltas})
+		}
 	}
 	if v.Has.Reflection {
 		for a := range 2 {

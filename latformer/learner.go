@@ -92,7 +92,7 @@ func (l *Learner) buildExecs() error {
 			// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.
 			theLoss = Add(theLoss, crossEntropy(out.SmoothedLogits, targets))
 		}
-		opt.UpdateGraph(scope.In("optimizer"), tokens.Graph(), theLoss)
+		opt.UpdateGraph(scope, tokens.Graph(), theLoss)
 		cellAcc := ReduceAllMean(ConvertDType(Equal(ConvertDType(ArgMax(out.Logits, -1), targets.DType()), targets), dtypes.Float32))
 		return []*Node{theLoss, cellAcc, exactPerExample(out.Logits, targets)}
 	}
@@ -324,4 +324,25 @@ func (l *Learner) Predict(inputs []Example) ([]Prediction, error) {
 		tokens.MustFinalizeAll()
 	}
 	return preds, nil
+}
+
+// TrainBatch runs one training step (forward, backward, Adam update) on tokens and targets, both
+// [batch, n] int32 canvases, with no augmentation, and returns the loss. It is what `latformer bench`
+// times; Fit is the usual entry point.
+func (l *Learner) TrainBatch(tokens, targets *tensors.Tensor) (float64, error) {
+	if l.stepExec == nil {
+		l.condDim = 0
+		if err := l.buildExecs(); err != nil {
+			return 0, err
+		}
+	}
+	outs, err := l.stepExec.Call(tokens, targets)
+	if err != nil {
+		return 0, err
+	}
+	lossValue := float64(tensors.ToScalar[float32](outs[0]))
+	for _, o := range outs {
+		o.MustFinalizeAll()
+	}
+	return lossValue, nil
 }

@@ -240,7 +240,7 @@ func EncodePNG(w io.Writer, img image.Image) error {
 
 // SavePNG writes img as a PNG file at path, creating parent directories as
 // needed. Errors mention the path.
-func SavePNG(path string, img image.Image) (err error) {
+func SavePNG(path string, img image.Image) error {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("render: save %s: %w", path, err)

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/latformer"
+)
+
+func runBench(args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	canvasesFlag := fs.String("canvas", "10,20,30", "comma-separated canvas sides to time")
+	batch := fs.Int("batch", 16, "batch size")
+	dim := fs.Int("d", 32, "model dimension d")
+	ffn := fs.Int("dff", 128, "FFN hidden width d_ff")
+	steps := fs.Int("steps", 10, "timed steps per canvas (after 2 warm-up steps); the median is reported")
+	reference := fs.String("reference", "", "path of the PyTorch reference script (shared/bench/latformer_ref.py) to run side by side at canvas 30; empty: skip")
+	python := fs.String("python", "/usr/bin/python3", "Python interpreter for --reference")
+	settings := fs.String("set", "", `extra hyperparameters, "key=value;..."`)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var canvases []int
+	for _, s := range strings.Split(*canvasesFlag, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || c < 2 || c > datasets.MaxGridSide {
+			return fmt.Errorf("--canvas: %q is not a side in 2..%d", s, datasets.MaxGridSide)
+		}
+		canvases = append(canvases, c)
+	}
+	if *steps < 1 || *batch < 1 {
+		return fmt.Errorf("--steps and --batch must be positive")
+	}
+	backend, err := latformer.NewBackend()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("backend: %s (%s)\n", backend.Name(), backend.Description())
+	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
+		*batch, *dim, *ffn)
+	var goMs30 float64
+	for _, c := range canvases {
+		ms, err := benchCanvas(c, *batch, *dim, *ffn, *steps, *settings)
+		if err != nil {
+			return err
+		}
+		if c == 30 {
+			goMs30 = ms
+		}
+		fmt.Printf("bench canvas=%d batch=%d d=%d step_ms=%.1f backend=%s\n", c, *batch, *dim, ms, backend.Name())
+	}
+	if *reference != "" {
+		torchMs, err := runReference(*python, *reference, *steps)
+		if err != nil {
+			return fmt.Errorf("PyTorch reference: %w", err)
+		}
+		fmt.Printf("bench reference=pytorch canvas=30 batch=16 d=32 step_ms=%.1f\n", torchMs)
+		if goMs30 > 0 {
+			fmt.Printf("bench ratio go/pytorch canvas=30: %.2f (below 1 means faster than PyTorch)\n", goMs30/torchMs)
+		}
+	}
+	return nil
+}
+
+// benchCanvas returns the median milliseconds per training step on random canvases.
+func benchCanvas(canvas, batch, dim, ffn, steps int, settings string) (float64, error) {
+	set := fmt.Sprintf("model_dim=%d;latformer_ffn_dim=%d;augment_copies=1", dim, ffn)
+	if settings != "" {
+		set += ";" + settings
+	}
+	store, err := latformer.NewStore(set)
+	if err != nil {
+		return 0, err
+	}
+	backend, err := latformer.NewBackend()
+	if err != nil {
+		return 0, err
+	}
+	learner, err := latformer.NewLearner(backend, store, canvas, canvas)
+	if err != nil {
+		return 0, err
+	}
+	n := canvas * canvas
+	rng := rand.New(rand.NewPCG(1, uint64(canvas)))
+	random := func() *tensors.Tensor {
+		t := tensors.FromShape(shapes.Make(dtypes.Int32, batch, n))
+		tensors.MustMutableFlatData[int32](t, func(f []int32) {
+			for i := range f {
+				f[i] = int32(rng.IntN(datasets.NumTokens))
+			}
+		})
+		return t
+	}
+	tokens, targets := random(), random()
+	var times []float64
+	for i := range steps + 2 {
+		start := time.Now()
+		if _, err := learner.TrainBatch(tokens, targets); err != nil {
+			return 0, err
+		}
+		if i >= 2 {
+			times = append(times, float64(time.Since(start).Microseconds())/1000)
+		}
+	}
+	slices.Sort(times)
+	return times[len(times)/2], nil
+}
+
+// runReference runs the PyTorch reference step and returns its median step_ms.
+func runReference(python, script string, steps int) (float64, error) {
+	if _, err := os.Stat(script); err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(python, script, "--steps", strconv.Itoa(max(steps, 10)), "--fit-steps", "0")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("%s %s: %w\n%s", python, script, err, out.String())
+	}
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "other_procs") || strings.Contains(line, "other_procs_cores_during_timing") {
+			fmt.Printf("reference: %s\n", line)
+		}
+		if v, ok := strings.CutPrefix(line, "step_ms="); ok {
+			return strconv.ParseFloat(strings.TrimSpace(v), 64)
+		}
+	}
+	return 0, fmt.Errorf("no step_ms= line in the reference output:\n%s", out.String())
+}

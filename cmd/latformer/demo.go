@@ -1,0 +1,197 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/latformer"
+	"github.com/latformer/latformer/render"
+)
+
+// demoTask is one geometric task of the demo: an action and the size of the random grids it acts on.
+type demoTask struct {
+	name               string
+	action             experts.Action
+	gridRows, gridCols int
+}
+
+func demoTasks(canvas int) map[string]demoTask {
+	return map[string]demoTask{
+		// Rotation of grids that fill the canvas: a pure 90° counter-clockwise rotation.
+		"rotate": {"rotate", experts.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, canvas, canvas},
+		// A (3, 2) translation of grids that fill the top-left of the canvas (pad elsewhere).
+		"translate": {"translate", experts.Translation{Deltas: []int{3, 2}}, canvas - 4, canvas - 4},
+		// Vertical reflection of full-canvas grids.
+		"reflect": {"reflect", experts.Reflection{Axis: 0}, canvas, canvas},
+		// Up-scaling by 2 of small grids.
+		"upscale": {"upscale", experts.Upscale{Factors: []int{2, 2}}, canvas / 2, canvas / 2},
+	}
+}
+
+func runDemo(args []string) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	tasksFlag := fs.String("tasks", "rotate,translate", "comma-separated tasks: rotate, translate, reflect, upscale")
+	canvas := fs.Int("canvas", 10, "canvas side (the grids live on a canvas x canvas lattice, 2..30)")
+	numTrain := fs.Int("train", 10, "number of training example pairs per task")
+	numTest := fs.Int("test", 100, "number of held-out test pairs per task")
+	seed := fs.Uint64("seed", 1, "seed of the task generator")
+	outDir := fs.String("out", "results/demo", "directory for the mask pictures (PNG); empty: none")
+	settings := fs.String("set", "", `hyperparameters, "key=value;key=value" (see README: train_steps, model_dim, ...)`)
+	quiet := fs.Bool("quiet", false, "no per-step progress")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *canvas < 2 || *canvas > datasets.MaxGridSide {
+		return fmt.Errorf("--canvas must be in 2..%d, got %d", datasets.MaxGridSide, *canvas)
+	}
+	if *numTrain < 1 || *numTest < 1 {
+		return fmt.Errorf("--train and --test must be positive")
+	}
+	all := demoTasks(*canvas)
+	var tasks []demoTask
+	for _, name := range strings.Split(*tasksFlag, ",") {
+		task, ok := all[strings.TrimSpace(name)]
+		if !ok {
+			return fmt.Errorf("unknown task %q in --tasks (known: rotate, translate, reflect, upscale)", name)
+		}
+		tasks = append(tasks, task)
+	}
+	backend, err := latformer.NewBackend()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("backend: %s\n", backend.Description())
+	allExact := true
+	for _, task := range tasks {
+		store, err := latformer.NewStore(*settings)
+		if err != nil {
+			return err
+		}
+		rng := rand.New(rand.NewPCG(*seed, uint64(len(task.name))))
+		_, trainIn, trainOut, err := datasets.ActionExamples(rng, task.action, *canvas, *canvas, task.gridRows, task.gridCols, *numTrain)
+		if err != nil {
+			return err
+		}
+		_, testIn, testOut, err := datasets.ActionExamples(rng, task.action, *canvas, *canvas, task.gridRows, task.gridCols, *numTest)
+		if err != nil {
+			return err
+		}
+		learner, err := latformer.NewLearner(backend, store, *canvas, *canvas)
+		if err != nil {
+			return err
+		}
+		train := make([]latformer.Example, len(trainIn))
+		for i := range trainIn {
+			train[i] = latformer.Example{Input: trainIn[i], Output: trainOut[i]}
+		}
+		fmt.Printf("\n== task %s: %v on a %dx%d canvas, %d training pairs, %d test pairs\n",
+			task.name, task.action, *canvas, *canvas, *numTrain, *numTest)
+		bar := newProgressBar(fmt.Sprintf("training %s", task.name), *quiet)
+		res, err := learner.Fit(train, bar.update)
+		bar.finish()
+		if err != nil {
+			return err
+		}
+		fmt.Printf("trained %d steps in %s (loss %.4f, training canvases exact: %.0f%%, fitted: %v)\n",
+			res.Steps, res.Elapsed.Round(time.Millisecond), res.Loss, 100*res.Exact, res.Fitted)
+		test := make([]latformer.Example, len(testIn))
+		for i := range testIn {
+			test[i] = latformer.Example{Input: testIn[i]}
+		}
+		preds, err := learner.Predict(test)
+		if err != nil {
+			return err
+		}
+		exact := 0
+		actions := map[string]int{}
+		for i, p := range preds {
+			if equalCells(p.Canvas.Cells, testOut[i].Cells) {
+				exact++
+			}
+			actions[p.Action.String()]++
+		}
+		acc := float64(exact) / float64(len(preds))
+		if exact != len(preds) {
+			allExact = false
+		}
+		learned := preds[0].Action
+		fmt.Printf("test exact-match accuracy: %d/%d = %.1f%%\n", exact, len(preds), 100*acc)
+		fmt.Printf("learned action (discretized gates): %v   [true: %v]   %s\n", learned, task.action, actionAgreement(actions))
+		dims := []int{*canvas, *canvas}
+		mask, err := learned.Mask(dims)
+		if err != nil {
+			return err
+		}
+		trueMask, _ := task.action.Mask(dims)
+		fmt.Printf("learned mask equals the true mask M_g: %v\n", mask.Equal(trueMask, 0))
+		fmt.Printf("learned %dx%d mask (# = 1):\n%s", mask.Rows, mask.Cols,
+			render.MaskASCII(mask.Rows, mask.Cols, mask.Data, 34))
+		in0, _ := testIn[0].Grid()
+		exp0 := canvasGrid(testOut[0])
+		pred0 := canvasGrid(preds[0].Canvas)
+		fmt.Printf("first test pair (input | expected | predicted):\n%s\n",
+			render.SideBySide(3, render.GridText(toRender(in0)), render.GridText(exp0), render.GridText(pred0)))
+		if *outDir != "" {
+			if err := os.MkdirAll(*outDir, 0o755); err != nil {
+				return err
+			}
+			path := filepath.Join(*outDir, task.name+"_mask.png")
+			if err := render.SavePNG(path, render.MaskImage(mask.Rows, mask.Cols, mask.Data, max(1, 400/mask.Rows))); err != nil {
+				return err
+			}
+			gpath := filepath.Join(*outDir, task.name+"_example.png")
+			if err := render.SavePNG(gpath, render.GridsRow([]render.Grid{toRender(in0), exp0, pred0}, 16)); err != nil {
+				return err
+			}
+			fmt.Printf("pictures: %s, %s\n", path, gpath)
+		}
+	}
+	if !allExact {
+		fmt.Println("\nnot every test pair was predicted exactly")
+	}
+	return nil
+}
+
+func equalCells(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// canvasGrid returns the whole canvas as a render.Grid (pad cells included).
+func canvasGrid(c datasets.Canvas) render.Grid {
+	g := make(render.Grid, c.Rows)
+	for i := range g {
+		g[i] = make([]int, c.Cols)
+		for j := range g[i] {
+			g[i][j] = int(c.Cells[i*c.Cols+j])
+		}
+	}
+	return g
+}
+
+func toRender(g datasets.Grid) render.Grid { return render.Grid(g) }
+
+func actionAgreement(counts map[string]int) string {
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if len(counts) == 1 {
+		return fmt.Sprintf("(same on all %d test inputs)", total)
+	}
+	return fmt.Sprintf("(%d different actions over %d test inputs: %v)", len(counts), total, counts)
+}
