@@ -48,12 +48,14 @@ const (
 //	T_a = Π_k (α_{a,k} C^{2^k} + (1-α_{a,k}) I)              translation, C = TranslationMask1D(l_a, 1), k < L
 //	F_a = φ_a J + (1-φ_a) I,  G = ρ_2 J + (1-ρ_2) I          reflection, and rotation by 180° = flip of both axes
 //	S_a = τ_a U_a^T + (1-τ_a) U_a,  U_a = Σ_h π_{a,h} M_S^(h)  scaling (softmax over h) and down-scaling gate τ
-//	A_a = T_a F_a G S_a                                       composition by the mask product (Appendix A)
+//	A_a = T_a F_a S_a G                                       composition by the mask product (Appendix A)
 //
 // and the full mask is M = (A_rows ⊗ A_cols)(ρ_1 R + (1-ρ_1) I), with R the 90° rotation (Theorem 2:
 // the Kronecker product of per-axis masks; composition by mask product, here done on the per-axis
 // l x l matrices so that no n x n product is ever formed). With hard gates M is exactly the binary mask
-// of the group element ActionFromGates reads back: rotation first, then scaling, flips and translation.
+// of the group element Expert.Action reads back: rotation first, then scaling, flips and translation.
+// (With soft gates, the 180° gate G acts on each axis separately, a relaxation of the C4 mixture that is
+// exact at hard gates; SmoothedMask mixes the four rotations exactly.)
 type Expert struct {
 	Rows, Cols                                 int
 	Translation, Rotation, Reflection, Scaling bool
@@ -274,8 +276,9 @@ func constMatrix(g *Graph, dtype dtypes.DType, m *Matrix) *Node {
 	return ConvertDType(ConstTensor(g, m.Tensor()), dtype)
 }
 
-// axisMasks returns the per-axis mask A_a = T_a F_a G S_a ([batch, l, l]) for axis a (0 rows, 1 cols),
-// optionally with the translation and reflection parts smoothed (smooth > 0 is the diffusion time).
+// axisMask returns the per-axis mask A_a = T_a F_a S_a G ([batch, l, l]) for axis a (0 rows, 1 cols);
+// with smooth > 0 (the diffusion time) the translation and reflection parts are smoothed and G is left
+// out (the rotations are then mixed over C4 as a whole by mask).
 func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis int, smooth float64) *Node {
 	l := e.Rows
 	if axis == 1 {
@@ -289,7 +292,12 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 	}
 	axisGate := func(x *Node, i int) *Node { return Reshape(Slice(x, AxisRange(), AxisElem(i)), batch) }
 	result := eye
-	// Scaling first (rightmost factor), then flips, then translation.
+	flip := constMatrix(g, dtype, ReflectionMask1D(l))
+	// Rightmost factor first: rotation by 180° (a flip of both axes; skipped when smoothing, where the
+	// C4 rotations are mixed as a whole), then scaling, flips and translation.
+	if gates.Rotation != nil && smooth <= 0 {
+		result = mix(axisGate(gates.Rotation, 1), flip, result)
+	}
 	if gates.Scale != nil {
 		probs := Reshape(Slice(gates.Scale, AxisRange(), AxisElem(axis), AxisRange()), batch, e.MaxScale)
 		ups := make([]*Node, e.MaxScale)
@@ -298,19 +306,16 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 		}
 		up := Einsum("bh,hij->bij", probs, Concatenate(ups, 0))
 		tau := Reshape(axisGate(gates.Transpose, axis), batch, 1, 1)
-		result = Add(Mul(tau, TransposeAllDims(up, 0, 2, 1)), Mul(OneMinus(tau), up))
-	}
-	flip := constMatrix(g, dtype, ReflectionMask1D(l))
-	if gates.Rotation != nil {
-		result = mix(axisGate(gates.Rotation, 1), flip, result) // 180° = flip of both axes.
+		scaled := Add(Mul(tau, TransposeAllDims(up, 0, 2, 1)), Mul(OneMinus(tau), up))
+		result = Einsum("bij,bjk->bik", scaled, result)
 	}
 	if gates.Reflection != nil {
 		result = mix(axisGate(gates.Reflection, axis), flip, result)
-	}
-	if smooth > 0 && (gates.Reflection != nil || gates.Rotation != nil) {
-		// Heat diffusion on the 2-element flip group (C2): w0 I + w1 J.
-		w := CycleHeatKernel(2, smooth)
-		result = Add(MulScalar(result, w.At(0, 0)), MulScalar(Einsum("ij,bjk->bik", flip, result), w.At(0, 1)))
+		if smooth > 0 {
+			// Heat diffusion on the 2-element group of flips of this axis (C2): w0 I + w1 J.
+			w := CycleHeatKernel(2, smooth)
+			result = Add(MulScalar(result, w.At(0, 0)), MulScalar(Einsum("ij,bjk->bik", flip, result), w.At(0, 1)))
+		}
 	}
 	if gates.Translation != nil {
 		for k := range e.TranslationLayers {
@@ -370,12 +375,23 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 		lm.Terms = []MaskTerm{{Weight: OneMinus(r90), Row: row, Col: col}, {Weight: r90, Row: row, Col: col, Rotate: true}}
 		return lm
 	}
-	// Heat diffusion over C4 of the rotation distribution q = (1-ρ1, ρ1, 0, 0) over R^0..R^3:
-	// q'_k = Σ_m q_m h_{k-m}; R^2 = J ⊗ J is per-axis, R^3 = R^2 R.
+	// Heat diffusion over C4 of the rotation distribution q_k = P(R^k), k = ρ1-bit + 2·ρ2-bit:
+	// q'_k = Σ_m q_m h_{k-m}; the mask is Σ_k q'_k (A_rows ⊗ A_cols) R^k with R^2 = J ⊗ J per axis and
+	// R^3 = R^2 R, so it stays a sum of four Kronecker terms.
+	r180 := Reshape(Slice(gates.Rotation, AxisRange(), AxisElem(1)), batch)
+	q := []*Node{Mul(OneMinus(r90), OneMinus(r180)), Mul(r90, OneMinus(r180)), Mul(OneMinus(r90), r180), Mul(r90, r180)}
 	h := CycleHeatKernel(4, smooth)
-	q := []*Node{OneMinus(r90), r90}
 	weight := func(k int) *Node {
-		return Add(MulScalar(q[0], h.At(k, 0)), MulScalar(q[1], h.At(k, 1)))
+		var w *Node
+		for m := range 4 {
+			term := MulScalar(q[m], h.At(m, k))
+			if w == nil {
+				w = term
+			} else {
+				w = Add(w, term)
+			}
+		}
+		return w
 	}
 	flip := constMatrix(g, dtype, ReflectionMask1D(e.Rows))
 	rowJ := Einsum("bij,jk->bik", row, flip)
@@ -483,7 +499,8 @@ func (e Expert) DecodeGates(ts []*tensors.Tensor) ([]GateValues, error) {
 
 // Action returns the group element that the discretized gates select (gates > 0.5, argmax of the
 // scaling probabilities), as an Action on the rows x cols lattice whose Mask equals the expert's mask
-// with hard gates: Compose(translation, reflection, rotation by 180°, scaling, rotation by 90°).
+// with hard gates: Compose(translation, reflections, scaling, rotation by 0, 90, 180 or 270°), that is,
+// the rotation is applied first.
 func (e Expert) Action(v GateValues) Action {
 	var parts []Action
 	if v.Has.Translation {
@@ -507,9 +524,6 @@ func (e Expert) Action(v GateValues) Action {
 			}
 		}
 	}
-	if v.Has.Rotation && v.Rotation[1] > 0.5 {
-		parts = append(parts, Rotation{AxisA: 0, AxisB: 1, Quarter: 2})
-	}
 	if v.Has.Scaling {
 		up, down := []int{1, 1}, []int{1, 1}
 		for a := range 2 {
@@ -532,8 +546,17 @@ func (e Expert) Action(v GateValues) Action {
 			parts = append(parts, Downscale{Factors: down})
 		}
 	}
-	if v.Has.Rotation && v.Rotation[0] > 0.5 {
-		parts = append(parts, Rotation{AxisA: 0, AxisB: 1, Quarter: 1})
+	if v.Has.Rotation {
+		quarter := 0
+		if v.Rotation[1] > 0.5 {
+			quarter += 2
+		}
+		if v.Rotation[0] > 0.5 {
+			quarter++
+		}
+		if quarter > 0 {
+			parts = append(parts, Rotation{AxisA: 0, AxisB: 1, Quarter: quarter})
+		}
 	}
 	if len(parts) == 0 {
 		return IdentityAction{}

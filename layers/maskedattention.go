@@ -174,7 +174,7 @@ func (b *MaskedAttentionBuilder) UseProjectionBias(use bool) *MaskedAttentionBui
 func (b *MaskedAttentionBuilder) Done() *Node {
 	project := func(name string, x *Node, dim int) *Node {
 		y := layers.Dense(b.scope.In("%s", name), x, b.useProjectionBias, b.numHeads, dim) // [batch, seq, heads, dim]
-		return TransposeAllDims(y, 0, 2, 1, 3)                                       // [batch, heads, seq, dim]
+		return TransposeAllDims(y, 0, 2, 1, 3)                                             // [batch, heads, seq, dim]
 	}
 	q := project("query", b.query, b.keyQueryDim)
 	k := project("key", b.key, b.keyQueryDim)

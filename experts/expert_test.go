@@ -1,0 +1,375 @@
+package experts
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	_ "github.com/gomlx/compute/gobackend"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+)
+
+func goBackend(t testing.TB) compute.Backend {
+	t.Helper()
+	b, err := compute.NewWithConfig("go")
+	if err != nil {
+		t.Fatalf("creating the Go backend: %v", err)
+	}
+	return b
+}
+
+// hardConfig is one choice of hard gates for an Expert.
+type hardConfig struct {
+	trans     [2][]bool
+	refl      [2]bool
+	rot90     bool
+	rot180    bool
+	scale     [2]int // factor index 0..MaxScale-1
+	transpose [2]bool
+}
+
+// logits returns gate logits (±6) that select c.
+func (e Expert) hardLogits(c hardConfig) []float32 {
+	var out []float32
+	b := func(on bool) float32 {
+		if on {
+			return 6
+		}
+		return -6
+	}
+	if e.Translation {
+		for a := range 2 {
+			for k := range e.TranslationLayers {
+				out = append(out, b(c.trans[a][k]))
+			}
+		}
+	}
+	if e.Reflection {
+		out = append(out, b(c.refl[0]), b(c.refl[1]))
+	}
+	if e.Rotation {
+		out = append(out, b(c.rot90), b(c.rot180))
+	}
+	if e.Scaling {
+		for a := range 2 {
+			for h := range e.MaxScale {
+				out = append(out, b(h == c.scale[a]))
+			}
+		}
+		out = append(out, b(c.transpose[0]), b(c.transpose[1]))
+	}
+	return out
+}
+
+func randomConfig(rng *rand.Rand, e Expert) hardConfig {
+	var c hardConfig
+	for a := range 2 {
+		c.trans[a] = make([]bool, e.TranslationLayers)
+		for k := range c.trans[a] {
+			c.trans[a][k] = rng.IntN(2) == 1
+		}
+		c.refl[a] = rng.IntN(2) == 1
+		c.scale[a] = rng.IntN(e.MaxScale)
+		c.transpose[a] = rng.IntN(2) == 1
+	}
+	c.rot90, c.rot180 = rng.IntN(2) == 1, rng.IntN(2) == 1
+	return c
+}
+
+// allConfigs lists: every translation (all bit patterns of both axes), every combination of the
+// flips, rotations, scaling factors and transpose gates (translation off), and random combinations of all.
+func allConfigs(rng *rand.Rand, e Expert, numRandom int) []hardConfig {
+	var cs []hardConfig
+	L := e.TranslationLayers
+	empty := func() hardConfig {
+		var c hardConfig
+		c.trans = [2][]bool{make([]bool, L), make([]bool, L)}
+		return c
+	}
+	for r := range 1 << L {
+		for col := range 1 << L {
+			c := empty()
+			for k := range L {
+				c.trans[0][k], c.trans[1][k] = r&(1<<k) != 0, col&(1<<k) != 0
+			}
+			cs = append(cs, c)
+		}
+	}
+	for bits := range 16 {
+		for s0 := range e.MaxScale {
+			for s1 := range e.MaxScale {
+				for tp := range 4 {
+					c := empty()
+					c.refl = [2]bool{bits&1 != 0, bits&2 != 0}
+					c.rot90, c.rot180 = bits&4 != 0, bits&8 != 0
+					c.scale = [2]int{s0, s1}
+					c.transpose = [2]bool{tp&1 != 0, tp&2 != 0}
+					cs = append(cs, c)
+				}
+			}
+		}
+	}
+	for range numRandom {
+		cs = append(cs, randomConfig(rng, e))
+	}
+	return cs
+}
+
+// TestExpertHardGatesRoundTrip checks gate discretization (Section 4.1): with hard gates, the expert's
+// mask is exactly (max abs diff 0) the binary mask M_g of the group element that Expert.Action reads
+// back from the gates, for every reachable translation, every combination of flips, rotations and
+// scalings, and random combinations of everything, on a square canvas (with rotation) and a
+// non-square one (without).
+func TestExpertHardGatesRoundTrip(t *testing.T) {
+	backend := goBackend(t)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, dims := range [][2]int{{6, 6}, {4, 5}} {
+		e := DefaultExpert(dims[0], dims[1])
+		configs := allConfigs(rng, e, 300)
+		logits := make([][]float32, len(configs))
+		for i, c := range configs {
+			logits[i] = e.hardLogits(c)
+		}
+		outs := MustExecOnceN(backend, func(l *Node) []*Node {
+			gates := e.GatesFromLogits(l, true)
+			return append([]*Node{e.Mask(gates).Dense()}, gates.GateTensors()...)
+		}, logits)
+		values, err := e.DecodeGates(outs[1:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		masks := tensors.MustCopyFlatData[float32](outs[0])
+		n := e.N()
+		distinct := map[string]bool{}
+		for i := range configs {
+			action := e.Action(values[i])
+			want, err := action.Mask([]int{e.Rows, e.Cols})
+			if err != nil {
+				t.Fatalf("config %d: %v.Mask: %v", i, action, err)
+			}
+			maxErr := 0.0
+			for k, v := range masks[i*n*n : (i+1)*n*n] {
+				maxErr = max(maxErr, math.Abs(float64(v)-want.Data[k]))
+			}
+			if maxErr != 0 {
+				t.Fatalf("%v canvas, config %d: expert mask differs from M_g of %v by %g", dims, i, action, maxErr)
+			}
+			distinct[fmt.Sprint(want.Data)] = true
+		}
+		t.Logf("canvas %dx%d: %d hard gate settings round-trip exactly, %d distinct masks", dims[0], dims[1], len(configs), len(distinct))
+	}
+}
+
+// TestExpertSoftMaskRows checks that with soft gates and without scaling every row of the mask is a
+// probability distribution (a convex combination of permutation masks): rows sum to 1, entries in [0,1].
+func TestExpertSoftMaskRows(t *testing.T) {
+	backend := goBackend(t)
+	rng := rand.New(rand.NewPCG(9, 10))
+	e := DefaultExpert(5, 5)
+	e.Scaling = false
+	logits := make([][]float32, 8)
+	for i := range logits {
+		logits[i] = make([]float32, e.NumGates())
+		for j := range logits[i] {
+			logits[i][j] = float32(rng.NormFloat64() * 2)
+		}
+	}
+	for _, smooth := range []bool{false, true} {
+		m := MustExecOnce(backend, func(l *Node) *Node {
+			g := e.GatesFromLogits(l, false)
+			if smooth {
+				return e.SmoothedMask(g).Dense()
+			}
+			return e.Mask(g).Dense()
+		}, logits)
+		flat := tensors.MustCopyFlatData[float32](m)
+		n := e.N()
+		worst := 0.0
+		for r := range len(flat) / n {
+			sum := 0.0
+			for _, v := range flat[r*n : (r+1)*n] {
+				if v < -1e-6 || v > 1+1e-6 {
+					t.Fatalf("entry %g outside [0,1]", v)
+				}
+				sum += float64(v)
+			}
+			worst = max(worst, math.Abs(sum-1))
+		}
+		t.Logf("smooth=%v: max |row sum - 1| = %.2e", smooth, worst)
+		if worst > 1e-5 {
+			t.Errorf("smooth=%v: rows do not sum to 1 (max deviation %g)", smooth, worst)
+		}
+	}
+}
+
+// TestHeatKernel checks the smoothing kernels: rows sum to 1, symmetric, and for the cycle C_n the
+// kernel is circulant with a peak at distance 0 decreasing with the distance; t -> 0 gives the identity.
+func TestHeatKernel(t *testing.T) {
+	for _, n := range []int{2, 4, 7, 30} {
+		h := CycleHeatKernel(n, 1)
+		for i := range n {
+			sum := 0.0
+			for j := range n {
+				sum += h.At(i, j)
+				if math.Abs(h.At(i, j)-h.At(j, i)) > 1e-12 {
+					t.Fatalf("n=%d: not symmetric", n)
+				}
+				if math.Abs(h.At(i, j)-h.At(0, mod(j-i, n))) > 1e-12 {
+					t.Fatalf("n=%d: not circulant", n)
+				}
+			}
+			if math.Abs(sum-1) > 1e-12 {
+				t.Fatalf("n=%d row %d sums to %g", n, i, sum)
+			}
+		}
+		for d := 1; d <= n/2; d++ {
+			if h.At(0, d) >= h.At(0, d-1) {
+				t.Errorf("n=%d: kernel not decreasing with distance at %d: %g >= %g", n, d, h.At(0, d), h.At(0, d-1))
+			}
+		}
+		t.Logf("C_%d heat kernel t=1, row 0: %.4f", n, h.Data[:min(n, 5)])
+	}
+	if d := CycleHeatKernel(5, 1e-9).MaxAbsDiff(IdentityMatrix(5)); d > 1e-8 {
+		t.Errorf("t->0: kernel differs from I by %g", d)
+	}
+	// C2 kernel closed form: (1 + e^{-2t})/2 on the diagonal.
+	if got, want := CycleHeatKernel(2, 0.7).At(0, 0), (1+math.Exp(-1.4))/2; math.Abs(got-want) > 1e-12 {
+		t.Errorf("C2 kernel: got %g want %g", got, want)
+	}
+}
+
+// TestRotationalSmoothing checks Figure 4: with the rotation gate off (identity), the smoothed mask is
+// the heat-kernel mixture Σ_k h_k M_{R^k} of the four rotation masks (translation, reflection and
+// scaling at the identity), and with the gate on it is the same mixture shifted by one rotation.
+func TestRotationalSmoothing(t *testing.T) {
+	backend := goBackend(t)
+	e := DefaultExpert(4, 4)
+	e.Translation, e.Reflection, e.Scaling = false, false, false
+	dims := []int{4, 4}
+	h := CycleHeatKernel(4, e.SmoothingTime)
+	for _, rot := range []bool{false, true} {
+		r := float32(-30)
+		if rot {
+			r = 30
+		}
+		m := MustExecOnce(backend, func(l *Node) *Node {
+			return e.SmoothedMask(e.GatesFromLogits(l, false)).Dense()
+		}, [][]float32{{r, -30}})
+		got := tensors.MustCopyFlatData[float32](m)
+		want := NewMatrix(16, 16)
+		start := 0
+		if rot {
+			start = 1
+		}
+		for k := range 4 {
+			rk, _ := Rotation{AxisA: 0, AxisB: 1, Quarter: k}.Mask(dims)
+			w := h.At(start, k)
+			for i := range want.Data {
+				want.Data[i] += w * rk.Data[i]
+			}
+		}
+		maxErr := 0.0
+		for i := range got {
+			maxErr = max(maxErr, math.Abs(float64(got[i])-want.Data[i]))
+		}
+		t.Logf("rotation gate %v: max |smoothed - Σ h_k M_R^k| = %.2e (weights %.3f)", rot, maxErr, h.Data[4*start:4*start+4])
+		if maxErr > 1e-5 {
+			t.Errorf("rotation gate %v: smoothed mask differs by %g", rot, maxErr)
+		}
+	}
+}
+
+// TestTranslationalSmoothing checks that the smoothed translation mask is the Kronecker product of the
+// per-axis heat kernels times the translation mask (Gaussian smoothing on the translation grid).
+func TestTranslationalSmoothing(t *testing.T) {
+	backend := goBackend(t)
+	e := DefaultExpert(5, 6)
+	e.Reflection, e.Scaling, e.Rotation = false, false, false
+	var c hardConfig
+	c.trans = [2][]bool{{true, true, false, false, false}, {false, true, false, false, false}} // (3, 2)
+	m := MustExecOnce(backend, func(l *Node) *Node {
+		return e.SmoothedMask(e.GatesFromLogits(l, true)).Dense()
+	}, [][]float32{e.hardLogits(c)})
+	got := tensors.MustCopyFlatData[float32](m)
+	want := Kron(CycleHeatKernel(5, 1).MatMul(TranslationMask1D(5, 3)), CycleHeatKernel(6, 1).MatMul(TranslationMask1D(6, 2)))
+	maxErr := 0.0
+	for i := range got {
+		maxErr = max(maxErr, math.Abs(float64(got[i])-want.Data[i]))
+	}
+	t.Logf("max |smoothed translation - (H_5 T_3) ⊗ (H_6 T_2)| = %.2e", maxErr)
+	if maxErr > 1e-5 {
+		t.Errorf("smoothed translation mask differs by %g", maxErr)
+	}
+}
+
+// TestGateGradients checks that the loss gradient reaches every gate logit of a soft expert (the
+// kernels are frozen constants, only gates learn).
+func TestGateGradients(t *testing.T) {
+	backend := goBackend(t)
+	e := DefaultExpert(5, 5)
+	rng := rand.New(rand.NewPCG(11, 12))
+	target := tensors.FromShape(shapes.Make(dtypes.Float32, 1, 25, 25))
+	tensors.MustMutableFlatData[float32](target, func(f []float32) {
+		for i := range f {
+			f[i] = float32(rng.Float64())
+		}
+	})
+	logits := make([]float32, e.NumGates())
+	for i := range logits {
+		logits[i] = float32(rng.NormFloat64())
+	}
+	grad := MustExecOnce(backend, func(l, tgt *Node) *Node {
+		m := e.Mask(e.GatesFromLogits(l, false)).Dense()
+		return Gradient(ReduceAllSum(Mul(m, tgt)), l)[0]
+	}, [][]float32{logits}, target)
+	zeros := 0
+	for _, v := range tensors.MustCopyFlatData[float32](grad) {
+		if v == 0 {
+			zeros++
+		}
+	}
+	if zeros > 0 {
+		t.Errorf("%d of %d gate logits get a zero gradient", zeros, e.NumGates())
+	}
+}
+
+// ExampleExpert builds the translation expert's mask with hard gates set to shift rows by 1 and
+// columns by 2 on a 3x4 canvas, and reads the group element back from the gates.
+func ExampleExpert() {
+	backend, _ := compute.NewWithConfig("go")
+	e := DefaultExpert(3, 4)
+	e.Rotation, e.Reflection, e.Scaling = false, false, false
+	e.TranslationLayers = 2 // shifts 0..3 per axis
+	// Gate logits per axis and layer (layer k shifts by 2^k): rows 1 = 0b01, columns 2 = 0b10.
+	logits := [][]float32{{+5, -5, -5, +5}}
+	outs := MustExecOnceN(backend, func(l *Node) []*Node {
+		gates := e.GatesFromLogits(l, true)
+		return append([]*Node{e.Mask(gates).Dense()}, gates.GateTensors()...)
+	}, logits)
+	values, _ := e.DecodeGates(outs[1:])
+	fmt.Println("learned action:", e.Action(values[0]))
+	m := NewMatrix(12, 12)
+	for i, v := range tensors.MustCopyFlatData[float32](outs[0]) {
+		m.Data[i] = float64(v)
+	}
+	fmt.Print(m.ASCII())
+	// Output:
+	// learned action: translate(1,2)
+	// ..........#.
+	// ...........#
+	// ........#...
+	// .........#..
+	// ..#.........
+	// ...#........
+	// #...........
+	// .#..........
+	// ......#.....
+	// .......#....
+	// ....#.......
+	// .....#......
+}
