@@ -1,0 +1,193 @@
+package latformer
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
+)
+
+func testBackend(t testing.TB) compute.Backend {
+	t.Helper()
+	t.Setenv(compute.ConfigEnvVar, "go")
+	b, err := NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func examples(t testing.TB, rng *rand.Rand, action experts.Action, canvas, grid, num int) ([]Example, []datasets.Canvas) {
+	t.Helper()
+	_, ins, outs, err := datasets.ActionExamples(rng, action, canvas, canvas, grid, grid, num)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := make([]Example, num)
+	for i := range ex {
+		ex[i] = Example{Input: ins[i], Output: outs[i]}
+	}
+	return ex, outs
+}
+
+// TestLearnerLearnsActions trains a fresh LatFormer per task on 8 example pairs of a small canvas and
+// checks that it predicts 30 held-out pairs exactly and that the discretized gates read back the true
+// group element (same mask M_g).
+func TestLearnerLearnsActions(t *testing.T) {
+	backend := testBackend(t)
+	tasks := []struct {
+		action experts.Action
+		grid   int
+	}{
+		{experts.Translation{Deltas: []int{1, 2}}, 4},
+		{experts.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, 6},
+	}
+	for i, task := range tasks {
+		rng := rand.New(rand.NewPCG(uint64(i), 99))
+		train, _ := examples(t, rng, task.action, 6, task.grid, 8)
+		test, want := examples(t, rng, task.action, 6, task.grid, 30)
+		store, err := NewStore("train_steps=400;augment_copies=4")
+		if err != nil {
+			t.Fatal(err)
+		}
+		learner, err := NewLearner(backend, store, 6, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := learner.Fit(train, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		preds, err := learner.Predict(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := 0
+		for j, p := range preds {
+			if fmt.Sprint(p.Canvas.Cells) == fmt.Sprint(want[j].Cells) {
+				exact++
+			}
+		}
+		got, _ := preds[0].Action.Mask([]int{6, 6})
+		wantMask, _ := task.action.Mask([]int{6, 6})
+		t.Logf("%v: fitted=%v in %d steps (%s), test exact %d/%d, learned %v", task.action, res.Fitted, res.Steps,
+			res.Elapsed.Round(1e6), exact, len(preds), preds[0].Action)
+		if exact != len(preds) {
+			t.Errorf("%v: only %d/%d test pairs exact", task.action, exact, len(preds))
+		}
+		if !got.Equal(wantMask, 0) {
+			t.Errorf("%v: learned action %v has a different mask", task.action, preds[0].Action)
+		}
+	}
+}
+
+// TestLearnerErrors checks the errors for examples that do not match the learner's canvas.
+func TestLearnerErrors(t *testing.T) {
+	backend := testBackend(t)
+	if _, err := NewLearner(backend, nil, 31, 5); err == nil || !strings.Contains(err.Error(), "1..30") {
+		t.Errorf("canvas 31x5: want an error naming the range, got %v", err)
+	}
+	l, err := NewLearner(backend, nil, 5, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := datasets.ToCanvas(datasets.NewGrid(2, 2, 1), 6, 6)
+	if _, err := l.Fit([]Example{{Input: c, Output: c}}, nil); err == nil || !strings.Contains(err.Error(), "6x6") {
+		t.Errorf("6x6 canvas on a 5x5 learner: want an error naming the sizes, got %v", err)
+	}
+	if _, err := l.Fit(nil, nil); err == nil {
+		t.Errorf("no examples: want an error")
+	}
+}
+
+// TestNewStore checks the --set parsing: defaults, overrides with type checking, unknown keys.
+func TestNewStore(t *testing.T) {
+	s, err := NewStore("model_dim=16;mask_smoothing=true;learning_rate=0.01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := model.GetRootParamOr(s, ParamDim, 0); got != 16 {
+		t.Errorf("model_dim = %d, want 16", got)
+	}
+	if got := model.GetRootParamOr(s, ParamSmoothing, false); !got {
+		t.Errorf("mask_smoothing not set")
+	}
+	if got := model.GetRootParamOr(s, experts.ParamTranslationLayers, 0); got != 5 {
+		t.Errorf("default expert_translation_layers = %d, want 5", got)
+	}
+	for _, bad := range []string{"no_such_key=1", "model_dim=abc", "model_dim"} {
+		if _, err := NewStore(bad); err == nil {
+			t.Errorf("NewStore(%q): want an error", bad)
+		}
+	}
+}
+
+// TestBackendConfig checks the backend selection: $GOMLX_BACKEND wins; without it the pure-Go backend is
+// used unless an XLA CPU plugin is installed.
+func TestBackendConfig(t *testing.T) {
+	t.Setenv(compute.ConfigEnvVar, "go")
+	if got := BackendConfig(); got != "go" {
+		t.Errorf("with GOMLX_BACKEND=go: got %q", got)
+	}
+	t.Setenv(compute.ConfigEnvVar, "xla:cuda")
+	if got := BackendConfig(); got != "xla:cuda" {
+		t.Errorf("with GOMLX_BACKEND=xla:cuda: got %q", got)
+	}
+	t.Setenv(compute.ConfigEnvVar, "")
+	got := BackendConfig()
+	if got != "go" && !(got == "xla:cpu" && xlaPluginAvailable()) {
+		t.Errorf("default config %q", got)
+	}
+	t.Setenv(compute.ConfigEnvVar, "nosuchbackend")
+	if _, err := NewBackend(); err == nil || !strings.Contains(err.Error(), "nosuchbackend") {
+		t.Errorf("unknown backend: want an error naming it, got %v", err)
+	}
+}
+
+// BenchmarkTrainStep times one training step (forward, backward, Adam) of the reference configuration
+// (batch 16, d 32, d_ff 128, all four experts) per canvas side. `latformer bench` prints the same as a
+// table, side by side with the PyTorch reference.
+func BenchmarkTrainStep(b *testing.B) {
+	backend := testBackend(b)
+	for _, canvas := range []int{10, 20, 30} {
+		b.Run(fmt.Sprintf("canvas=%d", canvas), func(b *testing.B) {
+			store, err := NewStore("model_dim=32;latformer_ffn_dim=128;augment_copies=1")
+			if err != nil {
+				b.Fatal(err)
+			}
+			l, err := NewLearner(backend, store, canvas, canvas)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := canvas * canvas
+			rng := rand.New(rand.NewPCG(1, 2))
+			mk := func() *tensors.Tensor {
+				t := tensors.FromShape(shapes.Make(dtypes.Int32, 16, n))
+				tensors.MustMutableFlatData[int32](t, func(f []int32) {
+					for i := range f {
+						f[i] = int32(rng.IntN(datasets.NumTokens))
+					}
+				})
+				return t
+			}
+			tokens, targets := mk(), mk()
+			if _, err := l.TrainBatch(tokens, targets); err != nil { // compile
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := l.TrainBatch(tokens, targets); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
