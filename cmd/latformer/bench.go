@@ -48,7 +48,8 @@ func runBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("backend: %s (%s)\n", backend.Name(), backend.Description())
+	backendName := latformer.BackendConfig()
+	fmt.Printf("backend: %s (%s)\n", backendName, backend.Description())
 	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
 		*batch, *dim, *ffn)
 	var goMs30 float64
@@ -60,7 +61,7 @@ func runBench(args []string) error {
 		if c == 30 {
 			goMs30 = ms
 		}
-		fmt.Printf("bench canvas=%d batch=%d d=%d step_ms=%.1f backend=%s\n", c, *batch, *dim, ms, backend.Name())
+		fmt.Printf("bench canvas=%d batch=%d d=%d step_ms=%.1f backend=%s\n", c, *batch, *dim, ms, backendName)
 	}
 	if *reference != "" {
 		torchMs, err := runReference(*python, *reference, *steps)

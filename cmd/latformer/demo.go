@@ -63,11 +63,14 @@ func runDemo(args []string) error {
 		}
 		tasks = append(tasks, task)
 	}
+	if _, err := latformer.NewStore(*settings); err != nil { // validate --set before any work
+		return err
+	}
 	backend, err := latformer.NewBackend()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("backend: %s\n", backend.Description())
+	fmt.Printf("backend: %s (%s)\n", latformer.BackendConfig(), backend.Description())
 	allExact := true
 	for _, task := range tasks {
 		store, err := latformer.NewStore(*settings)

@@ -1,0 +1,53 @@
+# LatFormer for Go. Run `make help` for the targets.
+#
+# Variables:
+#   GOMLX_BACKEND   compute backend ("go" is the default pure-Go backend; "xla:cpu", "xla:cuda" need XLA)
+#   LATFORMER_DATA  data directory (ARC/LARC); defaults to ../shared/data when it exists
+#   DEMO_FLAGS      extra flags for `latformer demo`
+#   BENCH_FLAGS     extra flags for `latformer bench`
+
+GO        ?= go
+BIN       := bin
+LATFORMER := $(BIN)/latformer
+REFERENCE ?= ../shared/bench/latformer_ref.py
+
+.PHONY: help setup build test demo bench bench-go vet fmt clean
+
+help:
+	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
+	@echo "make demo    learn rotation and translation from 10 examples each, on the pure-Go backend"
+	@echo "make test    vet and run all tests"
+	@echo "make bench   ms per training step (canvas 10/20/30), side by side with the PyTorch reference when available"
+	@echo "make clean   remove build outputs"
+
+setup: build
+	$(GO) build -o $(BIN)/gonb github.com/janpfeifer/gonb
+	$(GO) build -o $(BIN)/goimports golang.org/x/tools/cmd/goimports
+
+build:
+	$(GO) build -o $(LATFORMER) ./cmd/latformer
+
+demo: build
+	$(LATFORMER) demo $(DEMO_FLAGS)
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1)
+
+test: vet
+	$(GO) test -count=1 ./...
+
+# The reference PyTorch step needs: apt-get install -y python3-torch libopenblas0-pthread
+bench: build
+	@if [ -f "$(REFERENCE)" ] && /usr/bin/python3 -c "import torch" 2>/dev/null; then \
+		$(LATFORMER) bench --reference $(REFERENCE) $(BENCH_FLAGS); \
+	else \
+		echo "(PyTorch reference not available: timing the Go side only)"; \
+		$(LATFORMER) bench $(BENCH_FLAGS); \
+	fi
+
+bench-go:
+	$(GO) test -run xxx -bench . -benchtime 5x ./latformer
+
+clean:
+	rm -rf $(BIN) results
