@@ -134,16 +134,6 @@ type FitResult struct {
 	Elapsed time.Duration
 }
 
-// colorPermutation returns a random permutation of the 10 colors, with the pad token fixed.
-func (l *Learner) colorPermutation() [datasets.NumTokens]int32 {
-	var p [datasets.NumTokens]int32
-	for i, v := range l.rng.Perm(datasets.NumColors) {
-		p[i] = int32(v)
-	}
-	p[datasets.PadToken] = datasets.PadToken
-	return p
-}
-
 func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 	if len(examples) == 0 {
 		return fmt.Errorf("no examples")
@@ -193,17 +183,11 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		var cond *tensors.Tensor
 		tensors.MustMutableFlatData[int32](tokens, func(tok []int32) {
 			tensors.MustMutableFlatData[int32](targets, func(tgt []int32) {
-				for c := range copies {
-					perm := [datasets.NumTokens]int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-					if c > 0 {
-						perm = l.colorPermutation()
-					}
+				for c, perm := range datasets.AugmentationPermutations(l.rng, copies) {
 					for e, ex := range examples {
 						off := (c*len(examples) + e) * n
-						for i := range n {
-							tok[off+i] = perm[ex.Input.Cells[i]]
-							tgt[off+i] = perm[ex.Output.Cells[i]]
-						}
+						perm.Apply(tok[off:off+n], ex.Input.Cells)
+						perm.Apply(tgt[off:off+n], ex.Output.Cells)
 					}
 				}
 			})

@@ -4,6 +4,7 @@
 // Usage:
 //
 //	latformer demo   [flags]   learn rotation and translation tasks from 10 examples, show the masks
+//	latformer arc    [flags]   solve annotated ARC tasks per category (Table 2), CSV results, --resume
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
 //
 // Run "latformer <command> -h" for the flags of a command. The compute backend is GoMLX's pure-Go
@@ -20,6 +21,7 @@ var commands = []struct {
 	run        func(args []string) error
 }{
 	{"demo", "learn geometric tasks (rotation, translation, ...) from a few examples and show the learned masks", runDemo},
+	{"arc", "solve ARC tasks one by one (train on each task's pairs, predict its tests) and print Table 2", runARC},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
 }
 

@@ -1,0 +1,297 @@
+package main
+
+import (
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/latformer"
+	"github.com/schollz/progressbar/v3"
+)
+
+// csvHeader is the header of the results file written by `latformer arc`.
+var csvHeader = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "predicted_action"}
+
+// paperTable2 holds the paper's Table 2 numbers for reference: LatFormer and the best DSL search.
+var paperTable2 = map[datasets.Category][2]float64{
+	datasets.CategoryTranslate: {0.365, 0.673},
+	datasets.CategoryRotate:    {0.800, 0.400},
+	datasets.CategoryReflect:   {0.591, 0.614},
+	datasets.CategoryScale:     {0.545, 0.727},
+}
+
+// arcRow is one task's line in the results CSV.
+type arcRow struct {
+	category datasets.Category
+	res      latformer.TaskResult
+}
+
+func (r arcRow) record() []string {
+	return []string{r.res.ID, string(r.category), strconv.FormatBool(r.res.Solved), strconv.Itoa(r.res.TestExact),
+		strconv.Itoa(r.res.TestTotal), strconv.Itoa(r.res.SizeOnly), strconv.Itoa(r.res.Steps),
+		strconv.FormatFloat(r.res.Seconds, 'f', 1, 64), strconv.Itoa(r.res.Canvas), r.res.Action}
+}
+
+// readResults reads a results CSV written by a previous run (for --resume and for the table).
+func readResults(path string) (map[string]arcRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading the header: %w", path, err)
+	}
+	if strings.Join(header, ",") != strings.Join(csvHeader, ",") {
+		return nil, fmt.Errorf("%s: unexpected header %v (want %v)", path, header, csvHeader)
+	}
+	rows := map[string]arcRow{}
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			// A run killed mid-write can leave a partial last line: report it, keep the rest.
+			return rows, fmt.Errorf("%s line %d: %w", path, line, err)
+		}
+		atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
+		secs, _ := strconv.ParseFloat(rec[7], 64)
+		rows[rec[0]] = arcRow{category: datasets.Category(rec[1]), res: latformer.TaskResult{
+			ID: rec[0], Solved: rec[2] == "true", TestExact: atoi(rec[3]), TestTotal: atoi(rec[4]), SizeOnly: atoi(rec[5]),
+			Steps: atoi(rec[6]), Seconds: secs, Canvas: atoi(rec[8]), Action: rec[9]}}
+	}
+	return rows, nil
+}
+
+func runARC(args []string) error {
+	fs := flag.NewFlagSet("arc", flag.ContinueOnError)
+	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	split := fs.String("split", "training", "ARC split: training or evaluation")
+	category := fs.String("category", "all", "tasks of one annotated category: all, translate, rotate, reflect, scale")
+	tasksFlag := fs.String("tasks", "", "comma-separated task ids (overrides --category selection; their category is taken from the annotation)")
+	limit := fs.Int("limit", 0, "solve at most this many tasks (0: all selected), in id order; for quick runs")
+	workers := fs.Int("workers", 1, "tasks solved in parallel")
+	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
+	canvas := fs.Int("canvas", 0, "canvas side (0: per task, the largest grid side of its training pairs and test inputs; 30: the paper's)")
+	out := fs.String("out", "results/arc_training.csv", "results CSV, one row per task, appended as tasks finish")
+	resume := fs.Bool("resume", false, "skip the tasks already in --out (after an interruption)")
+	settings := fs.String("set", "", `hyperparameters, "key=value;key=value"`)
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *split != "training" && *split != "evaluation" {
+		return fmt.Errorf("--split must be training or evaluation, got %q", *split)
+	}
+	if *workers < 1 {
+		return fmt.Errorf("--workers must be >= 1, got %d", *workers)
+	}
+	if *canvas < 0 || *canvas > datasets.MaxGridSide {
+		return fmt.Errorf("--canvas must be in 0..%d, got %d", datasets.MaxGridSide, *canvas)
+	}
+	cats := map[string]bool{"all": true}
+	for _, c := range datasets.Categories {
+		cats[string(c)] = true
+	}
+	if !cats[*category] {
+		return fmt.Errorf("--category must be one of all, translate, rotate, reflect, scale; got %q", *category)
+	}
+	set := *settings
+	if *steps > 0 {
+		set = strings.Trim(set+fmt.Sprintf(";train_steps=%d", *steps), ";")
+	}
+	if _, err := latformer.NewStore(set); err != nil {
+		return err
+	}
+	dataDir, err := datasets.DataDir(*dataFlag)
+	if err != nil {
+		return err
+	}
+	splitDir, err := datasets.ARCSplitDir(dataDir, *split)
+	if err != nil {
+		return err
+	}
+	annotations, err := datasets.DefaultAnnotations()
+	if err != nil {
+		return err
+	}
+	// Select the tasks.
+	var ids []string
+	if *tasksFlag != "" {
+		for _, id := range strings.Split(*tasksFlag, ",") {
+			ids = append(ids, strings.TrimSuffix(strings.TrimSpace(id), ".json"))
+		}
+	} else {
+		for id, a := range annotations {
+			if a.Category == datasets.CategoryNone {
+				continue
+			}
+			if *category == "all" || string(a.Category) == *category {
+				ids = append(ids, id)
+			}
+		}
+		if *split != "training" {
+			return fmt.Errorf("the committed annotation covers the training split only: pass --tasks for %s", *split)
+		}
+	}
+	sort.Strings(ids)
+	if *limit > 0 && len(ids) > *limit {
+		ids = ids[:*limit]
+	}
+	tasks, err := datasets.LoadTasks(splitDir, ids)
+	if err != nil {
+		return err
+	}
+	// Resume: skip finished tasks.
+	done := map[string]arcRow{}
+	if *resume {
+		if rows, err := readResults(*out); err == nil {
+			done = rows
+		} else if !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(os.Stderr, "warning: %v (tasks after the bad line will be solved again)\n", err)
+			done = rows
+		}
+	}
+	var todo []datasets.Task
+	for _, t := range tasks {
+		if _, ok := done[t.ID]; !ok {
+			todo = append(todo, t)
+		}
+	}
+	// Open the CSV for appending (header if new).
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		return err
+	}
+	if !*resume {
+		if err := os.Remove(*out); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := csv.NewWriter(f)
+	if st, _ := f.Stat(); st.Size() == 0 {
+		_ = w.Write(csvHeader)
+		w.Flush()
+	}
+	backend, err := latformer.NewBackend()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("backend: %s; %d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s)\n",
+		latformer.BackendConfig(), len(tasks), *split, *category, len(tasks)-len(todo), len(todo), *workers)
+
+	var bar *progressbar.ProgressBar
+	if !*quiet && len(todo) > 0 {
+		bar = progressbar.NewOptions(len(todo), progressbar.OptionSetWriter(os.Stderr), progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true), progressbar.OptionSetDescription("solving"))
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	solved := 0
+	var firstErr error
+	jobs := make(chan datasets.Task)
+	var wg sync.WaitGroup
+	for range *workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for task := range jobs {
+				res, err := latformer.SolveTask(backend, task, set, *canvas, nil, nil)
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+					}
+					fmt.Fprintf(os.Stderr, "\ntask %s: %v\n", task.ID, err)
+				} else {
+					row := arcRow{category: annotations[task.ID].Category, res: res}
+					if row.category == "" {
+						row.category = datasets.CategoryNone
+					}
+					_ = w.Write(row.record())
+					w.Flush() // nothing lost if interrupted
+					done[task.ID] = row
+					if res.Solved {
+						solved++
+					}
+				}
+				if bar != nil {
+					bar.Describe(fmt.Sprintf("solved %d", solved))
+					_ = bar.Add(1)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, t := range todo {
+		jobs <- t
+	}
+	close(jobs)
+	wg.Wait()
+	if bar != nil {
+		_ = bar.Finish()
+		fmt.Fprintln(os.Stderr)
+	}
+	if err := w.Error(); err != nil {
+		return fmt.Errorf("writing %s: %w", *out, err)
+	}
+	printARCTable(os.Stdout, done, tasks)
+	fmt.Printf("wall time %s; results in %s\n", time.Since(start).Round(time.Second), *out)
+	return firstErr
+}
+
+// printARCTable prints solved fractions per category (the shape of Table 2) for the given tasks.
+func printARCTable(w io.Writer, rows map[string]arcRow, tasks []datasets.Task) {
+	type agg struct{ n, solved, sizeOnly int }
+	per := map[datasets.Category]*agg{}
+	for _, t := range tasks {
+		r, ok := rows[t.ID]
+		if !ok {
+			continue
+		}
+		a := per[r.category]
+		if a == nil {
+			a = &agg{}
+			per[r.category] = a
+		}
+		a.n++
+		if r.res.Solved {
+			a.solved++
+		}
+		if !r.res.Solved && r.res.SizeOnly > 0 {
+			a.sizeOnly++
+		}
+	}
+	fmt.Fprintf(w, "\n%-22s %6s %7s %8s %10s %12s %12s\n", "category", "tasks", "solved", "fraction", "size-only", "paper LatF.", "paper DSL")
+	names := map[datasets.Category]string{datasets.CategoryTranslate: "Translate", datasets.CategoryRotate: "Rotate + Translate",
+		datasets.CategoryReflect: "Reflect + Translate", datasets.CategoryScale: "Scale + Translate", datasets.CategoryNone: "(not annotated)"}
+	for _, c := range append(append([]datasets.Category{}, datasets.Categories...), datasets.CategoryNone) {
+		a := per[c]
+		if a == nil {
+			continue
+		}
+		paper := paperTable2[c]
+		ref := [2]string{"-", "-"}
+		if paper[0] > 0 {
+			ref = [2]string{fmt.Sprintf("%.3f", paper[0]), fmt.Sprintf("%.3f", paper[1])}
+		}
+		fmt.Fprintf(w, "%-22s %6d %7d %8.3f %10d %12s %12s\n", names[c], a.n, a.solved, float64(a.solved)/float64(a.n), a.sizeOnly, ref[0], ref[1])
+	}
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latformer/latformer/datasets"
+)
+
+// writeTask writes an ARC task JSON file whose outputs are the inputs translated by one column.
+func writeTask(t *testing.T, dir, id string, seed int) {
+	t.Helper()
+	mk := func(k int) map[string]any {
+		in := datasets.NewGrid(4, 4, 0)
+		in[k%4][(k+seed)%3] = 1 + (k+seed)%9
+		out := datasets.NewGrid(4, 4, 0)
+		for i := range 4 {
+			for j := range 4 {
+				out[i][(j+1)%4] = in[i][j]
+			}
+		}
+		return map[string]any{"input": in, "output": out}
+	}
+	task := map[string]any{"train": []any{mk(0), mk(1), mk(2)}, "test": []any{mk(3)}}
+	data, _ := json.Marshal(task)
+	if err := os.WriteFile(filepath.Join(dir, id+".json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestARCQuick runs `latformer arc` in quick mode on two small tasks (written by the test), twice: the
+// second run with --resume must skip both, and the CSV must have exactly one row per task.
+func TestARCQuick(t *testing.T) {
+	data := t.TempDir()
+	dir := filepath.Join(data, "arc", "training")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTask(t, dir, "aaaa0001", 0)
+	writeTask(t, dir, "aaaa0002", 1)
+	out := filepath.Join(t.TempDir(), "results.csv")
+	args := []string{"--data", data, "--tasks", "aaaa0001,aaaa0002", "--steps", "30", "--out", out, "--quiet", "--set", "augment_copies=2"}
+	if err := runARC(args); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := readResults(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("want 2 result rows, got %d", len(rows))
+	}
+	for id, r := range rows {
+		if r.res.TestTotal != 1 || r.res.Steps < 1 || r.res.Steps > 30 || r.res.Canvas != 4 {
+			t.Errorf("task %s: unexpected result %+v", id, r.res)
+		}
+	}
+	if err := runARC(append(args, "--resume")); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(out)
+	if n := strings.Count(strings.TrimSpace(string(raw)), "\n"); n != 2 {
+		t.Errorf("after --resume the CSV has %d data lines, want 2:\n%s", n, raw)
+	}
+	if err := runARC([]string{"--data", data, "--category", "spin"}); err == nil || !strings.Contains(err.Error(), "--category") {
+		t.Errorf("bad --category: got %v", err)
+	}
+}
