@@ -90,14 +90,21 @@ type Annotation struct {
 // Otherwise the category is the first of Categories that the task fits (translate, then rotate, then
 // reflect, then scale: the simplest group first), and "none" if it fits none.
 //
-// Search. For each pair and each candidate g ∈ G_c (bases in the order identity, then the listed
-// non-translation elements; δ in row-major order), the pair-local table of f is built by scanning the
-// cells, with an early exit on the first conflict; candidates with equal tables are merged. One table
-// per pair is then chosen by backtracking over the pairs (fewest tables first), merging tables, until
-// all pairs agree. Actions reports, per pair, the first candidate of the chosen table (the first
-// non-trivial one for the first pair that has one, if no first candidate is non-trivial). The search is
-// capped at 10^6 table merges per category; if the cap is hit, the task is "none" with a Note, without
-// trying the later categories. Annotate is deterministic.
+// Search. For each pair and each candidate g ∈ G_c, the pair-local table of f is built by scanning the
+// cells, with an early exit on the first conflict; candidates with equal tables are merged into one
+// group. Candidates are ordered by base (the listed non-translation elements B in order, then the pure
+// translations; for translate only the translations) and then by δ in row-major order (δ = 0 first).
+// A candidate's agreement is the number of cells where the output equals g·x; a group is represented by
+// its most agreeing candidate (ties: candidate order), and groups are tried most agreeing first (ties:
+// candidate order). One group per pair is chosen by backtracking over the pairs (fewest groups first),
+// merging tables, until all pairs agree and one chosen group holds a non-trivial element. The agreement
+// order only decides which solution is reported, not whether one exists. Actions reports, per pair,
+// the representative of the chosen group (for the first pair whose group holds a non-trivial element,
+// the best non-trivial one, if no representative is non-trivial). The search is capped at 10^6 table
+// merges per category; if the cap is hit, the task is "none" with a Note, without trying the later
+// categories. Annotate is deterministic. Cells outside the pair's region (where x and y are both pad)
+// are not scanned one by one: there the only constraint is f(a, pad) = pad for each token a that g·x
+// has there, which follows from token counts.
 func Annotate(task Task) Annotation {
 	ann := Annotation{TaskID: task.ID, Category: CategoryNone}
 	space := annotGetSpace()
@@ -134,7 +141,7 @@ func Annotate(task Task) Annotation {
 	tables := make([]annotTable, len(pairs))
 	identityOK := true
 	for i, p := range pairs {
-		if !p.scan(&p.x, &p.xTotal, space.trans[0], &tables[i]) {
+		if ok, _ := p.scan(&p.x, &p.xTotal, space.trans[0], &tables[i]); !ok {
 			identityOK = false
 			break
 		}
@@ -468,20 +475,25 @@ func newAnnotPair(p Pair) (*annotPair, error) {
 // scan builds into t the pair-local table of f for g = T ∘ B, where bx = B·x and total its token counts,
 // and tp the gather index of T. It returns false on the first conflict. Outside the region x and y are
 // both pad, so there the only constraint is f(a, pad) = pad for every token a of g·x there; its
-// occurrences are the total minus those met in the region.
-func (p *annotPair) scan(bx *[annotN]int32, total *[NumTokens]int32, tp []int32, t *annotTable) bool {
+// occurrences are the total minus those met in the region. It also returns the agreement of g: the
+// number of the 900 cells where the output equals g·x.
+func (p *annotPair) scan(bx *[annotN]int32, total *[NumTokens]int32, tp []int32, t *annotTable) (bool, int) {
 	*t = annotEmptyTable
 	var cnt [NumTokens]int32
+	agree := 0
 	tp = tp[:annotN]
 	for _, c := range p.region {
 		g := bx[tp[c]]
 		cnt[g]++
 		k := g*NumTokens + p.x[c]
 		o := p.out[c]
+		if int32(o) == g {
+			agree++
+		}
 		if v := t[k]; v < 0 {
 			t[k] = o
 		} else if v != o {
-			return false
+			return false, 0
 		}
 	}
 	for a := range NumTokens {
@@ -490,17 +502,19 @@ func (p *annotPair) scan(bx *[annotN]int32, total *[NumTokens]int32, tp []int32,
 			if v := t[k]; v < 0 {
 				t[k] = PadToken
 			} else if v != PadToken {
-				return false
+				return false, 0
 			}
 		}
 	}
-	return true
+	return true, agree + int(total[PadToken]-cnt[PadToken])
 }
 
-// annotCand is a candidate g = T_delta ∘ bases[base] (base -1: identity).
+// annotCand is a candidate g = T_delta ∘ bases[base] (base -1: identity), with its agreement (cells
+// where the output equals g·x).
 type annotCand struct {
 	base  int16
 	delta int16
+	agree int16
 }
 
 func (s *annotSpace) candAction(cat Category, c annotCand) experts.Action {
@@ -538,15 +552,16 @@ func (p *annotPair) candidates(s *annotSpace, base int16, gather []int32) ([]ann
 	var tabs []annotTable
 	var t annotTable
 	for d := range annotN {
-		if p.scan(bx, total, s.trans[d], &t) {
-			cands = append(cands, annotCand{base: base, delta: int16(d)})
+		if ok, agree := p.scan(bx, total, s.trans[d], &t); ok {
+			cands = append(cands, annotCand{base: base, delta: int16(d), agree: int16(agree)})
 			tabs = append(tabs, t)
 		}
 	}
 	return cands, tabs
 }
 
-// annotGroup is a distinct pair-local table with its first candidate and first non-trivial candidate.
+// annotGroup is a distinct pair-local table with its best candidate and best non-trivial candidate
+// (highest agreement, then candidate order).
 type annotGroup struct {
 	table         annotTable
 	first         annotCand
@@ -577,17 +592,21 @@ func (p *annotPair) groups(s *annotSpace, cat Category) []annotGroup {
 				gi = len(groups)
 				index[tabs[i]] = gi
 				groups = append(groups, annotGroup{table: tabs[i], first: c})
+			} else if c.agree > groups[gi].first.agree {
+				groups[gi].first = c
 			}
-			if nt && !groups[gi].hasNontrivial {
+			if nt && (!groups[gi].hasNontrivial || c.agree > groups[gi].nontrivial.agree) {
 				groups[gi].hasNontrivial = true
 				groups[gi].nontrivial = c
 			}
 		}
 	}
-	addAll(p.transCands, p.transTabs)
 	for bi, b := range s.bases[cat] {
 		addAll(p.candidates(s, int16(bi), b.gather))
 	}
+	addAll(p.transCands, p.transTabs)
+	// Most agreeing groups first (stable: candidate order breaks ties).
+	sort.SliceStable(groups, func(a, b int) bool { return groups[a].first.agree > groups[b].first.agree })
 	return groups
 }
 

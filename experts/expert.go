@@ -2,6 +2,7 @@ package experts
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -64,7 +65,8 @@ type Expert struct {
 }
 
 // ExpertFromScope returns the Expert for a rows x cols canvas configured by the hyperparameters of scope
-// (see the Param* constants). Rotation is switched off on non-square canvases.
+// (see the Param* constants). Rotation is switched off on non-square canvases, and the number of
+// translation layers is capped at the number of bits needed for shifts up to the canvas side.
 func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 	e := Expert{
 		Rows: rows, Cols: cols,
@@ -80,6 +82,10 @@ func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 	if rows != cols {
 		e.Rotation = false
 	}
+	// Shifts of 2^k >= the side are redundant (translations are circular): use at most the layers needed
+	// to reach every shift 0..side-1.
+	need := bits.Len(uint(max(rows, cols) - 1))
+	e.TranslationLayers = max(1, min(e.TranslationLayers, need))
 	return e
 }
 

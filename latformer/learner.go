@@ -3,6 +3,7 @@ package latformer
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -34,7 +35,9 @@ type Learner struct {
 	condDim    int
 	rng        *rand.Rand
 	stepExec   *model.Exec
-	predExec   *model.Exec
+	predExec   *model.Exec // hard (discretized) gates
+	softExec   *model.Exec // soft gates
+	useSoft    bool        // predict with soft gates (set by Fit when only they fit the training pairs)
 	steps      int
 }
 
@@ -99,18 +102,23 @@ func (l *Learner) buildExecs() error {
 	if l.stepExec, err = model.NewExec(l.backend, l.store, stepFn); err != nil {
 		return err
 	}
-	predFn := func(scope *model.Scope, inputs []*Node) []*Node {
-		tokens := inputs[0]
-		var cond *Node
-		if len(inputs) > 1 {
-			cond = inputs[1]
+	predFn := func(hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
+		return func(scope *model.Scope, inputs []*Node) []*Node {
+			tokens := inputs[0]
+			var cond *Node
+			if len(inputs) > 1 {
+				cond = inputs[1]
+			}
+			scope.SetGraphParam(tokens.Graph(), experts.ParamHardGates, hard)
+			out := l.modelOutputs(scope, tokens, cond)
+			pred := ConvertDType(ArgMax(out.Logits, -1), dtypes.Int32)
+			return append([]*Node{pred}, out.Gates.GateTensors()...)
 		}
-		scope.SetGraphParam(tokens.Graph(), experts.ParamHardGates, true)
-		out := l.modelOutputs(scope, tokens, cond)
-		pred := ConvertDType(ArgMax(out.Logits, -1), dtypes.Int32)
-		return append([]*Node{pred}, out.Gates.GateTensors()...)
 	}
-	l.predExec, err = model.NewExec(l.backend, l.store, predFn)
+	if l.predExec, err = model.NewExec(l.backend, l.store, predFn(true)); err != nil {
+		return err
+	}
+	l.softExec, err = model.NewExec(l.backend, l.store, predFn(false))
 	return err
 }
 
@@ -125,13 +133,16 @@ type Progress struct {
 
 // FitResult summarizes a Fit.
 type FitResult struct {
-	// Steps is the number of training steps taken; Fitted is true if training stopped because every
-	// training canvas (all augmented copies) was predicted exactly for ParamFitPatience steps in a row.
-	Steps   int
-	Fitted  bool
-	Loss    float64
-	Exact   float64
-	Elapsed time.Duration
+	// Steps is the number of training steps taken; Fitted is true if the model used for prediction
+	// (HardGates: with discretized gates, else soft gates) predicts every training canvas exactly.
+	// Training stops early when the soft model has fitted all augmented copies for ParamFitPatience
+	// steps and the hard-gated model fits the training pairs.
+	Steps     int
+	Fitted    bool
+	HardGates bool
+	Loss      float64
+	Exact     float64
+	Elapsed   time.Duration
 }
 
 func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
@@ -224,12 +235,35 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		} else {
 			streak = 0
 		}
-		if patience > 0 && streak >= patience {
-			res.Fitted = true
-			break
+		if patience > 0 && streak >= patience && (streak-patience)%hardCheckEvery == 0 {
+			// The soft model fits: stop as soon as the discretized gates fit too (Section 4.1: the
+			// prediction uses hard gates).
+			hardExact, err := l.exactOnTraining(examples, false)
+			if err != nil {
+				return res, err
+			}
+			if hardExact {
+				res.Fitted, res.HardGates = true, true
+				break
+			}
 		}
 	}
 	res.Elapsed = time.Since(start)
+	if !res.HardGates {
+		// Training ended without the hard gates fitting the training pairs: predict with whichever of
+		// hard or soft gates fits them best (model selection on training data only).
+		hard, err := l.scoreOnTraining(examples, false)
+		if err != nil {
+			return res, err
+		}
+		soft, err := l.scoreOnTraining(examples, true)
+		if err != nil {
+			return res, err
+		}
+		l.useSoft = soft > hard
+		res.HardGates = !l.useSoft
+		res.Fitted = max(hard, soft) == 1
+	}
 	return res, nil
 }
 
@@ -243,6 +277,29 @@ func (l *Learner) condTensor(examples []Example, copies int) *tensors.Tensor {
 		}
 	})
 	return t
+}
+
+// hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
+const hardCheckEvery = 10
+
+// scoreOnTraining returns the fraction of training examples predicted exactly, with soft or hard gates.
+func (l *Learner) scoreOnTraining(examples []Example, soft bool) (float64, error) {
+	preds, err := l.predict(examples, soft)
+	if err != nil {
+		return 0, err
+	}
+	exact := 0
+	for i, p := range preds {
+		if slices.Equal(p.Canvas.Cells, examples[i].Output.Cells) {
+			exact++
+		}
+	}
+	return float64(exact) / float64(len(preds)), nil
+}
+
+func (l *Learner) exactOnTraining(examples []Example, soft bool) (bool, error) {
+	score, err := l.scoreOnTraining(examples, soft)
+	return score == 1, err
 }
 
 // predictChunk is the batch size of prediction: inputs are predicted in chunks of this size (the last
@@ -259,8 +316,14 @@ type Prediction struct {
 	Action experts.Action
 }
 
-// Predict predicts the output canvases of the inputs (Output fields are ignored) with discretized gates.
+// Predict predicts the output canvases of the inputs (Output fields are ignored) with discretized gates
+// (Section 4.1), or with soft gates if after Fit only the soft model fitted the training pairs
+// (FitResult.HardGates false).
 func (l *Learner) Predict(inputs []Example) ([]Prediction, error) {
+	return l.predict(inputs, l.useSoft)
+}
+
+func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 	if err := l.checkExamples(inputs, false); err != nil {
 		return nil, fmt.Errorf("latformer.Learner.Predict: %w", err)
 	}
@@ -289,7 +352,11 @@ func (l *Learner) Predict(inputs []Example) ([]Prediction, error) {
 			}
 			args = append(args, l.condTensor(padded, 1))
 		}
-		outs, err := l.predExec.Call(args...)
+		exec := l.predExec
+		if soft {
+			exec = l.softExec
+		}
+		outs, err := exec.Call(args...)
 		if err != nil {
 			return nil, fmt.Errorf("prediction: %w", err)
 		}

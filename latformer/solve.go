@@ -2,6 +2,7 @@ package latformer
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -9,21 +10,23 @@ import (
 )
 
 // TaskCanvas returns the canvas side used for a task: the largest side among its training grids
-// (inputs and outputs) and test inputs, so that every grid the model must read or write fits (test
-// outputs are unknown to the learner). A square canvas keeps the rotation expert available.
+// (inputs and outputs), its test inputs, and the test outputs' expected sides (the test input's sides
+// times the largest output/input size ratio seen in training, for scaling tasks), capped at 30. Test
+// outputs themselves are unknown to the learner. A square canvas keeps the rotation expert available.
 func TaskCanvas(task datasets.Task) int {
 	side := 1
-	grow := func(g datasets.Grid) {
-		side = max(side, g.Rows(), g.Cols())
-	}
+	ratio := 1.0
 	for _, p := range task.Train {
-		grow(p.Input)
-		grow(p.Output)
+		side = max(side, p.Input.Rows(), p.Input.Cols(), p.Output.Rows(), p.Output.Cols())
+		if p.Input.Rows() > 0 && p.Input.Cols() > 0 {
+			ratio = max(ratio, float64(p.Output.Rows())/float64(p.Input.Rows()), float64(p.Output.Cols())/float64(p.Input.Cols()))
+		}
 	}
 	for _, p := range task.Test {
-		grow(p.Input)
+		side = max(side, p.Input.Rows(), p.Input.Cols())
+		side = max(side, int(math.Ceil(ratio*float64(max(p.Input.Rows(), p.Input.Cols())))))
 	}
-	return side
+	return min(side, datasets.MaxGridSide)
 }
 
 // TaskResult is the outcome of SolveTask for one task.
@@ -34,10 +37,12 @@ type TaskResult struct {
 	// TestExact of TestTotal test outputs are exact; SizeOnly counts the wrong ones whose cells inside
 	// the expected grid are all right but whose size (the non-pad region) is wrong.
 	TestExact, TestTotal, SizeOnly int
-	// Steps and Seconds of training; Fitted if all training canvases were exact when it stopped.
-	Steps   int
-	Seconds float64
-	Fitted  bool
+	// Steps and Seconds of training; Fitted if the model used for prediction fits the training pairs,
+	// HardGates if that model uses discretized gates.
+	Steps     int
+	Seconds   float64
+	Fitted    bool
+	HardGates bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
 	// first test input.
 	Canvas int
@@ -91,7 +96,7 @@ func SolveTask(backend compute.Backend, task datasets.Task, settings string, can
 	if err != nil {
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
 	}
-	res.Steps, res.Fitted = fit.Steps, fit.Fitted
+	res.Steps, res.Fitted, res.HardGates = fit.Steps, fit.Fitted, fit.HardGates
 	var test []Example
 	for i, p := range task.Test {
 		in, err := toCanvas(p.Input, fmt.Sprintf("test pair %d input", i))

@@ -20,7 +20,7 @@ import (
 )
 
 // csvHeader is the header of the results file written by `latformer arc`.
-var csvHeader = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "predicted_action"}
+var csvHeader = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action"}
 
 // paperTable2 holds the paper's Table 2 numbers for reference: LatFormer and the best DSL search.
 var paperTable2 = map[datasets.Category][2]float64{
@@ -36,10 +36,17 @@ type arcRow struct {
 	res      latformer.TaskResult
 }
 
+func gatesName(hard bool) string {
+	if hard {
+		return "hard"
+	}
+	return "soft"
+}
+
 func (r arcRow) record() []string {
 	return []string{r.res.ID, string(r.category), strconv.FormatBool(r.res.Solved), strconv.Itoa(r.res.TestExact),
 		strconv.Itoa(r.res.TestTotal), strconv.Itoa(r.res.SizeOnly), strconv.Itoa(r.res.Steps),
-		strconv.FormatFloat(r.res.Seconds, 'f', 1, 64), strconv.Itoa(r.res.Canvas), r.res.Action}
+		strconv.FormatFloat(r.res.Seconds, 'f', 1, 64), strconv.Itoa(r.res.Canvas), gatesName(r.res.HardGates), r.res.Action}
 }
 
 // readResults reads a results CSV written by a previous run (for --resume and for the table).
@@ -71,7 +78,7 @@ func readResults(path string) (map[string]arcRow, error) {
 		secs, _ := strconv.ParseFloat(rec[7], 64)
 		rows[rec[0]] = arcRow{category: datasets.Category(rec[1]), res: latformer.TaskResult{
 			ID: rec[0], Solved: rec[2] == "true", TestExact: atoi(rec[3]), TestTotal: atoi(rec[4]), SizeOnly: atoi(rec[5]),
-			Steps: atoi(rec[6]), Seconds: secs, Canvas: atoi(rec[8]), Action: rec[9]}}
+			Steps: atoi(rec[6]), Seconds: secs, Canvas: atoi(rec[8]), HardGates: rec[9] == "hard", Action: rec[10]}}
 	}
 	return rows, nil
 }
