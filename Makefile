@@ -11,13 +11,16 @@ BIN       := bin
 LATFORMER := $(BIN)/latformer
 REFERENCE ?= ../shared/bench/latformer_ref.py
 
-.PHONY: help setup build test demo bench bench-go vet fmt clean
+.PHONY: help setup build test fuzz demo bench bench-go vet clean annotate arc arc-quick download
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
 	@echo "make demo    learn rotation and translation from 10 examples each, on the pure-Go backend"
 	@echo "make test    vet and run all tests"
 	@echo "make bench   ms per training step (canvas 10/20/30), side by side with the PyTorch reference when available"
+	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
+	@echo "make arc       full ARC run over the annotated training tasks (Table 2); make arc-quick: 8 tasks"
+	@echo "make download  download ARC-AGI-1 into DATA (needs internet)"
 	@echo "make clean   remove build outputs"
 
 setup: build
@@ -36,6 +39,28 @@ vet:
 
 test: vet
 	$(GO) test -count=1 ./...
+	$(MAKE) fuzz
+
+# A few seconds of coverage-guided fuzzing of the ARC task parser.
+fuzz:
+	$(GO) test ./datasets -run '^$$' -fuzz FuzzParseTask -fuzztime 5s
+
+# ARC (Section 5.2). Data directory: DATA=... or $$LATFORMER_DATA, else ../shared/data.
+DATA ?=
+ARC_FLAGS ?=
+download: build
+	$(LATFORMER) download $(if $(DATA),--data $(DATA))
+
+annotate: build
+	$(LATFORMER) annotate $(if $(DATA),--data $(DATA))
+
+# Full run over the annotated training tasks (about an hour on 2 cores); --resume continues an interrupted run.
+arc: build
+	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --workers 2 --out results/arc_training.csv --resume $(ARC_FLAGS)
+
+# Quick mode: 8 tasks, 100 steps.
+arc-quick: build
+	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --limit 8 --steps 100 --out results/arc_quick.csv $(ARC_FLAGS)
 
 # The reference PyTorch step needs: apt-get install -y python3-torch libopenblas0-pthread
 bench: build

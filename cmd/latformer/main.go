@@ -4,6 +4,8 @@
 // Usage:
 //
 //	latformer demo   [flags]   learn rotation and translation tasks from 10 examples, show the masks
+//	latformer download [flags] download and verify ARC-AGI-1 (needs internet)
+//	latformer annotate [flags] categorize ARC training tasks by geometric prior, counts vs the paper
 //	latformer arc    [flags]   solve annotated ARC tasks per category (Table 2), CSV results, --resume
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
 //
@@ -21,6 +23,8 @@ var commands = []struct {
 	run        func(args []string) error
 }{
 	{"demo", "learn geometric tasks (rotation, translation, ...) from a few examples and show the learned masks", runDemo},
+	{"download", "download and verify the ARC-AGI-1 tasks (needs internet)", runDownload},
+	{"annotate", "annotate the ARC training tasks by geometric prior and print the per-category counts", runAnnotate},
 	{"arc", "solve ARC tasks one by one (train on each task's pairs, predict its tests) and print Table 2", runARC},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
 }
