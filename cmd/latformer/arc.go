@@ -5,11 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,70 +16,6 @@ import (
 	"github.com/latformer/latformer/latformer"
 	"github.com/schollz/progressbar/v3"
 )
-
-// csvHeader is the header of the results file written by `latformer arc`.
-var csvHeader = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action"}
-
-// paperTable2 holds the paper's Table 2 numbers for reference: LatFormer and the best DSL search.
-var paperTable2 = map[datasets.Category][2]float64{
-	datasets.CategoryTranslate: {0.365, 0.673},
-	datasets.CategoryRotate:    {0.800, 0.400},
-	datasets.CategoryReflect:   {0.591, 0.614},
-	datasets.CategoryScale:     {0.545, 0.727},
-}
-
-// arcRow is one task's line in the results CSV.
-type arcRow struct {
-	category datasets.Category
-	res      latformer.TaskResult
-}
-
-func gatesName(hard bool) string {
-	if hard {
-		return "hard"
-	}
-	return "soft"
-}
-
-func (r arcRow) record() []string {
-	return []string{r.res.ID, string(r.category), strconv.FormatBool(r.res.Solved), strconv.Itoa(r.res.TestExact),
-		strconv.Itoa(r.res.TestTotal), strconv.Itoa(r.res.SizeOnly), strconv.Itoa(r.res.Steps),
-		strconv.FormatFloat(r.res.Seconds, 'f', 1, 64), strconv.Itoa(r.res.Canvas), gatesName(r.res.HardGates), r.res.Action}
-}
-
-// readResults reads a results CSV written by a previous run (for --resume and for the table).
-func readResults(path string) (map[string]arcRow, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	header, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: reading the header: %w", path, err)
-	}
-	if strings.Join(header, ",") != strings.Join(csvHeader, ",") {
-		return nil, fmt.Errorf("%s: unexpected header %v (want %v)", path, header, csvHeader)
-	}
-	rows := map[string]arcRow{}
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			// A run killed mid-write can leave a partial last line: report it, keep the rest.
-			return rows, fmt.Errorf("%s line %d: %w", path, line, err)
-		}
-		atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
-		secs, _ := strconv.ParseFloat(rec[7], 64)
-		rows[rec[0]] = arcRow{category: datasets.Category(rec[1]), res: latformer.TaskResult{
-			ID: rec[0], Solved: rec[2] == "true", TestExact: atoi(rec[3]), TestTotal: atoi(rec[4]), SizeOnly: atoi(rec[5]),
-			Steps: atoi(rec[6]), Seconds: secs, Canvas: atoi(rec[8]), HardGates: rec[9] == "hard", Action: rec[10]}}
-	}
-	return rows, nil
-}
 
 func runARC(args []string) error {
 	fs := flag.NewFlagSet("arc", flag.ContinueOnError)
@@ -163,9 +97,9 @@ func runARC(args []string) error {
 		return err
 	}
 	// Resume: skip finished tasks.
-	done := map[string]arcRow{}
+	done := map[string]latformer.ARCResult{}
 	if *resume {
-		if rows, err := readResults(*out); err == nil {
+		if rows, err := latformer.ReadResults(*out); err == nil {
 			done = rows
 		} else if !errors.Is(err, os.ErrNotExist) {
 			fmt.Fprintf(os.Stderr, "warning: %v (tasks after the bad line will be solved again)\n", err)
@@ -194,7 +128,7 @@ func runARC(args []string) error {
 	defer f.Close()
 	w := csv.NewWriter(f)
 	if st, _ := f.Stat(); st.Size() == 0 {
-		_ = w.Write(csvHeader)
+		_ = w.Write(latformer.ResultsHeader)
 		w.Flush()
 	}
 	backend, err := latformer.NewBackend()
@@ -228,11 +162,11 @@ func runARC(args []string) error {
 					}
 					fmt.Fprintf(os.Stderr, "\ntask %s: %v\n", task.ID, err)
 				} else {
-					row := arcRow{category: annotations[task.ID].Category, res: res}
-					if row.category == "" {
-						row.category = datasets.CategoryNone
+					row := latformer.ARCResult{Category: annotations[task.ID].Category, TaskResult: res}
+					if row.Category == "" {
+						row.Category = datasets.CategoryNone
 					}
-					_ = w.Write(row.record())
+					_ = w.Write(row.Record())
 					w.Flush() // nothing lost if interrupted
 					done[task.ID] = row
 					if res.Solved {
@@ -259,46 +193,12 @@ func runARC(args []string) error {
 	if err := w.Error(); err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
-	printARCTable(os.Stdout, done, tasks)
+	selected := make([]string, len(tasks))
+	for i, t := range tasks {
+		selected[i] = t.ID
+	}
+	fmt.Println()
+	latformer.WriteTable(os.Stdout, latformer.Summarize(done, selected))
 	fmt.Printf("wall time %s; results in %s\n", time.Since(start).Round(time.Second), *out)
 	return firstErr
-}
-
-// printARCTable prints solved fractions per category (the shape of Table 2) for the given tasks.
-func printARCTable(w io.Writer, rows map[string]arcRow, tasks []datasets.Task) {
-	type agg struct{ n, solved, sizeOnly int }
-	per := map[datasets.Category]*agg{}
-	for _, t := range tasks {
-		r, ok := rows[t.ID]
-		if !ok {
-			continue
-		}
-		a := per[r.category]
-		if a == nil {
-			a = &agg{}
-			per[r.category] = a
-		}
-		a.n++
-		if r.res.Solved {
-			a.solved++
-		}
-		if !r.res.Solved && r.res.SizeOnly > 0 {
-			a.sizeOnly++
-		}
-	}
-	fmt.Fprintf(w, "\n%-22s %6s %7s %8s %10s %12s %12s\n", "category", "tasks", "solved", "fraction", "size-only", "paper LatF.", "paper DSL")
-	names := map[datasets.Category]string{datasets.CategoryTranslate: "Translate", datasets.CategoryRotate: "Rotate + Translate",
-		datasets.CategoryReflect: "Reflect + Translate", datasets.CategoryScale: "Scale + Translate", datasets.CategoryNone: "(not annotated)"}
-	for _, c := range append(append([]datasets.Category{}, datasets.Categories...), datasets.CategoryNone) {
-		a := per[c]
-		if a == nil {
-			continue
-		}
-		paper := paperTable2[c]
-		ref := [2]string{"-", "-"}
-		if paper[0] > 0 {
-			ref = [2]string{fmt.Sprintf("%.3f", paper[0]), fmt.Sprintf("%.3f", paper[1])}
-		}
-		fmt.Fprintf(w, "%-22s %6d %7d %8.3f %10d %12s %12s\n", names[c], a.n, a.solved, float64(a.solved)/float64(a.n), a.sizeOnly, ref[0], ref[1])
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/latformer"
 )
 
 // writeTask writes an ARC task JSON file whose outputs are the inputs translated by one column.
@@ -46,7 +47,7 @@ func TestARCQuick(t *testing.T) {
 	if err := runARC(args); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := readResults(out)
+	rows, err := latformer.ReadResults(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +55,8 @@ func TestARCQuick(t *testing.T) {
 		t.Fatalf("want 2 result rows, got %d", len(rows))
 	}
 	for id, r := range rows {
-		if r.res.TestTotal != 1 || r.res.Steps < 1 || r.res.Steps > 30 || r.res.Canvas != 4 {
-			t.Errorf("task %s: unexpected result %+v", id, r.res)
+		if r.TestTotal != 1 || r.Steps < 1 || r.Steps > 30 || r.Canvas != 4 {
+			t.Errorf("task %s: unexpected result %+v", id, r)
 		}
 	}
 	if err := runARC(append(args, "--resume")); err != nil {

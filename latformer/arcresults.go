@@ -1,0 +1,150 @@
+package latformer
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/latformer/latformer/datasets"
+)
+
+// ResultsHeader is the header of the results CSV written by `latformer arc`, one row per task.
+var ResultsHeader = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action"}
+
+// PaperTable2 holds the paper's Table 2 for reference: the solved fractions of LatFormer and of the
+// best search over a hand-engineered DSL, per category.
+var PaperTable2 = map[datasets.Category][2]float64{
+	datasets.CategoryTranslate: {0.365, 0.673},
+	datasets.CategoryRotate:    {0.800, 0.400},
+	datasets.CategoryReflect:   {0.591, 0.614},
+	datasets.CategoryScale:     {0.545, 0.727},
+}
+
+// CategoryTitle is the paper's column title of a category.
+var CategoryTitle = map[datasets.Category]string{
+	datasets.CategoryTranslate: "Translate", datasets.CategoryRotate: "Rotate + Translate",
+	datasets.CategoryReflect: "Reflect + Translate", datasets.CategoryScale: "Scale + Translate",
+	datasets.CategoryNone: "(not annotated)",
+}
+
+// ARCResult is one task's row of the results CSV: its annotated category and the outcome.
+type ARCResult struct {
+	Category datasets.Category
+	TaskResult
+}
+
+// Record returns the CSV record of r (see ResultsHeader).
+func (r ARCResult) Record() []string {
+	gates := "soft"
+	if r.HardGates {
+		gates = "hard"
+	}
+	return []string{r.ID, string(r.Category), strconv.FormatBool(r.Solved), strconv.Itoa(r.TestExact),
+		strconv.Itoa(r.TestTotal), strconv.Itoa(r.SizeOnly), strconv.Itoa(r.Steps),
+		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action}
+}
+
+// ReadResults reads a results CSV (as written by `latformer arc`), keyed by task id. A malformed line
+// (e.g. the partial last line of an interrupted run) returns the rows read so far and an error naming
+// the line.
+func ReadResults(path string) (map[string]ARCResult, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading the header: %w", path, err)
+	}
+	if strings.Join(header, ",") != strings.Join(ResultsHeader, ",") {
+		return nil, fmt.Errorf("%s: unexpected header %v (want %v)", path, header, ResultsHeader)
+	}
+	rows := map[string]ARCResult{}
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return rows, fmt.Errorf("%s line %d: %w", path, line, err)
+		}
+		atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
+		secs, _ := strconv.ParseFloat(rec[7], 64)
+		rows[rec[0]] = ARCResult{Category: datasets.Category(rec[1]), TaskResult: TaskResult{
+			ID: rec[0], Solved: rec[2] == "true", TestExact: atoi(rec[3]), TestTotal: atoi(rec[4]), SizeOnly: atoi(rec[5]),
+			Steps: atoi(rec[6]), Seconds: secs, Canvas: atoi(rec[8]), HardGates: rec[9] == "hard", Action: rec[10]}}
+	}
+	return rows, nil
+}
+
+// CategorySummary aggregates results of one category.
+type CategorySummary struct {
+	Category                datasets.Category
+	Tasks, Solved, SizeOnly int
+	Seconds                 float64
+}
+
+// Fraction is the solved fraction.
+func (s CategorySummary) Fraction() float64 {
+	if s.Tasks == 0 {
+		return 0
+	}
+	return float64(s.Solved) / float64(s.Tasks)
+}
+
+// Summarize aggregates results per category, in the order of datasets.Categories followed by "none"
+// (categories without results are left out). ids restricts the results to those tasks (nil: all).
+func Summarize(results map[string]ARCResult, ids []string) []CategorySummary {
+	per := map[datasets.Category]*CategorySummary{}
+	add := func(r ARCResult) {
+		s := per[r.Category]
+		if s == nil {
+			s = &CategorySummary{Category: r.Category}
+			per[r.Category] = s
+		}
+		s.Tasks++
+		s.Seconds += r.Seconds
+		if r.Solved {
+			s.Solved++
+		} else if r.SizeOnly > 0 {
+			s.SizeOnly++
+		}
+	}
+	if ids == nil {
+		for _, r := range results {
+			add(r)
+		}
+	} else {
+		for _, id := range ids {
+			if r, ok := results[id]; ok {
+				add(r)
+			}
+		}
+	}
+	var out []CategorySummary
+	for _, c := range append(append([]datasets.Category{}, datasets.Categories...), datasets.CategoryNone) {
+		if s := per[c]; s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+// WriteTable writes the summaries in the shape of the paper's Table 2, with the paper's numbers.
+func WriteTable(w io.Writer, summaries []CategorySummary) {
+	fmt.Fprintf(w, "%-22s %6s %7s %8s %10s %12s %12s\n", "category", "tasks", "solved", "fraction", "size-only", "paper LatF.", "paper DSL")
+	for _, s := range summaries {
+		paper := PaperTable2[s.Category]
+		ref := [2]string{"-", "-"}
+		if paper[0] > 0 {
+			ref = [2]string{fmt.Sprintf("%.3f", paper[0]), fmt.Sprintf("%.3f", paper[1])}
+		}
+		fmt.Fprintf(w, "%-22s %6d %7d %8.3f %10d %12s %12s\n", CategoryTitle[s.Category], s.Tasks, s.Solved, s.Fraction(), s.SizeOnly, ref[0], ref[1])
+	}
+}

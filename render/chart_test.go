@@ -1,0 +1,54 @@
+package render
+
+import (
+	"encoding/xml"
+	"strings"
+	"testing"
+)
+
+// TestBarChartSVG checks that the chart is well-formed XML with one bar per (label, series) value and
+// bar heights proportional to the values.
+func TestBarChartSVG(t *testing.T) {
+	svg := BarChartSVG("counts <ours>", []string{"a", "b", "c"}, []string{"ours", "paper"}, [][]float64{{1, 2, 4}, {2, 0, 1}})
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	bars := 0
+	var heights []string
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "rect" {
+			for _, a := range se.Attr {
+				if a.Name.Local == "height" {
+					heights = append(heights, a.Value)
+				}
+			}
+			bars++
+		}
+	}
+	// 1 background + 6 bars + 2 legend squares.
+	if bars != 9 {
+		t.Errorf("got %d rects, want 9", bars)
+	}
+	if heights[5] != "220.0" || heights[2] != "110.0" || heights[4] != "0.0" {
+		t.Errorf("bar heights %v: want the value-4 bar 220px, value-2 110px, value-0 0px", heights)
+	}
+	if !strings.Contains(svg, "counts &lt;ours&gt;") {
+		t.Errorf("title not escaped")
+	}
+}
+
+// TestHTMLTable checks rows, cells and escaping.
+func TestHTMLTable(t *testing.T) {
+	h := HTMLTable([]string{"x", "y"}, [][]string{{"1", "<2>"}, {"3", "4"}})
+	if n := strings.Count(h, "<tr>"); n != 3 {
+		t.Errorf("%d rows, want 3", n)
+	}
+	if n := strings.Count(h, "<td"); n != 4 {
+		t.Errorf("%d cells, want 4", n)
+	}
+	if !strings.Contains(h, "&lt;2&gt;") {
+		t.Errorf("cell not escaped: %s", h)
+	}
+}
