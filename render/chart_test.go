@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/xml"
+	"image"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,23 @@ func TestHTMLTable(t *testing.T) {
 	}
 	if !strings.Contains(h, "&lt;2&gt;") {
 		t.Errorf("cell not escaped: %s", h)
+	}
+}
+
+// TestImagesRowHTML checks one figure per image, with captions as alt text and PNG data URIs.
+func TestImagesRowHTML(t *testing.T) {
+	imgs := []image.Image{GridImage(Grid{{1, 2}}, 4), MaskImage(2, 2, []float64{1, 0, 0, 1}, 3)}
+	h, err := ImagesRowHTML([]string{"grid", "mask <I>"}, imgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(h, `src="data:image/png;base64,`); n != 2 {
+		t.Errorf("%d data URIs, want 2", n)
+	}
+	if !strings.Contains(h, `alt="mask &lt;I&gt;"`) {
+		t.Errorf("caption not used as escaped alt text")
+	}
+	if _, err := ImagesRowHTML([]string{"one"}, imgs); err == nil {
+		t.Errorf("want an error for mismatched lengths")
 	}
 }

@@ -1,0 +1,40 @@
+package render
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"html"
+	"image"
+	"strings"
+)
+
+// PNGDataURI encodes img as a "data:image/png;base64,..." URI, for <img src=...> in HTML output
+// (notebooks).
+func PNGDataURI(img image.Image) (string, error) {
+	var buf bytes.Buffer
+	if err := EncodePNG(&buf, img); err != nil {
+		return "", err
+	}
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// ImagesRowHTML lays out images left to right, each with its caption underneath (HTML figure
+// elements with alt text equal to the caption). len(captions) must equal len(images).
+func ImagesRowHTML(captions []string, images []image.Image) (string, error) {
+	if len(captions) != len(images) {
+		return "", fmt.Errorf("ImagesRowHTML: %d captions for %d images", len(captions), len(images))
+	}
+	var sb strings.Builder
+	sb.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start">`)
+	for i, img := range images {
+		uri, err := PNGDataURI(img)
+		if err != nil {
+			return "", err
+		}
+		c := html.EscapeString(captions[i])
+		fmt.Fprintf(&sb, `<figure style="margin:0;text-align:center"><img src="%s" alt="%s" style="image-rendering:pixelated"/><figcaption style="font-size:12px">%s</figcaption></figure>`, uri, c, c)
+	}
+	sb.WriteString(`</div>`)
+	return sb.String(), nil
+}
