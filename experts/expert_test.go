@@ -373,3 +373,31 @@ func ExampleExpert() {
 	// ....#.......
 	// .....#......
 }
+
+// TestEvaluateLogits checks the host helper against the exact masks: LogitsFor a configuration, hard
+// gates, gives the mask of the action it reads back, which is the intended one.
+func TestEvaluateLogits(t *testing.T) {
+	backend := goBackend(t)
+	e := DefaultExpert(6, 6)
+	logits := [][]float32{
+		e.LogitsFor([2]int{1, 2}, [2]bool{}, 0, [2]int{1, 1}, [2]bool{}, 6),
+		e.LogitsFor([2]int{}, [2]bool{true, false}, 1, [2]int{2, 1}, [2]bool{}, 6),
+	}
+	res, err := e.EvaluateLogits(backend, logits, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wants := []Action{Translation{Deltas: []int{1, 2}}, Compose(Reflection{Axis: 0}, Upscale{Factors: []int{2, 1}}, Rotation{AxisA: 0, AxisB: 1, Quarter: 1})}
+	for i, want := range wants {
+		m, _ := want.Mask([]int{6, 6})
+		if !res.Masks[i].Equal(m, 0) {
+			t.Errorf("config %d: mask differs from %v's (read back: %v)", i, want, res.Actions[i])
+		}
+		if got, _ := res.Actions[i].Mask([]int{6, 6}); !got.Equal(m, 0) {
+			t.Errorf("config %d: read back %v, want %v", i, res.Actions[i], want)
+		}
+	}
+	if _, err := e.EvaluateLogits(backend, [][]float32{{1, 2}}, true, false); err == nil {
+		t.Errorf("want an error for a wrong number of logits")
+	}
+}

@@ -38,3 +38,10 @@ func ImagesRowHTML(captions []string, images []image.Image) (string, error) {
 	sb.WriteString(`</div>`)
 	return sb.String(), nil
 }
+
+// ProgressHTML renders a progress bar (done of total) with a label, for notebooks that update it in
+// place while training.
+func ProgressHTML(done, total int, label string) string {
+	return fmt.Sprintf(`<div style="font-family:monospace;font-size:12px"><progress value="%d" max="%d" style="width:300px"></progress> %d/%d %s</div>`,
+		done, max(total, 1), done, total, html.EscapeString(label))
+}

@@ -1,0 +1,102 @@
+package experts
+
+import (
+	"fmt"
+
+	"github.com/gomlx/compute"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+)
+
+// ExpertMasks are host-side results of EvaluateLogits for a batch of gate logits.
+type ExpertMasks struct {
+	// Masks are the dense n x n masks (plain or smoothed), one per example.
+	Masks []*Matrix
+	// Rows and Cols are the per-axis l x l masks of the first term (no rotation applied): A_rows, A_cols.
+	Rows, Cols []*Matrix
+	// Gates are the gate values, and Actions the group elements they select when discretized.
+	Gates   []GateValues
+	Actions []Action
+}
+
+// EvaluateLogits computes, outside any model, what the expert produces for the given gate logits
+// ([batch][NumGates()]): the masks (with hard = discretized gates, smoothed = Section 4.2's smoothed
+// mask), the per-axis masks, the gates and the selected actions. For notebooks, figures and tests.
+func (e Expert) EvaluateLogits(backend compute.Backend, logits [][]float32, hard, smoothed bool) (*ExpertMasks, error) {
+	for i, l := range logits {
+		if len(l) != e.NumGates() {
+			return nil, fmt.Errorf("logits[%d] has %d values, the expert has %d gates", i, len(l), e.NumGates())
+		}
+	}
+	outs, err := ExecOnceN(backend, func(l *Node) []*Node {
+		gates := e.GatesFromLogits(l, hard)
+		var lm *LatticeMask
+		if smoothed {
+			lm = e.SmoothedMask(gates)
+		} else {
+			lm = e.Mask(gates)
+		}
+		return append([]*Node{lm.Dense(), lm.Terms[0].Row, lm.Terms[0].Col}, gates.GateTensors()...)
+	}, logits)
+	if err != nil {
+		return nil, err
+	}
+	toMatrices := func(t *tensors.Tensor) []*Matrix {
+		dims := t.Shape().Dimensions
+		flat := tensors.MustCopyFlatData[float32](t)
+		size := dims[1] * dims[2]
+		ms := make([]*Matrix, dims[0])
+		for b := range ms {
+			ms[b] = NewMatrix(dims[1], dims[2])
+			for i := range size {
+				ms[b].Data[i] = float64(flat[b*size+i])
+			}
+		}
+		return ms
+	}
+	res := &ExpertMasks{Masks: toMatrices(outs[0]), Rows: toMatrices(outs[1]), Cols: toMatrices(outs[2])}
+	if res.Gates, err = e.DecodeGates(outs[3:]); err != nil {
+		return nil, err
+	}
+	for _, g := range res.Gates {
+		res.Actions = append(res.Actions, e.Action(g))
+	}
+	return res, nil
+}
+
+// LogitsFor returns gate logits (±sharpness) that select the given hard configuration: translation
+// shifts per axis (taken mod 2^L), flips per axis, the number of counter-clockwise quarter turns, the
+// scaling factor per axis (1..MaxScale) and whether each axis is down-scaled. Disabled experts ignore
+// their arguments. Soft settings are obtained with a small sharpness (0 gives all gates 0.5).
+func (e Expert) LogitsFor(shift [2]int, flip [2]bool, quarter int, scale [2]int, down [2]bool, sharpness float32) []float32 {
+	b := func(on bool) float32 {
+		if on {
+			return sharpness
+		}
+		return -sharpness
+	}
+	var out []float32
+	if e.Translation {
+		for a := range 2 {
+			for k := range e.TranslationLayers {
+				out = append(out, b(shift[a]&(1<<k) != 0))
+			}
+		}
+	}
+	if e.Reflection {
+		out = append(out, b(flip[0]), b(flip[1]))
+	}
+	if e.Rotation {
+		q := mod(quarter, 4)
+		out = append(out, b(q%2 == 1), b(q >= 2))
+	}
+	if e.Scaling {
+		for a := range 2 {
+			for h := 1; h <= e.MaxScale; h++ {
+				out = append(out, b(h == max(1, scale[a])))
+			}
+		}
+		out = append(out, b(down[0]), b(down[1]))
+	}
+	return out
+}
