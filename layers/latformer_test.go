@@ -73,5 +73,5 @@ func ExampleLatFormer() {
 	fmt.Println("trainable parameters:", store.Scope("").NumParameters())
 	// Output:
 	// output shape: (Float32)[1, 9, 4]
-	// trainable parameters: 2257
+	// trainable parameters: 1867
 }
