@@ -66,15 +66,20 @@ func MaskedAttentionCoreMulti(query, key, value *Node, masks []*Node) []*Node {
 	probs = IdentityWithCustomGradient(Add(scores, StopGradient(Sub(probs, scores))),
 		func(x, v *Node) *Node { return Mul(v, x) })
 
+	// Values with a column of ones, so that one matrix product gives both A V and the row sums A 1 (one
+	// pass over the queryLen x keyLen weights instead of two, forward and backward).
+	valueDim := value.Shape().Dimensions[3]
+	valueOnes := Concatenate([]*Node{value, OnesLike(Slice(value, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, 1)))}, -1)
 	outputs := make([]*Node, len(masks))
 	for i, mask := range masks {
 		mask = broadcastMask(mask, batch, heads, queryLen, keyLen)
 		if mask.DType() != query.DType() {
 			mask = ConvertDType(mask, query.DType())
 		}
-		weights := Mul(probs, mask)                                                           // A = P ⊙ M
-		rowSum := ReduceAndKeep(weights, ReduceSum, -1)                                       // A 1: [batch, heads, queryLen, 1]
-		numerator := DotGeneral(weights, []int{3}, []int{0, 1}, value, []int{2}, []int{0, 1}) // A V
+		weights := Mul(probs, mask)                                                             // A = P ⊙ M
+		product := DotGeneral(weights, []int{3}, []int{0, 1}, valueOnes, []int{2}, []int{0, 1}) // [A V, A 1]
+		numerator := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, valueDim))
+		rowSum := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(valueDim, valueDim+1))
 		safeSum := Where(GreaterThan(rowSum, ScalarZero(g, rowSum.DType())), rowSum, OnesLike(rowSum))
 		outputs[i] = Div(numerator, safeSum)
 	}
