@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gomlx/compute"
+
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
 	"github.com/schollz/progressbar/v3"
@@ -149,12 +151,22 @@ func runARC(args []string) error {
 	var firstErr error
 	jobs := make(chan datasets.Task)
 	var wg sync.WaitGroup
-	for range *workers {
+	// One backend per worker: the Go backend's worker pool deadlocks when two executions of one backend
+	// wait on each other's parallel tasks.
+	backends := []compute.Backend{backend}
+	for range *workers - 1 {
+		b, err := latformer.NewBackend()
+		if err != nil {
+			return err
+		}
+		backends = append(backends, b)
+	}
+	for wi := range *workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for task := range jobs {
-				res, err := latformer.SolveTask(backend, task, set, *canvas, nil, nil)
+				res, err := latformer.SolveTask(backends[wi], task, set, *canvas, nil, nil)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
