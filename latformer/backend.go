@@ -38,7 +38,13 @@ func BackendConfig() string {
 // NewBackend creates the compute backend selected by BackendConfig, with a clear error when the
 // requested backend is not available.
 func NewBackend() (compute.Backend, error) {
-	cfg := BackendConfig()
+	return NewBackendWithConfig(BackendConfig())
+}
+
+// NewBackendWithConfig creates a backend from a GoMLX configuration string ("go", "go:ops_sequential",
+// "xla:cpu", ...), with a clear error when it is not available. XLA's plugin auto-download only happens
+// when $GOMLX_BACKEND asks for XLA explicitly.
+func NewBackendWithConfig(cfg string) (compute.Backend, error) {
 	if _, explicit := os.LookupEnv(compute.ConfigEnvVar); !explicit {
 		xlaDisableAutoInstall()
 	}

@@ -151,15 +151,23 @@ func runARC(args []string) error {
 	var firstErr error
 	jobs := make(chan datasets.Task)
 	var wg sync.WaitGroup
-	// One backend per worker: the Go backend's worker pool deadlocks when two executions of one backend
-	// wait on each other's parallel tasks.
+	// One backend per worker. With several workers on the pure-Go backend, ops run sequentially inside
+	// each execution: we saw the backend's shared worker pool deadlock (all its tasks waiting on each
+	// other) in long multi-worker runs with node-level parallelism on.
 	backends := []compute.Backend{backend}
-	for range *workers - 1 {
-		b, err := latformer.NewBackend()
-		if err != nil {
-			return err
+	if *workers > 1 {
+		cfg := latformer.BackendConfig()
+		if cfg == "go" {
+			cfg = "go:ops_sequential"
 		}
-		backends = append(backends, b)
+		backends = nil
+		for range *workers {
+			b, err := latformer.NewBackendWithConfig(cfg)
+			if err != nil {
+				return err
+			}
+			backends = append(backends, b)
+		}
 	}
 	for wi := range *workers {
 		wg.Add(1)
