@@ -4,14 +4,16 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/gomlx/compute"
 	_ "github.com/gomlx/compute/gobackend" // The pure-Go backend, always linked in.
 )
 
-// xlaPluginAvailable reports whether an XLA CPU PJRT plugin is already installed (set by
-// backend_xla.go when XLA support is compiled in; always false with the noxla build tag).
-var xlaPluginAvailable = func() bool { return false }
+// xlaPluginAvailable reports whether the named XLA PJRT plugin ("cpu", "cuda", ...) is already installed:
+// in GoMLX's plugin directories or in $PJRT_PLUGIN_LIBRARY_PATH (set by backend_xla.go when XLA support
+// is compiled in; always false with the noxla build tag).
+var xlaPluginAvailable = func(name string) bool { return false }
 
 // xlaDisableAutoInstall stops the XLA backend from trying to download plugins (a no-op without XLA).
 var xlaDisableAutoInstall = func() {}
@@ -29,7 +31,7 @@ func BackendConfig() string {
 	if cfg, ok := os.LookupEnv(compute.ConfigEnvVar); ok && cfg != "" {
 		return cfg
 	}
-	if slices.Contains(compute.List(), "xla") && xlaPluginAvailable() {
+	if slices.Contains(compute.List(), "xla") && xlaPluginAvailable("cpu") {
 		return "xla:cpu"
 	}
 	return "go"
@@ -43,9 +45,11 @@ func NewBackend() (compute.Backend, error) {
 
 // NewBackendWithConfig creates a backend from a GoMLX configuration string ("go", "go:ops_sequential",
 // "xla:cpu", ...), with a clear error when it is not available. XLA's plugin auto-download only happens
-// when $GOMLX_BACKEND asks for XLA explicitly.
+// when $GOMLX_BACKEND asks for XLA explicitly and the requested plugin is not installed yet: a plugin
+// found in $PJRT_PLUGIN_LIBRARY_PATH (for example the CUDA plugin of a JAX installation, linked as
+// pjrt_c_api_cuda_plugin.so) is used as it is, with no network access.
 func NewBackendWithConfig(cfg string) (compute.Backend, error) {
-	if _, explicit := os.LookupEnv(compute.ConfigEnvVar); !explicit {
+	if _, explicit := os.LookupEnv(compute.ConfigEnvVar); !explicit || xlaPluginAvailable(xlaPluginName(cfg)) {
 		xlaDisableAutoInstall()
 	}
 	var backend compute.Backend
@@ -63,4 +67,18 @@ func NewBackendWithConfig(cfg string) (compute.Backend, error) {
 			cfg, compute.ConfigEnvVar, compute.List(), err)
 	}
 	return backend, nil
+}
+
+// xlaPluginName returns the PJRT plugin a backend configuration asks for: "cuda" for "xla:cuda" or
+// "xla:cuda,preallocate=false", "cpu" for "xla" alone, "" for non-XLA backends.
+func xlaPluginName(cfg string) string {
+	name, plugin, _ := strings.Cut(cfg, ":")
+	if name != "xla" {
+		return ""
+	}
+	plugin, _, _ = strings.Cut(plugin, ",")
+	if plugin == "" {
+		return "cpu"
+	}
+	return plugin
 }

@@ -3,14 +3,24 @@
 package latformer
 
 import (
+	"strings"
+
 	"github.com/gomlx/go-xla/compute/xla"
 	"github.com/gomlx/go-xla/pjrt"
 )
 
 func init() {
-	xlaPluginAvailable = func() bool {
-		_, found := pjrt.AvailablePlugins()["cpu"]
-		return found
+	xlaPluginAvailable = func(name string) bool {
+		if name == "" {
+			return false
+		}
+		for found := range pjrt.AvailablePlugins() {
+			// Versioned installs are named like "cpu_v0.83.1".
+			if found == name || strings.HasPrefix(found, name+"_v") {
+				return true
+			}
+		}
+		return false
 	}
 	xlaDisableAutoInstall = func() { xla.EnableAutoInstall(false) }
 }

@@ -143,7 +143,7 @@ func TestBackendConfig(t *testing.T) {
 	}
 	t.Setenv(compute.ConfigEnvVar, "")
 	got := BackendConfig()
-	if got != "go" && !(got == "xla:cpu" && xlaPluginAvailable()) {
+	if got != "go" && !(got == "xla:cpu" && xlaPluginAvailable("cpu")) {
 		t.Errorf("default config %q", got)
 	}
 	t.Setenv(compute.ConfigEnvVar, "nosuchbackend")
@@ -189,5 +189,18 @@ func BenchmarkTrainStep(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestXLAPluginName checks which PJRT plugin a backend configuration asks for (used to skip XLA's
+// plugin download when that plugin is already installed).
+func TestXLAPluginName(t *testing.T) {
+	for cfg, want := range map[string]string{
+		"xla:cuda": "cuda", "xla:cuda,preallocate=false": "cuda", "xla:cpu": "cpu", "xla": "cpu",
+		"go": "", "go:ops_sequential": "", "": "",
+	} {
+		if got := xlaPluginName(cfg); got != want {
+			t.Errorf("xlaPluginName(%q) = %q, want %q", cfg, got, want)
+		}
 	}
 }
