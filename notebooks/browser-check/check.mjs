@@ -40,7 +40,8 @@ const report = await page.evaluate(() => {
 });
 console.log(JSON.stringify(report, null, 1));
 // Scroll Figure 2 into view for the screenshot.
-await page.evaluate(() => { const img = document.querySelector(".output_area img"); if (img) img.scrollIntoView(); window.scrollBy(0, -200); });
+// (The notebook scrolls inside #site, not the window: center the first mask image in its container.)
+await page.evaluate(() => { const img = document.querySelector(".output_area img"); if (img) img.scrollIntoView({ block: "center" }); });
 await page.screenshot({ path: shot, fullPage: false });
 if (report.dead) await fail("kernel died");
 if (report.errors.length > 0 || report.kernelErrors.length > 0) await fail("cell errors: " + JSON.stringify([...report.errors, ...report.kernelErrors]));
