@@ -34,6 +34,14 @@ const (
 	ParamGateHidden = "expert_gate_hidden"
 	// ParamSmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask [1.0].
 	ParamSmoothingTime = "expert_smoothing_time"
+	// ParamGridLattice makes the flips, the 180° rotation and the translations act on each example's
+	// own grid (the non-pad top-left rectangle of its input, see GridExtents) instead of the whole canvas,
+	// and the 90° rotation rotate that grid; the grid is then also scaled last (A_a = S_a T_a F_a G). A
+	// mirror of an H x W grid is then the same group element whatever H and W are, where on the canvas it
+	// is a flip followed by a translation that depends on the grid's size. Outputs larger than the input
+	// (tilings) need the canvas lattice. On GoMLX's pure-Go backend use "go:ops_sequential": its
+	// node-parallel executor can deadlock on these graphs (`latformer arc` does so by itself) [false].
+	ParamGridLattice = "expert_grid_lattice"
 	// ParamHardGates makes Gates discretize the gates (Section 4.1, "at inference time, the values of the
 	// gates can be discretized"); it is usually set as a graph parameter for prediction only [false].
 	ParamHardGates = "expert_hard_gates"
@@ -62,6 +70,9 @@ type Expert struct {
 	Translation, Rotation, Reflection, Scaling bool
 	TranslationLayers, MaxScale, GateHidden    int
 	SmoothingTime                              float64
+	// GridLattice: the actions act on each example's grid rather than the canvas (ParamGridLattice);
+	// Gates.Extent must then be set.
+	GridLattice bool
 }
 
 // ExpertFromScope returns the Expert for a rows x cols canvas configured by the hyperparameters of scope
@@ -78,6 +89,7 @@ func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 		MaxScale:          model.GetParamOr(scope, ParamMaxScale, 5),
 		GateHidden:        model.GetParamOr(scope, ParamGateHidden, 64),
 		SmoothingTime:     model.GetParamOr(scope, ParamSmoothingTime, 1.0),
+		GridLattice:       model.GetParamOr(scope, ParamGridLattice, false),
 	}
 	if rows != cols {
 		e.Rotation = false
@@ -105,6 +117,9 @@ type Gates struct {
 	Rotation    *Node // [batch, 2]: ρ_1 (90° counter-clockwise), ρ_2 (180°).
 	Scale       *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
 	Transpose   *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
+	// Extent is [batch, 2] int32, the rows and columns of each example's input grid (GridExtents); used
+	// only by a GridLattice expert, which requires it.
+	Extent *Node
 }
 
 // layout of the gate logits produced by the gating FFN.
@@ -240,6 +255,9 @@ type LatticeMask struct {
 type MaskTerm struct {
 	Weight, Row, Col *Node
 	Rotate           bool
+	// Flip is the reversal J of the 90° rotation, [batch, rows, rows] per example (a GridLattice
+	// expert rotates each grid: J reverses its first W cells, W its number of columns); nil: the canvas'.
+	Flip *Node
 }
 
 // Dense returns the mask as a [batch, n, n] tensor with n = Rows*Cols (row-major cells).
@@ -262,7 +280,12 @@ func (m *LatticeMask) Dense() *Node {
 		} else {
 			// (Row J)[i, b] = Row[i, l-1-b], as a product with the constant reversal J (Reverse has no
 			// gradient in GoMLX); it is an l x l product per example, negligible next to the n x n terms.
-			rowJ := Einsum("bij,jk->bik", row, constMatrix(row.Graph(), row.DType(), ReflectionMask1D(m.Rows)))
+			var rowJ *Node
+			if t.Flip != nil {
+				rowJ = Einsum("bij,bjk->bik", row, t.Flip)
+			} else {
+				rowJ = Einsum("bij,jk->bik", row, constMatrix(row.Graph(), row.DType(), ReflectionMask1D(m.Rows)))
+			}
 			// [b, i, 1, 1, b'] * [b, 1, j, a, 1] -> [b, i, j, a, b']
 			term = Mul(Reshape(rowJ, batch, m.Rows, 1, 1, m.Rows), Reshape(col, batch, 1, m.Cols, m.Cols, 1))
 		}
@@ -282,28 +305,126 @@ func constMatrix(g *Graph, dtype dtypes.DType, m *Matrix) *Node {
 	return ConvertDType(ConstTensor(g, m.Tensor()), dtype)
 }
 
+// GridReflectionMask1D returns the l x l mask that reverses the first e cells of a 1-D lattice and
+// leaves the others in place: row i < e has its 1 in column e-1-i, row i >= e in column i. With e = l it
+// is ReflectionMask1D.
+func GridReflectionMask1D(l, e int) *Matrix {
+	m := NewMatrix(l, l)
+	for i := range l {
+		if i < e {
+			m.Set(i, e-1-i, 1)
+		} else {
+			m.Set(i, i, 1)
+		}
+	}
+	return m
+}
+
+// GridTranslationMask1D returns the l x l mask of the circular translation by delta of the first e cells
+// of a 1-D lattice, the others left in place: row i < e has its 1 in column (i-delta) mod e, row i >= e in
+// column i. With e = l it is TranslationMask1D.
+func GridTranslationMask1D(l, e, delta int) *Matrix {
+	m := NewMatrix(l, l)
+	for i := range l {
+		if i < e {
+			m.Set(i, mod(i-delta, e), 1)
+		} else {
+			m.Set(i, i, 1)
+		}
+	}
+	return m
+}
+
+// GridExtents returns [batch, 2] int32: the number of rows and of columns of the grid in each canvas of
+// tokens [batch, rows*cols] (row-major, grid at the top-left, pad elsewhere), that is the rows and columns
+// holding a non-pad token, at least 1. It is the Gates.Extent of a GridLattice expert.
+func GridExtents(tokens *Node, rows, cols int, pad int) *Node {
+	batch := tokens.Shape().Dimensions[0]
+	nonPad := ConvertDType(NotEqual(tokens, Scalar(tokens.Graph(), tokens.DType(), pad)), dtypes.Int32)
+	nonPad = Reshape(nonPad, batch, rows, cols)
+	h := ReduceSum(ReduceMax(nonPad, 2), 1) // rows with a non-pad token
+	w := ReduceSum(ReduceMax(nonPad, 1), 1) // columns with a non-pad token
+	return MaxScalar(Stack([]*Node{h, w}, 1), 1)
+}
+
+// perExampleKernel returns [batch, l, l]: build(e) for each example's extent e (ext [batch] int32, 1..l).
+func perExampleKernel(g *Graph, dtype dtypes.DType, ext *Node, l int, build func(e int) *Matrix) *Node {
+	table := make([]*Node, l)
+	for e := 1; e <= l; e++ {
+		table[e-1] = Reshape(constMatrix(g, dtype, build(e)), 1, l, l)
+	}
+	idx := MinScalar(MaxScalar(AddScalar(ext, -1), 0), l-1)
+	return Einsum("be,eij->bij", OneHot(idx, l, dtype), Concatenate(table, 0))
+}
+
 // axisMask returns the per-axis mask A_a = T_a F_a S_a G ([batch, l, l]) for axis a (0 rows, 1 cols);
 // with smooth > 0 (the diffusion time) the translation and reflection parts are smoothed and G is left
-// out (the rotations are then mixed over C4 as a whole by mask).
-func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis int, smooth float64) *Node {
+// out (the rotations are then mixed over C4 as a whole by mask). ext ([batch] int32) is the extent of
+// the grid along this axis for a GridLattice expert (then A_a = S_a T_a F_a G, with F, G and T acting
+// on the grid's first ext cells), nil for the canvas.
+func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis int, smooth float64, ext *Node) *Node {
 	l := e.Rows
 	if axis == 1 {
 		l = e.Cols
 	}
 	eye := BroadcastToDims(Reshape(constMatrix(g, dtype, IdentityMatrix(l)), 1, l, l), batch, l, l)
+	apply := func(kernel, m *Node) *Node { // kernel @ m, kernel [l, l] or per example [batch, l, l]
+		if kernel.Rank() == 3 {
+			return Einsum("bij,bjk->bik", kernel, m)
+		}
+		return Einsum("ij,bjk->bik", kernel, m)
+	}
 	mix := func(gate, kernel, m *Node) *Node { // gate*kernel@m + (1-gate)*m, gate [batch]
 		gate = Reshape(gate, batch, 1, 1)
-		km := Einsum("ij,bjk->bik", kernel, m)
-		return Add(Mul(gate, km), Mul(OneMinus(gate), m))
+		return Add(Mul(gate, apply(kernel, m)), Mul(OneMinus(gate), m))
 	}
 	axisGate := func(x *Node, i int) *Node { return Reshape(Slice(x, AxisRange(), AxisElem(i)), batch) }
 	result := eye
 	flip := constMatrix(g, dtype, ReflectionMask1D(l))
+	shift := func(delta int) *Node { return constMatrix(g, dtype, TranslationMask1D(l, delta)) }
+	if ext != nil {
+		flip = perExampleKernel(g, dtype, ext, l, func(e int) *Matrix { return GridReflectionMask1D(l, e) })
+		shift = func(delta int) *Node {
+			return perExampleKernel(g, dtype, ext, l, func(e int) *Matrix { return GridTranslationMask1D(l, e, delta) })
+		}
+	}
 	// Rightmost factor first: rotation by 180° (a flip of both axes; skipped when smoothing, where the
-	// C4 rotations are mixed as a whole), then scaling, flips and translation.
+	// C4 rotations are mixed as a whole), then scaling, flips and translation (on the grid lattice:
+	// flips, translation, then scaling).
 	if gates.Rotation != nil && smooth <= 0 {
 		result = mix(axisGate(gates.Rotation, 1), flip, result)
 	}
+	if ext == nil {
+		result = e.scaleAxis(g, dtype, gates, batch, axis, l, result)
+	}
+	if gates.Reflection != nil {
+		result = mix(axisGate(gates.Reflection, axis), flip, result)
+		if smooth > 0 {
+			// Heat diffusion on the 2-element group of flips of this axis (C2): w0 I + w1 J.
+			w := CycleHeatKernel(2, smooth)
+			result = Add(MulScalar(result, w.At(0, 0)), MulScalar(apply(flip, result), w.At(0, 1)))
+		}
+	}
+	if gates.Translation != nil {
+		for k := range e.TranslationLayers {
+			alpha := Reshape(Slice(gates.Translation, AxisRange(), AxisElem(axis), AxisElem(k)), batch)
+			result = mix(alpha, shift(1<<k), result)
+		}
+		if smooth > 0 {
+			// Heat diffusion on the cycle of translations of this axis (the translation grid is the
+			// product of the per-axis cycles, whose heat kernel is the Kronecker product). On the grid
+			// lattice this is the canvas' cycle, an approximation of the grid's.
+			result = Einsum("ij,bjk->bik", constMatrix(g, dtype, CycleHeatKernel(l, smooth)), result)
+		}
+	}
+	if ext != nil {
+		result = e.scaleAxis(g, dtype, gates, batch, axis, l, result)
+	}
+	return result
+}
+
+// scaleAxis returns S_a @ result for the scaling expert (result unchanged when it is disabled).
+func (e Expert) scaleAxis(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis, l int, result *Node) *Node {
 	if gates.Scale != nil {
 		probs := Reshape(Slice(gates.Scale, AxisRange(), AxisElem(axis), AxisRange()), batch, e.MaxScale)
 		ups := make([]*Node, e.MaxScale)
@@ -311,29 +432,9 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 			ups[h-1] = Reshape(constMatrix(g, dtype, UpscaleMask1D(l, h)), 1, l, l)
 		}
 		up := Einsum("bh,hij->bij", probs, Concatenate(ups, 0))
-		tau := Reshape(axisGate(gates.Transpose, axis), batch, 1, 1)
+		tau := Reshape(Slice(gates.Transpose, AxisRange(), AxisElem(axis)), batch, 1, 1)
 		scaled := Add(Mul(tau, TransposeAllDims(up, 0, 2, 1)), Mul(OneMinus(tau), up))
 		result = Einsum("bij,bjk->bik", scaled, result)
-	}
-	if gates.Reflection != nil {
-		result = mix(axisGate(gates.Reflection, axis), flip, result)
-		if smooth > 0 {
-			// Heat diffusion on the 2-element group of flips of this axis (C2): w0 I + w1 J.
-			w := CycleHeatKernel(2, smooth)
-			result = Add(MulScalar(result, w.At(0, 0)), MulScalar(Einsum("ij,bjk->bik", flip, result), w.At(0, 1)))
-		}
-	}
-	if gates.Translation != nil {
-		for k := range e.TranslationLayers {
-			shift := constMatrix(g, dtype, TranslationMask1D(l, 1<<k))
-			alpha := Reshape(Slice(gates.Translation, AxisRange(), AxisElem(axis), AxisElem(k)), batch)
-			result = mix(alpha, shift, result)
-		}
-		if smooth > 0 {
-			// Heat diffusion on the cycle of translations of this axis (the translation grid is the
-			// product of the per-axis cycles, whose heat kernel is the Kronecker product).
-			result = Einsum("ij,bjk->bik", constMatrix(g, dtype, CycleHeatKernel(l, smooth)), result)
-		}
 	}
 	return result
 }
@@ -366,8 +467,17 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 		exceptions.Panicf("Expert.Mask: all experts are disabled")
 	}
 	g, dtype, batch := any.Graph(), any.DType(), any.Shape().Dimensions[0]
-	row := e.axisMask(g, dtype, gates, batch, 0, smooth)
-	col := e.axisMask(g, dtype, gates, batch, 1, smooth)
+	// The grid's extents along rows and columns (GridLattice); after a 90° rotation they swap.
+	var extRows, extCols *Node
+	if e.GridLattice {
+		if gates.Extent == nil {
+			exceptions.Panicf("Expert.Mask: a GridLattice expert needs Gates.Extent (experts.GridExtents of the input tokens; layers.LatFormerBuilder.SetExtents)")
+		}
+		extRows = Reshape(Slice(gates.Extent, AxisRange(), AxisElem(0)), batch)
+		extCols = Reshape(Slice(gates.Extent, AxisRange(), AxisElem(1)), batch)
+	}
+	row := e.axisMask(g, dtype, gates, batch, 0, smooth, extRows)
+	col := e.axisMask(g, dtype, gates, batch, 1, smooth, extCols)
 	lm := &LatticeMask{Rows: e.Rows, Cols: e.Cols}
 	if gates.Rotation == nil {
 		lm.Terms = []MaskTerm{{Row: row, Col: col}}
@@ -376,9 +486,19 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 	if e.Rows != e.Cols {
 		exceptions.Panicf("Expert: the rotation expert needs a square canvas, got %dx%d", e.Rows, e.Cols)
 	}
+	// The terms with a 90° rotation: the per-axis masks act on the rotated grid (extents swapped), and R
+	// reverses the grid's columns.
+	rowR, colR := row, col
+	var flipCols, flipRows *Node // per-example reversals of the grid's columns and rows (GridLattice)
+	if e.GridLattice {
+		rowR = e.axisMask(g, dtype, gates, batch, 0, smooth, extCols)
+		colR = e.axisMask(g, dtype, gates, batch, 1, smooth, extRows)
+		flipCols = perExampleKernel(g, dtype, extCols, e.Rows, func(k int) *Matrix { return GridReflectionMask1D(e.Rows, k) })
+		flipRows = perExampleKernel(g, dtype, extRows, e.Rows, func(k int) *Matrix { return GridReflectionMask1D(e.Rows, k) })
+	}
 	r90 := Reshape(Slice(gates.Rotation, AxisRange(), AxisElem(0)), batch)
 	if smooth <= 0 {
-		lm.Terms = []MaskTerm{{Weight: OneMinus(r90), Row: row, Col: col}, {Weight: r90, Row: row, Col: col, Rotate: true}}
+		lm.Terms = []MaskTerm{{Weight: OneMinus(r90), Row: row, Col: col}, {Weight: r90, Row: rowR, Col: colR, Rotate: true, Flip: flipCols}}
 		return lm
 	}
 	// Heat diffusion over C4 of the rotation distribution q_k = P(R^k), k = ρ1-bit + 2·ρ2-bit:
@@ -399,14 +519,20 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 		}
 		return w
 	}
-	flip := constMatrix(g, dtype, ReflectionMask1D(e.Rows))
-	rowJ := Einsum("bij,jk->bik", row, flip)
-	colJ := Einsum("bij,jk->bik", col, flip)
+	// times(a, J) = a J: by the canvas reversal, or per example by the reversal of the grid's first cells.
+	times := func(a, perExample *Node) *Node {
+		if perExample != nil {
+			return Einsum("bij,bjk->bik", a, perExample)
+		}
+		return Einsum("bij,jk->bik", a, constMatrix(g, dtype, ReflectionMask1D(e.Rows)))
+	}
+	// R^2 of the unrotated grid flips its rows and columns; after R the grid is W x H, so R^2 R flips
+	// its W rows and H columns.
 	lm.Terms = []MaskTerm{
 		{Weight: weight(0), Row: row, Col: col},
-		{Weight: weight(1), Row: row, Col: col, Rotate: true},
-		{Weight: weight(2), Row: rowJ, Col: colJ},
-		{Weight: weight(3), Row: rowJ, Col: colJ, Rotate: true},
+		{Weight: weight(1), Row: rowR, Col: colR, Rotate: true, Flip: flipCols},
+		{Weight: weight(2), Row: times(row, flipRows), Col: times(col, flipCols)},
+		{Weight: weight(3), Row: times(rowR, flipCols), Col: times(colR, flipRows), Rotate: true, Flip: flipCols},
 	}
 	return lm
 }
@@ -506,9 +632,11 @@ func (e Expert) DecodeGates(ts []*tensors.Tensor) ([]GateValues, error) {
 // Action returns the group element that the discretized gates select (gates > 0.5, argmax of the
 // scaling probabilities), as an Action on the rows x cols lattice whose Mask equals the expert's mask
 // with hard gates: Compose(translation, reflections, scaling, rotation by 0, 90, 180 or 270°), that is,
-// the rotation is applied first.
+// the rotation is applied first. For a GridLattice expert the element acts on the input grid and the
+// scaling comes last: Compose(scaling, translation, reflections, rotation), with translations circular
+// on the grid (the deltas are shown modulo the canvas side).
 func (e Expert) Action(v GateValues) Action {
-	var parts []Action
+	var trans, refl, scale, rot []Action
 	if v.Has.Translation {
 		deltas := []int{0, 0}
 		for a := range 2 {
@@ -520,13 +648,13 @@ func (e Expert) Action(v GateValues) Action {
 		}
 		deltas[0], deltas[1] = mod(deltas[0], e.Rows), mod(deltas[1], e.Cols) // circular shifts
 		if deltas[0] != 0 || deltas[1] != 0 {
-			parts = append(parts, Translation{Deltas: deltas})
+			trans = append(trans, Translation{Deltas: deltas})
 		}
 	}
 	if v.Has.Reflection {
 		for a := range 2 {
 			if v.Reflection[a] > 0.5 {
-				parts = append(parts, Reflection{Axis: a})
+				refl = append(refl, Reflection{Axis: a})
 			}
 		}
 	}
@@ -546,10 +674,10 @@ func (e Expert) Action(v GateValues) Action {
 			}
 		}
 		if up[0] != 1 || up[1] != 1 {
-			parts = append(parts, Upscale{Factors: up})
+			scale = append(scale, Upscale{Factors: up})
 		}
 		if down[0] != 1 || down[1] != 1 {
-			parts = append(parts, Downscale{Factors: down})
+			scale = append(scale, Downscale{Factors: down})
 		}
 	}
 	if v.Has.Rotation {
@@ -561,8 +689,12 @@ func (e Expert) Action(v GateValues) Action {
 			quarter++
 		}
 		if quarter > 0 {
-			parts = append(parts, Rotation{AxisA: 0, AxisB: 1, Quarter: quarter})
+			rot = append(rot, Rotation{AxisA: 0, AxisB: 1, Quarter: quarter})
 		}
+	}
+	parts := append(append(append(trans, refl...), scale...), rot...)
+	if e.GridLattice {
+		parts = append(append(append(scale, trans...), refl...), rot...)
 	}
 	if len(parts) == 0 {
 		return IdentityAction{}

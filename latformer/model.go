@@ -63,9 +63,13 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 	x := layers.Dense(scope.In("embedding"), onehot, false, d)
 	expert := experts.ExpertFromScope(scope, m.Rows, m.Cols)
 	out := &Outputs{Expert: expert}
-	var smoothX *Node
+	var smoothX, extent *Node
+	if expert.GridLattice {
+		// Every layer acts on the input grid's lattice (experts.ParamGridLattice).
+		extent = experts.GridExtents(tokens, m.Rows, m.Cols, datasets.PadToken)
+	}
 	for i := range numLayers {
-		lf := latlayers.LatFormer(scope.In("latformer_%d", i), x, expert).SetConditioning(cond).
+		lf := latlayers.LatFormer(scope.In("latformer_%d", i), x, expert).SetConditioning(cond).SetExtents(extent).
 			WithSmoothing(smoothing && i == numLayers-1).Done()
 		if i == 0 {
 			out.Gates = lf.Gates

@@ -50,6 +50,7 @@ func DefaultParams() map[string]any {
 		experts.ParamGateHidden:        64,
 		experts.ParamSmoothingTime:     1.0,
 		experts.ParamHardGates:         false,
+		experts.ParamGridLattice:       false,
 	}
 }
 

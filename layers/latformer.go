@@ -27,6 +27,7 @@ type LatFormerBuilder struct {
 	ffnDim     int
 	smoothing  bool
 	fixedGates *experts.Gates
+	extent     *Node
 }
 
 // LatFormer creates a builder for the LatFormer layer of Figure 3a: a post-LN Transformer encoder layer
@@ -67,6 +68,14 @@ func (b *LatFormerBuilder) WithSmoothing(smoothing bool) *LatFormerBuilder {
 	return b
 }
 
+// SetExtents sets the rows and columns of each example's input grid, [batch, 2] int32
+// (experts.GridExtents of the tokens). A GridLattice expert (experts.ParamGridLattice) needs them; other
+// experts ignore them.
+func (b *LatFormerBuilder) SetExtents(extent *Node) *LatFormerBuilder {
+	b.extent = extent
+	return b
+}
+
 // SetGates uses the given gates instead of computing them from x (for analysis and tests).
 func (b *LatFormerBuilder) SetGates(gates *experts.Gates) *LatFormerBuilder {
 	b.fixedGates = gates
@@ -91,6 +100,11 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 	gates := b.fixedGates
 	if gates == nil {
 		gates = b.expert.Gates(scope.In("expert"), x, b.cond)
+	}
+	if b.extent != nil {
+		withExtent := *gates
+		withExtent.Extent = b.extent
+		gates = &withExtent
 	}
 	lm := b.expert.Mask(gates)
 	masks := []*Node{lm.Dense()}

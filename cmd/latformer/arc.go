@@ -151,12 +151,13 @@ func runARC(args []string) error {
 	var firstErr error
 	jobs := make(chan datasets.Task)
 	var wg sync.WaitGroup
-	// One backend per worker. With several workers on the pure-Go backend, ops run sequentially inside
-	// each execution: we saw the backend's shared worker pool deadlock (all its tasks waiting on each
-	// other) in long multi-worker runs with node-level parallelism on.
+	// One backend per worker. On the pure-Go backend ops run sequentially inside each execution (the
+	// matrix products and element-wise ops still use the cores): with node-level parallelism on, the
+	// backend's worker pool can deadlock, every running task waiting for a slot for its own sub-tasks.
+	// We saw it in long multi-worker runs and, with one execution, on the graphs of the grid-lattice
+	// expert; a run of hours must not hang.
 	backends := []compute.Backend{backend}
-	if *workers > 1 {
-		cfg := latformer.BackendConfig()
+	if cfg := latformer.BackendConfig(); *workers > 1 || cfg == "go" {
 		if cfg == "go" {
 			cfg = "go:ops_sequential"
 		}
