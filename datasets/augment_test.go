@@ -3,6 +3,7 @@ package datasets
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -124,13 +125,13 @@ func TestColorPermutationCanvasPreservesPad(t *testing.T) {
 	if !ok || !mg.Equal(p.Grid(g)) {
 		t.Fatalf("grid of the mapped canvas (ok=%v)\n%v\ndiffers from the mapped grid\n%v", ok, mg, p.Grid(g))
 	}
-	if back := p.Inverse().Canvas(m); !augEqualCells(back.Cells, c.Cells) {
+	if back := p.Inverse().Canvas(m); !slices.Equal(back.Cells, c.Cells) {
 		t.Fatal("the inverse permutation does not restore the canvas")
 	}
 	// In-place Apply, and the length check.
 	buf := append([]int32(nil), c.Cells...)
 	p.Apply(buf, buf)
-	if !augEqualCells(buf, m.Cells) {
+	if !slices.Equal(buf, m.Cells) {
 		t.Fatal("in-place Apply differs from Canvas")
 	}
 	func() {
@@ -192,16 +193,4 @@ func TestNoisyOneHot(t *testing.T) {
 			t.Errorf("token %d: no error", tok)
 		}
 	}
-}
-
-func augEqualCells(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -224,7 +225,7 @@ func TestSyntheticOutputsMatchApplyAction(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !augEqualCells(want.Cells, p.Output.Cells) {
+				if !slices.Equal(want.Cells, p.Output.Cells) {
 					t.Fatalf("%s: output differs from ApplyAction(%v, input)", task.Name, task.Action)
 				}
 				checked++
@@ -235,7 +236,7 @@ func TestSyntheticOutputsMatchApplyAction(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !augEqualCells(back.Cells, p.Input.Cells) {
+				if !slices.Equal(back.Cells, p.Input.Cells) {
 					t.Fatalf("%s: the inverse %v does not give back the input", task.Name, synthInverseAction(task.Action))
 				}
 				inverted++
@@ -289,7 +290,7 @@ func TestSyntheticScalingRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !augEqualCells(back.Cells, pair.Input.Cells) {
+				if !slices.Equal(back.Cells, pair.Input.Cells) {
 					t.Fatalf("%s: %v of the output does not give back the input", task.Name, inverse)
 				}
 				pairs++

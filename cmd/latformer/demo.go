@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -115,7 +116,7 @@ func runDemo(args []string) error {
 		exact := 0
 		actions := map[string]int{}
 		for i, p := range preds {
-			if equalCells(p.Canvas.Cells, testOut[i].Cells) {
+			if slices.Equal(p.Canvas.Cells, testOut[i].Cells) {
 				exact++
 			}
 			actions[p.Action.String()]++
@@ -160,18 +161,6 @@ func runDemo(args []string) error {
 		fmt.Println("\nnot every test pair was predicted exactly")
 	}
 	return nil
-}
-
-func equalCells(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // canvasGrid returns the whole canvas as a render.Grid (pad cells included).
