@@ -34,6 +34,11 @@ const (
 	ParamGateHidden = "expert_gate_hidden"
 	// ParamSmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask [1.0].
 	ParamSmoothingTime = "expert_smoothing_time"
+	// ParamFlipGateInit is the initial logit of the reflection and rotation gates, so they start at
+	// sigmoid(init). With Adam at lr 1e-3 a bias moves about 1e-3 a step, so at -4 (our first default,
+	// from the PyTorch reference's translation task) these gates could hardly open within 500 steps:
+	// on ten ARC tasks -2 solves 7 and -4 and -1 solve 6 [-2].
+	ParamFlipGateInit = "expert_flip_gate_init"
 	// ParamGridLattice makes the flips, the 180° rotation and the translations act on each example's
 	// own grid (the non-pad top-left rectangle of its input, see GridExtents) instead of the whole canvas,
 	// and the 90° rotation rotate that grid; the grid is then also scaled last (A_a = S_a T_a F_a G). A
@@ -70,6 +75,8 @@ type Expert struct {
 	Translation, Rotation, Reflection, Scaling bool
 	TranslationLayers, MaxScale, GateHidden    int
 	SmoothingTime                              float64
+	// FlipGateInit is the initial logit of the reflection and rotation gates (ParamFlipGateInit).
+	FlipGateInit float64
 	// GridLattice: the actions act on each example's grid rather than the canvas (ParamGridLattice);
 	// Gates.Extent must then be set.
 	GridLattice bool
@@ -90,6 +97,7 @@ func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 		GateHidden:        model.GetParamOr(scope, ParamGateHidden, 64),
 		SmoothingTime:     model.GetParamOr(scope, ParamSmoothingTime, 1.0),
 		GridLattice:       model.GetParamOr(scope, ParamGridLattice, false),
+		FlipGateInit:      model.GetParamOr(scope, ParamFlipGateInit, -2.0),
 	}
 	if rows != cols {
 		e.Rotation = false
@@ -146,15 +154,16 @@ func (e Expert) NumGates() int {
 }
 
 // initialGateBias is the initial bias of the gate logits: translation gates at 0.5 (all 2^L shifts
-// covered evenly, so the gradient tells which bit to set), reflection, rotation and transpose gates at
-// sigmoid(-4) and the scaling softmax favouring h = 1 (logit +4). With all gates near 0.5 training gets
-// stuck (see shared/bench/README.md): the small-group experts must start near the identity.
+// covered evenly, so the gradient tells which bit to set), reflection and rotation gates at
+// sigmoid(FlipGateInit) (default -2), transpose gates at sigmoid(-4) and the scaling softmax favouring
+// h = 1 (logit +4). With all gates near 0.5 training gets stuck (see shared/bench/README.md): the
+// small-group experts must start near the identity, but not so near that they cannot open.
 func (e Expert) initialGateBias() []float32 {
 	trans, refl, rot, scale, transp := e.gateSizes()
 	bias := make([]float32, 0, e.NumGates())
 	bias = append(bias, make([]float32, trans)...)
 	for range refl + rot {
-		bias = append(bias, -4)
+		bias = append(bias, float32(e.FlipGateInit))
 	}
 	for axis := 0; axis < scale/max(e.MaxScale, 1); axis++ {
 		for h := 1; h <= e.MaxScale; h++ {

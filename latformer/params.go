@@ -51,6 +51,7 @@ func DefaultParams() map[string]any {
 		experts.ParamSmoothingTime:     1.0,
 		experts.ParamHardGates:         false,
 		experts.ParamGridLattice:       false,
+		experts.ParamFlipGateInit:      -2.0,
 	}
 }
 
