@@ -366,12 +366,30 @@ func perExampleKernel(g *Graph, dtype dtypes.DType, ext *Node, l int, build func
 	return Einsum("be,eij->bij", OneHot(idx, l, dtype), Concatenate(table, 0))
 }
 
+// gridKernels are the per-example kernels of a GridLattice expert along one axis, [batch, l, l] each:
+// the reversal of the grid's first ext cells and the circular shifts by 2^k of them. They are built once
+// per extent and shared by every per-axis mask and rotation term that uses it.
+type gridKernels struct {
+	flip   *Node
+	shifts []*Node
+}
+
+func (e Expert) newGridKernels(g *Graph, dtype dtypes.DType, ext *Node, l int) *gridKernels {
+	k := &gridKernels{flip: perExampleKernel(g, dtype, ext, l, func(n int) *Matrix { return GridReflectionMask1D(l, n) })}
+	if e.Translation {
+		for j := range e.TranslationLayers {
+			k.shifts = append(k.shifts, perExampleKernel(g, dtype, ext, l, func(n int) *Matrix { return GridTranslationMask1D(l, n, 1<<j) }))
+		}
+	}
+	return k
+}
+
 // axisMask returns the per-axis mask A_a = T_a F_a S_a G ([batch, l, l]) for axis a (0 rows, 1 cols);
 // with smooth > 0 (the diffusion time) the translation and reflection parts are smoothed and G is left
-// out (the rotations are then mixed over C4 as a whole by mask). ext ([batch] int32) is the extent of
-// the grid along this axis for a GridLattice expert (then A_a = S_a T_a F_a G, with F, G and T acting
-// on the grid's first ext cells), nil for the canvas.
-func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis int, smooth float64, ext *Node) *Node {
+// out (the rotations are then mixed over C4 as a whole by mask). grid holds the kernels of the grid's
+// extent along this axis for a GridLattice expert (then A_a = S_a T_a F_a G, with F, G and T acting on
+// the grid's first cells), nil for the canvas.
+func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis int, smooth float64, grid *gridKernels) *Node {
 	l := e.Rows
 	if axis == 1 {
 		l = e.Cols
@@ -390,12 +408,10 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 	axisGate := func(x *Node, i int) *Node { return Reshape(Slice(x, AxisRange(), AxisElem(i)), batch) }
 	result := eye
 	flip := constMatrix(g, dtype, ReflectionMask1D(l))
-	shift := func(delta int) *Node { return constMatrix(g, dtype, TranslationMask1D(l, delta)) }
-	if ext != nil {
-		flip = perExampleKernel(g, dtype, ext, l, func(e int) *Matrix { return GridReflectionMask1D(l, e) })
-		shift = func(delta int) *Node {
-			return perExampleKernel(g, dtype, ext, l, func(e int) *Matrix { return GridTranslationMask1D(l, e, delta) })
-		}
+	shift := func(k int) *Node { return constMatrix(g, dtype, TranslationMask1D(l, 1<<k)) }
+	if grid != nil {
+		flip = grid.flip
+		shift = func(k int) *Node { return grid.shifts[k] }
 	}
 	// Rightmost factor first: rotation by 180° (a flip of both axes; skipped when smoothing, where the
 	// C4 rotations are mixed as a whole), then scaling, flips and translation (on the grid lattice:
@@ -403,7 +419,7 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 	if gates.Rotation != nil && smooth <= 0 {
 		result = mix(axisGate(gates.Rotation, 1), flip, result)
 	}
-	if ext == nil {
+	if grid == nil {
 		result = e.scaleAxis(g, dtype, gates, batch, axis, l, result)
 	}
 	if gates.Reflection != nil {
@@ -417,7 +433,7 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 	if gates.Translation != nil {
 		for k := range e.TranslationLayers {
 			alpha := Reshape(Slice(gates.Translation, AxisRange(), AxisElem(axis), AxisElem(k)), batch)
-			result = mix(alpha, shift(1<<k), result)
+			result = mix(alpha, shift(k), result)
 		}
 		if smooth > 0 {
 			// Heat diffusion on the cycle of translations of this axis (the translation grid is the
@@ -426,7 +442,7 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 			result = Einsum("ij,bjk->bik", constMatrix(g, dtype, CycleHeatKernel(l, smooth)), result)
 		}
 	}
-	if ext != nil {
+	if grid != nil {
 		result = e.scaleAxis(g, dtype, gates, batch, axis, l, result)
 	}
 	return result
@@ -477,16 +493,16 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 	}
 	g, dtype, batch := any.Graph(), any.DType(), any.Shape().Dimensions[0]
 	// The grid's extents along rows and columns (GridLattice); after a 90° rotation they swap.
-	var extRows, extCols *Node
+	var gridRows, gridCols *gridKernels
 	if e.GridLattice {
 		if gates.Extent == nil {
 			exceptions.Panicf("Expert.Mask: a GridLattice expert needs Gates.Extent (experts.GridExtents of the input tokens; layers.LatFormerBuilder.SetExtents)")
 		}
-		extRows = Reshape(Slice(gates.Extent, AxisRange(), AxisElem(0)), batch)
-		extCols = Reshape(Slice(gates.Extent, AxisRange(), AxisElem(1)), batch)
+		gridRows = e.newGridKernels(g, dtype, Reshape(Slice(gates.Extent, AxisRange(), AxisElem(0)), batch), e.Rows)
+		gridCols = e.newGridKernels(g, dtype, Reshape(Slice(gates.Extent, AxisRange(), AxisElem(1)), batch), e.Cols)
 	}
-	row := e.axisMask(g, dtype, gates, batch, 0, smooth, extRows)
-	col := e.axisMask(g, dtype, gates, batch, 1, smooth, extCols)
+	row := e.axisMask(g, dtype, gates, batch, 0, smooth, gridRows)
+	col := e.axisMask(g, dtype, gates, batch, 1, smooth, gridCols)
 	lm := &LatticeMask{Rows: e.Rows, Cols: e.Cols}
 	if gates.Rotation == nil {
 		lm.Terms = []MaskTerm{{Row: row, Col: col}}
@@ -499,11 +515,10 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 	// reverses the grid's columns.
 	rowR, colR := row, col
 	var flipCols, flipRows *Node // per-example reversals of the grid's columns and rows (GridLattice)
-	if e.GridLattice {
-		rowR = e.axisMask(g, dtype, gates, batch, 0, smooth, extCols)
-		colR = e.axisMask(g, dtype, gates, batch, 1, smooth, extRows)
-		flipCols = perExampleKernel(g, dtype, extCols, e.Rows, func(k int) *Matrix { return GridReflectionMask1D(e.Rows, k) })
-		flipRows = perExampleKernel(g, dtype, extRows, e.Rows, func(k int) *Matrix { return GridReflectionMask1D(e.Rows, k) })
+	if e.GridLattice {           // square canvas here, so the kernels of either extent fit either axis
+		rowR = e.axisMask(g, dtype, gates, batch, 0, smooth, gridCols)
+		colR = e.axisMask(g, dtype, gates, batch, 1, smooth, gridRows)
+		flipCols, flipRows = gridCols.flip, gridRows.flip
 	}
 	r90 := Reshape(Slice(gates.Rotation, AxisRange(), AxisElem(0)), batch)
 	if smooth <= 0 {
