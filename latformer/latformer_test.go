@@ -130,21 +130,20 @@ func TestNewStore(t *testing.T) {
 	}
 }
 
-// TestBackendConfig checks the backend selection: $GOMLX_BACKEND wins; without it the pure-Go backend is
-// used unless an XLA CPU plugin is installed.
+// TestBackendConfig checks the backend selection: $GOMLX_BACKEND wins (with the sequential node
+// scheduling added to a bare "go"); without it the pure-Go backend is used, since this package links no XLA.
 func TestBackendConfig(t *testing.T) {
-	t.Setenv(compute.ConfigEnvVar, "go")
-	if got := BackendConfig(); got != "go" {
-		t.Errorf("with GOMLX_BACKEND=go: got %q", got)
-	}
 	t.Setenv(compute.ConfigEnvVar, "xla:cuda")
 	if got := BackendConfig(); got != "xla:cuda" {
 		t.Errorf("with GOMLX_BACKEND=xla:cuda: got %q", got)
 	}
 	t.Setenv(compute.ConfigEnvVar, "")
-	got := BackendConfig()
-	if got != "go" && !(got == "xla:cpu" && xlaPluginAvailable("cpu")) {
-		t.Errorf("default config %q", got)
+	if got := BackendConfig(); got != DefaultGoBackend {
+		t.Errorf("default config %q, want %q (package latformer does not link XLA)", got, DefaultGoBackend)
+	}
+	t.Setenv(compute.ConfigEnvVar, "go")
+	if got := BackendConfig(); got != "go:ops_sequential" {
+		t.Errorf(`GOMLX_BACKEND=go: got %q, want the sequential node scheduling`, got)
 	}
 	t.Setenv(compute.ConfigEnvVar, "nosuchbackend")
 	if _, err := NewBackend(); err == nil || !strings.Contains(err.Error(), "nosuchbackend") {
@@ -189,6 +188,25 @@ func BenchmarkTrainStep(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestSafeGoConfig checks that pure-Go configurations get the sequential node scheduling unless they
+// choose one, and that nothing else is touched.
+func TestSafeGoConfig(t *testing.T) {
+	for cfg, want := range map[string]string{
+		"go":                        "go:ops_sequential",
+		"go:":                       "go:ops_sequential",
+		"go:parallelism=2":          "go:parallelism=2,ops_sequential",
+		"go:ops_sequential":         "go:ops_sequential",
+		"go:ops_parallel":           "go:ops_parallel",
+		"go:parallelism=1,ops_parallel": "go:parallelism=1,ops_parallel",
+		"xla:cpu":                   "xla:cpu",
+		"xla:cuda,preallocate=false": "xla:cuda,preallocate=false",
+	} {
+		if got := SafeGoConfig(cfg); got != want {
+			t.Errorf("SafeGoConfig(%q) = %q, want %q", cfg, got, want)
+		}
 	}
 }
 

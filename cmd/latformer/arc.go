@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/csv"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,11 +15,11 @@ import (
 
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
-	"github.com/schollz/progressbar/v3"
 )
 
 func runARC(args []string) error {
-	fs := flag.NewFlagSet("arc", flag.ContinueOnError)
+	fs := newFlagSet("arc", "latformer arc [flags]",
+		"Solves ARC tasks one by one: a fresh LatFormer is trained on each task's training pairs and predicts its\ntest outputs (Appendix B.2). Prints one line per finished task and Table 2; writes one CSV row per task.")
 	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", then ../shared/data)")
 	split := fs.String("split", "training", "ARC split: training or evaluation")
 	category := fs.String("category", "all", "tasks of one annotated category: all, translate, rotate, reflect, scale")
@@ -29,11 +28,12 @@ func runARC(args []string) error {
 	workers := fs.Int("workers", 1, "tasks solved in parallel")
 	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
 	canvas := fs.Int("canvas", 0, "canvas side (0: per task, the largest grid side of its training pairs and test inputs; 30: the paper's)")
-	out := fs.String("out", "results/arc_training.csv", "results CSV, one row per task, appended as tasks finish")
-	resume := fs.Bool("resume", false, "skip the tasks already in --out (after an interruption)")
+	out := fs.String("out", "", "results CSV, one row per task, written as tasks finish (default: a new file runs/arc-<split>-<category>-<date>-<time>.csv); an existing file is never overwritten without --resume or --force")
+	resume := fs.Bool("resume", false, "append to --out, skipping the tasks already in it (after an interruption)")
+	force := fs.Bool("force", false, "overwrite --out if it exists")
 	settings := fs.String("set", "", `hyperparameters, "key=value;key=value"`)
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *split != "training" && *split != "evaluation" {
@@ -41,6 +41,15 @@ func runARC(args []string) error {
 	}
 	if *workers < 1 {
 		return fmt.Errorf("--workers must be >= 1, got %d", *workers)
+	}
+	if *resume && *force {
+		return usageError{fmt.Errorf("--resume and --force contradict each other: --resume appends to --out, --force overwrites it"), fs}
+	}
+	if *out == "" {
+		if *resume {
+			return usageError{fmt.Errorf("--resume needs --out, the results file to continue"), fs}
+		}
+		*out = filepath.Join("runs", fmt.Sprintf("arc-%s-%s-%s.csv", *split, *category, time.Now().Format("20060102-150405")))
 	}
 	if *canvas < 0 || *canvas > datasets.MaxGridSide {
 		return fmt.Errorf("--canvas must be in 0..%d, got %d", datasets.MaxGridSide, *canvas)
@@ -118,12 +127,17 @@ func runARC(args []string) error {
 	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 		return err
 	}
-	if !*resume {
-		if err := os.Remove(*out); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	switch {
+	case *force:
+		flags = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	case !*resume:
+		flags |= os.O_EXCL // never overwrite a results file by accident
 	}
-	f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(*out, flags, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s already exists: --resume continues it, --force overwrites it, or choose another --out", *out)
+	}
 	if err != nil {
 		return err
 	}
@@ -133,43 +147,29 @@ func runARC(args []string) error {
 		_ = w.Write(latformer.ResultsHeader)
 		w.Flush()
 	}
-	backend, err := latformer.NewBackend()
-	if err != nil {
-		return err
+	// One backend per worker, so that concurrent tasks never share the pure-Go backend's worker pool.
+	// NewBackend schedules the pure-Go backend's graph nodes sequentially (see latformer.DefaultGoBackend:
+	// its node-parallel executor deadlocks); each matrix product still uses every core.
+	cfg := latformer.BackendConfig()
+	var backends []compute.Backend
+	for range *workers {
+		b, err := latformer.NewBackendWithConfig(cfg)
+		if err != nil {
+			return err
+		}
+		backends = append(backends, b)
 	}
-	fmt.Printf("backend: %s; %d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s)\n",
-		latformer.BackendConfig(), len(tasks), *split, *category, len(tasks)-len(todo), len(todo), *workers)
+	fmt.Printf("backend: %s\n", latformer.BackendDescription(cfg, backends[0]))
+	fmt.Printf("%d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s); results in %s\n",
+		len(tasks), *split, *category, len(tasks)-len(todo), len(todo), *workers, *out)
 
-	var bar *progressbar.ProgressBar
-	if !*quiet && len(todo) > 0 {
-		bar = progressbar.NewOptions(len(todo), progressbar.OptionSetWriter(os.Stderr), progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true), progressbar.OptionSetDescription("solving"))
-	}
+	bar := newTaskBar(len(todo), "solving", *quiet)
 	start := time.Now()
 	var mu sync.Mutex
-	solved := 0
+	solved, finished := 0, 0
 	var firstErr error
 	jobs := make(chan datasets.Task)
 	var wg sync.WaitGroup
-	// One backend per worker. On the pure-Go backend ops run sequentially inside each execution (the
-	// matrix products and element-wise ops still use the cores): with node-level parallelism on, the
-	// backend's worker pool can deadlock, every running task waiting for a slot for its own sub-tasks.
-	// We saw it in long multi-worker runs and, with one execution, on the graphs of the grid-lattice
-	// expert; a run of hours must not hang.
-	backends := []compute.Backend{backend}
-	if cfg := latformer.BackendConfig(); *workers > 1 || cfg == "go" {
-		if cfg == "go" {
-			cfg = "go:ops_sequential"
-		}
-		backends = nil
-		for range *workers {
-			b, err := latformer.NewBackendWithConfig(cfg)
-			if err != nil {
-				return err
-			}
-			backends = append(backends, b)
-		}
-	}
 	for wi := range *workers {
 		wg.Add(1)
 		go func() {
@@ -193,11 +193,10 @@ func runARC(args []string) error {
 					if res.Solved {
 						solved++
 					}
+					finished++
+					bar.println(os.Stdout, taskLine(row, finished, len(todo)))
 				}
-				if bar != nil {
-					bar.Describe(fmt.Sprintf("solved %d", solved))
-					_ = bar.Add(1)
-				}
+				bar.add(fmt.Sprintf("solved %d", solved))
 				mu.Unlock()
 			}
 		}()
@@ -207,10 +206,7 @@ func runARC(args []string) error {
 	}
 	close(jobs)
 	wg.Wait()
-	if bar != nil {
-		_ = bar.Finish()
-		fmt.Fprintln(os.Stderr)
-	}
+	bar.finish()
 	if err := w.Error(); err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
 	}
@@ -229,6 +225,20 @@ func runARC(args []string) error {
 	if len(sizeOnly) > 0 {
 		fmt.Printf("failing only because of the output size (all cells of the expected grid right): %s\n", strings.Join(sizeOnly, ", "))
 	}
-	fmt.Printf("wall time %s; results in %s\n", time.Since(start).Round(time.Second), *out)
+	fmt.Printf("wall time %s; results written to %s\n", time.Since(start).Round(time.Second), *out)
 	return firstErr
+}
+
+// taskLine is the plain line printed for each finished task: id, category, solved, steps, seconds, action.
+func taskLine(r latformer.ARCResult, finished, total int) string {
+	solved := "unsolved"
+	if r.Solved {
+		solved = "SOLVED"
+	}
+	gates := "soft gates"
+	if r.HardGates {
+		gates = "hard gates"
+	}
+	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d  %.1fs  canvas %d  %s: %s",
+		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, r.Seconds, r.Canvas, gates, r.Action)
 }

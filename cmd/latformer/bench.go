@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -21,7 +20,8 @@ import (
 )
 
 func runBench(args []string) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs := newFlagSet("bench", "latformer bench [flags]",
+		"Times the training step (forward, backward, Adam) of the reference configuration and prints one\n\"bench canvas=N ... step_ms=X\" line per canvas.")
 	canvasesFlag := fs.String("canvas", "10,20,30", "comma-separated canvas sides to time")
 	batch := fs.Int("batch", 16, "batch size")
 	dim := fs.Int("d", 32, "model dimension d")
@@ -30,7 +30,7 @@ func runBench(args []string) error {
 	reference := fs.String("reference", "", "path of the PyTorch reference script (shared/bench/latformer_ref.py) to run side by side at canvas 30; empty: skip")
 	python := fs.String("python", "/usr/bin/python3", "Python interpreter for --reference")
 	settings := fs.String("set", "", `extra hyperparameters, "key=value;..."`)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	var canvases []int
@@ -49,7 +49,7 @@ func runBench(args []string) error {
 		return err
 	}
 	backendName := latformer.BackendConfig()
-	fmt.Printf("backend: %s (%s)\n", backendName, backend.Description())
+	fmt.Printf("backend: %s\n", latformer.BackendDescription(backendName, backend))
 	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
 		*batch, *dim, *ffn)
 	var goMs30 float64

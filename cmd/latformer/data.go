@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -19,10 +18,11 @@ var paperCounts = map[datasets.Category]int{
 }
 
 func runDownload(args []string) error {
-	fs := flag.NewFlagSet("download", flag.ContinueOnError)
+	fs := newFlagSet("download", "latformer download [flags]",
+		"Downloads ARC-AGI-1 from GitHub (needs internet), verifies every task and writes a manifest.")
 	dataFlag := fs.String("data", "", "data directory to create arc/training and arc/evaluation in (default $"+datasets.EnvDataDir+", then ../shared/data)")
 	url := fs.String("url", datasets.DefaultARCArchiveURL, "zip archive of the ARC-AGI-1 repository")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	dir := *dataFlag
@@ -49,11 +49,12 @@ func runDownload(args []string) error {
 }
 
 func runAnnotate(args []string) error {
-	fs := flag.NewFlagSet("annotate", flag.ContinueOnError)
+	fs := newFlagSet("annotate", "latformer annotate [flags]",
+		"Annotates the ARC training tasks by geometric prior (datasets.Annotate) and prints the per-category counts.")
 	dataFlag := fs.String("data", "", "data directory holding arc/training (default $"+datasets.EnvDataDir+", then ../shared/data)")
 	out := fs.String("out", "", "write the annotation JSON here (the committed copy is datasets/annotations/arc_training.json)")
 	workers := fs.Int("workers", 0, "parallel workers (0: all cores)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	dataDir, err := datasets.DataDir(*dataFlag)

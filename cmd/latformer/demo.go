@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -37,16 +36,17 @@ func demoTasks(canvas int) map[string]demoTask {
 }
 
 func runDemo(args []string) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs := newFlagSet("demo", "latformer demo [flags]",
+		"Learns geometric tasks (rotation, translation, ...) from a few examples each on a small canvas and\nprints the test accuracy (\"accuracy: 100/100\"), the learned group element and mask.")
 	tasksFlag := fs.String("tasks", "rotate,translate", "comma-separated tasks: rotate, translate, reflect, upscale")
 	canvas := fs.Int("canvas", 10, "canvas side (the grids live on a canvas x canvas lattice, 2..30)")
 	numTrain := fs.Int("train", 10, "number of training example pairs per task")
 	numTest := fs.Int("test", 100, "number of held-out test pairs per task")
 	seed := fs.Uint64("seed", 1, "seed of the task generator")
-	outDir := fs.String("out", "results/demo", "directory for the mask pictures (PNG); empty: none")
+	outDir := fs.String("out", "runs/demo", "directory for the mask and example pictures (PNG, overwritten on each run); empty: none")
 	settings := fs.String("set", "", `hyperparameters, "key=value;key=value" (see README: train_steps, model_dim, ...)`)
 	quiet := fs.Bool("quiet", false, "no per-step progress")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *canvas < 2 || *canvas > datasets.MaxGridSide {
@@ -71,7 +71,7 @@ func runDemo(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("backend: %s (%s)\n", latformer.BackendConfig(), backend.Description())
+	fmt.Printf("backend: %s\n", latformer.BackendDescription(latformer.BackendConfig(), backend))
 	allExact := true
 	for _, task := range tasks {
 		store, err := latformer.NewStore(*settings)

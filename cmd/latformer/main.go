@@ -8,13 +8,17 @@
 //	latformer annotate [flags] categorize ARC training tasks by geometric prior, counts vs the paper
 //	latformer arc    [flags]   solve annotated ARC tasks per category (Table 2), CSV results, --resume
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
+//	latformer hang-repro [flags] reproduce the pure-Go backend's worker-pool deadlock
 //
 // Run "latformer <command> -h" for the flags of a command. The compute backend is GoMLX's pure-Go
 // backend unless $GOMLX_BACKEND selects another (e.g. GOMLX_BACKEND=xla:cpu).
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -27,34 +31,95 @@ var commands = []struct {
 	{"annotate", "annotate the ARC training tasks by geometric prior and print the per-category counts", runAnnotate},
 	{"arc", "solve ARC tasks one by one (train on each task's pairs, predict its tests) and print Table 2", runARC},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
+	{"hang-repro", "reproduce the pure-Go backend's worker-pool deadlock (parallel node execution)", runHangRepro},
 }
 
-func usage() {
-	fmt.Fprintf(os.Stderr, "Usage: latformer <command> [flags]\n\nCommands:\n")
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: latformer <command> [flags]\n\nCommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(os.Stderr, "  %-8s %s\n", c.name, c.help)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.help)
 	}
-	fmt.Fprintf(os.Stderr, "\nRun 'latformer <command> -h' for the flags of a command.\n")
+	fmt.Fprintf(w, "\nRun 'latformer <command> -h' for the flags of a command.\n"+
+		"The backend is GoMLX's pure-Go backend (nodes scheduled sequentially) unless $GOMLX_BACKEND selects another.\n")
+}
+
+// usageError is a command-line mistake (unknown flag, bad value): exit status 2, after the usage.
+type usageError struct {
+	error
+	fs *flag.FlagSet // its usage is printed after the error
+}
+
+// newFlagSet returns a flag set whose -h prints the usage line, the description and the flags on stdout.
+func newFlagSet(name, usageLine, description string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n", usageLine, description)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args; -h and --help print the usage on stdout and return flag.ErrHelp, a bad flag
+// prints the usage on stderr and returns a usageError.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
+			fs.SetOutput(os.Stdout)
+			fs.Usage()
+			return flag.ErrHelp
+		}
+	}
+	fs.SetOutput(io.Discard) // the error is reported once, by main, with the usage
+	if err := fs.Parse(args); err != nil {
+		return usageError{err, fs}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected arguments: %q", fs.Args()), fs}
+	}
+	return nil
+}
+
+// exitCode runs a command and maps its error to the exit status: 0 on success or help, 2 for usage
+// errors (with the command's usage), 1 otherwise.
+func exitCode(name string, run func([]string) error, args []string) int {
+	err := run(args)
+	var ue usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(os.Stderr, "latformer %s: %v\n\n", name, ue.error)
+		if ue.fs != nil {
+			ue.fs.SetOutput(os.Stderr)
+			ue.fs.Usage()
+		}
+		return 2
+	default:
+		fmt.Fprintf(os.Stderr, "latformer %s: %v\n", name, err)
+		return 1
+	}
 }
 
 func main() {
-	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
-		usage()
-		if len(os.Args) < 2 {
-			os.Exit(2)
-		}
+	if len(os.Args) < 2 {
+		usage(os.Stderr)
+		os.Exit(2)
+	}
+	switch os.Args[1] {
+	case "-h", "--help", "-help", "help":
+		usage(os.Stdout)
 		return
 	}
 	for _, c := range commands {
 		if c.name == os.Args[1] {
-			if err := c.run(os.Args[2:]); err != nil {
-				fmt.Fprintf(os.Stderr, "latformer %s: %v\n", c.name, err)
-				os.Exit(1)
-			}
-			return
+			os.Exit(exitCode(c.name, c.run, os.Args[2:]))
 		}
 	}
 	fmt.Fprintf(os.Stderr, "latformer: unknown command %q\n\n", os.Args[1])
-	usage()
+	usage(os.Stderr)
 	os.Exit(2)
 }

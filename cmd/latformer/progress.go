@@ -2,25 +2,79 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/latformer/latformer/latformer"
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 )
 
-// progressBar shows training progress (step, loss, accuracy, ETA) on stderr.
+// isTerminal reports whether f is a terminal: progress bars redraw only there; into a pipe or a log file
+// we print plain lines instead.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// taskBar counts finished items (ARC tasks). On a terminal it is a redrawing bar with an ETA on stderr;
+// elsewhere it prints nothing of its own, since the caller prints one plain line per item.
+type taskBar struct {
+	bar *progressbar.ProgressBar
+}
+
+func newTaskBar(total int, desc string, quiet bool) *taskBar {
+	if quiet || total == 0 || !isTerminal(os.Stderr) {
+		return &taskBar{}
+	}
+	return &taskBar{bar: progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr), progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true), progressbar.OptionSetDescription(desc),
+		progressbar.OptionClearOnFinish())}
+}
+
+// println prints a line above the bar (the bar is cleared and redrawn below it).
+func (b *taskBar) println(w io.Writer, line string) {
+	if b.bar != nil {
+		_ = b.bar.Clear()
+	}
+	fmt.Fprintln(w, line)
+}
+
+func (b *taskBar) add(desc string) {
+	if b.bar != nil {
+		b.bar.Describe(desc)
+		_ = b.bar.Add(1)
+	}
+}
+
+func (b *taskBar) finish() {
+	if b.bar != nil {
+		_ = b.bar.Finish()
+	}
+}
+
+// progressBar shows training progress (step, loss, accuracy, ETA) on stderr: a redrawing bar on a
+// terminal, a plain line every logEvery otherwise.
 type progressBar struct {
-	bar   *progressbar.ProgressBar
-	quiet bool
+	bar      *progressbar.ProgressBar
+	quiet    bool
+	terminal bool
+	last     time.Time
+	logEvery time.Duration
 }
 
 func newProgressBar(desc string, quiet bool) *progressBar {
-	return &progressBar{quiet: quiet, bar: nil}
+	return &progressBar{quiet: quiet, terminal: isTerminal(os.Stderr), logEvery: 10 * time.Second, last: time.Now()}
 }
 
 func (p *progressBar) update(pr latformer.Progress) {
 	if p.quiet {
+		return
+	}
+	desc := fmt.Sprintf("loss %.4f cells %.3f exact %.2f", pr.Loss, pr.CellAccuracy, pr.Exact)
+	if !p.terminal {
+		if time.Since(p.last) >= p.logEvery {
+			p.last = time.Now()
+			fmt.Fprintf(os.Stderr, "training step %d/%d: %s\n", pr.Step, pr.MaxSteps, desc)
+		}
 		return
 	}
 	if p.bar == nil {
@@ -33,7 +87,7 @@ func (p *progressBar) update(pr latformer.Progress) {
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionClearOnFinish())
 	}
-	p.bar.Describe(fmt.Sprintf("loss %.4f cells %.3f exact %.2f", pr.Loss, pr.CellAccuracy, pr.Exact))
+	p.bar.Describe(desc)
 	_ = p.bar.Set(pr.Step)
 }
 

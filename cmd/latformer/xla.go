@@ -1,0 +1,6 @@
+//go:build !noxla && cgo
+
+package main
+
+// XLA support (xla:cpu, xla:cuda); build with -tags noxla (or CGO_ENABLED=0) for a pure-Go binary.
+import _ "github.com/latformer/latformer/xlabackend"
