@@ -12,7 +12,6 @@ import (
 	"github.com/latformer/latformer/experts"
 )
 
-const annotTestARCDir = "/work/shared/data/arc/training"
 
 // annotTestCrop applies action to the canvas of g (ApplyAction on 30x30) and returns the bounding box of
 // the non-pad cells: the grid of T_δ ∘ action for the δ that brings it back to the top-left.
@@ -368,10 +367,15 @@ func TestAnnotationsSaveLoad(t *testing.T) {
 
 func annotTestLoadARC(t *testing.T) []Task {
 	t.Helper()
-	if _, err := os.Stat(annotTestARCDir); err != nil {
-		t.Skipf("ARC training tasks not found at %s", annotTestARCDir)
+	dataDir, err := DataDir("") // $LATFORMER_DATA, else ../shared/data or ../../shared/data
+	if err != nil {
+		t.Skipf("no data directory: %v", err)
 	}
-	tasks, err := LoadDir(annotTestARCDir)
+	arcDir, err := ARCSplitDir(dataDir, "training")
+	if err != nil {
+		t.Skipf("no ARC training split: %v", err)
+	}
+	tasks, err := LoadDir(arcDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,8 +44,7 @@ const (
 	// and the 90° rotation rotate that grid; the grid is then also scaled last (A_a = S_a T_a F_a G). A
 	// mirror of an H x W grid is then the same group element whatever H and W are, where on the canvas it
 	// is a flip followed by a translation that depends on the grid's size. Outputs larger than the input
-	// (tilings) need the canvas lattice. On GoMLX's pure-Go backend use "go:ops_sequential": its
-	// node-parallel executor can deadlock on these graphs (`latformer arc` does so by itself) [false].
+	// (tilings) need the canvas lattice [false].
 	ParamGridLattice = "expert_grid_lattice"
 	// ParamHardGates makes Gates discretize the gates (Section 4.1, "at inference time, the values of the
 	// gates can be discretized"); it is usually set as a graph parameter for prediction only [false].

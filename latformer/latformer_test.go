@@ -142,8 +142,8 @@ func TestBackendConfig(t *testing.T) {
 		t.Errorf("default config %q, want %q (package latformer does not link XLA)", got, DefaultGoBackend)
 	}
 	t.Setenv(compute.ConfigEnvVar, "go")
-	if got := BackendConfig(); got != "go:ops_sequential" {
-		t.Errorf(`GOMLX_BACKEND=go: got %q, want the sequential node scheduling`, got)
+	if got := BackendConfig(); got != DefaultGoBackend {
+		t.Errorf(`GOMLX_BACKEND=go: got %q, want %q`, got, DefaultGoBackend)
 	}
 	t.Setenv(compute.ConfigEnvVar, "nosuchbackend")
 	if _, err := NewBackend(); err == nil || !strings.Contains(err.Error(), "nosuchbackend") {
@@ -191,18 +191,19 @@ func BenchmarkTrainStep(b *testing.B) {
 	}
 }
 
-// TestSafeGoConfig checks that pure-Go configurations get the sequential node scheduling unless they
-// choose one, and that nothing else is touched.
+// TestSafeGoConfig checks that pure-Go configurations that could deadlock get a safe node scheduling
+// unless they choose one, and that nothing else is touched.
 func TestSafeGoConfig(t *testing.T) {
 	for cfg, want := range map[string]string{
-		"go":                        "go:ops_sequential",
-		"go:":                       "go:ops_sequential",
-		"go:parallelism=2":          "go:parallelism=2,ops_sequential",
-		"go:ops_sequential":         "go:ops_sequential",
-		"go:ops_parallel":           "go:ops_parallel",
+		"go":                            DefaultGoBackend,
+		"go:":                           DefaultGoBackend,
+		"go:parallelism=2":              "go:parallelism=2,ops_sequential",
+		"go:parallelism=-1":             "go:parallelism=-1,ops_parallel",
+		"go:ops_sequential":             "go:ops_sequential",
+		"go:ops_parallel":               "go:ops_parallel",
 		"go:parallelism=1,ops_parallel": "go:parallelism=1,ops_parallel",
-		"xla:cpu":                   "xla:cpu",
-		"xla:cuda,preallocate=false": "xla:cuda,preallocate=false",
+		"xla:cpu":                       "xla:cpu",
+		"xla:cuda,preallocate=false":    "xla:cuda,preallocate=false",
 	} {
 		if got := SafeGoConfig(cfg); got != want {
 			t.Errorf("SafeGoConfig(%q) = %q, want %q", cfg, got, want)

@@ -62,7 +62,7 @@ func TestLatFormerShapesAndConditioning(t *testing.T) {
 // 4-dimensional model, and prints the output shape and the number of parameters (attention projections,
 // layer norms, FFN and the experts' gating FFN; the expert kernels are frozen constants).
 func ExampleLatFormer() {
-	backend, _ := compute.NewWithConfig("go:ops_sequential") // sequential node scheduling: see latformer.DefaultGoBackend
+	backend, _ := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see latformer.DefaultGoBackend)
 	store := model.NewStore()
 	expert := experts.DefaultExpert(3, 3)
 	x := tensors.FromShape(randomTensor(rand.New(rand.NewPCG(1, 1)), 1, 9, 4).Shape())

@@ -17,7 +17,7 @@ import (
 
 func goBackend(t testing.TB) compute.Backend {
 	t.Helper()
-	b, err := compute.NewWithConfig("go:ops_sequential") // sequential node scheduling: see latformer.DefaultGoBackend
+	b, err := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see latformer.DefaultGoBackend)
 	if err != nil {
 		t.Fatalf("creating the Go backend: %v", err)
 	}
@@ -158,7 +158,7 @@ func TestMaskedAttentionZeroRow(t *testing.T) {
 // ExampleMaskedAttentionCore translates a 1-D sequence by one cell with the circulant mask of
 // Section 3.2: masked self-attention with M_T^(1) outputs (x_4, x_0, x_1, x_2, x_3).
 func ExampleMaskedAttentionCore() {
-	backend, _ := compute.NewWithConfig("go:ops_sequential") // sequential node scheduling: see latformer.DefaultGoBackend
+	backend, _ := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see latformer.DefaultGoBackend)
 	mask := experts.TranslationMask1D(5, 1).Tensor()
 	x := tensors.FromValue([][][][]float32{{{{1}, {2}, {3}, {4}, {5}}}}) // [batch=1, heads=1, n=5, d=1]
 	y := MustExecOnce(backend, func(x, m *Node) *Node { return MaskedAttentionCore(x, x, x, m) }, x, mask)

@@ -70,3 +70,45 @@ func TestARCQuick(t *testing.T) {
 		t.Errorf("bad --category: got %v", err)
 	}
 }
+
+// TestARCNeverOverwrites checks that a results file survives a run without --resume or --force, that
+// --force overwrites it, and that without --out the CSV goes to a new file under runs/.
+func TestARCNeverOverwrites(t *testing.T) {
+	data := t.TempDir()
+	dir := filepath.Join(data, "arc", "training")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTask(t, dir, "aaaa0001", 0)
+	out := filepath.Join(t.TempDir(), "precious.csv")
+	const precious = "id,category,solved\nkeep,me,true\n"
+	if err := os.WriteFile(out, []byte(precious), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--data", data, "--tasks", "aaaa0001", "--steps", "5", "--quiet", "--set", "augment_copies=1"}
+	err := runARC(append(args, "--out", out))
+	if err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("existing --out without --resume/--force: want an 'already exists' error, got %v", err)
+	}
+	if raw, _ := os.ReadFile(out); string(raw) != precious {
+		t.Fatalf("the existing results file was changed:\n%s", raw)
+	}
+	if err := runARC(append(args, "--out", out, "--resume", "--force")); err == nil {
+		t.Error("--resume with --force: want a usage error")
+	}
+	if err := runARC(append(args, "--out", out, "--force")); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := latformer.ReadResults(out); err != nil || len(rows) != 1 || rows["aaaa0001"].ID == "" {
+		t.Errorf("after --force: rows %v, err %v", rows, err)
+	}
+	// Default output: a new file under runs/ of the working directory.
+	t.Chdir(t.TempDir())
+	if err := runARC(args); err != nil {
+		t.Fatal(err)
+	}
+	matches, _ := filepath.Glob(filepath.Join("runs", "arc-training-all-*.csv"))
+	if len(matches) != 1 {
+		t.Errorf("default --out: want one runs/arc-training-all-*.csv, got %v", matches)
+	}
+}

@@ -73,6 +73,7 @@ func runDemo(args []string) error {
 	}
 	fmt.Printf("backend: %s\n", latformer.BackendDescription(latformer.BackendConfig(), backend))
 	allExact := true
+	start := time.Now()
 	for _, task := range tasks {
 		store, err := latformer.NewStore(*settings)
 		if err != nil {
@@ -158,8 +159,10 @@ func runDemo(args []string) error {
 		}
 	}
 	if !allExact {
-		fmt.Println("\nnot every test pair was predicted exactly")
+		fmt.Printf("\nnot every test pair was predicted exactly (%s)\n", time.Since(start).Round(100*time.Millisecond))
+		return nil
 	}
+	fmt.Printf("\nall %d tasks: every test pair exact; demo finished in %s\n", len(tasks), time.Since(start).Round(100*time.Millisecond))
 	return nil
 }
 

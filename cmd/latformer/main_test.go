@@ -27,3 +27,24 @@ func TestFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestExitCodes checks the command's exit statuses: help is 0, a usage mistake 2, a failure 1.
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"-h"}, 0},
+		{[]string{"--help"}, 0},
+		{[]string{"--no-such-flag"}, 2},
+		{[]string{"extra", "args"}, 2},
+		{[]string{"--canvas", "31"}, 1},
+	} {
+		if got := exitCode("demo", runDemo, c.args); got != c.want {
+			t.Errorf("latformer demo %v: exit status %d, want %d", c.args, got, c.want)
+		}
+	}
+	if got := exitCode("arc", runARC, []string{"-h"}); got != 0 {
+		t.Errorf("latformer arc -h: exit status %d, want 0", got)
+	}
+}

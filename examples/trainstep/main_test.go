@@ -1,0 +1,21 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/latformer/latformer/latformer"
+)
+
+// Example_trainSteps runs the README's model for five Adam steps on the default backend: the loss goes down.
+func Example_trainSteps() {
+	backend, err := latformer.NewBackend()
+	if err != nil {
+		panic(err)
+	}
+	losses, err := trainSteps(backend, 5)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("5 steps, loss decreased: %v\n", losses[4] < losses[0])
+	// Output: 5 steps, loss decreased: true
+}

@@ -1,0 +1,74 @@
+// Package readmecheck holds the test that keeps the README's Go snippets true: every ```go block of
+// README.md must be a contiguous part of a .go file of the module that an Example test runs (an Example
+// function in a _test.go file, or examples/trainstep/main.go, which its Example_trainSteps runs), so that
+// `go test ./...` compiles and runs what the README shows.
+package readmecheck
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var goBlock = regexp.MustCompile("(?s)```go\n(.*?)```")
+
+// normalize drops indentation and blank lines, so that a snippet quoted from inside a function body
+// (one tab deeper) matches.
+func normalize(s string) string {
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func TestReadmeGoSnippetsAreTested(t *testing.T) {
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []string
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "runs" || d.Name() == "scratch" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, "_test.go") || strings.HasPrefix(filepath.ToSlash(path), "../../examples/") && strings.HasSuffix(path, ".go") {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			sources = append(sources, normalize(string(data)))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := goBlock.FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) == 0 {
+		t.Fatal("no ```go block in README.md: the test would check nothing")
+	}
+	for i, b := range blocks {
+		snippet := normalize(b[1])
+		found := false
+		for _, src := range sources {
+			if strings.Contains(src, snippet) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			first, _, _ := strings.Cut(snippet, "\n")
+			t.Errorf("README go block %d (starting %q) is not part of any Example test or examples/ program: copy it from the code it belongs to", i+1, first)
+		}
+	}
+	t.Logf("%d go blocks of README.md found in tests", len(blocks))
+}
