@@ -12,7 +12,6 @@ import (
 	"github.com/latformer/latformer/experts"
 )
 
-
 // annotTestCrop applies action to the canvas of g (ApplyAction on 30x30) and returns the bounding box of
 // the non-pad cells: the grid of T_δ ∘ action for the δ that brings it back to the top-left.
 func annotTestCrop(t *testing.T, action experts.Action, g Grid) Grid {

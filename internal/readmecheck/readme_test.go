@@ -14,12 +14,12 @@ import (
 
 var goBlock = regexp.MustCompile("(?s)```go\n(.*?)```")
 
-// normalize drops indentation and blank lines, so that a snippet quoted from inside a function body
-// (one tab deeper) matches.
+// normalize drops indentation, blank lines and the width of runs of spaces (gofmt aligns trailing
+// comments), so that a snippet quoted from inside a function body (one tab deeper) matches.
 func normalize(s string) string {
 	var lines []string
 	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+		if l = strings.Join(strings.Fields(l), " "); l != "" {
 			lines = append(lines, l)
 		}
 	}
