@@ -3,6 +3,7 @@ package latformer
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -104,7 +105,7 @@ func NewBackendWithConfig(cfg string) (compute.Backend, error) {
 				err = fmt.Errorf("%v", r)
 			}
 		}()
-		backend, err = compute.NewWithConfig(cfg)
+		backend, err = newQuietly(cfg)
 	}()
 	if err != nil {
 		hint := ""
@@ -150,4 +151,62 @@ func xlaPluginName(cfg string) string {
 		return "cpu"
 	}
 	return plugin
+}
+
+// newQuietly creates the backend for cfg. GoMLX's pure-Go backend prints "Go backend: parallelism set to
+// N" on standard output when its configuration has "parallelism=N", which would end up in every program's
+// output (and break Example tests); for the pure-Go backend we create it without that option and set the
+// worker pool's parallelism directly. Should a later compute release change the backend's layout, it
+// falls back to passing the option in the configuration (the line is printed, nothing else changes).
+func newQuietly(cfg string) (compute.Backend, error) {
+	name, opts, _ := strings.Cut(cfg, ":")
+	if name != "go" {
+		return compute.NewWithConfig(cfg)
+	}
+	var kept []string
+	parallelism, found := 0, false
+	for _, p := range strings.Split(opts, ",") {
+		if v, ok := strings.CutPrefix(p, "parallelism="); ok {
+			if _, err := fmt.Sscan(v, &parallelism); err != nil {
+				return compute.NewWithConfig(cfg) // let the backend report the bad value
+			}
+			found = true
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if !found {
+		return compute.NewWithConfig(cfg)
+	}
+	backend, err := compute.NewWithConfig("go:" + strings.Join(kept, ","))
+	if err != nil {
+		return nil, err
+	}
+	if setPoolParallelism(backend, parallelism) {
+		return backend, nil
+	}
+	backend.Finalize()
+	return compute.NewWithConfig(cfg)
+}
+
+// setPoolParallelism sets the maximum parallelism of the pure-Go backend's worker pool (its exported
+// Workers field, a *workerspool.Pool) and reports whether it could.
+func setPoolParallelism(backend compute.Backend, parallelism int) bool {
+	v := reflect.ValueOf(backend)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	f := v.Elem().FieldByName("Workers")
+	if !f.IsValid() || !f.CanInterface() {
+		return false
+	}
+	pool, ok := f.Interface().(interface {
+		SetMaxParallelism(int)
+		MaxParallelism() int
+	})
+	if !ok || pool == nil {
+		return false
+	}
+	pool.SetMaxParallelism(parallelism)
+	return pool.MaxParallelism() == parallelism
 }

@@ -191,6 +191,29 @@ func BenchmarkTrainStep(b *testing.B) {
 	}
 }
 
+// TestDefaultBackendDescription checks that NewBackend's default really has an unbounded worker pool
+// (parallelism=-1, set without the backend's stdout message) and parallel node scheduling.
+func TestDefaultBackendDescription(t *testing.T) {
+	t.Setenv(compute.ConfigEnvVar, "")
+	b, err := NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Description(); !strings.Contains(got, "parallelism=-1") {
+		t.Errorf("default backend %q: want parallelism=-1", got)
+	}
+	b2, err := NewBackendWithConfig("go:parallelism=3,ops_sequential")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b2.Description(); !strings.Contains(got, "parallelism=3") {
+		t.Errorf("go:parallelism=3: got %q", got)
+	}
+	if _, err := NewBackendWithConfig("go:parallelism=x"); err == nil {
+		t.Error("go:parallelism=x: want an error")
+	}
+}
+
 // TestSafeGoConfig checks that pure-Go configurations that could deadlock get a safe node scheduling
 // unless they choose one, and that nothing else is touched.
 func TestSafeGoConfig(t *testing.T) {
