@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/lattice"
 )
 
 // RandomGrid returns a rows x cols grid of uniformly random colors 0..9.
@@ -19,13 +19,13 @@ func RandomGrid(rng *rand.Rand, rows, cols int) Grid {
 }
 
 // ApplyAction applies a lattice action to a canvas (all cells, pad included, as the model sees them):
-// output cell i takes the token of the input cell that action g maps onto it (experts.Permutation).
+// output cell i takes the token of the input cell that action g maps onto it (lattice.Permutation).
 // Actions that are not permutations of the cells (down-scaling) take the token of the first cell of the
 // block that lands on i, and pad where nothing lands.
-func ApplyAction(action experts.Action, c Canvas) (Canvas, error) {
+func ApplyAction(action lattice.Action, c Canvas) (Canvas, error) {
 	dims := []int{c.Rows, c.Cols}
 	out := Canvas{Rows: c.Rows, Cols: c.Cols, Cells: make([]int32, len(c.Cells))}
-	if perm, err := experts.Permutation(action, dims); err == nil {
+	if perm, err := lattice.Permutation(action, dims); err == nil {
 		for i, src := range perm {
 			out.Cells[i] = c.Cells[src]
 		}
@@ -50,7 +50,7 @@ func ApplyAction(action experts.Action, c Canvas) (Canvas, error) {
 // ActionExamples generates num input/output canvas pairs for the task "apply action": each input is a
 // random gridRows x gridCols grid at the top-left of a rows x cols canvas (pad elsewhere), and its output
 // is ApplyAction(action, input). Deterministic for a given rng state.
-func ActionExamples(rng *rand.Rand, action experts.Action, rows, cols, gridRows, gridCols, num int) ([]Pair, []Canvas, []Canvas, error) {
+func ActionExamples(rng *rand.Rand, action lattice.Action, rows, cols, gridRows, gridCols, num int) ([]Pair, []Canvas, []Canvas, error) {
 	var pairs []Pair
 	var ins, outs []Canvas
 	for range num {

@@ -12,7 +12,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/lattice"
 )
 
 // Category is the geometric prior an ARC task needs, as decided by Annotate. The first four are the
@@ -46,7 +46,7 @@ type Annotation struct {
 	// CategoryNone.
 	Category Category `json:"category"`
 	// Actions holds, for a geometric category, the group element g_i chosen for each pair i (the
-	// experts.Action String of T_δ ∘ B, e.g. "translate(0,27)∘rot90(0,1)x1", "transpose(0,1)",
+	// lattice.Action String of T_δ ∘ B, e.g. "translate(0,27)∘rot90(0,1)x1", "transpose(0,1)",
 	// "identity"), in the order of the train pairs followed by the test pairs that have an output. It is
 	// empty for CategoryNone.
 	Actions []string `json:"actions,omitempty"`
@@ -60,17 +60,17 @@ type Annotation struct {
 //
 // Canvas convention. Every grid (input and output) is placed at the top-left of a 30x30 canvas with the
 // pad token (PadToken = 10) in all other cells (ToCanvas(grid, 30, 30)). Actions act on the whole canvas,
-// i.e. as experts actions on the lattice dims {30, 30} (ApplyAction: experts.Permutation where the action
+// i.e. as experts actions on the lattice dims {30, 30} (ApplyAction: lattice.Permutation where the action
 // is a permutation, the first cell of each block for down-scaling, pad where nothing lands).
 //
-// Group-element sets. With T_δ the circular translation experts.Translation{δ}, δ ∈ [0,30)^2:
+// Group-element sets. With T_δ the circular translation lattice.Translation{δ}, δ ∈ [0,30)^2:
 //
 //   - G_translate = { T_δ }.
-//   - G_rotate    = { T_δ ∘ R^k : k ∈ {0,1,2,3} }, R = experts.Rotation{0, 1, 1} (90° counter-clockwise).
+//   - G_rotate    = { T_δ ∘ R^k : k ∈ {0,1,2,3} }, R = lattice.Rotation{0, 1, 1} (90° counter-clockwise).
 //   - G_reflect   = { T_δ } ∪ { T_δ ∘ F : F ∈ {Reflection{0} (flip rows), Reflection{1} (flip columns),
 //     DiagonalReflection{0,1} (transpose), DiagonalReflection{0,1,Anti} (anti-transpose)} }.
 //   - G_scale     = { T_δ } ∪ { T_δ ∘ S : S scales axis 0 by h_r and axis 1 by h_c, h_r, h_c ∈ {1..5},
-//     each axis up (experts.Upscale) or down (experts.Downscale), (h_r, h_c) ≠ (1, 1) }: 80 elements S,
+//     each axis up (lattice.Upscale) or down (lattice.Downscale), (h_r, h_c) ≠ (1, 1) }: 80 elements S,
 //     mixed ones (up on one axis, down on the other) being Compose(Upscale, Downscale).
 //
 // The element B ≠ identity of T_δ ∘ B is the "non-translation" part; for G_translate, T_δ with δ ≠ 0 is
@@ -329,13 +329,13 @@ func annotMerge(a, b *annotTable) bool {
 // annotBase is a non-translation element B of a category, with its gather index on the 30x30 canvas:
 // (B·x)[i] = x[gather[i]], or pad where gather[i] < 0.
 type annotBase struct {
-	action experts.Action
+	action lattice.Action
 	gather []int32
 }
 
 type annotSpace struct {
 	trans     [annotN][]int32 // trans[dr*30+dc][i]: the cell T_(dr,dc) moves onto i.
-	transActs [annotN]experts.Action
+	transActs [annotN]lattice.Action
 	bases     map[Category][]annotBase // non-translation elements per category (none for translate)
 	err       error
 }
@@ -352,7 +352,7 @@ func annotGetSpace() *annotSpace {
 
 // annotGather returns the gather index of action on the 30x30 canvas, computed by ApplyAction on a canvas
 // whose cell i holds the token i + NumTokens (so that pad, 10, marks cells where nothing lands).
-func annotGather(action experts.Action) ([]int32, error) {
+func annotGather(action lattice.Action) ([]int32, error) {
 	c := Canvas{Rows: annotSide, Cols: annotSide, Cells: make([]int32, annotN)}
 	for i := range c.Cells {
 		c.Cells[i] = int32(i + NumTokens)
@@ -374,22 +374,22 @@ func annotGather(action experts.Action) ([]int32, error) {
 
 // annotScaleActions returns the 80 scalings of G_scale: per axis, up by 1..5 or down by 2..5, not both
 // identity; all-up first, then all-down, then mixed, each in lexicographic order of the factors.
-func annotScaleActions() []experts.Action {
-	var ups, downs, mixed []experts.Action
+func annotScaleActions() []lattice.Action {
+	var ups, downs, mixed []lattice.Action
 	for hr := 1; hr <= 5; hr++ {
 		for hc := 1; hc <= 5; hc++ {
 			if hr == 1 && hc == 1 {
 				continue
 			}
-			ups = append(ups, experts.Upscale{Factors: []int{hr, hc}})
-			downs = append(downs, experts.Downscale{Factors: []int{hr, hc}})
+			ups = append(ups, lattice.Upscale{Factors: []int{hr, hc}})
+			downs = append(downs, lattice.Downscale{Factors: []int{hr, hc}})
 		}
 	}
 	for hr := 2; hr <= 5; hr++ {
 		for hc := 2; hc <= 5; hc++ {
 			mixed = append(mixed,
-				experts.Compose(experts.Upscale{Factors: []int{hr, 1}}, experts.Downscale{Factors: []int{1, hc}}),
-				experts.Compose(experts.Downscale{Factors: []int{hr, 1}}, experts.Upscale{Factors: []int{1, hc}}))
+				lattice.Compose(lattice.Upscale{Factors: []int{hr, 1}}, lattice.Downscale{Factors: []int{1, hc}}),
+				lattice.Compose(lattice.Downscale{Factors: []int{hr, 1}}, lattice.Upscale{Factors: []int{1, hc}}))
 		}
 	}
 	return append(append(ups, downs...), mixed...)
@@ -400,11 +400,11 @@ func newAnnotSpace() *annotSpace {
 	var rows, cols [annotSide][]int32
 	for d := range annotSide {
 		var err error
-		if rows[d], err = annotGather(experts.Translation{Deltas: []int{d, 0}}); err != nil {
+		if rows[d], err = annotGather(lattice.Translation{Deltas: []int{d, 0}}); err != nil {
 			s.err = err
 			return s
 		}
-		if cols[d], err = annotGather(experts.Translation{Deltas: []int{0, d}}); err != nil {
+		if cols[d], err = annotGather(lattice.Translation{Deltas: []int{0, d}}); err != nil {
 			s.err = err
 			return s
 		}
@@ -418,10 +418,10 @@ func newAnnotSpace() *annotSpace {
 				t[i] = cols[dc][rows[dr][i]]
 			}
 			s.trans[dr*annotSide+dc] = t
-			s.transActs[dr*annotSide+dc] = experts.Translation{Deltas: []int{dr, dc}}
+			s.transActs[dr*annotSide+dc] = lattice.Translation{Deltas: []int{dr, dc}}
 		}
 	}
-	add := func(cat Category, actions ...experts.Action) {
+	add := func(cat Category, actions ...lattice.Action) {
 		for _, a := range actions {
 			g, err := annotGather(a)
 			if err != nil && s.err == nil {
@@ -430,10 +430,10 @@ func newAnnotSpace() *annotSpace {
 			s.bases[cat] = append(s.bases[cat], annotBase{action: a, gather: g})
 		}
 	}
-	add(CategoryRotate, experts.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, experts.Rotation{AxisA: 0, AxisB: 1, Quarter: 2},
-		experts.Rotation{AxisA: 0, AxisB: 1, Quarter: 3})
-	add(CategoryReflect, experts.Reflection{Axis: 0}, experts.Reflection{Axis: 1},
-		experts.DiagonalReflection{AxisA: 0, AxisB: 1}, experts.DiagonalReflection{AxisA: 0, AxisB: 1, Anti: true})
+	add(CategoryRotate, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 2},
+		lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 3})
+	add(CategoryReflect, lattice.Reflection{Axis: 0}, lattice.Reflection{Axis: 1},
+		lattice.DiagonalReflection{AxisA: 0, AxisB: 1}, lattice.DiagonalReflection{AxisA: 0, AxisB: 1, Anti: true})
 	add(CategoryScale, annotScaleActions()...)
 	return s
 }
@@ -517,11 +517,11 @@ type annotCand struct {
 	agree int16
 }
 
-func (s *annotSpace) candAction(cat Category, c annotCand) experts.Action {
+func (s *annotSpace) candAction(cat Category, c annotCand) lattice.Action {
 	t := s.transActs[c.delta]
 	if c.base < 0 {
 		if c.delta == 0 {
-			return experts.IdentityAction{}
+			return lattice.IdentityAction{}
 		}
 		return t
 	}
@@ -529,7 +529,7 @@ func (s *annotSpace) candAction(cat Category, c annotCand) experts.Action {
 	if c.delta == 0 {
 		return b
 	}
-	return experts.Compose(t, b)
+	return lattice.Compose(t, b)
 }
 
 // candidates returns the candidates of the base (gather nil: identity) that have a pair-local table.

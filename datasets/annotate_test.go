@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/lattice"
 )
 
 // annotTestCrop applies action to the canvas of g (ApplyAction on 30x30) and returns the bounding box of
 // the non-pad cells: the grid of T_δ ∘ action for the δ that brings it back to the top-left.
-func annotTestCrop(t *testing.T, action experts.Action, g Grid) Grid {
+func annotTestCrop(t *testing.T, action lattice.Action, g Grid) Grid {
 	t.Helper()
 	c, err := ToCanvas(g, annotSide, annotSide)
 	if err != nil {
@@ -73,7 +73,7 @@ func annotTestShiftTask(t *testing.T, rng *rand.Rand, id string, recolor map[int
 	}
 	return annotTestTask(id, inputs, func(in Grid) Grid {
 		c, _ := ToCanvas(in, annotSide, annotSide)
-		out, err := ApplyAction(experts.Translation{Deltas: []int{3, 5}}, c)
+		out, err := ApplyAction(lattice.Translation{Deltas: []int{3, 5}}, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,14 +149,14 @@ func TestAnnotateSyntheticTranslate(t *testing.T) {
 func TestAnnotateSyntheticRotate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	inputs := annotTestRandomInputs(rng, [][2]int{{5, 7}, {6, 4}, {3, 8}, {7, 7}})
-	rot := experts.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}
+	rot := lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}
 	annotTestCheck(t, annotTestTask("rot90", inputs, func(g Grid) Grid { return annotTestCrop(t, rot, g) }), CategoryRotate, "rot90(0,1)x1")
 }
 
 func TestAnnotateSyntheticReflect(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	inputs := annotTestRandomInputs(rng, [][2]int{{5, 7}, {6, 4}, {3, 8}, {7, 7}})
-	tr := experts.DiagonalReflection{AxisA: 0, AxisB: 1}
+	tr := lattice.DiagonalReflection{AxisA: 0, AxisB: 1}
 	ann := annotTestCheck(t, annotTestTask("transpose", inputs, func(g Grid) Grid { return annotTestCrop(t, tr, g) }), CategoryReflect, "")
 	for i, a := range ann.Actions {
 		if a != "transpose(0,1)" {
@@ -167,7 +167,7 @@ func TestAnnotateSyntheticReflect(t *testing.T) {
 
 func TestAnnotateSyntheticScale(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	up := experts.Upscale{Factors: []int{2, 3}}
+	up := lattice.Upscale{Factors: []int{2, 3}}
 	pairs, _, _, err := ActionExamples(rng, up, annotSide, annotSide, 4, 5, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +194,7 @@ func TestAnnotateSyntheticScale(t *testing.T) {
 		}
 		inputs = append(inputs, g)
 	}
-	down := experts.Downscale{Factors: []int{3, 2}}
+	down := lattice.Downscale{Factors: []int{3, 2}}
 	ann = annotTestCheck(t, annotTestTask("downscale", inputs, func(g Grid) Grid { return annotTestCrop(t, down, g) }), CategoryScale, "")
 	for i, a := range ann.Actions {
 		if a != "downscale(3,2)" {
@@ -248,10 +248,10 @@ func TestAnnotatePrecedence(t *testing.T) {
 		}
 		inputs = append(inputs, g)
 	}
-	rot180 := experts.Rotation{AxisA: 0, AxisB: 1, Quarter: 2}
+	rot180 := lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 2}
 	task := annotTestTask("rot180", inputs, func(g Grid) Grid { return annotTestCrop(t, rot180, g) })
 	for _, p := range append(task.Train, task.Test...) {
-		flips := annotTestCrop(t, experts.Compose(experts.Reflection{Axis: 0}, experts.Reflection{Axis: 1}), p.Input)
+		flips := annotTestCrop(t, lattice.Compose(lattice.Reflection{Axis: 0}, lattice.Reflection{Axis: 1}), p.Input)
 		if !flips.Equal(p.Output) {
 			t.Fatalf("rot180 output differs from the double flip")
 		}
@@ -300,7 +300,7 @@ func TestAnnotateGathers(t *testing.T) {
 		return out
 	}
 	for _, d := range [][2]int{{0, 0}, {3, 5}, {29, 1}, {14, 27}} {
-		want, err := ApplyAction(experts.Translation{Deltas: []int{d[0], d[1]}}, c)
+		want, err := ApplyAction(lattice.Translation{Deltas: []int{d[0], d[1]}}, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,11 +319,11 @@ func TestAnnotateGathers(t *testing.T) {
 		if b.action.String() != "downscale(3,1)∘upscale(1,4)" {
 			continue
 		}
-		up, err := ApplyAction(experts.Upscale{Factors: []int{1, 4}}, c)
+		up, err := ApplyAction(lattice.Upscale{Factors: []int{1, 4}}, c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := ApplyAction(experts.Downscale{Factors: []int{3, 1}}, up)
+		want, err := ApplyAction(lattice.Downscale{Factors: []int{3, 1}}, up)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/lattice"
 )
 
 // SyntheticFamily names one of the four families of synthetic geometric tasks of Appendix B.1.
@@ -35,7 +35,7 @@ type SyntheticTask struct {
 	// Name is short and unique within the family: "translate(3,17)", "rot90", "rot180", "rot270",
 	// "flip-rows", "flip-cols", "flip-diag", "flip-antidiag", "up(2,3)", "down(3,2)".
 	Name   string
-	Action experts.Action
+	Action lattice.Action
 	// Train and Test hold NumTrain and NumTest pairs. All the canvases of a task are slices of one
 	// allocation: treat them as read-only (ColorPermutation.Canvas returns new canvases).
 	Train, Test []CanvasPair
@@ -77,14 +77,14 @@ const (
 //     100). The paper says "we randomly sampled 5 translations in the interval [1, 29] x [1, 29],
 //     obtaining a total of 100 translation tasks", which does not add up; we read it as 100 distinct
 //     random translations. Inputs are pool grids cropped to the canvas.
-//   - rotation: experts.Rotation{0, 1, k}, counter-clockwise by 90k degrees, k = 1, 2, 3 ("rot90",
+//   - rotation: lattice.Rotation{0, 1, k}, counter-clockwise by 90k degrees, k = 1, 2, 3 ("rot90",
 //     "rot180", "rot270"). Inputs are pool grids cropped to the canvas.
-//   - reflection: experts.Reflection{0} ("flip-rows": the order of the rows is reversed, an upside-down
-//     flip), experts.Reflection{1} ("flip-cols": left-right), experts.DiagonalReflection{0, 1, false}
-//     ("flip-diag": transpose) and experts.DiagonalReflection{0, 1, true} ("flip-antidiag"). Inputs
+//   - reflection: lattice.Reflection{0} ("flip-rows": the order of the rows is reversed, an upside-down
+//     flip), lattice.Reflection{1} ("flip-cols": left-right), lattice.DiagonalReflection{0, 1, false}
+//     ("flip-diag": transpose) and lattice.DiagonalReflection{0, 1, true} ("flip-antidiag"). Inputs
 //     are pool grids cropped to the canvas.
-//   - scaling: 16 up-scalings experts.Upscale{hr, hc} ("up(hr,hc)") then 16 down-scalings
-//     experts.Downscale{hr, hc} ("down(hr,hc)"), hr (outer loop) and hc in 2..5. For up(hr,hc) the
+//   - scaling: 16 up-scalings lattice.Upscale{hr, hc} ("up(hr,hc)") then 16 down-scalings
+//     lattice.Downscale{hr, hc} ("down(hr,hc)"), hr (outer loop) and hc in 2..5. For up(hr,hc) the
 //     input is a pool grid cropped to floor(Canvas/hr) x floor(Canvas/hc), so that the up-scaled grid
 //     fits the canvas whole. For down(hr,hc) the input is the up-scaling by (hr, hc) of a pool grid
 //     cropped the same way, so that down-scaling is exact: the output is the cropped pool grid, and
@@ -181,7 +181,7 @@ func syntheticSpecs(family SyntheticFamily, opts SyntheticOptions) ([]SyntheticT
 	}
 	c := opts.Canvas
 	var specs []SyntheticTask
-	add := func(name string, a experts.Action) {
+	add := func(name string, a lattice.Action) {
 		specs = append(specs, SyntheticTask{Family: family, Name: name, Action: a})
 	}
 	switch family {
@@ -198,17 +198,17 @@ func syntheticSpecs(family SyntheticFamily, opts SyntheticOptions) ([]SyntheticT
 			j := i + rng.IntN(len(cands)-i)
 			cands[i], cands[j] = cands[j], cands[i]
 			d := cands[i]
-			add(fmt.Sprintf("translate(%d,%d)", d[0], d[1]), experts.Translation{Deltas: []int{d[0], d[1]}})
+			add(fmt.Sprintf("translate(%d,%d)", d[0], d[1]), lattice.Translation{Deltas: []int{d[0], d[1]}})
 		}
 	case FamilyRotation:
 		for k := 1; k <= 3; k++ {
-			add(fmt.Sprintf("rot%d", 90*k), experts.Rotation{AxisA: 0, AxisB: 1, Quarter: k})
+			add(fmt.Sprintf("rot%d", 90*k), lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: k})
 		}
 	case FamilyReflection:
-		add("flip-rows", experts.Reflection{Axis: 0})
-		add("flip-cols", experts.Reflection{Axis: 1})
-		add("flip-diag", experts.DiagonalReflection{AxisA: 0, AxisB: 1})
-		add("flip-antidiag", experts.DiagonalReflection{AxisA: 0, AxisB: 1, Anti: true})
+		add("flip-rows", lattice.Reflection{Axis: 0})
+		add("flip-cols", lattice.Reflection{Axis: 1})
+		add("flip-diag", lattice.DiagonalReflection{AxisA: 0, AxisB: 1})
+		add("flip-antidiag", lattice.DiagonalReflection{AxisA: 0, AxisB: 1, Anti: true})
 	case FamilyScaling:
 		if c < 5 {
 			return fail("canvas side %d must be >= 5 to fit a grid up-scaled by 5", c)
@@ -217,9 +217,9 @@ func syntheticSpecs(family SyntheticFamily, opts SyntheticOptions) ([]SyntheticT
 			for hr := 2; hr <= 5; hr++ {
 				for hc := 2; hc <= 5; hc++ {
 					if down {
-						add(fmt.Sprintf("down(%d,%d)", hr, hc), experts.Downscale{Factors: []int{hr, hc}})
+						add(fmt.Sprintf("down(%d,%d)", hr, hc), lattice.Downscale{Factors: []int{hr, hc}})
 					} else {
-						add(fmt.Sprintf("up(%d,%d)", hr, hc), experts.Upscale{Factors: []int{hr, hc}})
+						add(fmt.Sprintf("up(%d,%d)", hr, hc), lattice.Upscale{Factors: []int{hr, hc}})
 					}
 				}
 			}
@@ -246,11 +246,11 @@ func generateSyntheticTask(spec SyntheticTask, index int, opts SyntheticOptions)
 	maxR, maxC := c, c
 	var upGather []int32
 	switch a := spec.Action.(type) {
-	case experts.Upscale:
+	case lattice.Upscale:
 		maxR, maxC = c/a.Factors[0], c/a.Factors[1]
-	case experts.Downscale:
+	case lattice.Downscale:
 		maxR, maxC = c/a.Factors[0], c/a.Factors[1]
-		if upGather, err = actionGather(experts.Upscale{Factors: a.Factors}, c); err != nil {
+		if upGather, err = actionGather(lattice.Upscale{Factors: a.Factors}, c); err != nil {
 			return SyntheticTask{}, fmt.Errorf("datasets.SyntheticTasks(%q): task %s: %w", spec.Family, spec.Name, err)
 		}
 	}
@@ -316,7 +316,7 @@ func writeSyntheticInput(dst []int32, c int, rng *rand.Rand, pool []Grid, maxR, 
 // output cell i, or -1 where it puts pad. It runs ApplyAction once on a canvas of distinct cell
 // indices (offset by NumTokens so that they never read as pad), so it matches ApplyAction exactly,
 // including its first-cell-of-the-block rule for down-scaling.
-func actionGather(a experts.Action, c int) ([]int32, error) {
+func actionGather(a lattice.Action, c int) ([]int32, error) {
 	idx := Canvas{Rows: c, Cols: c, Cells: make([]int32, c*c)}
 	for i := range idx.Cells {
 		idx.Cells[i] = int32(i + NumTokens)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/lattice"
 )
 
 // synthTestTasks returns n fake ARC tasks of random grids with sides in [1, 30] (some full 30x30), for a
@@ -76,7 +76,7 @@ func TestSyntheticTaskCounts(t *testing.T) {
 			}
 			names[s.Name] = true
 			actions[s.Action.String()] = true
-			if tr, ok := s.Action.(experts.Translation); ok {
+			if tr, ok := s.Action.(lattice.Translation); ok {
 				for _, d := range tr.Deltas {
 					if d < 1 || d > 29 {
 						t.Errorf("translation %v out of [1,29]^2", tr.Deltas)
@@ -189,12 +189,12 @@ func TestSyntheticMaxTasksAndTaskAt(t *testing.T) {
 }
 
 // synthInverseAction returns the inverse of a translation, rotation or reflection.
-func synthInverseAction(a experts.Action) experts.Action {
+func synthInverseAction(a lattice.Action) lattice.Action {
 	switch a := a.(type) {
-	case experts.Translation:
-		return experts.Translation{Deltas: []int{-a.Deltas[0], -a.Deltas[1]}}
-	case experts.Rotation:
-		return experts.Rotation{AxisA: a.AxisA, AxisB: a.AxisB, Quarter: 4 - a.Quarter}
+	case lattice.Translation:
+		return lattice.Translation{Deltas: []int{-a.Deltas[0], -a.Deltas[1]}}
+	case lattice.Rotation:
+		return lattice.Rotation{AxisA: a.AxisA, AxisB: a.AxisB, Quarter: 4 - a.Quarter}
 	default: // reflections are involutions
 		return a
 	}
@@ -259,12 +259,12 @@ func TestSyntheticScalingRoundTrip(t *testing.T) {
 		pairs := 0
 		for _, task := range tasks {
 			var factors []int
-			var inverse experts.Action
+			var inverse lattice.Action
 			switch a := task.Action.(type) {
-			case experts.Upscale:
-				factors, inverse = a.Factors, experts.Downscale{Factors: a.Factors}
-			case experts.Downscale:
-				factors, inverse = a.Factors, experts.Upscale{Factors: a.Factors}
+			case lattice.Upscale:
+				factors, inverse = a.Factors, lattice.Downscale{Factors: a.Factors}
+			case lattice.Downscale:
+				factors, inverse = a.Factors, lattice.Upscale{Factors: a.Factors}
 			}
 			hr, hc := factors[0], factors[1]
 			for _, pair := range append(append([]CanvasPair(nil), task.Train...), task.Test...) {
@@ -274,7 +274,7 @@ func TestSyntheticScalingRoundTrip(t *testing.T) {
 					t.Fatalf("%s: malformed canvases (%v %v)", task.Name, ok1, ok2)
 				}
 				small, big := in, out
-				if _, down := task.Action.(experts.Downscale); down {
+				if _, down := task.Action.(lattice.Downscale); down {
 					small, big = out, in
 				}
 				if small.Rows() > 30/hr || small.Cols() > 30/hc {

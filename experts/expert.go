@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
+	"github.com/latformer/latformer/lattice"
 )
 
 // Hyperparameters of the mask experts, read from the model.Store (scope.GetParamOr) by ExpertFromScope,
@@ -58,7 +59,7 @@ const (
 //
 // Per axis a (rows, then cols) the experts build l_a x l_a masks
 //
-//	T_a = Π_k (α_{a,k} C^{2^k} + (1-α_{a,k}) I)              translation, C = TranslationMask1D(l_a, 1), k < L
+//	T_a = Π_k (α_{a,k} C^{2^k} + (1-α_{a,k}) I)              translation, C = lattice.TranslationMask1D(l_a, 1), k < L
 //	F_a = φ_a J + (1-φ_a) I,  G = ρ_2 J + (1-ρ_2) I          reflection, and rotation by 180° = flip of both axes
 //	S_a = τ_a U_a^T + (1-τ_a) U_a,  U_a = Σ_h π_{a,h} M_S^(h)  scaling (softmax over h) and down-scaling gate τ
 //	A_a = T_a F_a S_a G                                       composition by the mask product (Appendix A)
@@ -292,7 +293,7 @@ func (m *LatticeMask) Dense() *Node {
 			if t.Flip != nil {
 				rowJ = Einsum("bij,bjk->bik", row, t.Flip)
 			} else {
-				rowJ = Einsum("bij,jk->bik", row, constMatrix(row.Graph(), row.DType(), ReflectionMask1D(m.Rows)))
+				rowJ = Einsum("bij,jk->bik", row, constMatrix(row.Graph(), row.DType(), lattice.ReflectionMask1D(m.Rows)))
 			}
 			// [b, i, 1, 1, b'] * [b, 1, j, a, 1] -> [b, i, j, a, b']
 			term = Mul(Reshape(rowJ, batch, m.Rows, 1, 1, m.Rows), Reshape(col, batch, 1, m.Cols, m.Cols, 1))
@@ -309,38 +310,8 @@ func (m *LatticeMask) Dense() *Node {
 }
 
 // constMatrix returns m as a float constant of the given dtype in graph g.
-func constMatrix(g *Graph, dtype dtypes.DType, m *Matrix) *Node {
-	return ConvertDType(ConstTensor(g, m.Tensor()), dtype)
-}
-
-// GridReflectionMask1D returns the l x l mask that reverses the first e cells of a 1-D lattice and
-// leaves the others in place: row i < e has its 1 in column e-1-i, row i >= e in column i. With e = l it
-// is ReflectionMask1D.
-func GridReflectionMask1D(l, e int) *Matrix {
-	m := NewMatrix(l, l)
-	for i := range l {
-		if i < e {
-			m.Set(i, e-1-i, 1)
-		} else {
-			m.Set(i, i, 1)
-		}
-	}
-	return m
-}
-
-// GridTranslationMask1D returns the l x l mask of the circular translation by delta of the first e cells
-// of a 1-D lattice, the others left in place: row i < e has its 1 in column (i-delta) mod e, row i >= e in
-// column i. With e = l it is TranslationMask1D.
-func GridTranslationMask1D(l, e, delta int) *Matrix {
-	m := NewMatrix(l, l)
-	for i := range l {
-		if i < e {
-			m.Set(i, mod(i-delta, e), 1)
-		} else {
-			m.Set(i, i, 1)
-		}
-	}
-	return m
+func constMatrix(g *Graph, dtype dtypes.DType, m *lattice.Matrix) *Node {
+	return ConvertDType(ConstTensor(g, MatrixTensor(m)), dtype)
 }
 
 // GridExtents returns [batch, 2] int32: the number of rows and of columns of the grid in each canvas of
@@ -356,7 +327,7 @@ func GridExtents(tokens *Node, rows, cols int, pad int) *Node {
 }
 
 // perExampleKernel returns [batch, l, l]: build(e) for each example's extent e (ext [batch] int32, 1..l).
-func perExampleKernel(g *Graph, dtype dtypes.DType, ext *Node, l int, build func(e int) *Matrix) *Node {
+func perExampleKernel(g *Graph, dtype dtypes.DType, ext *Node, l int, build func(e int) *lattice.Matrix) *Node {
 	table := make([]*Node, l)
 	for e := 1; e <= l; e++ {
 		table[e-1] = Reshape(constMatrix(g, dtype, build(e)), 1, l, l)
@@ -374,10 +345,10 @@ type gridKernels struct {
 }
 
 func (e Expert) newGridKernels(g *Graph, dtype dtypes.DType, ext *Node, l int) *gridKernels {
-	k := &gridKernels{flip: perExampleKernel(g, dtype, ext, l, func(n int) *Matrix { return GridReflectionMask1D(l, n) })}
+	k := &gridKernels{flip: perExampleKernel(g, dtype, ext, l, func(n int) *lattice.Matrix { return lattice.GridReflectionMask1D(l, n) })}
 	if e.Translation {
 		for j := range e.TranslationLayers {
-			k.shifts = append(k.shifts, perExampleKernel(g, dtype, ext, l, func(n int) *Matrix { return GridTranslationMask1D(l, n, 1<<j) }))
+			k.shifts = append(k.shifts, perExampleKernel(g, dtype, ext, l, func(n int) *lattice.Matrix { return lattice.GridTranslationMask1D(l, n, 1<<j) }))
 		}
 	}
 	return k
@@ -393,7 +364,7 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 	if axis == 1 {
 		l = e.Cols
 	}
-	eye := BroadcastToDims(Reshape(constMatrix(g, dtype, IdentityMatrix(l)), 1, l, l), batch, l, l)
+	eye := BroadcastToDims(Reshape(constMatrix(g, dtype, lattice.IdentityMatrix(l)), 1, l, l), batch, l, l)
 	apply := func(kernel, m *Node) *Node { // kernel @ m, kernel [l, l] or per example [batch, l, l]
 		if kernel.Rank() == 3 {
 			return Einsum("bij,bjk->bik", kernel, m)
@@ -406,8 +377,8 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 	}
 	axisGate := func(x *Node, i int) *Node { return Reshape(Slice(x, AxisRange(), AxisElem(i)), batch) }
 	result := eye
-	flip := constMatrix(g, dtype, ReflectionMask1D(l))
-	shift := func(k int) *Node { return constMatrix(g, dtype, TranslationMask1D(l, 1<<k)) }
+	flip := constMatrix(g, dtype, lattice.ReflectionMask1D(l))
+	shift := func(k int) *Node { return constMatrix(g, dtype, lattice.TranslationMask1D(l, 1<<k)) }
 	if grid != nil {
 		flip = grid.flip
 		shift = func(k int) *Node { return grid.shifts[k] }
@@ -425,7 +396,7 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 		result = mix(axisGate(gates.Reflection, axis), flip, result)
 		if smooth > 0 {
 			// Heat diffusion on the 2-element group of flips of this axis (C2): w0 I + w1 J.
-			w := CycleHeatKernel(2, smooth)
+			w := lattice.CycleHeatKernel(2, smooth)
 			result = Add(MulScalar(result, w.At(0, 0)), MulScalar(apply(flip, result), w.At(0, 1)))
 		}
 	}
@@ -438,7 +409,7 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 			// Heat diffusion on the cycle of translations of this axis (the translation grid is the
 			// product of the per-axis cycles, whose heat kernel is the Kronecker product). On the grid
 			// lattice this is the canvas' cycle, an approximation of the grid's.
-			result = Einsum("ij,bjk->bik", constMatrix(g, dtype, CycleHeatKernel(l, smooth)), result)
+			result = Einsum("ij,bjk->bik", constMatrix(g, dtype, lattice.CycleHeatKernel(l, smooth)), result)
 		}
 	}
 	if grid != nil {
@@ -453,7 +424,7 @@ func (e Expert) scaleAxis(g *Graph, dtype dtypes.DType, gates *Gates, batch, axi
 		probs := Reshape(Slice(gates.Scale, AxisRange(), AxisElem(axis), AxisRange()), batch, e.MaxScale)
 		ups := make([]*Node, e.MaxScale)
 		for h := 1; h <= e.MaxScale; h++ {
-			ups[h-1] = Reshape(constMatrix(g, dtype, UpscaleMask1D(l, h)), 1, l, l)
+			ups[h-1] = Reshape(constMatrix(g, dtype, lattice.UpscaleMask1D(l, h)), 1, l, l)
 		}
 		up := Einsum("bh,hij->bij", probs, Concatenate(ups, 0))
 		tau := Reshape(Slice(gates.Transpose, AxisRange(), AxisElem(axis)), batch, 1, 1)
@@ -529,7 +500,7 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 	// R^3 = R^2 R, so it stays a sum of four Kronecker terms.
 	r180 := Reshape(Slice(gates.Rotation, AxisRange(), AxisElem(1)), batch)
 	q := []*Node{Mul(OneMinus(r90), OneMinus(r180)), Mul(r90, OneMinus(r180)), Mul(OneMinus(r90), r180), Mul(r90, r180)}
-	h := CycleHeatKernel(4, smooth)
+	h := lattice.CycleHeatKernel(4, smooth)
 	weight := func(k int) *Node {
 		var w *Node
 		for m := range 4 {
@@ -547,7 +518,7 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 		if perExample != nil {
 			return Einsum("bij,bjk->bik", a, perExample)
 		}
-		return Einsum("bij,jk->bik", a, constMatrix(g, dtype, ReflectionMask1D(e.Rows)))
+		return Einsum("bij,jk->bik", a, constMatrix(g, dtype, lattice.ReflectionMask1D(e.Rows)))
 	}
 	// R^2 of the unrotated grid flips its rows and columns; after R the grid is W x H, so R^2 R flips
 	// its W rows and H columns.
@@ -652,14 +623,14 @@ func (e Expert) DecodeGates(ts []*tensors.Tensor) ([]GateValues, error) {
 	return vals, nil
 }
 
-// Action returns the group element that the discretized gates select (gates > 0.5, argmax of the
-// scaling probabilities), as an Action on the rows x cols lattice whose Mask equals the expert's mask
-// with hard gates: Compose(translation, reflections, scaling, rotation by 0, 90, 180 or 270°), that is,
+// lattice.Action returns the group element that the discretized gates select (gates > 0.5, argmax of the
+// scaling probabilities), as an lattice.Action on the rows x cols lattice whose Mask equals the expert's mask
+// with hard gates: lattice.Compose(translation, reflections, scaling, rotation by 0, 90, 180 or 270°), that is,
 // the rotation is applied first. For a GridLattice expert the element acts on the input grid and the
-// scaling comes last: Compose(scaling, translation, reflections, rotation), with translations circular
+// scaling comes last: lattice.Compose(scaling, translation, reflections, rotation), with translations circular
 // on the grid (the deltas are shown modulo the canvas side).
-func (e Expert) Action(v GateValues) Action {
-	var trans, refl, scale, rot []Action
+func (e Expert) Action(v GateValues) lattice.Action {
+	var trans, refl, scale, rot []lattice.Action
 	if v.Has.Translation {
 		deltas := []int{0, 0}
 		for a := range 2 {
@@ -671,13 +642,13 @@ func (e Expert) Action(v GateValues) Action {
 		}
 		deltas[0], deltas[1] = mod(deltas[0], e.Rows), mod(deltas[1], e.Cols) // circular shifts
 		if deltas[0] != 0 || deltas[1] != 0 {
-			trans = append(trans, Translation{Deltas: deltas})
+			trans = append(trans, lattice.Translation{Deltas: deltas})
 		}
 	}
 	if v.Has.Reflection {
 		for a := range 2 {
 			if v.Reflection[a] > 0.5 {
-				refl = append(refl, Reflection{Axis: a})
+				refl = append(refl, lattice.Reflection{Axis: a})
 			}
 		}
 	}
@@ -697,10 +668,10 @@ func (e Expert) Action(v GateValues) Action {
 			}
 		}
 		if up[0] != 1 || up[1] != 1 {
-			scale = append(scale, Upscale{Factors: up})
+			scale = append(scale, lattice.Upscale{Factors: up})
 		}
 		if down[0] != 1 || down[1] != 1 {
-			scale = append(scale, Downscale{Factors: down})
+			scale = append(scale, lattice.Downscale{Factors: down})
 		}
 	}
 	if v.Has.Rotation {
@@ -712,7 +683,7 @@ func (e Expert) Action(v GateValues) Action {
 			quarter++
 		}
 		if quarter > 0 {
-			rot = append(rot, Rotation{AxisA: 0, AxisB: 1, Quarter: quarter})
+			rot = append(rot, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: quarter})
 		}
 	}
 	parts := append(append(append(trans, refl...), scale...), rot...)
@@ -720,10 +691,10 @@ func (e Expert) Action(v GateValues) Action {
 		parts = append(append(append(scale, trans...), refl...), rot...)
 	}
 	if len(parts) == 0 {
-		return IdentityAction{}
+		return lattice.IdentityAction{}
 	}
 	if len(parts) == 1 {
 		return parts[0]
 	}
-	return Compose(parts...)
+	return lattice.Compose(parts...)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/lattice"
 )
 
 func goBackend(t testing.TB) compute.Backend {
@@ -211,7 +212,7 @@ func TestExpertSoftMaskRows(t *testing.T) {
 // kernel is circulant with a peak at distance 0 decreasing with the distance; t -> 0 gives the identity.
 func TestHeatKernel(t *testing.T) {
 	for _, n := range []int{2, 4, 7, 30} {
-		h := CycleHeatKernel(n, 1)
+		h := lattice.CycleHeatKernel(n, 1)
 		for i := range n {
 			sum := 0.0
 			for j := range n {
@@ -234,11 +235,11 @@ func TestHeatKernel(t *testing.T) {
 		}
 		t.Logf("C_%d heat kernel t=1, row 0: %.4f", n, h.Data[:min(n, 5)])
 	}
-	if d := CycleHeatKernel(5, 1e-9).MaxAbsDiff(IdentityMatrix(5)); d > 1e-8 {
+	if d := lattice.CycleHeatKernel(5, 1e-9).MaxAbsDiff(lattice.IdentityMatrix(5)); d > 1e-8 {
 		t.Errorf("t->0: kernel differs from I by %g", d)
 	}
 	// C2 kernel closed form: (1 + e^{-2t})/2 on the diagonal.
-	if got, want := CycleHeatKernel(2, 0.7).At(0, 0), (1+math.Exp(-1.4))/2; math.Abs(got-want) > 1e-12 {
+	if got, want := lattice.CycleHeatKernel(2, 0.7).At(0, 0), (1+math.Exp(-1.4))/2; math.Abs(got-want) > 1e-12 {
 		t.Errorf("C2 kernel: got %g want %g", got, want)
 	}
 }
@@ -251,7 +252,7 @@ func TestRotationalSmoothing(t *testing.T) {
 	e := DefaultExpert(4, 4)
 	e.Translation, e.Reflection, e.Scaling = false, false, false
 	dims := []int{4, 4}
-	h := CycleHeatKernel(4, e.SmoothingTime)
+	h := lattice.CycleHeatKernel(4, e.SmoothingTime)
 	for _, rot := range []bool{false, true} {
 		r := float32(-30)
 		if rot {
@@ -261,13 +262,13 @@ func TestRotationalSmoothing(t *testing.T) {
 			return e.SmoothedMask(e.GatesFromLogits(l, false)).Dense()
 		}, [][]float32{{r, -30}})
 		got := tensors.MustCopyFlatData[float32](m)
-		want := NewMatrix(16, 16)
+		want := lattice.NewMatrix(16, 16)
 		start := 0
 		if rot {
 			start = 1
 		}
 		for k := range 4 {
-			rk, _ := Rotation{AxisA: 0, AxisB: 1, Quarter: k}.Mask(dims)
+			rk, _ := lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: k}.Mask(dims)
 			w := h.At(start, k)
 			for i := range want.Data {
 				want.Data[i] += w * rk.Data[i]
@@ -296,7 +297,7 @@ func TestTranslationalSmoothing(t *testing.T) {
 		return e.SmoothedMask(e.GatesFromLogits(l, true)).Dense()
 	}, [][]float32{e.hardLogits(c)})
 	got := tensors.MustCopyFlatData[float32](m)
-	want := Kron(CycleHeatKernel(5, 1).MatMul(TranslationMask1D(5, 3)), CycleHeatKernel(6, 1).MatMul(TranslationMask1D(6, 2)))
+	want := lattice.Kron(lattice.CycleHeatKernel(5, 1).MatMul(lattice.TranslationMask1D(5, 3)), lattice.CycleHeatKernel(6, 1).MatMul(lattice.TranslationMask1D(6, 2)))
 	maxErr := 0.0
 	for i := range got {
 		maxErr = max(maxErr, math.Abs(float64(got[i])-want.Data[i]))
@@ -353,7 +354,7 @@ func ExampleExpert() {
 	}, logits)
 	values, _ := e.DecodeGates(outs[1:])
 	fmt.Println("learned action:", e.Action(values[0]))
-	m := NewMatrix(12, 12)
+	m := lattice.NewMatrix(12, 12)
 	for i, v := range tensors.MustCopyFlatData[float32](outs[0]) {
 		m.Data[i] = float64(v)
 	}
@@ -387,7 +388,7 @@ func TestEvaluateLogits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wants := []Action{Translation{Deltas: []int{1, 2}}, Compose(Reflection{Axis: 0}, Upscale{Factors: []int{2, 1}}, Rotation{AxisA: 0, AxisB: 1, Quarter: 1})}
+	wants := []lattice.Action{lattice.Translation{Deltas: []int{1, 2}}, lattice.Compose(lattice.Reflection{Axis: 0}, lattice.Upscale{Factors: []int{2, 1}}, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1})}
 	for i, want := range wants {
 		m, _ := want.Mask([]int{6, 6})
 		if !res.Masks[i].Equal(m, 0) {

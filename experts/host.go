@@ -6,17 +6,18 @@ import (
 	"github.com/gomlx/compute"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/lattice"
 )
 
 // ExpertMasks are host-side results of EvaluateLogits for a batch of gate logits.
 type ExpertMasks struct {
 	// Masks are the dense n x n masks (plain or smoothed), one per example.
-	Masks []*Matrix
+	Masks []*lattice.Matrix
 	// Rows and Cols are the per-axis l x l masks of the first term (no rotation applied): A_rows, A_cols.
-	Rows, Cols []*Matrix
+	Rows, Cols []*lattice.Matrix
 	// Gates are the gate values, and Actions the group elements they select when discretized.
 	Gates   []GateValues
-	Actions []Action
+	Actions []lattice.Action
 }
 
 // EvaluateLogits computes, outside any model, what the expert produces for the given gate logits
@@ -41,13 +42,13 @@ func (e Expert) EvaluateLogits(backend compute.Backend, logits [][]float32, hard
 	if err != nil {
 		return nil, err
 	}
-	toMatrices := func(t *tensors.Tensor) []*Matrix {
+	toMatrices := func(t *tensors.Tensor) []*lattice.Matrix {
 		dims := t.Shape().Dimensions
 		flat := tensors.MustCopyFlatData[float32](t)
 		size := dims[1] * dims[2]
-		ms := make([]*Matrix, dims[0])
+		ms := make([]*lattice.Matrix, dims[0])
 		for b := range ms {
-			ms[b] = NewMatrix(dims[1], dims[2])
+			ms[b] = lattice.NewMatrix(dims[1], dims[2])
 			for i := range size {
 				ms[b].Data[i] = float64(flat[b*size+i])
 			}

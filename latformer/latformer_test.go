@@ -13,6 +13,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/lattice"
 )
 
 func testBackend(t testing.TB) compute.Backend {
@@ -25,7 +26,7 @@ func testBackend(t testing.TB) compute.Backend {
 	return b
 }
 
-func examples(t testing.TB, rng *rand.Rand, action experts.Action, canvas, grid, num int) ([]Example, []datasets.Canvas) {
+func examples(t testing.TB, rng *rand.Rand, action lattice.Action, canvas, grid, num int) ([]Example, []datasets.Canvas) {
 	t.Helper()
 	_, ins, outs, err := datasets.ActionExamples(rng, action, canvas, canvas, grid, grid, num)
 	if err != nil {
@@ -44,11 +45,11 @@ func examples(t testing.TB, rng *rand.Rand, action experts.Action, canvas, grid,
 func TestLearnerLearnsActions(t *testing.T) {
 	backend := testBackend(t)
 	tasks := []struct {
-		action experts.Action
+		action lattice.Action
 		grid   int
 	}{
-		{experts.Translation{Deltas: []int{1, 2}}, 4},
-		{experts.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, 6},
+		{lattice.Translation{Deltas: []int{1, 2}}, 4},
+		{lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, 6},
 	}
 	for i, task := range tasks {
 		rng := rand.New(rand.NewPCG(uint64(i), 99))

@@ -16,6 +16,7 @@ import (
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/lattice"
 )
 
 // Example is one training or test example on the canvas: input and expected output canvases (the
@@ -317,7 +318,7 @@ type Prediction struct {
 	// Gates are the (discretized) gates of the first layer's expert, and Action the group element they
 	// select (experts.Expert.Action).
 	Gates  experts.GateValues
-	Action experts.Action
+	Action lattice.Action
 }
 
 // Predict predicts the output canvases of the inputs (Output fields are ignored) with discretized gates

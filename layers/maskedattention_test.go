@@ -13,6 +13,7 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/lattice"
 )
 
 func goBackend(t testing.TB) compute.Backend {
@@ -43,13 +44,13 @@ func flat64(t *tensors.Tensor) []float64 {
 }
 
 // TestTheorem1 checks Theorem 1 (Existence) numerically: with Q = K = V = X and M = M_g, the masked
-// attention output equals g applied to X, for every action of experts.AllActions on a 1-D lattice
+// attention output equals g applied to X, for every action of lattice.AllActions on a 1-D lattice
 // (n = 7), 2-D lattices (5x5 and 4x6) and a 3-D lattice (3x4x5), on GoMLX's Go backend. Down-scaling is
 // checked on up-scaled inputs, where it is the exact left inverse of up-scaling.
 func TestTheorem1(t *testing.T) {
 	backend := goBackend(t)
 	for _, dims := range [][]int{{7}, {5, 5}, {4, 6}, {3, 4, 5}} {
-		actions := experts.AllActions(dims)
+		actions := lattice.AllActions(dims)
 		checks, err := CheckTheorem1(backend, dims, actions, 4, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -127,7 +128,7 @@ func TestMaskedAttentionZeroRow(t *testing.T) {
 	backend := goBackend(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	const n, d = 4, 2
-	mask := experts.IdentityMatrix(n)
+	mask := lattice.IdentityMatrix(n)
 	for j := range n {
 		mask.Set(2, j, 0)
 	}
@@ -135,7 +136,7 @@ func TestMaskedAttentionZeroRow(t *testing.T) {
 	outs := MustNewExec(backend, func(x, m *Node) []*Node {
 		y := MaskedAttentionCore(x, x, x, m)
 		return []*Node{y, Gradient(ReduceAllSum(y), x)[0]}
-	}).MustCall(x, mask.Tensor())
+	}).MustCall(x, experts.MatrixTensor(mask))
 	y, gx, xv := flat64(outs[0]), flat64(outs[1]), flat64(x)
 	for i := range n {
 		for k := range d {
@@ -159,7 +160,7 @@ func TestMaskedAttentionZeroRow(t *testing.T) {
 // Section 3.2: masked self-attention with M_T^(1) outputs (x_4, x_0, x_1, x_2, x_3).
 func ExampleMaskedAttentionCore() {
 	backend, _ := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see latformer.DefaultGoBackend)
-	mask := experts.TranslationMask1D(5, 1).Tensor()
+	mask := experts.MatrixTensor(lattice.TranslationMask1D(5, 1))
 	x := tensors.FromValue([][][][]float32{{{{1}, {2}, {3}, {4}, {5}}}}) // [batch=1, heads=1, n=5, d=1]
 	y := MustExecOnce(backend, func(x, m *Node) *Node { return MaskedAttentionCore(x, x, x, m) }, x, mask)
 	fmt.Println(y.Value())

@@ -11,21 +11,22 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/lattice"
 )
 
 // Theorem1Check is the outcome of checking Theorem 1 for one action: the largest absolute difference
 // between MaskedAttention(X; M_g) (with Q = K = V = X) and g applied to X.
 type Theorem1Check struct {
-	Action experts.Action
+	Action lattice.Action
 	MaxErr float64
 }
 
 // CheckTheorem1 checks Theorem 1 (Existence) numerically on a lattice with the given dims: for each
 // action, a random X (n x feat, seeded) goes through MaskedAttentionCore with Q = K = V = X and the mask
-// M_g, and the output is compared with g·X computed by coordinate arithmetic (experts.Action.Apply).
+// M_g, and the output is compared with g·X computed by coordinate arithmetic (lattice.Action.Apply).
 // Down-scaling, which is not a permutation, is checked on up-scaled inputs, where it is the exact left
 // inverse of up-scaling.
-func CheckTheorem1(backend compute.Backend, dims []int, actions []experts.Action, feat int, seed uint64) ([]Theorem1Check, error) {
+func CheckTheorem1(backend compute.Backend, dims []int, actions []lattice.Action, feat int, seed uint64) ([]Theorem1Check, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x7e0))
 	n := 1
 	for _, l := range dims {
@@ -44,8 +45,8 @@ func CheckTheorem1(backend compute.Backend, dims []int, actions []experts.Action
 		for i := range x {
 			x[i] = rng.NormFloat64()
 		}
-		if down, ok := action.(experts.Downscale); ok {
-			if x, err = (experts.Upscale{Factors: down.Factors}).Apply(dims, x, feat); err != nil {
+		if down, ok := action.(lattice.Downscale); ok {
+			if x, err = (lattice.Upscale{Factors: down.Factors}).Apply(dims, x, feat); err != nil {
 				return nil, fmt.Errorf("%v: %w", action, err)
 			}
 		}
@@ -63,7 +64,7 @@ func CheckTheorem1(backend compute.Backend, dims []int, actions []experts.Action
 				f[i] = float32(v)
 			}
 		})
-		outs, err := exec.Call(xt, m.Tensor())
+		outs, err := exec.Call(xt, experts.MatrixTensor(m))
 		if err != nil {
 			return nil, err
 		}

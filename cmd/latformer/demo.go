@@ -10,28 +10,28 @@ import (
 	"time"
 
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/latformer"
+	"github.com/latformer/latformer/lattice"
 	"github.com/latformer/latformer/render"
 )
 
 // demoTask is one geometric task of the demo: an action and the size of the random grids it acts on.
 type demoTask struct {
 	name               string
-	action             experts.Action
+	action             lattice.Action
 	gridRows, gridCols int
 }
 
 func demoTasks(canvas int) map[string]demoTask {
 	return map[string]demoTask{
 		// Rotation of grids that fill the canvas: a pure 90° counter-clockwise rotation.
-		"rotate": {"rotate", experts.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, canvas, canvas},
+		"rotate": {"rotate", lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, canvas, canvas},
 		// A (3, 2) translation of grids that fill the top-left of the canvas (pad elsewhere).
-		"translate": {"translate", experts.Translation{Deltas: []int{3, 2}}, canvas - 4, canvas - 4},
+		"translate": {"translate", lattice.Translation{Deltas: []int{3, 2}}, canvas - 4, canvas - 4},
 		// Vertical reflection of full-canvas grids.
-		"reflect": {"reflect", experts.Reflection{Axis: 0}, canvas, canvas},
+		"reflect": {"reflect", lattice.Reflection{Axis: 0}, canvas, canvas},
 		// Up-scaling by 2 of small grids.
-		"upscale": {"upscale", experts.Upscale{Factors: []int{2, 2}}, canvas / 2, canvas / 2},
+		"upscale": {"upscale", lattice.Upscale{Factors: []int{2, 2}}, canvas / 2, canvas / 2},
 	}
 }
 

@@ -1,13 +1,9 @@
-package experts
+package lattice
 
 import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/gomlx/compute/dtypes"
-	"github.com/gomlx/compute/shapes"
-	"github.com/gomlx/gomlx/core/tensors"
 )
 
 // Matrix is a small dense row-major float64 matrix, used for the exact lattice masks and the frozen
@@ -111,38 +107,6 @@ func (m *Matrix) MaxAbsDiff(b *Matrix) float64 {
 
 // Equal reports whether m and b have the same shape and all elements within tol.
 func (m *Matrix) Equal(b *Matrix, tol float64) bool { return m.MaxAbsDiff(b) <= tol }
-
-// Tensor returns m as a float32 tensor of shape [Rows, Cols], ready to be fed to a GoMLX graph.
-func (m *Matrix) Tensor() *tensors.Tensor {
-	t := tensors.FromShape(shapes.Make(dtypes.Float32, m.Rows, m.Cols))
-	tensors.MustMutableFlatData[float32](t, func(flat []float32) {
-		for i, v := range m.Data {
-			flat[i] = float32(v)
-		}
-	})
-	return t
-}
-
-// MatrixFromTensor converts a float32 or float64 tensor of rank 2 to a Matrix.
-func MatrixFromTensor(t *tensors.Tensor) (*Matrix, error) {
-	if t.Rank() != 2 {
-		return nil, fmt.Errorf("experts.MatrixFromTensor: want a rank-2 tensor, got shape %s", t.Shape())
-	}
-	m := NewMatrix(t.Shape().Dimensions[0], t.Shape().Dimensions[1])
-	switch t.DType() {
-	case dtypes.Float32:
-		tensors.MustConstFlatData[float32](t, func(flat []float32) {
-			for i, v := range flat {
-				m.Data[i] = float64(v)
-			}
-		})
-	case dtypes.Float64:
-		tensors.MustConstFlatData[float64](t, func(flat []float64) { copy(m.Data, flat) })
-	default:
-		return nil, fmt.Errorf("experts.MatrixFromTensor: want float32 or float64, got %s", t.DType())
-	}
-	return m, nil
-}
 
 // ASCII renders m as text, one line per row: '#' for values >= 0.5, '+' for values in [0.1, 0.5), '.'
 // for smaller ones. Handy to look at a mask in a terminal.

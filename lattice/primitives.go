@@ -1,4 +1,4 @@
-package experts
+package lattice
 
 import "fmt"
 
@@ -74,4 +74,34 @@ func mod(a, n int) int {
 		r += n
 	}
 	return r
+}
+
+// GridReflectionMask1D returns the l x l mask that reverses the first e cells of a 1-D lattice and
+// leaves the others in place: row i < e has its 1 in column e-1-i, row i >= e in column i. With e = l it
+// is ReflectionMask1D.
+func GridReflectionMask1D(l, e int) *Matrix {
+	m := NewMatrix(l, l)
+	for i := range l {
+		if i < e {
+			m.Set(i, e-1-i, 1)
+		} else {
+			m.Set(i, i, 1)
+		}
+	}
+	return m
+}
+
+// GridTranslationMask1D returns the l x l mask of the circular translation by delta of the first e cells
+// of a 1-D lattice, the others left in place: row i < e has its 1 in column (i-delta) mod e, row i >= e in
+// column i. With e = l it is TranslationMask1D.
+func GridTranslationMask1D(l, e, delta int) *Matrix {
+	m := NewMatrix(l, l)
+	for i := range l {
+		if i < e {
+			m.Set(i, mod(i-delta, e), 1)
+		} else {
+			m.Set(i, i, 1)
+		}
+	}
+	return m
 }
