@@ -1,13 +1,11 @@
 package experts
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/model"
@@ -117,69 +115,6 @@ func DefaultExpert(rows, cols int) Expert {
 // N returns the number of cells Rows*Cols, the size of the masks.
 func (e Expert) N() int { return e.Rows * e.Cols }
 
-// Gates holds the gate values of an Expert for a batch, all in [0, 1]. Axis 0 is rows, axis 1 columns.
-// A field is nil when its expert is disabled.
-type Gates struct {
-	Translation *Node // [batch, 2, L]: α, layer k shifts by 2^k.
-	Reflection  *Node // [batch, 2]: φ, flip of each axis.
-	Rotation    *Node // [batch, 2]: ρ_1 (90° counter-clockwise), ρ_2 (180°).
-	Scale       *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
-	Transpose   *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
-	// Extent is [batch, 2] int32, the rows and columns of each example's input grid (GridExtents); used
-	// only by a GridLattice expert, which requires it.
-	Extent *Node
-}
-
-// layout of the gate logits produced by the gating FFN.
-func (e Expert) gateSizes() (trans, refl, rot, scale, transp int) {
-	if e.Translation {
-		trans = 2 * e.TranslationLayers
-	}
-	if e.Reflection {
-		refl = 2
-	}
-	if e.Rotation {
-		rot = 2
-	}
-	if e.Scaling {
-		scale, transp = 2*e.MaxScale, 2
-	}
-	return
-}
-
-// NumGates returns the number of gate logits the gating FFN outputs.
-func (e Expert) NumGates() int {
-	a, b, c, d, f := e.gateSizes()
-	return a + b + c + d + f
-}
-
-// initialGateBias is the initial bias of the gate logits: translation gates at 0.5 (all 2^L shifts
-// covered evenly, so the gradient tells which bit to set), reflection and rotation gates at
-// sigmoid(FlipGateInit) (default -2), transpose gates at sigmoid(-4) and the scaling softmax favouring
-// h = 1 (logit +4). With all gates near 0.5 training gets stuck (see shared/bench/README.md): the
-// small-group experts must start near the identity, but not so near that they cannot open.
-func (e Expert) initialGateBias() []float32 {
-	trans, refl, rot, scale, transp := e.gateSizes()
-	bias := make([]float32, 0, e.NumGates())
-	bias = append(bias, make([]float32, trans)...)
-	for range refl + rot {
-		bias = append(bias, float32(e.FlipGateInit))
-	}
-	for axis := 0; axis < scale/max(e.MaxScale, 1); axis++ {
-		for h := 1; h <= e.MaxScale; h++ {
-			if h == 1 {
-				bias = append(bias, 4)
-			} else {
-				bias = append(bias, 0)
-			}
-		}
-	}
-	for range transp {
-		bias = append(bias, -4)
-	}
-	return bias
-}
-
 // GateLogits computes the gate logits from the layer input x [batch, n, d] and an optional conditioning
 // vector cond [batch, dc] (nil for none): a 2-layer FFN (ReLU) on the mean over the cells of x,
 // concatenated with cond. Output: [batch, NumGates()]. Variables are created under scope.
@@ -199,46 +134,6 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 	w := out.VariableWithShape("weights", shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
 	bias := out.VariableWithValue("biases", e.initialGateBias()).NodeValue(x.Graph())
 	return Add(MatMul(hidden, w), ExpandAxes(ConvertDType(bias, x.DType()), 0))
-}
-
-// GatesFromLogits turns logits [batch, NumGates()] into Gates: sigmoids, and a softmax over the scaling
-// factors. With hard = true the gates are discretized (sigmoid > 0.5 -> 1, argmax of the softmax), so the
-// mask is exactly the binary mask of one group element (Section 4.1).
-func (e Expert) GatesFromLogits(logits *Node, hard bool) *Gates {
-	batch := logits.Shape().Dimensions[0]
-	trans, refl, rot, scale, transp := e.gateSizes()
-	sig := func(x *Node) *Node {
-		if hard {
-			return ConvertDType(GreaterThan(x, ZerosLike(x)), x.DType())
-		}
-		return Sigmoid(x)
-	}
-	g := &Gates{}
-	off := 0
-	take := func(size int) *Node {
-		s := Slice(logits, AxisRange(), AxisRange(off, off+size))
-		off += size
-		return s
-	}
-	if trans > 0 {
-		g.Translation = Reshape(sig(take(trans)), batch, 2, e.TranslationLayers)
-	}
-	if refl > 0 {
-		g.Reflection = sig(take(refl))
-	}
-	if rot > 0 {
-		g.Rotation = sig(take(rot))
-	}
-	if scale > 0 {
-		s := Reshape(take(scale), batch, 2, e.MaxScale)
-		if hard {
-			g.Scale = OneHot(ArgMax(s, -1), e.MaxScale, s.DType())
-		} else {
-			g.Scale = Softmax(s, -1)
-		}
-		g.Transpose = sig(take(transp))
-	}
-	return g
 }
 
 // Gates computes the gates for input x [batch, n, d] and optional conditioning cond [batch, dc]. They
@@ -529,172 +424,4 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 		{Weight: weight(3), Row: times(rowR, flipCols), Col: times(colR, flipRows), Rotate: true, Flip: flipCols},
 	}
 	return lm
-}
-
-// GateValues are the gates of one example read back from the graph outputs (host side), e.g. to show
-// or discretize what a trained model learned. Slices are indexed like the fields of Gates.
-type GateValues struct {
-	Translation [2][]float64 // per axis, L values
-	Reflection  [2]float64
-	Rotation    [2]float64 // 90°, 180°
-	Scale       [2][]float64
-	Transpose   [2]float64
-	Has         struct{ Translation, Reflection, Rotation, Scaling bool }
-}
-
-// GateTensors lists the non-nil gate nodes in a fixed order (translation, reflection, rotation, scale,
-// transpose), to be returned by a graph and decoded with DecodeGates.
-func (g *Gates) GateTensors() []*Node {
-	var out []*Node
-	for _, n := range []*Node{g.Translation, g.Reflection, g.Rotation, g.Scale, g.Transpose} {
-		if n != nil {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// DecodeGates converts the tensors returned for Gates.GateTensors into one GateValues per example.
-func (e Expert) DecodeGates(ts []*tensors.Tensor) ([]GateValues, error) {
-	want := 0
-	trans, refl, rot, scale, _ := e.gateSizes()
-	for _, s := range []int{trans, refl, rot, scale, scale} {
-		if s > 0 {
-			want++
-		}
-	}
-	if len(ts) != want {
-		return nil, fmt.Errorf("DecodeGates: want %d gate tensors for this expert, got %d", want, len(ts))
-	}
-	flat := func(t *tensors.Tensor) []float64 {
-		var out []float64
-		switch t.DType() {
-		case dtypes.Float32:
-			for _, v := range tensors.MustCopyFlatData[float32](t) {
-				out = append(out, float64(v))
-			}
-		default:
-			out = tensors.MustCopyFlatData[float64](t)
-		}
-		return out
-	}
-	batch := ts[0].Shape().Dimensions[0]
-	vals := make([]GateValues, batch)
-	idx := 0
-	next := func() []float64 { v := flat(ts[idx]); idx++; return v }
-	if trans > 0 {
-		v := next()
-		L := e.TranslationLayers
-		for b := range batch {
-			for a := range 2 {
-				vals[b].Translation[a] = v[(b*2+a)*L : (b*2+a+1)*L]
-			}
-			vals[b].Has.Translation = true
-		}
-	}
-	if refl > 0 {
-		v := next()
-		for b := range batch {
-			vals[b].Reflection = [2]float64{v[2*b], v[2*b+1]}
-			vals[b].Has.Reflection = true
-		}
-	}
-	if rot > 0 {
-		v := next()
-		for b := range batch {
-			vals[b].Rotation = [2]float64{v[2*b], v[2*b+1]}
-			vals[b].Has.Rotation = true
-		}
-	}
-	if scale > 0 {
-		v := next()
-		H := e.MaxScale
-		for b := range batch {
-			for a := range 2 {
-				vals[b].Scale[a] = v[(b*2+a)*H : (b*2+a+1)*H]
-			}
-			vals[b].Has.Scaling = true
-		}
-		v = next()
-		for b := range batch {
-			vals[b].Transpose = [2]float64{v[2*b], v[2*b+1]}
-		}
-	}
-	return vals, nil
-}
-
-// lattice.Action returns the group element that the discretized gates select (gates > 0.5, argmax of the
-// scaling probabilities), as an lattice.Action on the rows x cols lattice whose Mask equals the expert's mask
-// with hard gates: lattice.Compose(translation, reflections, scaling, rotation by 0, 90, 180 or 270°), that is,
-// the rotation is applied first. For a GridLattice expert the element acts on the input grid and the
-// scaling comes last: lattice.Compose(scaling, translation, reflections, rotation), with translations circular
-// on the grid (the deltas are shown modulo the canvas side).
-func (e Expert) Action(v GateValues) lattice.Action {
-	var trans, refl, scale, rot []lattice.Action
-	if v.Has.Translation {
-		deltas := []int{0, 0}
-		for a := range 2 {
-			for k, g := range v.Translation[a] {
-				if g > 0.5 {
-					deltas[a] += 1 << k
-				}
-			}
-		}
-		deltas[0], deltas[1] = mod(deltas[0], e.Rows), mod(deltas[1], e.Cols) // circular shifts
-		if deltas[0] != 0 || deltas[1] != 0 {
-			trans = append(trans, lattice.Translation{Deltas: deltas})
-		}
-	}
-	if v.Has.Reflection {
-		for a := range 2 {
-			if v.Reflection[a] > 0.5 {
-				refl = append(refl, lattice.Reflection{Axis: a})
-			}
-		}
-	}
-	if v.Has.Scaling {
-		up, down := []int{1, 1}, []int{1, 1}
-		for a := range 2 {
-			best := 0
-			for h, p := range v.Scale[a] {
-				if p > v.Scale[a][best] {
-					best = h
-				}
-			}
-			if v.Transpose[a] > 0.5 {
-				down[a] = best + 1
-			} else {
-				up[a] = best + 1
-			}
-		}
-		if up[0] != 1 || up[1] != 1 {
-			scale = append(scale, lattice.Upscale{Factors: up})
-		}
-		if down[0] != 1 || down[1] != 1 {
-			scale = append(scale, lattice.Downscale{Factors: down})
-		}
-	}
-	if v.Has.Rotation {
-		quarter := 0
-		if v.Rotation[1] > 0.5 {
-			quarter += 2
-		}
-		if v.Rotation[0] > 0.5 {
-			quarter++
-		}
-		if quarter > 0 {
-			rot = append(rot, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: quarter})
-		}
-	}
-	parts := append(append(append(trans, refl...), scale...), rot...)
-	if e.GridLattice {
-		parts = append(append(append(scale, trans...), refl...), rot...)
-	}
-	if len(parts) == 0 {
-		return lattice.IdentityAction{}
-	}
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	return lattice.Compose(parts...)
 }

@@ -24,93 +24,38 @@ func goBackend(t testing.TB) compute.Backend {
 	return b
 }
 
-// hardConfig is one choice of hard gates for an Expert.
-type hardConfig struct {
-	trans     [2][]bool
-	refl      [2]bool
-	rot90     bool
-	rot180    bool
-	scale     [2]int // factor index 0..MaxScale-1
-	transpose [2]bool
-}
-
-// logits returns gate logits (±6) that select c.
-func (e Expert) hardLogits(c hardConfig) []float32 {
-	var out []float32
-	b := func(on bool) float32 {
-		if on {
-			return 6
-		}
-		return -6
-	}
-	if e.Translation {
-		for a := range 2 {
-			for k := range e.TranslationLayers {
-				out = append(out, b(c.trans[a][k]))
-			}
-		}
-	}
-	if e.Reflection {
-		out = append(out, b(c.refl[0]), b(c.refl[1]))
-	}
-	if e.Rotation {
-		out = append(out, b(c.rot90), b(c.rot180))
-	}
-	if e.Scaling {
-		for a := range 2 {
-			for h := range e.MaxScale {
-				out = append(out, b(h == c.scale[a]))
-			}
-		}
-		out = append(out, b(c.transpose[0]), b(c.transpose[1]))
-	}
-	return out
-}
-
-func randomConfig(rng *rand.Rand, e Expert) hardConfig {
-	var c hardConfig
+func randomConfig(rng *rand.Rand, e Expert) Element {
+	var c Element
 	for a := range 2 {
-		c.trans[a] = make([]bool, e.TranslationLayers)
-		for k := range c.trans[a] {
-			c.trans[a][k] = rng.IntN(2) == 1
-		}
-		c.refl[a] = rng.IntN(2) == 1
-		c.scale[a] = rng.IntN(e.MaxScale)
-		c.transpose[a] = rng.IntN(2) == 1
+		c.Shift[a] = rng.IntN(1 << e.TranslationLayers)
+		c.Flip[a] = rng.IntN(2) == 1
+		c.Scale[a] = 1 + rng.IntN(e.MaxScale)
+		c.Down[a] = rng.IntN(2) == 1
 	}
-	c.rot90, c.rot180 = rng.IntN(2) == 1, rng.IntN(2) == 1
+	c.Quarter = rng.IntN(4)
 	return c
 }
 
-// allConfigs lists: every translation (all bit patterns of both axes), every combination of the
+// allConfigs lists: every translation reachable by the gates of both axes, every combination of the
 // flips, rotations, scaling factors and transpose gates (translation off), and random combinations of all.
-func allConfigs(rng *rand.Rand, e Expert, numRandom int) []hardConfig {
-	var cs []hardConfig
+func allConfigs(rng *rand.Rand, e Expert, numRandom int) []Element {
+	var cs []Element
 	L := e.TranslationLayers
-	empty := func() hardConfig {
-		var c hardConfig
-		c.trans = [2][]bool{make([]bool, L), make([]bool, L)}
-		return c
-	}
 	for r := range 1 << L {
 		for col := range 1 << L {
-			c := empty()
-			for k := range L {
-				c.trans[0][k], c.trans[1][k] = r&(1<<k) != 0, col&(1<<k) != 0
-			}
-			cs = append(cs, c)
+			cs = append(cs, Element{Shift: [2]int{r, col}})
 		}
 	}
 	for bits := range 16 {
-		for s0 := range e.MaxScale {
-			for s1 := range e.MaxScale {
+		for s0 := 1; s0 <= e.MaxScale; s0++ {
+			for s1 := 1; s1 <= e.MaxScale; s1++ {
 				for tp := range 4 {
-					c := empty()
-					c.refl = [2]bool{bits&1 != 0, bits&2 != 0}
-					c.rot90, c.rot180 = bits&4 != 0, bits&8 != 0
-					c.scale = [2]int{s0, s1}
-					c.transpose = [2]bool{tp&1 != 0, tp&2 != 0}
-					cs = append(cs, c)
+					cs = append(cs, Element{
+						Flip:    [2]bool{bits&1 != 0, bits&2 != 0},
+						Quarter: bits >> 2,
+						Scale:   [2]int{s0, s1},
+						Down:    [2]bool{tp&1 != 0, tp&2 != 0},
+					})
 				}
 			}
 		}
@@ -119,6 +64,42 @@ func allConfigs(rng *rand.Rand, e Expert, numRandom int) []hardConfig {
 		cs = append(cs, randomConfig(rng, e))
 	}
 	return cs
+}
+
+// TestGateLayout pins the layout of the gate logits (gateTable): for a small expert, the logits that
+// select one element, their initial bias, and the element read back from them.
+func TestGateLayout(t *testing.T) {
+	e := DefaultExpert(4, 4)
+	e.TranslationLayers, e.MaxScale, e.FlipGateInit = 2, 3, -2
+	el := Element{Shift: [2]int{1, 2}, Flip: [2]bool{true, false}, Quarter: 3, Scale: [2]int{2, 1}, Down: [2]bool{false, true}}
+	got := e.LogitsFor(el, 1)
+	want := []float32{
+		+1, -1, -1, +1, // translation: rows 1 = 0b01, columns 2 = 0b10 (layer k shifts by 2^k)
+		+1, -1, // reflection of rows, columns
+		+1, +1, // rotation: 90°, 180° (3 quarter turns)
+		-1, +1, -1, +1, -1, -1, // scale: softmax over h = 1..3, per axis
+		-1, +1, // transpose (down-scaling) per axis
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("LogitsFor:\n got %v\nwant %v", got, want)
+	}
+	if e.NumGates() != len(want) {
+		t.Errorf("NumGates = %d, want %d", e.NumGates(), len(want))
+	}
+	bias := []float32{0, 0, 0, 0, -2, -2, -2, -2, 4, 0, 0, 4, 0, 0, -4, -4}
+	if fmt.Sprint(e.initialGateBias()) != fmt.Sprint(bias) {
+		t.Errorf("initial bias:\n got %v\nwant %v", e.initialGateBias(), bias)
+	}
+	v := GateValues{
+		"translation": {1, 0, 0, 1}, "reflection": {1, 0}, "rotation": {1, 1},
+		"scale": {0.1, 0.8, 0.1, 0.7, 0.2, 0.1}, "transpose": {0, 1},
+	}
+	if back := e.ElementOf(v); back != el {
+		t.Errorf("ElementOf: got %+v, want %+v", back, el)
+	}
+	if got, want := e.Action(v).String(), e.ActionOf(el).String(); got != want {
+		t.Errorf("Action %s != ActionOf %s", got, want)
+	}
 }
 
 // TestExpertHardGatesRoundTrip checks gate discretization (Section 4.1): with hard gates, the expert's
@@ -134,7 +115,7 @@ func TestExpertHardGatesRoundTrip(t *testing.T) {
 		configs := allConfigs(rng, e, 300)
 		logits := make([][]float32, len(configs))
 		for i, c := range configs {
-			logits[i] = e.hardLogits(c)
+			logits[i] = e.LogitsFor(c, 6)
 		}
 		outs := MustExecOnceN(backend, func(l *Node) []*Node {
 			gates := e.GatesFromLogits(l, true)
@@ -291,11 +272,9 @@ func TestTranslationalSmoothing(t *testing.T) {
 	backend := goBackend(t)
 	e := DefaultExpert(5, 6)
 	e.Reflection, e.Scaling, e.Rotation = false, false, false
-	var c hardConfig
-	c.trans = [2][]bool{{true, true, false, false, false}, {false, true, false, false, false}} // (3, 2)
 	m := MustExecOnce(backend, func(l *Node) *Node {
 		return e.SmoothedMask(e.GatesFromLogits(l, true)).Dense()
-	}, [][]float32{e.hardLogits(c)})
+	}, [][]float32{e.LogitsFor(Element{Shift: [2]int{3, 2}}, 6)})
 	got := tensors.MustCopyFlatData[float32](m)
 	want := lattice.Kron(lattice.CycleHeatKernel(5, 1).MatMul(lattice.TranslationMask1D(5, 3)), lattice.CycleHeatKernel(6, 1).MatMul(lattice.TranslationMask1D(6, 2)))
 	maxErr := 0.0
@@ -346,8 +325,7 @@ func ExampleExpert() {
 	e := DefaultExpert(3, 4)
 	e.Rotation, e.Reflection, e.Scaling = false, false, false
 	e.TranslationLayers = 2 // shifts 0..3 per axis
-	// Gate logits per axis and layer (layer k shifts by 2^k): rows 1 = 0b01, columns 2 = 0b10.
-	logits := [][]float32{{+5, -5, -5, +5}}
+	logits := [][]float32{e.LogitsFor(Element{Shift: [2]int{1, 2}}, 5)}
 	outs := MustExecOnceN(backend, func(l *Node) []*Node {
 		gates := e.GatesFromLogits(l, true)
 		return append([]*Node{e.Mask(gates).Dense()}, gates.GateTensors()...)
@@ -381,8 +359,8 @@ func TestEvaluateLogits(t *testing.T) {
 	backend := goBackend(t)
 	e := DefaultExpert(6, 6)
 	logits := [][]float32{
-		e.LogitsFor([2]int{1, 2}, [2]bool{}, 0, [2]int{1, 1}, [2]bool{}, 6),
-		e.LogitsFor([2]int{}, [2]bool{true, false}, 1, [2]int{2, 1}, [2]bool{}, 6),
+		e.LogitsFor(Element{Shift: [2]int{1, 2}}, 6),
+		e.LogitsFor(Element{Flip: [2]bool{true, false}, Quarter: 1, Scale: [2]int{2, 1}}, 6),
 	}
 	res, err := e.EvaluateLogits(backend, logits, true, false)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // gridRef applies, on the host, the group element of hard config c to an H x W grid the way a
 // GridLattice expert does (rotation first, then flips, circular translation on the grid, then
 // up-scaling), and places the result at the top-left of an l x l canvas filled with pad.
-func gridRef(c hardConfig, grid [][]float64, l int, pad float64) []float64 {
+func gridRef(c Element, grid [][]float64, l int, pad float64) []float64 {
 	g := grid
 	rot90 := func(in [][]float64) [][]float64 { // NumPy's rot90: out[i][j] = in[j][W-1-i]
 		h, w := len(in), len(in[0])
@@ -26,14 +26,7 @@ func gridRef(c hardConfig, grid [][]float64, l int, pad float64) []float64 {
 		}
 		return out
 	}
-	quarter := 0
-	if c.rot90 {
-		quarter++
-	}
-	if c.rot180 {
-		quarter += 2
-	}
-	for range quarter {
+	for range mod(c.Quarter, 4) {
 		g = rot90(g)
 	}
 	h, w := len(g), len(g[0])
@@ -48,22 +41,15 @@ func gridRef(c hardConfig, grid [][]float64, l int, pad float64) []float64 {
 		}
 		return out
 	}
-	if c.refl[0] {
+	if c.Flip[0] {
 		g = at(g, func(i, j int) (int, int) { return h - 1 - i, j })
 	}
-	if c.refl[1] {
+	if c.Flip[1] {
 		g = at(g, func(i, j int) (int, int) { return i, w - 1 - j })
 	}
-	var d [2]int
-	for a := range 2 {
-		for k, on := range c.trans[a] {
-			if on {
-				d[a] += 1 << k
-			}
-		}
-	}
+	d := c.Shift
 	g = at(g, func(i, j int) (int, int) { return mod(i-d[0], h), mod(j-d[1], w) })
-	hr, hc := c.scale[0]+1, c.scale[1]+1
+	hr, hc := max(1, c.Scale[0]), max(1, c.Scale[1])
 	out := make([]float64, l*l)
 	for i := range l {
 		for j := range l {
@@ -90,9 +76,9 @@ func TestGridLatticeHardGates(t *testing.T) {
 	e := DefaultExpert(l, l)
 	e.GridLattice = true
 	rng := rand.New(rand.NewPCG(3, 4))
-	var configs []hardConfig
+	var configs []Element
 	for _, c := range allConfigs(rng, e, 200) {
-		if !c.transpose[0] && !c.transpose[1] { // down-scaling averages cells: not a permutation
+		if !c.Down[0] && !c.Down[1] { // down-scaling averages cells: not a permutation
 			configs = append(configs, c)
 		}
 	}
@@ -113,7 +99,7 @@ func TestGridLatticeHardGates(t *testing.T) {
 		logits := make([][]float32, len(configs))
 		extents := make([][]int32, len(configs))
 		for i, c := range configs {
-			logits[i] = e.hardLogits(c)
+			logits[i] = e.LogitsFor(c, 6)
 			extents[i] = []int32{int32(H), int32(W)}
 		}
 		out := MustExecOnce(backend, func(lg, ex, x *Node) *Node {

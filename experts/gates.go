@@ -1,0 +1,357 @@
+package experts
+
+import (
+	"fmt"
+
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/lattice"
+)
+
+// Gates holds the gate values of an Expert for a batch, all in [0, 1]. Axis 0 is rows, axis 1 columns.
+// A field is nil when its expert is disabled. The layout of each field is given by gateTable.
+type Gates struct {
+	Translation *Node // [batch, 2, L]: α, layer k shifts by 2^k.
+	Reflection  *Node // [batch, 2]: φ, flip of each axis.
+	Rotation    *Node // [batch, 2]: ρ_1 (90° counter-clockwise), ρ_2 (180°).
+	Scale       *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
+	Transpose   *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
+	// Extent is [batch, 2] int32, the rows and columns of each example's input grid (GridExtents); used
+	// only by a GridLattice expert, which requires it. It is an input, not a gate.
+	Extent *Node
+}
+
+// Element is a group element in the expert's own parametrization: what a setting of hard gates selects.
+// Fields of disabled experts are ignored.
+type Element struct {
+	Shift   [2]int  // circular translation per axis (rows, columns); the gates hold it modulo 2^L
+	Flip    [2]bool // reflection of each axis
+	Quarter int     // counter-clockwise quarter turns, 0..3
+	Scale   [2]int  // up- (or, with Down, down-) scaling factor per axis, 1..MaxScale (0 means 1)
+	Down    [2]bool // the scaling of the axis is a down-scaling (the transpose of the up-scaling mask)
+}
+
+// gateSegment describes one segment of an expert's gate logits: its place in Gates, its shape per
+// example, how logits become gates, their initial bias, and how a hard setting encodes and decodes an
+// Element. gateTable lists the segments in the order of the logits; every function that knows about the
+// layout (NumGates, the initial bias, GatesFromLogits, GateTensors, DecodeGates, ElementOf, LogitsFor)
+// reads it, so a new kind of gate is one entry here plus the mask code that uses its Gates field.
+type gateSegment struct {
+	name    string               // key of the segment in GateValues
+	field   func(*Gates) **Node  // where the gates go
+	enabled func(e Expert) bool  // whether the expert has this segment
+	dims    func(e Expert) []int // shape per example; a softmax runs over the last axis
+	softmax bool                 // softmax over the last axis (hard: one-hot argmax); else sigmoids (hard: > 0)
+	bias    func(e Expert, idx []int) float32
+	// on says whether gate idx is set (sigmoid segments) or is the argmax (softmax segments) in the hard
+	// setting that selects el.
+	on func(e Expert, el Element, idx []int) bool
+	// set records in el what gate idx being set (or being the argmax) means.
+	set func(e Expert, el *Element, idx []int)
+}
+
+// gateTable is the layout of the gate logits, in order.
+var gateTable = []gateSegment{
+	{
+		name: "translation", field: func(g *Gates) **Node { return &g.Translation },
+		enabled: func(e Expert) bool { return e.Translation },
+		dims:    func(e Expert) []int { return []int{2, e.TranslationLayers} },
+		// 0.5: all 2^L shifts covered evenly, so the gradient tells which bit to set.
+		bias: func(Expert, []int) float32 { return 0 },
+		on:   func(_ Expert, el Element, idx []int) bool { return el.Shift[idx[0]]&(1<<idx[1]) != 0 },
+		set:  func(_ Expert, el *Element, idx []int) { el.Shift[idx[0]] += 1 << idx[1] },
+	},
+	{
+		name: "reflection", field: func(g *Gates) **Node { return &g.Reflection },
+		enabled: func(e Expert) bool { return e.Reflection },
+		dims:    func(Expert) []int { return []int{2} },
+		bias:    func(e Expert, _ []int) float32 { return float32(e.FlipGateInit) },
+		on:      func(_ Expert, el Element, idx []int) bool { return el.Flip[idx[0]] },
+		set:     func(_ Expert, el *Element, idx []int) { el.Flip[idx[0]] = true },
+	},
+	{
+		name: "rotation", field: func(g *Gates) **Node { return &g.Rotation },
+		enabled: func(e Expert) bool { return e.Rotation },
+		dims:    func(Expert) []int { return []int{2} }, // ρ_1: 90°, ρ_2: 180°
+		bias:    func(e Expert, _ []int) float32 { return float32(e.FlipGateInit) },
+		on: func(_ Expert, el Element, idx []int) bool {
+			q := mod(el.Quarter, 4)
+			return (idx[0] == 0 && q%2 == 1) || (idx[0] == 1 && q >= 2)
+		},
+		set: func(_ Expert, el *Element, idx []int) { el.Quarter += 1 + idx[0] },
+	},
+	{
+		name: "scale", field: func(g *Gates) **Node { return &g.Scale },
+		enabled: func(e Expert) bool { return e.Scaling },
+		dims:    func(e Expert) []int { return []int{2, e.MaxScale} },
+		softmax: true,
+		// The softmax favours h = 1: the expert starts at the identity.
+		bias: func(_ Expert, idx []int) float32 {
+			if idx[1] == 0 {
+				return 4
+			}
+			return 0
+		},
+		on:  func(_ Expert, el Element, idx []int) bool { return idx[1]+1 == max(1, el.Scale[idx[0]]) },
+		set: func(_ Expert, el *Element, idx []int) { el.Scale[idx[0]] = idx[1] + 1 },
+	},
+	{
+		name: "transpose", field: func(g *Gates) **Node { return &g.Transpose },
+		enabled: func(e Expert) bool { return e.Scaling },
+		dims:    func(Expert) []int { return []int{2} },
+		bias:    func(Expert, []int) float32 { return -4 },
+		on:      func(_ Expert, el Element, idx []int) bool { return el.Down[idx[0]] },
+		set:     func(_ Expert, el *Element, idx []int) { el.Down[idx[0]] = true },
+	},
+}
+
+// segments returns the enabled segments of e, in the order of the logits.
+func (e Expert) segments() []gateSegment {
+	var out []gateSegment
+	for _, s := range gateTable {
+		if s.enabled(e) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// size returns the number of gates of a segment per example.
+func (s gateSegment) size(e Expert) int {
+	n := 1
+	for _, d := range s.dims(e) {
+		n *= d
+	}
+	return n
+}
+
+// indices calls fn with the multi-index of every gate of the segment, in row-major (logit) order.
+func (s gateSegment) indices(e Expert, fn func(idx []int)) {
+	dims := s.dims(e)
+	idx := make([]int, len(dims))
+	for range s.size(e) {
+		fn(idx)
+		for a := len(dims) - 1; a >= 0; a-- {
+			if idx[a]++; idx[a] < dims[a] {
+				break
+			}
+			idx[a] = 0
+		}
+	}
+}
+
+// NumGates returns the number of gate logits the gating FFN outputs.
+func (e Expert) NumGates() int {
+	n := 0
+	for _, s := range e.segments() {
+		n += s.size(e)
+	}
+	return n
+}
+
+// initialGateBias is the initial bias of the gate logits, segment by segment (see gateTable): translation
+// gates at 0.5, reflection and rotation gates at sigmoid(FlipGateInit), transpose gates at sigmoid(-4) and
+// the scaling softmax favouring h = 1. The small-group experts start near the identity, but not so near
+// that they cannot open (shared/bench/README.md).
+func (e Expert) initialGateBias() []float32 {
+	bias := make([]float32, 0, e.NumGates())
+	for _, s := range e.segments() {
+		s.indices(e, func(idx []int) { bias = append(bias, s.bias(e, idx)) })
+	}
+	return bias
+}
+
+// GatesFromLogits turns logits [batch, NumGates()] into Gates: sigmoids, and a softmax over the scaling
+// factors. With hard = true the gates are discretized (sigmoid > 0.5 -> 1, argmax of the softmax), so the
+// mask is exactly the binary mask of one group element (Section 4.1).
+func (e Expert) GatesFromLogits(logits *Node, hard bool) *Gates {
+	batch := logits.Shape().Dimensions[0]
+	g := &Gates{}
+	off := 0
+	for _, s := range e.segments() {
+		size := s.size(e)
+		x := Reshape(Slice(logits, AxisRange(), AxisRange(off, off+size)), append([]int{batch}, s.dims(e)...)...)
+		off += size
+		switch {
+		case s.softmax && hard:
+			dims := s.dims(e)
+			x = OneHot(ArgMax(x, -1), dims[len(dims)-1], x.DType())
+		case s.softmax:
+			x = Softmax(x, -1)
+		case hard:
+			x = ConvertDType(GreaterThan(x, ZerosLike(x)), x.DType())
+		default:
+			x = Sigmoid(x)
+		}
+		*s.field(g) = x
+	}
+	return g
+}
+
+// GateValues are the gates of one example read back from the graph outputs (host side), e.g. to show
+// or discretize what a trained model learned: for each enabled segment (by name: "translation",
+// "reflection", "rotation", "scale", "transpose"), its gates flattened row-major in the shape of the
+// corresponding Gates field without the batch axis.
+type GateValues map[string][]float64
+
+// GateTensors lists the gate nodes of the expert's enabled segments, in the order of the logits, to be
+// returned by a graph and decoded with DecodeGates.
+func (g *Gates) GateTensors() []*Node {
+	var out []*Node
+	for _, s := range gateTable {
+		if n := *s.field(g); n != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// DecodeGates converts the tensors returned for Gates.GateTensors into one GateValues per example.
+func (e Expert) DecodeGates(ts []*tensors.Tensor) ([]GateValues, error) {
+	segs := e.segments()
+	if len(ts) != len(segs) {
+		return nil, fmt.Errorf("DecodeGates: want %d gate tensors for this expert, got %d", len(segs), len(ts))
+	}
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	batch := ts[0].Shape().Dimensions[0]
+	vals := make([]GateValues, batch)
+	for b := range vals {
+		vals[b] = GateValues{}
+	}
+	for i, s := range segs {
+		var flat []float64
+		switch ts[i].DType() {
+		case dtypes.Float32:
+			for _, v := range tensors.MustCopyFlatData[float32](ts[i]) {
+				flat = append(flat, float64(v))
+			}
+		case dtypes.Float64:
+			flat = tensors.MustCopyFlatData[float64](ts[i])
+		default:
+			return nil, fmt.Errorf("DecodeGates: %s gates have dtype %s, want a float", s.name, ts[i].DType())
+		}
+		size := s.size(e)
+		if len(flat) != batch*size {
+			return nil, fmt.Errorf("DecodeGates: %s gates have %d values, want %d x %d", s.name, len(flat), batch, size)
+		}
+		for b := range batch {
+			vals[b][s.name] = flat[b*size : (b+1)*size]
+		}
+	}
+	return vals, nil
+}
+
+// ElementOf returns the group element that the discretized gates select: gates > 0.5, argmax of the
+// scaling probabilities.
+func (e Expert) ElementOf(v GateValues) Element {
+	var el Element
+	for _, s := range e.segments() {
+		vals, ok := v[s.name]
+		if !ok {
+			continue
+		}
+		dims := s.dims(e)
+		last := dims[len(dims)-1]
+		k := 0
+		s.indices(e, func(idx []int) {
+			x := vals[k]
+			k++
+			if !s.softmax {
+				if x > 0.5 {
+					s.set(e, &el, idx)
+				}
+				return
+			}
+			if idx[len(idx)-1] != 0 { // the argmax over the last axis, decided at its first index
+				return
+			}
+			best := 0
+			for j := 1; j < last; j++ {
+				if vals[k-1+j] > vals[k-1+best] {
+					best = j
+				}
+			}
+			arg := append([]int(nil), idx...)
+			arg[len(arg)-1] = best
+			s.set(e, &el, arg)
+		})
+	}
+	return el
+}
+
+// LogitsFor returns gate logits (±sharpness) that select el with hard gates. Soft settings are obtained
+// with a small sharpness (0 gives all sigmoid gates 0.5).
+func (e Expert) LogitsFor(el Element, sharpness float32) []float32 {
+	out := make([]float32, 0, e.NumGates())
+	for _, s := range e.segments() {
+		s.indices(e, func(idx []int) {
+			if s.on(e, el, idx) {
+				out = append(out, sharpness)
+			} else {
+				out = append(out, -sharpness)
+			}
+		})
+	}
+	return out
+}
+
+// Action returns the group element that the discretized gates select, as a lattice.Action on the rows x
+// cols lattice whose Mask equals the expert's mask with hard gates. See ActionOf.
+func (e Expert) Action(v GateValues) lattice.Action { return e.ActionOf(e.ElementOf(v)) }
+
+// ActionOf returns el as a lattice.Action on the rows x cols lattice: Compose(translation, reflections,
+// scaling, rotation by 0, 90, 180 or 270°), that is, the rotation is applied first. For a GridLattice
+// expert the element acts on the input grid and the scaling comes last: Compose(scaling, translation,
+// reflections, rotation), with translations circular on the grid (the deltas are shown modulo the
+// canvas side). Parts of disabled experts are left out.
+func (e Expert) ActionOf(el Element) lattice.Action {
+	var trans, refl, scale, rot []lattice.Action
+	if e.Translation {
+		deltas := []int{mod(el.Shift[0], e.Rows), mod(el.Shift[1], e.Cols)} // circular shifts
+		if deltas[0] != 0 || deltas[1] != 0 {
+			trans = append(trans, lattice.Translation{Deltas: deltas})
+		}
+	}
+	if e.Reflection {
+		for a := range 2 {
+			if el.Flip[a] {
+				refl = append(refl, lattice.Reflection{Axis: a})
+			}
+		}
+	}
+	if e.Scaling {
+		up, down := []int{1, 1}, []int{1, 1}
+		for a := range 2 {
+			if el.Down[a] {
+				down[a] = max(1, el.Scale[a])
+			} else {
+				up[a] = max(1, el.Scale[a])
+			}
+		}
+		if up[0] != 1 || up[1] != 1 {
+			scale = append(scale, lattice.Upscale{Factors: up})
+		}
+		if down[0] != 1 || down[1] != 1 {
+			scale = append(scale, lattice.Downscale{Factors: down})
+		}
+	}
+	if e.Rotation {
+		if q := mod(el.Quarter, 4); q > 0 {
+			rot = append(rot, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: q})
+		}
+	}
+	parts := append(append(append(trans, refl...), scale...), rot...)
+	if e.GridLattice {
+		parts = append(append(append(scale, trans...), refl...), rot...)
+	}
+	switch len(parts) {
+	case 0:
+		return lattice.IdentityAction{}
+	case 1:
+		return parts[0]
+	}
+	return lattice.Compose(parts...)
+}
