@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/latformer"
+	"github.com/latformer/latformer/experiments/arc"
 )
 
 // writeTask writes an ARC task JSON file whose outputs are the inputs translated by one column.
@@ -47,7 +47,7 @@ func TestARCQuick(t *testing.T) {
 	if err := runARC(args); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := latformer.ReadResults(out)
+	rows, err := arc.ReadResults(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestARCQuick(t *testing.T) {
 	if n := strings.Count(strings.TrimSpace(string(raw)), "\n"); n != 2 {
 		t.Errorf("after --resume the CSV has %d data lines, want 2:\n%s", n, raw)
 	}
-	if err := runARC([]string{"--data", data, "--category", "spin"}); err == nil || !strings.Contains(err.Error(), "--category") {
+	if err := runARC([]string{"--data", data, "--category", "spin"}); err == nil || !strings.Contains(err.Error(), "category must be one of") {
 		t.Errorf("bad --category: got %v", err)
 	}
 }
@@ -99,7 +99,7 @@ func TestARCNeverOverwrites(t *testing.T) {
 	if err := runARC(append(args, "--out", out, "--force")); err != nil {
 		t.Fatal(err)
 	}
-	if rows, err := latformer.ReadResults(out); err != nil || len(rows) != 1 || rows["aaaa0001"].ID == "" {
+	if rows, err := arc.ReadResults(out); err != nil || len(rows) != 1 || rows["aaaa0001"].ID == "" {
 		t.Errorf("after --force: rows %v, err %v", rows, err)
 	}
 	// Default output: a new file under runs/ of the working directory.

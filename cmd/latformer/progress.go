@@ -15,7 +15,7 @@ import (
 // we print plain lines instead.
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
-// taskBar counts finished items (ARC tasks). On a terminal it is a redrawing bar with an ETA on stderr;
+// taskBar counts finished items (ARC tasks); a nil *taskBar prints lines and nothing else. On a terminal it is a redrawing bar with an ETA on stderr;
 // elsewhere it prints nothing of its own, since the caller prints one plain line per item.
 type taskBar struct {
 	bar *progressbar.ProgressBar
@@ -32,21 +32,21 @@ func newTaskBar(total int, desc string, quiet bool) *taskBar {
 
 // println prints a line above the bar (the bar is cleared and redrawn below it).
 func (b *taskBar) println(w io.Writer, line string) {
-	if b.bar != nil {
+	if b != nil && b.bar != nil {
 		_ = b.bar.Clear()
 	}
 	fmt.Fprintln(w, line)
 }
 
 func (b *taskBar) add(desc string) {
-	if b.bar != nil {
+	if b != nil && b.bar != nil {
 		b.bar.Describe(desc)
 		_ = b.bar.Add(1)
 	}
 }
 
 func (b *taskBar) finish() {
-	if b.bar != nil {
+	if b != nil && b.bar != nil {
 		_ = b.bar.Finish()
 	}
 }

@@ -1,4 +1,4 @@
-package latformer
+package arc
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/latformer"
 )
 
 // TaskCanvas returns the canvas side used for a task: the largest side among its training grids
@@ -58,17 +59,17 @@ type TaskResult struct {
 // included, and the predicted grid is the non-pad region (datasets.Canvas.Grid). settings are extra
 // hyperparameters ("key=value;..."), cond an optional conditioning vector shared by all pairs (nil for
 // none). progress, if not nil, gets the training progress.
-func SolveTask(backend compute.Backend, task datasets.Task, settings string, canvas int, cond []float32, progress func(Progress)) (TaskResult, error) {
+func SolveTask(backend compute.Backend, task datasets.Task, settings string, canvas int, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
 	res := TaskResult{ID: task.ID}
 	if canvas <= 0 {
 		canvas = TaskCanvas(task)
 	}
 	res.Canvas = canvas
-	store, err := NewStore(settings)
+	store, err := latformer.NewStore(settings)
 	if err != nil {
 		return res, err
 	}
-	learner, err := NewLearner(backend, store, canvas, canvas)
+	learner, err := latformer.NewLearner(backend, store, canvas, canvas)
 	if err != nil {
 		return res, err
 	}
@@ -79,7 +80,7 @@ func SolveTask(backend compute.Backend, task datasets.Task, settings string, can
 		}
 		return c, nil
 	}
-	var train []Example
+	var train []latformer.Example
 	for i, p := range task.Train {
 		in, err := toCanvas(p.Input, fmt.Sprintf("train pair %d input", i))
 		if err != nil {
@@ -89,7 +90,7 @@ func SolveTask(backend compute.Backend, task datasets.Task, settings string, can
 		if err != nil {
 			return res, err
 		}
-		train = append(train, Example{Input: in, Output: out, Cond: cond})
+		train = append(train, latformer.Example{Input: in, Output: out, Cond: cond})
 	}
 	start := time.Now()
 	fit, err := learner.Fit(train, progress)
@@ -97,13 +98,13 @@ func SolveTask(backend compute.Backend, task datasets.Task, settings string, can
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
 	}
 	res.Steps, res.Fitted, res.HardGates = fit.Steps, fit.Fitted, fit.HardGates
-	var test []Example
+	var test []latformer.Example
 	for i, p := range task.Test {
 		in, err := toCanvas(p.Input, fmt.Sprintf("test pair %d input", i))
 		if err != nil {
 			return res, err
 		}
-		test = append(test, Example{Input: in, Cond: cond})
+		test = append(test, latformer.Example{Input: in, Cond: cond})
 	}
 	preds, err := learner.Predict(test)
 	if err != nil {

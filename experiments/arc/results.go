@@ -1,4 +1,4 @@
-package latformer
+package arc
 
 import (
 	"encoding/csv"
@@ -12,8 +12,8 @@ import (
 	"github.com/latformer/latformer/datasets"
 )
 
-// ResultsHeader is the header of the results CSV written by `latformer arc`, one row per task.
-var ResultsHeader = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action"}
+// Header is the header of the results CSV written by `latformer arc`, one row per task.
+var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action"}
 
 // PaperTable2 holds the paper's Table 2 for reference: the solved fractions of LatFormer and of the
 // best search over a hand-engineered DSL, per category.
@@ -31,14 +31,14 @@ var CategoryTitle = map[datasets.Category]string{
 	datasets.CategoryNone: "(not annotated)",
 }
 
-// ARCResult is one task's row of the results CSV: its annotated category and the outcome.
-type ARCResult struct {
+// Result is one task's row of the results CSV: its annotated category and the outcome.
+type Result struct {
 	Category datasets.Category
 	TaskResult
 }
 
-// Record returns the CSV record of r (see ResultsHeader).
-func (r ARCResult) Record() []string {
+// Record returns the CSV record of r (see Header).
+func (r Result) Record() []string {
 	gates := "soft"
 	if r.HardGates {
 		gates = "hard"
@@ -51,7 +51,7 @@ func (r ARCResult) Record() []string {
 // ReadResults reads a results CSV (as written by `latformer arc`), keyed by task id. A malformed line
 // (e.g. the partial last line of an interrupted run) returns the rows read so far and an error naming
 // the line.
-func ReadResults(path string) (map[string]ARCResult, error) {
+func ReadResults(path string) (map[string]Result, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -62,10 +62,10 @@ func ReadResults(path string) (map[string]ARCResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading the header: %w", path, err)
 	}
-	if strings.Join(header, ",") != strings.Join(ResultsHeader, ",") {
-		return nil, fmt.Errorf("%s: unexpected header %v (want %v)", path, header, ResultsHeader)
+	if strings.Join(header, ",") != strings.Join(Header, ",") {
+		return nil, fmt.Errorf("%s: unexpected header %v (want %v)", path, header, Header)
 	}
-	rows := map[string]ARCResult{}
+	rows := map[string]Result{}
 	for line := 2; ; line++ {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -74,11 +74,11 @@ func ReadResults(path string) (map[string]ARCResult, error) {
 		if err != nil {
 			return rows, fmt.Errorf("%s line %d: %w", path, line, err)
 		}
-		atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
-		secs, _ := strconv.ParseFloat(rec[7], 64)
-		rows[rec[0]] = ARCResult{Category: datasets.Category(rec[1]), TaskResult: TaskResult{
-			ID: rec[0], Solved: rec[2] == "true", TestExact: atoi(rec[3]), TestTotal: atoi(rec[4]), SizeOnly: atoi(rec[5]),
-			Steps: atoi(rec[6]), Seconds: secs, Canvas: atoi(rec[8]), HardGates: rec[9] == "hard", Action: rec[10]}}
+		row, err := parseRecord(rec)
+		if err != nil {
+			return rows, fmt.Errorf("%s line %d: %w", path, line, err)
+		}
+		rows[row.ID] = row
 	}
 	return rows, nil
 }
@@ -100,9 +100,9 @@ func (s CategorySummary) Fraction() float64 {
 
 // Summarize aggregates results per category, in the order of datasets.Categories followed by "none"
 // (categories without results are left out). ids restricts the results to those tasks (nil: all).
-func Summarize(results map[string]ARCResult, ids []string) []CategorySummary {
+func Summarize(results map[string]Result, ids []string) []CategorySummary {
 	per := map[datasets.Category]*CategorySummary{}
-	add := func(r ARCResult) {
+	add := func(r Result) {
 		s := per[r.Category]
 		if s == nil {
 			s = &CategorySummary{Category: r.Category}
@@ -147,4 +147,40 @@ func WriteTable(w io.Writer, summaries []CategorySummary) {
 		}
 		fmt.Fprintf(w, "%-22s %6d %7d %8.3f %10d %12s %12s\n", CategoryTitle[s.Category], s.Tasks, s.Solved, s.Fraction(), s.SizeOnly, ref[0], ref[1])
 	}
+}
+
+// parseRecord parses one CSV record (see Header), with an error naming the bad column.
+func parseRecord(rec []string) (Result, error) {
+	if len(rec) != len(Header) {
+		return Result{}, fmt.Errorf("%d columns, want %d", len(rec), len(Header))
+	}
+	var firstErr error
+	atoi := func(col int) int {
+		v, err := strconv.Atoi(rec[col])
+		if err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("column %s: %q is not an integer", Header[col], rec[col])
+		}
+		return v
+	}
+	boolean := func(col int) bool {
+		v, err := strconv.ParseBool(rec[col])
+		if err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("column %s: %q is not true or false", Header[col], rec[col])
+		}
+		return v
+	}
+	secs, err := strconv.ParseFloat(rec[7], 64)
+	if err != nil {
+		firstErr = fmt.Errorf("column %s: %q is not a number", Header[7], rec[7])
+	}
+	if rec[9] != "hard" && rec[9] != "soft" && firstErr == nil {
+		firstErr = fmt.Errorf("column %s: %q is neither hard nor soft", Header[9], rec[9])
+	}
+	r := Result{Category: datasets.Category(rec[1]), TaskResult: TaskResult{
+		ID: rec[0], Solved: boolean(2), TestExact: atoi(3), TestTotal: atoi(4), SizeOnly: atoi(5),
+		Steps: atoi(6), Seconds: secs, Canvas: atoi(8), HardGates: rec[9] == "hard", Action: rec[10]}}
+	if rec[0] == "" && firstErr == nil {
+		firstErr = fmt.Errorf("empty task id")
+	}
+	return r, firstErr
 }

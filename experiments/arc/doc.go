@@ -1,0 +1,16 @@
+// Package arc is the ARC experiment of the paper (Section 5.2, Appendix B.2, Table 2): what the
+// `latformer arc` command and notebook 04 share.
+//
+//   - Task selection: SelectTasks, by the committed annotation's category or by ids (Options).
+//   - Solving one task: SolveTask trains a fresh LatFormer on the task's training pairs only and predicts
+//     its test outputs on a per-task canvas (TaskCanvas) or the paper's 30 × 30.
+//   - The run loop: Run solves the selected tasks with several workers (one backend each), writes one CSV
+//     row per finished task (Header, Result.Record), resumes an interrupted run and never overwrites a
+//     results file unless asked (Options.Resume, Options.Force); Report receives the progress.
+//   - Results: ReadResults, Summarize, WriteTable, and the paper's numbers (PaperTable2, CategoryTitle).
+//
+// The model and the per-task learner are package latformer's. The annotation that defines the ARC subset
+// (datasets.Annotate, datasets.DefaultAnnotations) stays in package datasets: it is a property of the
+// tasks alone (a search over group actions on input-output pairs, no model), it is read by other
+// experiments and tools besides this one, and keeping it there lets datasets be used without GoMLX.
+package arc

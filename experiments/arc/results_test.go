@@ -1,0 +1,55 @@
+package arc
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latformer/latformer/datasets"
+)
+
+// TestReadResults checks the round trip of a row and that a malformed value is an error naming the line
+// and the column, with the rows before it kept.
+func TestReadResults(t *testing.T) {
+	good := Result{Category: datasets.CategoryRotate, TaskResult: TaskResult{ID: "abcd1234", Solved: true, TestExact: 1,
+		TestTotal: 1, Steps: 42, Seconds: 1.5, Canvas: 3, HardGates: true, Action: "rot90(0,1)x1"}}
+	path := filepath.Join(t.TempDir(), "r.csv")
+	var sb strings.Builder
+	w := csv.NewWriter(&sb)
+	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity"}})
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ReadResults(path)
+	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "test_exact") {
+		t.Errorf("want an error naming line 3 and column test_exact, got %v", err)
+	}
+	got, ok := rows["abcd1234"]
+	if !ok || got.Category != good.Category || got.TaskResult.Action != good.Action || got.Steps != 42 || !got.HardGates {
+		t.Errorf("round trip: got %+v, want %+v", got, good)
+	}
+	if _, ok := rows["bad00000"]; ok {
+		t.Error("the malformed row was kept")
+	}
+}
+
+// TestTaskCanvas checks the per-task canvas: the largest grid side, covering scaled test outputs.
+func TestTaskCanvas(t *testing.T) {
+	g := func(r, c int) datasets.Grid { return datasets.NewGrid(r, c, 0) }
+	task := datasets.Task{ID: "t", Train: []datasets.Pair{{Input: g(2, 3), Output: g(4, 6)}}, Test: []datasets.Pair{{Input: g(4, 4)}}}
+	if got := TaskCanvas(task); got != 8 {
+		t.Errorf("TaskCanvas = %d, want 8 (test input 4 x upscaling 2)", got)
+	}
+}
+
+// TestOptions checks that bad options are errors before any work.
+func TestOptions(t *testing.T) {
+	for _, o := range []Options{{Split: "test"}, {Category: "spin"}, {Workers: -1}, {Canvas: 31}, {Resume: true, Force: true}, {Resume: true}} {
+		if _, err := o.withDefaults(time.Time{}); err == nil {
+			t.Errorf("%+v: want an error", o)
+		}
+	}
+}

@@ -1,0 +1,292 @@
+package arc
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/latformer"
+)
+
+// Options select the tasks of a run and say how to solve them. The zero value of a field is its default.
+type Options struct {
+	DataDir  string   // holds arc/<split>/*.json; "" means datasets.DataDir("")
+	Split    string   // "training" (default) or "evaluation"
+	Category string   // "all" (default), or one of datasets.Categories: the tasks of that annotated category
+	Tasks    []string // explicit task ids (overrides Category; their category is taken from the annotation)
+	Limit    int      // solve at most this many tasks, in id order (0: all selected)
+	Workers  int      // tasks solved in parallel, one backend each (0: 1)
+	Steps    int      // max training steps per task (0: the train_steps hyperparameter)
+	Canvas   int      // canvas side (0: per task, TaskCanvas; 30: the paper's)
+	Settings string   // hyperparameters, "key=value;key=value"
+	// Out is the results CSV, one row per task, written as tasks finish. "" means a new file
+	// runs/arc-<split>-<category>-<date>-<time>.csv. An existing file is an error unless Resume (append,
+	// skipping the tasks already in it) or Force (overwrite).
+	Out           string
+	Resume, Force bool
+	// BackendConfig is the GoMLX backend configuration of each worker ("" : latformer.BackendConfig()).
+	BackendConfig string
+}
+
+// withDefaults returns o with its defaults filled in, or an error naming the bad option.
+func (o Options) withDefaults(now time.Time) (Options, error) {
+	if o.Split == "" {
+		o.Split = "training"
+	}
+	if o.Category == "" {
+		o.Category = "all"
+	}
+	if o.Workers == 0 {
+		o.Workers = 1
+	}
+	if o.BackendConfig == "" {
+		o.BackendConfig = latformer.BackendConfig()
+	}
+	switch {
+	case o.Split != "training" && o.Split != "evaluation":
+		return o, fmt.Errorf("split must be training or evaluation, got %q", o.Split)
+	case o.Workers < 1:
+		return o, fmt.Errorf("workers must be >= 1, got %d", o.Workers)
+	case o.Canvas < 0 || o.Canvas > datasets.MaxGridSide:
+		return o, fmt.Errorf("canvas must be in 0..%d, got %d", datasets.MaxGridSide, o.Canvas)
+	case o.Steps < 0 || o.Limit < 0:
+		return o, fmt.Errorf("steps and limit must be >= 0")
+	case o.Resume && o.Force:
+		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
+	}
+	valid := o.Category == "all"
+	for _, c := range datasets.Categories {
+		valid = valid || string(c) == o.Category
+	}
+	if !valid {
+		return o, fmt.Errorf("category must be one of all, translate, rotate, reflect, scale; got %q", o.Category)
+	}
+	if o.Out == "" {
+		if o.Resume {
+			return o, fmt.Errorf("resume needs the results file to continue (Out)")
+		}
+		o.Out = filepath.Join("runs", fmt.Sprintf("arc-%s-%s-%s.csv", o.Split, o.Category, now.Format("20060102-150405")))
+	}
+	if o.Steps > 0 {
+		o.Settings = strings.Trim(o.Settings+fmt.Sprintf(";train_steps=%d", o.Steps), ";")
+	}
+	if _, err := latformer.NewStore(o.Settings); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// SelectTasks loads the tasks that o selects: the ids in o.Tasks, or the tasks of the committed
+// annotation (datasets.DefaultAnnotations, training split only) in o.Category, in id order, at most
+// o.Limit of them.
+func SelectTasks(o Options) ([]datasets.Task, error) {
+	o, err := o.withDefaults(time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return selectTasks(o)
+}
+
+func selectTasks(o Options) ([]datasets.Task, error) {
+	dataDir, err := datasets.DataDir(o.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	splitDir, err := datasets.ARCSplitDir(dataDir, o.Split)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	if len(o.Tasks) > 0 {
+		for _, id := range o.Tasks {
+			if id = strings.TrimSuffix(strings.TrimSpace(id), ".json"); id != "" {
+				ids = append(ids, id)
+			}
+		}
+	} else {
+		if o.Split != "training" {
+			return nil, fmt.Errorf("the committed annotation covers the training split only: give task ids for %s", o.Split)
+		}
+		annotations, err := datasets.DefaultAnnotations()
+		if err != nil {
+			return nil, err
+		}
+		for id, a := range annotations {
+			if a.Category != datasets.CategoryNone && (o.Category == "all" || string(a.Category) == o.Category) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	sort.Strings(ids)
+	if o.Limit > 0 && len(ids) > o.Limit {
+		ids = ids[:o.Limit]
+	}
+	return datasets.LoadTasks(splitDir, ids)
+}
+
+// RunInfo describes a run that is about to start.
+type RunInfo struct {
+	Options  Options // with the defaults filled in (Out is the file written)
+	Backend  string  // latformer.BackendDescription of the workers' backend
+	Selected int     // tasks selected
+	Done     int     // of which already in the results file (Resume)
+}
+
+// Report receives a run's progress. Any field may be nil. The calls are serialized.
+type Report struct {
+	Start func(RunInfo)
+	// Task is called when a task is finished (its row is already written): finished of total to solve.
+	Task func(r Result, finished, total int)
+	// Error is called when a task fails (the run goes on; Run returns the first error at the end).
+	Error func(id string, err error)
+}
+
+// Outcome is what a run produced.
+type Outcome struct {
+	Out      string            // the results file
+	Results  map[string]Result // every selected task's result, old (resumed) and new
+	Selected []string          // the selected task ids, in order
+	Elapsed  time.Duration
+}
+
+// Summaries returns the per-category summary of the selected tasks (Table 2).
+func (o Outcome) Summaries() []CategorySummary { return Summarize(o.Results, o.Selected) }
+
+// Run solves the tasks o selects and writes one CSV row per task as soon as it finishes (Header), so an
+// interrupted run loses nothing and Resume continues it. Each of the o.Workers workers has its own
+// backend. A task that fails is reported and skipped; Run returns the first such error with the outcome.
+func Run(o Options, report Report) (Outcome, error) {
+	o, err := o.withDefaults(time.Now())
+	if err != nil {
+		return Outcome{}, err
+	}
+	tasks, err := selectTasks(o)
+	if err != nil {
+		return Outcome{}, err
+	}
+	annotations, err := datasets.DefaultAnnotations()
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Out: o.Out, Results: map[string]Result{}}
+	for _, t := range tasks {
+		out.Selected = append(out.Selected, t.ID)
+	}
+	if o.Resume {
+		rows, err := ReadResults(o.Out)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil && rows == nil:
+			return out, err
+		case err != nil && report.Error != nil:
+			report.Error("", fmt.Errorf("%w (the tasks after the bad line are solved again)", err))
+		}
+		for id, r := range rows {
+			out.Results[id] = r
+		}
+	}
+	var todo []datasets.Task
+	for _, t := range tasks {
+		if _, ok := out.Results[t.ID]; !ok {
+			todo = append(todo, t)
+		}
+	}
+	w, closeCSV, err := openResults(o)
+	if err != nil {
+		return out, err
+	}
+	defer closeCSV()
+
+	backends := make([]compute.Backend, o.Workers)
+	for i := range backends {
+		if backends[i], err = latformer.NewBackendWithConfig(o.BackendConfig); err != nil {
+			return out, err
+		}
+	}
+	if report.Start != nil {
+		report.Start(RunInfo{Options: o, Backend: latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), backends[0]),
+			Selected: len(tasks), Done: len(tasks) - len(todo)})
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	var firstErr error
+	finished := 0
+	jobs := make(chan datasets.Task)
+	var wg sync.WaitGroup
+	for wi := range o.Workers {
+		wg.Go(func() {
+			for task := range jobs {
+				res, err := SolveTask(backends[wi], task, o.Settings, o.Canvas, nil, nil)
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+					}
+					if report.Error != nil {
+						report.Error(task.ID, err)
+					}
+				} else {
+					row := Result{Category: annotations[task.ID].Category, TaskResult: res}
+					if row.Category == "" {
+						row.Category = datasets.CategoryNone
+					}
+					if err := w.Write(row.Record()); err == nil {
+						w.Flush() // nothing lost if interrupted
+					}
+					if err := w.Error(); err != nil && firstErr == nil {
+						firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
+					}
+					out.Results[task.ID] = row
+					finished++
+					if report.Task != nil {
+						report.Task(row, finished, len(todo))
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, t := range todo {
+		jobs <- t
+	}
+	close(jobs)
+	wg.Wait()
+	out.Elapsed = time.Since(start)
+	return out, firstErr
+}
+
+// openResults opens o.Out for the run: appended to with Resume, truncated with Force, and otherwise
+// created, never overwriting an existing file. It writes the header to a new or empty file.
+func openResults(o Options) (*csv.Writer, func(), error) {
+	if err := os.MkdirAll(filepath.Dir(o.Out), 0o755); err != nil {
+		return nil, nil, err
+	}
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	switch {
+	case o.Force:
+		flags = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	case !o.Resume:
+		flags |= os.O_EXCL
+	}
+	f, err := os.OpenFile(o.Out, flags, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil, nil, fmt.Errorf("%s already exists: resume continues it, force overwrites it, or choose another file", o.Out)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	w := csv.NewWriter(f)
+	if st, err := f.Stat(); err == nil && st.Size() == 0 {
+		_ = w.Write(Header)
+		w.Flush()
+	}
+	return w, func() { f.Close() }, w.Error()
+}
