@@ -34,9 +34,7 @@ const (
 	// ParamSmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask [1.0].
 	ParamSmoothingTime = "expert_smoothing_time"
 	// ParamFlipGateInit is the initial logit of the reflection and rotation gates, so they start at
-	// sigmoid(init). With Adam at lr 1e-3 a bias moves about 1e-3 a step, so at -4 (our first default,
-	// from the PyTorch reference's translation task) these gates could hardly open within 500 steps:
-	// on ten ARC tasks -2 solves 7 and -4 and -1 solve 6, on all 84 annotated ones 16 against 17 for -4 [-2].
+	// sigmoid(init) (the README's "Hyperparameters" says how the default was chosen) [-2].
 	ParamFlipGateInit = "expert_flip_gate_init"
 	// ParamGridLattice makes the flips, the 180° rotation and the translations act on each example's
 	// own grid (the non-pad top-left rectangle of its input, see GridExtents) instead of the whole canvas,
@@ -49,6 +47,29 @@ const (
 	// gates can be discretized"); it is usually set as a graph parameter for prediction only [false].
 	ParamHardGates = "expert_hard_gates"
 )
+
+// DefaultParams returns the hyperparameters of the mask experts (the Param* keys) with their defaults,
+// the one place they are defined.
+func DefaultParams() map[string]any {
+	return map[string]any{
+		ParamTranslation:       true,
+		ParamRotation:          true,
+		ParamReflection:        true,
+		ParamScaling:           true,
+		ParamTranslationLayers: 5,
+		ParamMaxScale:          5,
+		ParamGateHidden:        64,
+		ParamSmoothingTime:     1.0,
+		ParamFlipGateInit:      -2.0,
+		ParamGridLattice:       false,
+		ParamHardGates:         false,
+	}
+}
+
+// paramOr reads a hyperparameter from scope, with its default from DefaultParams.
+func paramOr[T any](scope *model.Scope, key string) T {
+	return model.GetParamOr(scope, key, DefaultParams()[key].(T))
+}
 
 // Expert is the lattice mask expert of a LatFormer layer for a rows x cols canvas (Section 4.1,
 // Appendix A): the product of a translation, a rotation, a reflection and a scaling expert, each a gated
@@ -86,16 +107,16 @@ type Expert struct {
 func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 	e := Expert{
 		Rows: rows, Cols: cols,
-		Translation:       model.GetParamOr(scope, ParamTranslation, true),
-		Rotation:          model.GetParamOr(scope, ParamRotation, true),
-		Reflection:        model.GetParamOr(scope, ParamReflection, true),
-		Scaling:           model.GetParamOr(scope, ParamScaling, true),
-		TranslationLayers: model.GetParamOr(scope, ParamTranslationLayers, 5),
-		MaxScale:          model.GetParamOr(scope, ParamMaxScale, 5),
-		GateHidden:        model.GetParamOr(scope, ParamGateHidden, 64),
-		SmoothingTime:     model.GetParamOr(scope, ParamSmoothingTime, 1.0),
-		GridLattice:       model.GetParamOr(scope, ParamGridLattice, false),
-		FlipGateInit:      model.GetParamOr(scope, ParamFlipGateInit, -2.0),
+		Translation:       paramOr[bool](scope, ParamTranslation),
+		Rotation:          paramOr[bool](scope, ParamRotation),
+		Reflection:        paramOr[bool](scope, ParamReflection),
+		Scaling:           paramOr[bool](scope, ParamScaling),
+		TranslationLayers: paramOr[int](scope, ParamTranslationLayers),
+		MaxScale:          paramOr[int](scope, ParamMaxScale),
+		GateHidden:        paramOr[int](scope, ParamGateHidden),
+		SmoothingTime:     paramOr[float64](scope, ParamSmoothingTime),
+		GridLattice:       paramOr[bool](scope, ParamGridLattice),
+		FlipGateInit:      paramOr[float64](scope, ParamFlipGateInit),
 	}
 	if rows != cols {
 		e.Rotation = false
@@ -139,7 +160,7 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 // Gates computes the gates for input x [batch, n, d] and optional conditioning cond [batch, dc]. They
 // are discretized when the ParamHardGates hyperparameter (or graph parameter) is true.
 func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
-	hard := model.GetGraphParamOr(scope, x.Graph(), ParamHardGates, false)
+	hard := model.GetGraphParamOr(scope, x.Graph(), ParamHardGates, paramOr[bool](scope, ParamHardGates))
 	return e.GatesFromLogits(e.GateLogits(scope, x, cond), hard)
 }
 
@@ -361,7 +382,7 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 	var gridRows, gridCols *gridKernels
 	if e.GridLattice {
 		if gates.Extent == nil {
-			exceptions.Panicf("Expert.Mask: a GridLattice expert needs Gates.Extent (experts.GridExtents of the input tokens; layers.LatFormerBuilder.SetExtents)")
+			exceptions.Panicf("Expert.Mask: a GridLattice expert needs Gates.Extent (experts.GridExtents of the input tokens; layers.LatFormerBuilder.WithExtents)")
 		}
 		gridRows = e.newGridKernels(g, dtype, Reshape(Slice(gates.Extent, AxisRange(), AxisElem(0)), batch), e.Rows)
 		gridCols = e.newGridKernels(g, dtype, Reshape(Slice(gates.Extent, AxisRange(), AxisElem(1)), batch), e.Cols)

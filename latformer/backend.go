@@ -24,8 +24,8 @@ import (
 // the pool are Saturate calls, each of which has running workers whose completion wakes a waiter.
 // internal/hangrepro reproduces the deadlock (`latformer hang-repro`); TestUpstreamParallelExecutorHangs
 // tells us when an upstream release fixes it, and TestDefaultBackendNeverHangs checks this configuration.
-// Measured on 2 cores (README, "Backends"), it is as fast as the node-parallel default and about 1.4×
-// faster than "go:ops_sequential" on the demo, which is also safe.
+// "go:ops_sequential" is also safe but runs one node at a time; the README's "Backends" section has the
+// measurements behind this choice.
 const DefaultGoBackend = "go:ops_parallel,parallelism=-1"
 
 // BackendConfig returns the GoMLX backend configuration that NewBackend uses:

@@ -5,6 +5,8 @@
 // augmentation of Appendix B.2), predicts test outputs with discretized gates, and reports the group
 // element the experts learned.
 //
-// NewBackend picks the compute backend: GoMLX's pure-Go backend unless $GOMLX_BACKEND asks for another
-// (e.g. "xla:cpu") or an XLA CPU plugin is installed.
+// Hyperparameters live in a model.Store (DefaultParams, NewStore). NewBackend picks the compute backend:
+// GoMLX's pure-Go backend with a node scheduling that cannot deadlock (DefaultGoBackend), unless
+// $GOMLX_BACKEND asks for another or XLA is linked in (package xlabackend) with its CPU plugin installed.
+// The ARC experiment built on the learner is package experiments/arc.
 package latformer

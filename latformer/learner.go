@@ -43,7 +43,6 @@ type Learner struct {
 	predExec   *model.Exec // hard (discretized) gates
 	softExec   *model.Exec // soft gates
 	useSoft    bool        // predict with soft gates (set by Fit when only they fit the training pairs)
-	steps      int
 }
 
 // NewLearner creates a learner for a rows x cols canvas. store holds the hyperparameters (see NewStore;
@@ -58,7 +57,7 @@ func NewLearner(backend compute.Backend, store *model.Store, rows, cols int) (*L
 			return nil, err
 		}
 	}
-	seed := model.GetRootParamOr(store, ParamSeed, 1)
+	seed := param[int](store.RootScope(), ParamSeed)
 	store.SetParam(model.ParamInitialSeed, int64(seed))
 	l := &Learner{backend: backend, store: store, rows: rows, cols: cols,
 		rng: rand.New(rand.NewPCG(uint64(seed), 0x1a7f0)), condDim: -1}
@@ -86,8 +85,10 @@ func exactPerExample(logits, targets *Node) *Node {
 
 func (l *Learner) buildExecs() error {
 	var err error
-	lr := model.GetRootParamOr(l.store, ParamLearningRate, 1e-3)
-	opt := optimizer.Adam().LearningRate(lr).Done()
+	opt, err := optimizerFromStore(l.store)
+	if err != nil {
+		return err
+	}
 	stepFn := func(scope *model.Scope, inputs []*Node) []*Node {
 		tokens, targets := inputs[0], inputs[1]
 		var cond *Node
@@ -185,9 +186,9 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 			return FitResult{}, err
 		}
 	}
-	maxSteps := model.GetRootParamOr(l.store, ParamSteps, 500)
-	copies := max(1, model.GetRootParamOr(l.store, ParamAugment, 10))
-	patience := model.GetRootParamOr(l.store, ParamFitPatience, 3)
+	maxSteps := param[int](l.store.RootScope(), ParamSteps)
+	copies := max(1, param[int](l.store.RootScope(), ParamAugment))
+	patience := param[int](l.store.RootScope(), ParamFitPatience)
 	n := l.rows * l.cols
 	batch := copies * len(examples)
 	start := time.Now()
@@ -231,7 +232,6 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		targets.MustFinalizeAll()
 		res.Steps = step + 1
 		res.Exact = exact
-		l.steps++
 		if progress != nil {
 			progress(Progress{Step: step + 1, MaxSteps: maxSteps, Loss: res.Loss, CellAccuracy: cellAcc, Exact: exact, Elapsed: time.Since(start)})
 		}
@@ -401,4 +401,15 @@ func (l *Learner) TrainBatch(tokens, targets *tensors.Tensor) (float64, error) {
 		o.MustFinalizeAll()
 	}
 	return lossValue, nil
+}
+
+// optimizerFromStore is GoMLX's optimizer.FromStore (the optimizer named by optimizer.ParamOptimizer,
+// configured by its own hyperparameters), with an error instead of a panic for an unknown name.
+func optimizerFromStore(store *model.Store) (opt optimizer.Interface, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("optimizer %q: %v (known: sgd, adam, adamw, adamax)", model.GetRootParamOr(store, optimizer.ParamOptimizer, ""), r)
+		}
+	}()
+	return optimizer.FromStore(store), nil
 }

@@ -51,10 +51,10 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 	if tokens.Rank() != 2 || tokens.Shape().Dimensions[1] != m.Rows*m.Cols {
 		exceptions.Panicf("latformer.Model: tokens must be [batch, %d] for a %dx%d canvas, got %s", m.Rows*m.Cols, m.Rows, m.Cols, tokens.Shape())
 	}
-	d := model.GetParamOr(scope, ParamDim, 32)
-	numLayers := model.GetParamOr(scope, ParamNumLayers, 1)
-	smoothing := model.GetParamOr(scope, ParamSmoothing, false)
-	noise := model.GetParamOr(scope, ParamNoise, 0.0)
+	d := param[int](scope, ParamDim)
+	numLayers := param[int](scope, ParamNumLayers)
+	smoothing := param[bool](scope, ParamSmoothing)
+	noise := param[float64](scope, ParamNoise)
 
 	onehot := OneHot(tokens, datasets.NumTokens, dtypes.Float32)
 	if noise > 0 {
@@ -69,7 +69,7 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 		extent = experts.GridExtents(tokens, m.Rows, m.Cols, datasets.PadToken)
 	}
 	for i := range numLayers {
-		lf := latlayers.LatFormer(scope.In("latformer_%d", i), x, expert).SetConditioning(cond).SetExtents(extent).
+		lf := latlayers.LatFormer(scope.In("latformer_%d", i), x, expert).WithConditioning(cond).WithExtents(extent).
 			WithSmoothing(smoothing && i == numLayers-1).Done()
 		if i == 0 {
 			out.Gates = lf.Gates

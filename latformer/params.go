@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/gomlx/gomlx/ui/commandline"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/layers"
@@ -11,8 +12,6 @@ import (
 
 // Training hyperparameters (model.Store keys). Defaults in brackets.
 const (
-	// ParamLearningRate is Adam's learning rate [0.001].
-	ParamLearningRate = "learning_rate"
 	// ParamSteps is the maximum number of training steps per task [500].
 	ParamSteps = "train_steps"
 	// ParamAugment is the number of color-permuted copies of the training pairs in every step
@@ -25,34 +24,38 @@ const (
 	ParamSeed = "seed"
 )
 
-// DefaultParams returns every hyperparameter of the model, its layers, experts and training with its
-// default value: the single place where defaults are listed, used to fill a model.Store before
-// parsing --set.
+// modelParams are the defaults of the hyperparameters this package defines, and of the GoMLX optimizer
+// keys it sets differently from GoMLX's own defaults.
+var modelParams = map[string]any{
+	ParamDim:                    32,
+	ParamNumLayers:              1,
+	ParamSmoothing:              false,
+	ParamNoise:                  0.0,
+	ParamSteps:                  500,
+	ParamAugment:                10,
+	ParamFitPatience:            3,
+	ParamSeed:                   1,
+	optimizer.ParamOptimizer:    "adam", // GoMLX's default is "adamw"
+	optimizer.ParamLearningRate: 1e-3,
+}
+
+// DefaultParams returns every hyperparameter of the model, its layers (layers.DefaultParams), experts
+// (experts.DefaultParams) and training with its default value, used to fill a model.Store before parsing
+// --set. The optimizer is GoMLX's, chosen by optimizer.ParamOptimizer ("adam") and configured by its own
+// keys (optimizer.ParamLearningRate, optimizer.ParamAdamEpsilon, ...).
 func DefaultParams() map[string]any {
-	return map[string]any{
-		ParamDim:                       32,
-		ParamNumLayers:                 1,
-		ParamSmoothing:                 false,
-		ParamNoise:                     0.0,
-		ParamLearningRate:              1e-3,
-		ParamSteps:                     500,
-		ParamAugment:                   10,
-		ParamFitPatience:               3,
-		ParamSeed:                      1,
-		layers.ParamNumHeads:           1,
-		layers.ParamFFNDim:             128,
-		experts.ParamTranslation:       true,
-		experts.ParamRotation:          true,
-		experts.ParamReflection:        true,
-		experts.ParamScaling:           true,
-		experts.ParamTranslationLayers: 5,
-		experts.ParamMaxScale:          5,
-		experts.ParamGateHidden:        64,
-		experts.ParamSmoothingTime:     1.0,
-		experts.ParamHardGates:         false,
-		experts.ParamGridLattice:       false,
-		experts.ParamFlipGateInit:      -2.0,
+	out := map[string]any{}
+	for _, m := range []map[string]any{modelParams, layers.DefaultParams(), experts.DefaultParams()} {
+		for k, v := range m {
+			out[k] = v
+		}
 	}
+	return out
+}
+
+// param reads a hyperparameter of this package from scope, with its default from modelParams.
+func param[T any](scope *model.Scope, key string) T {
+	return model.GetParamOr(scope, key, modelParams[key].(T))
 }
 
 // NewStore returns a model.Store holding DefaultParams, with settings applied on top. settings uses

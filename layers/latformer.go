@@ -12,22 +12,34 @@ import (
 
 // Hyperparameters of the LatFormer layer, read from the model.Store by LatFormer. Defaults in brackets.
 const (
-	// ParamNumHeads is the number of attention heads [1].
+	// ParamNumHeads is the number of attention heads [DefaultNumHeads].
 	ParamNumHeads = "latformer_heads"
-	// ParamFFNDim is the hidden width of the feed-forward network; 0 means 4 x the model dimension [0].
+	// ParamFFNDim is the hidden width of the feed-forward network; 0 means 4 x the model dimension
+	// [DefaultFFNDim].
 	ParamFFNDim = "latformer_ffn_dim"
 )
 
+// DefaultParams returns the hyperparameters of the LatFormer layer (the Param* keys) with their defaults.
+func DefaultParams() map[string]any {
+	return map[string]any{ParamNumHeads: DefaultNumHeads, ParamFFNDim: DefaultFFNDim}
+}
+
+// DefaultNumHeads is the default of ParamNumHeads.
+const DefaultNumHeads = 1
+
+// DefaultFFNDim is the default of ParamFFNDim: 0, the Transformer's 4 x the model dimension (128 for the
+// paper's d = 32).
+const DefaultFFNDim = 0
+
 // LatFormerBuilder configures a LatFormer layer. Create it with LatFormer and call Done.
 type LatFormerBuilder struct {
-	scope      *model.Scope
-	x, cond    *Node
-	expert     experts.Expert
-	numHeads   int
-	ffnDim     int
-	smoothing  bool
-	fixedGates *experts.Gates
-	extent     *Node
+	scope     *model.Scope
+	x, cond   *Node
+	expert    experts.Expert
+	numHeads  int
+	ffnDim    int
+	smoothing bool
+	extent    *Node
 }
 
 // LatFormer creates a builder for the LatFormer layer of Figure 3a: a post-LN Transformer encoder layer
@@ -39,27 +51,27 @@ type LatFormerBuilder struct {
 //
 // x is [batch, n, d] with n = expert.Rows*expert.Cols cells in row-major order. Hyperparameters come
 // from scope (ParamNumHeads, ParamFFNDim, and the experts.Param* keys used to build the expert with
-// experts.ExpertFromScope); the Set* methods override them.
+// experts.ExpertFromScope); the With* methods override them.
 func LatFormer(scope *model.Scope, x *Node, expert experts.Expert) *LatFormerBuilder {
 	if x.Rank() != 3 || x.Shape().Dimensions[1] != expert.N() {
 		exceptions.Panicf("LatFormer: x must be [batch, %d, d] for a %dx%d canvas, got %s", expert.N(), expert.Rows, expert.Cols, x.Shape())
 	}
 	return &LatFormerBuilder{
 		scope: scope, x: x, expert: expert,
-		numHeads: model.GetParamOr(scope, ParamNumHeads, 1),
-		ffnDim:   model.GetParamOr(scope, ParamFFNDim, 0),
+		numHeads: model.GetParamOr(scope, ParamNumHeads, DefaultNumHeads),
+		ffnDim:   model.GetParamOr(scope, ParamFFNDim, DefaultFFNDim),
 	}
 }
 
-// SetConditioning sets an optional conditioning vector cond [batch, dc] (e.g. a T5 sentence embedding
+// WithConditioning sets an optional conditioning vector cond [batch, dc] (e.g. a T5 sentence embedding
 // for LARC, Section 5.3), fed to the expert's gates and to the FFN.
-func (b *LatFormerBuilder) SetConditioning(cond *Node) *LatFormerBuilder { b.cond = cond; return b }
+func (b *LatFormerBuilder) WithConditioning(cond *Node) *LatFormerBuilder { b.cond = cond; return b }
 
-// SetNumHeads sets the number of attention heads.
-func (b *LatFormerBuilder) SetNumHeads(n int) *LatFormerBuilder { b.numHeads = n; return b }
+// WithNumHeads sets the number of attention heads.
+func (b *LatFormerBuilder) WithNumHeads(n int) *LatFormerBuilder { b.numHeads = n; return b }
 
-// SetFFNDim sets the FFN hidden width (0: 4 x the model dimension).
-func (b *LatFormerBuilder) SetFFNDim(d int) *LatFormerBuilder { b.ffnDim = d; return b }
+// WithFFNDim sets the FFN hidden width (0: 4 x the model dimension).
+func (b *LatFormerBuilder) WithFFNDim(d int) *LatFormerBuilder { b.ffnDim = d; return b }
 
 // WithSmoothing also computes the prediction with the smoothed mask of Section 4.2 (sharing gates,
 // projections and softmax); it is returned in LatFormerOutput.Smoothed.
@@ -68,17 +80,11 @@ func (b *LatFormerBuilder) WithSmoothing(smoothing bool) *LatFormerBuilder {
 	return b
 }
 
-// SetExtents sets the rows and columns of each example's input grid, [batch, 2] int32
+// WithExtents sets the rows and columns of each example's input grid, [batch, 2] int32
 // (experts.GridExtents of the tokens). A GridLattice expert (experts.ParamGridLattice) needs them; other
 // experts ignore them.
-func (b *LatFormerBuilder) SetExtents(extent *Node) *LatFormerBuilder {
+func (b *LatFormerBuilder) WithExtents(extent *Node) *LatFormerBuilder {
 	b.extent = extent
-	return b
-}
-
-// SetGates uses the given gates instead of computing them from x (for analysis and tests).
-func (b *LatFormerBuilder) SetGates(gates *experts.Gates) *LatFormerBuilder {
-	b.fixedGates = gates
 	return b
 }
 
@@ -97,10 +103,7 @@ type LatFormerOutput struct {
 func (b *LatFormerBuilder) Done() *LatFormerOutput {
 	scope, x := b.scope, b.x
 	d := x.Shape().Dimensions[2]
-	gates := b.fixedGates
-	if gates == nil {
-		gates = b.expert.Gates(scope.In("expert"), x, b.cond)
-	}
+	gates := b.expert.Gates(scope.In("expert"), x, b.cond)
 	if b.extent != nil {
 		withExtent := *gates
 		withExtent.Extent = b.extent

@@ -25,7 +25,7 @@ func TestLatFormerShapesAndConditioning(t *testing.T) {
 	store := model.NewStore()
 	expert := experts.DefaultExpert(rows, cols)
 	exec := model.MustNewExec(backend, store, func(scope *model.Scope, x, cond *Node) []*Node {
-		out := LatFormer(scope, x, expert).SetConditioning(cond).WithSmoothing(true).Done()
+		out := LatFormer(scope, x, expert).WithConditioning(cond).WithSmoothing(true).Done()
 		loss := ReduceAllSum(Square(out.Output))
 		grads := scope.BuildTrainableVariablesGradientsGraph(loss)
 		zeroGrads := ScalarZero(x.Graph(), x.DType())
@@ -67,7 +67,7 @@ func ExampleLatFormer() {
 	expert := experts.DefaultExpert(3, 3)
 	x := tensors.FromShape(randomTensor(rand.New(rand.NewPCG(1, 1)), 1, 9, 4).Shape())
 	out := model.MustExecOnce(backend, store, func(scope *model.Scope, x *Node) *Node {
-		return LatFormer(scope, x, expert).SetFFNDim(16).Done().Output
+		return LatFormer(scope, x, expert).WithFFNDim(16).Done().Output
 	}, x)
 	fmt.Println("output shape:", out.Shape())
 	fmt.Println("trainable parameters:", store.Scope("").NumParameters())

@@ -147,24 +147,33 @@ func MaskedAttention(scope *model.Scope, query, key, value *Node) *MaskedAttenti
 	}
 }
 
-// SetMask sets the soft attention mask, [queryLen, keyLen] or [batch, queryLen, keyLen] (or
+// WithMask sets the soft attention mask, [queryLen, keyLen] or [batch, queryLen, keyLen] (or
 // [batch, heads, queryLen, keyLen]) with values in [0, 1]. nil means no mask.
-func (b *MaskedAttentionBuilder) SetMask(mask *Node) *MaskedAttentionBuilder { b.mask = mask; return b }
+func (b *MaskedAttentionBuilder) WithMask(mask *Node) *MaskedAttentionBuilder {
+	b.mask = mask
+	return b
+}
 
-// SetNumHeads sets the number of attention heads (default 1).
-func (b *MaskedAttentionBuilder) SetNumHeads(n int) *MaskedAttentionBuilder { b.numHeads = n; return b }
+// WithNumHeads sets the number of attention heads (default 1).
+func (b *MaskedAttentionBuilder) WithNumHeads(n int) *MaskedAttentionBuilder {
+	b.numHeads = n
+	return b
+}
 
-// SetKeyQueryDim sets the per-head dimension of keys and queries (default: the query's feature dimension).
-func (b *MaskedAttentionBuilder) SetKeyQueryDim(d int) *MaskedAttentionBuilder {
+// WithKeyQueryDim sets the per-head dimension of keys and queries (default: the query's feature dimension).
+func (b *MaskedAttentionBuilder) WithKeyQueryDim(d int) *MaskedAttentionBuilder {
 	b.keyQueryDim = d
 	return b
 }
 
-// SetValueDim sets the per-head dimension of the values (default: the value's feature dimension).
-func (b *MaskedAttentionBuilder) SetValueDim(d int) *MaskedAttentionBuilder { b.valueDim = d; return b }
+// WithValueDim sets the per-head dimension of the values (default: the value's feature dimension).
+func (b *MaskedAttentionBuilder) WithValueDim(d int) *MaskedAttentionBuilder {
+	b.valueDim = d
+	return b
+}
 
-// SetOutputDim sets the output feature dimension (default: the value's feature dimension).
-func (b *MaskedAttentionBuilder) SetOutputDim(d int) *MaskedAttentionBuilder {
+// WithOutputDim sets the output feature dimension (default: the value's feature dimension).
+func (b *MaskedAttentionBuilder) WithOutputDim(d int) *MaskedAttentionBuilder {
 	b.outputDim = d
 	return b
 }

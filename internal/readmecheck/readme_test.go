@@ -1,7 +1,3 @@
-// Package readmecheck holds the test that keeps the README's Go snippets true: every ```go block of
-// README.md must be a contiguous part of a .go file of the module that an Example test runs (an Example
-// function in a _test.go file, or examples/trainstep/main.go, which its Example_trainSteps runs), so that
-// `go test ./...` compiles and runs what the README shows.
 package readmecheck
 
 import (
