@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make stress: the newcomer path under load, each run under a timeout. Fails if any run hangs (timeout)
-# or fails. Not part of `make test` (it takes about 15 minutes on 2 cores).
+# or fails. Not part of `make test` (about 15 minutes on 2 cores).
 #   1. `latformer demo` five times in a row (each must print 100/100 for both tasks)
 #   2. `latformer bench --steps 5`
 #   3. `make arc-quick` (8 ARC tasks, 100 steps; needs the ARC data, see README "Data")
