@@ -203,14 +203,7 @@ func (m *LatticeMask) Dense() *Node {
 			// [b, i, 1, c, 1] * [b, 1, j, 1, e] -> [b, i, j, c, e]
 			term = Mul(Reshape(row, batch, m.Rows, 1, m.Rows, 1), Reshape(col, batch, 1, m.Cols, 1, m.Cols))
 		} else {
-			// (Row J)[i, b] = Row[i, l-1-b], as a product with the constant reversal J (Reverse has no
-			// gradient in GoMLX); it is an l x l product per example, negligible next to the n x n terms.
-			var rowJ *Node
-			if t.Flip != nil {
-				rowJ = Einsum("bij,bjk->bik", row, t.Flip)
-			} else {
-				rowJ = Einsum("bij,jk->bik", row, constMatrix(row.Graph(), row.DType(), lattice.ReflectionMask1D(m.Rows)))
-			}
+			rowJ := m.rowTimesReversal(row, t.Flip)
 			// [b, i, 1, 1, b'] * [b, 1, j, a, 1] -> [b, i, j, a, b']
 			term = Mul(Reshape(rowJ, batch, m.Rows, 1, 1, m.Rows), Reshape(col, batch, 1, m.Cols, m.Cols, 1))
 		}
@@ -223,6 +216,20 @@ func (m *LatticeMask) Dense() *Node {
 	batch := sum.Shape().Dimensions[0]
 	n := m.Rows * m.Cols
 	return Reshape(sum, batch, n, n)
+}
+
+// RowTimesReversal returns Row J of a rotation term ([batch, rows, rows]): the row factor times the
+// reversal J of the 90° rotation (the term's per-example Flip, or the canvas reversal). With it the term is
+// (Row J ⊗ Col) applied to the grid with its axes swapped, all per-axis products.
+func (m *LatticeMask) RowTimesReversal(t MaskTerm) *Node { return m.rowTimesReversal(t.Row, t.Flip) }
+
+// rowTimesReversal: (Row J)[i, b] = Row[i, l-1-b], as a product with the constant reversal J (Reverse has
+// no gradient in GoMLX); an l x l product per example, negligible next to the n x n terms.
+func (m *LatticeMask) rowTimesReversal(row, flip *Node) *Node {
+	if flip != nil {
+		return Einsum("bij,bjk->bik", row, flip)
+	}
+	return Einsum("bij,jk->bik", row, constMatrix(row.Graph(), row.DType(), lattice.ReflectionMask1D(m.Rows)))
 }
 
 // constMatrix returns m as a float constant of the given dtype in graph g.

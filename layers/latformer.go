@@ -17,11 +17,23 @@ const (
 	// ParamFFNDim is the hidden width of the feed-forward network; 0 means 4 x the model dimension
 	// [DefaultFFNDim].
 	ParamFFNDim = "latformer_ffn_dim"
+	// ParamAttention chooses how the layer attends [AttentionFull]: AttentionFull is the paper's masked
+	// attention, softmax(Q Kᵀ/√d) ⊙ M renormalized (Section 3.1); AttentionMaskOnly drops the query-key
+	// term and attends with the mask alone, (M / rowsum(M)) V, computed per lattice axis without the n x n
+	// mask (KroneckerMaskAttention). The two are equal when the softmax is uniform; mask-only has no query
+	// and key projections and cannot weigh cells by their content.
+	ParamAttention = "latformer_attention"
+)
+
+// Values of ParamAttention.
+const (
+	AttentionFull     = "full"
+	AttentionMaskOnly = "mask_only"
 )
 
 // DefaultParams returns the hyperparameters of the LatFormer layer (the Param* keys) with their defaults.
 func DefaultParams() map[string]any {
-	return map[string]any{ParamNumHeads: DefaultNumHeads, ParamFFNDim: DefaultFFNDim}
+	return map[string]any{ParamNumHeads: DefaultNumHeads, ParamFFNDim: DefaultFFNDim, ParamAttention: AttentionFull}
 }
 
 // DefaultNumHeads is the default of ParamNumHeads.
@@ -38,6 +50,7 @@ type LatFormerBuilder struct {
 	expert    experts.Expert
 	numHeads  int
 	ffnDim    int
+	attention string
 	smoothing bool
 	extent    *Node
 }
@@ -58,8 +71,9 @@ func LatFormer(scope *model.Scope, x *Node, expert experts.Expert) *LatFormerBui
 	}
 	return &LatFormerBuilder{
 		scope: scope, x: x, expert: expert,
-		numHeads: model.GetParamOr(scope, ParamNumHeads, DefaultNumHeads),
-		ffnDim:   model.GetParamOr(scope, ParamFFNDim, DefaultFFNDim),
+		numHeads:  model.GetParamOr(scope, ParamNumHeads, DefaultNumHeads),
+		ffnDim:    model.GetParamOr(scope, ParamFFNDim, DefaultFFNDim),
+		attention: model.GetParamOr(scope, ParamAttention, AttentionFull),
 	}
 }
 
@@ -72,6 +86,10 @@ func (b *LatFormerBuilder) WithNumHeads(n int) *LatFormerBuilder { b.numHeads = 
 
 // WithFFNDim sets the FFN hidden width (0: 4 x the model dimension).
 func (b *LatFormerBuilder) WithFFNDim(d int) *LatFormerBuilder { b.ffnDim = d; return b }
+
+// WithAttention sets how the layer attends: AttentionFull (the paper's) or AttentionMaskOnly (see
+// ParamAttention).
+func (b *LatFormerBuilder) WithAttention(kind string) *LatFormerBuilder { b.attention = kind; return b }
 
 // WithSmoothing also computes the prediction with the smoothed mask of Section 4.2 (sharing gates,
 // projections and softmax); it is returned in LatFormerOutput.Smoothed.
@@ -110,11 +128,23 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 		gates = &withExtent
 	}
 	lm := b.expert.Mask(gates)
-	masks := []*Node{lm.Dense()}
+	lms := []*experts.LatticeMask{lm}
 	if b.smoothing {
-		masks = append(masks, b.expert.SmoothedMask(gates).Dense())
+		lms = append(lms, b.expert.SmoothedMask(gates))
 	}
-	attn := MultiMaskedAttention(scope.In("attention"), x, masks, b.numHeads)
+	var attn []*Node
+	switch b.attention {
+	case AttentionFull:
+		masks := make([]*Node, len(lms))
+		for i, m := range lms {
+			masks[i] = m.Dense()
+		}
+		attn = MultiMaskedAttention(scope.In("attention"), x, masks, b.numHeads)
+	case AttentionMaskOnly:
+		attn = MultiMaskOnlyAttention(scope.In("attention"), x, lms, b.numHeads)
+	default:
+		exceptions.Panicf("LatFormer: attention %q unknown (want %q or %q)", b.attention, AttentionFull, AttentionMaskOnly)
+	}
 	ffnDim := b.ffnDim
 	if ffnDim <= 0 {
 		ffnDim = 4 * d
@@ -159,6 +189,26 @@ func MultiMaskedAttention(scope *model.Scope, x *Node, masks []*Node, numHeads i
 	heads := MaskedAttentionCoreMulti(q, k, v, masks)
 	outs := make([]*Node, len(heads))
 	for i, h := range heads {
+		h = Reshape(TransposeAllDims(h, 0, 2, 1, 3), batch, n, d)
+		outs[i] = layers.Dense(scope.At("output"), h, true, d)
+	}
+	return outs
+}
+
+// MultiMaskOnlyAttention is MultiMaskedAttention without the query-key term: multi-head attention whose
+// weights are the rows of each mask, normalized, computed per lattice axis (KroneckerMaskAttention) from
+// the factored masks, so no n x n tensor is formed. It shares the value and output projections (and their
+// variable names) with MultiMaskedAttention and has no query or key projection.
+func MultiMaskOnlyAttention(scope *model.Scope, x *Node, masks []*experts.LatticeMask, numHeads int) []*Node {
+	batch, n, d := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2]
+	if d%numHeads != 0 {
+		exceptions.Panicf("MultiMaskOnlyAttention: model dimension %d is not divisible by %d heads", d, numHeads)
+	}
+	dh := d / numHeads
+	v := TransposeAllDims(layers.Dense(scope.In("value"), x, true, numHeads, dh), 0, 2, 1, 3) // [batch, heads, n, dh]
+	outs := make([]*Node, len(masks))
+	for i, m := range masks {
+		h := KroneckerMaskAttention(v, []int{m.Rows, m.Cols}, LatticeMaskTerms(m))
 		h = Reshape(TransposeAllDims(h, 0, 2, 1, 3), batch, n, d)
 		outs[i] = layers.Dense(scope.At("output"), h, true, d)
 	}

@@ -17,11 +17,12 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
+	"github.com/latformer/latformer/layers"
 )
 
 func runBench(args []string) error {
 	fs := newFlagSet("bench", "latformer bench [flags]",
-		"Times the training step (forward, backward, Adam) of the reference configuration and prints one\n\"bench canvas=N ... step_ms=X\" line per canvas.")
+		"Times the training step (forward, backward, Adam) of the reference configuration and prints one\n\"bench canvas=N attention=full|factored ... step_ms=X\" line per canvas and attention path.")
 	canvasesFlag := fs.String("canvas", "10,20,30", "comma-separated canvas sides to time")
 	batch := fs.Int("batch", 16, "batch size")
 	dim := fs.Int("d", 32, "model dimension d")
@@ -30,8 +31,18 @@ func runBench(args []string) error {
 	reference := fs.String("reference", "", "path of the PyTorch reference script (shared/bench/latformer_ref.py) to run side by side at canvas 30; empty: skip")
 	python := fs.String("python", "/usr/bin/python3", "Python interpreter for --reference")
 	settings := fs.String("set", "", `extra hyperparameters, "key=value;..."`)
+	attentionFlag := fs.String("attention", "full,factored", `comma-separated attention paths to time: "full" (the paper's masked attention) and "factored" (mask-only, per lattice axis; latformer_attention=mask_only)`)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var attentions []string
+	for _, a := range strings.Split(*attentionFlag, ",") {
+		switch a = strings.TrimSpace(a); a {
+		case "full", "factored":
+			attentions = append(attentions, a)
+		default:
+			return fmt.Errorf("--attention: %q is neither full nor factored", a)
+		}
 	}
 	var canvases []int
 	for _, s := range strings.Split(*canvasesFlag, ",") {
@@ -52,16 +63,22 @@ func runBench(args []string) error {
 	fmt.Printf("backend: %s\n", latformer.BackendDescription(backendName, backend))
 	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
 		*batch, *dim, *ffn)
-	var goMs30 float64
+	goMs30 := map[string]float64{}
 	for _, c := range canvases {
-		ms, err := benchCanvas(c, *batch, *dim, *ffn, *steps, *settings)
-		if err != nil {
-			return err
+		for _, att := range attentions {
+			set := *settings
+			if att == "factored" {
+				set = strings.Trim(set+";"+layers.ParamAttention+"="+layers.AttentionMaskOnly, ";")
+			}
+			ms, err := benchCanvas(c, *batch, *dim, *ffn, *steps, set)
+			if err != nil {
+				return err
+			}
+			if c == 30 {
+				goMs30[att] = ms
+			}
+			fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, att, *batch, *dim, ms, backendName)
 		}
-		if c == 30 {
-			goMs30 = ms
-		}
-		fmt.Printf("bench canvas=%d batch=%d d=%d step_ms=%.1f backend=%s\n", c, *batch, *dim, ms, backendName)
 	}
 	if *reference != "" {
 		torchMs, err := runReference(*python, *reference, *steps)
@@ -69,8 +86,10 @@ func runBench(args []string) error {
 			return fmt.Errorf("PyTorch reference: %w", err)
 		}
 		fmt.Printf("bench reference=pytorch canvas=30 batch=16 d=32 step_ms=%.1f\n", torchMs)
-		if goMs30 > 0 {
-			fmt.Printf("bench ratio go/pytorch canvas=30: %.2f (below 1 means faster than PyTorch)\n", goMs30/torchMs)
+		for _, att := range attentions {
+			if ms := goMs30[att]; ms > 0 {
+				fmt.Printf("bench ratio go/pytorch canvas=30 attention=%s: %.2f (below 1 means faster than PyTorch's full step)\n", att, ms/torchMs)
+			}
 		}
 	}
 	return nil

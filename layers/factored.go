@@ -1,0 +1,127 @@
+package layers
+
+import (
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/support/exceptions"
+	"github.com/latformer/latformer/experts"
+)
+
+// KroneckerTerm is one term of a soft lattice mask written in factored form, for an m-dimensional lattice
+// of shape (l_1, ..., l_m):
+//
+//	M_t = w_t (F_1 ⊗ F_2 ⊗ ... ⊗ F_m) P_t
+//
+// where P_t permutes the lattice axes (the 90° rotation of a 2-D mask swaps them; nil is the identity) and
+// F_a are per-axis l x l factors, one per example.
+type KroneckerTerm struct {
+	Weight *Node // [batch], or nil for 1
+	// Factors are [batch, l_a, l_a], one per lattice axis, in the order of the axes after Perm.
+	Factors []*Node
+	// Perm: (P_t V) has lattice axis a equal to axis Perm[a] of V (a transposition of the grid); nil means
+	// no permutation. The dims of the axes after Perm are the factors' sizes.
+	Perm []int
+}
+
+// KroneckerMaskAttention is the masked attention of Section 3.1 when the attention weights come from the
+// mask alone (uniform softmax, no query-key term), computed without ever forming the n x n mask:
+//
+//	output = (M / rowsum(M)) V,   M = Σ_t M_t  (see KroneckerTerm)
+//
+// Each term acts on the values as per-axis products, (F_1 ⊗ ... ⊗ F_m) P_t V = V ×_1 F_1 ... ×_m F_m,
+// which costs n·(l_1 + ... + l_m) multiply-adds per channel instead of n², and the row sums factor the
+// same way, rowsum(M_t) = w_t ⊗_a rowsum(F_a). Rows whose mask is all zero output zeros, as in
+// MaskedAttentionCore. With a uniform softmax it equals MaskedAttentionCore(Q, K, V, M) exactly up to
+// rounding (TestKroneckerMaskAttentionMatchesDense, values and gradients on 1-D, 2-D and 3-D lattices).
+//
+// value is [batch, heads, n, valueDim] with n = Π dims, row-major; the output has the same shape.
+func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Node {
+	if value.Rank() != 4 {
+		exceptions.Panicf("KroneckerMaskAttention: value must be [batch, heads, n, valueDim], got %s", value.Shape())
+	}
+	batch, heads, n, dv := value.Shape().Dimensions[0], value.Shape().Dimensions[1], value.Shape().Dimensions[2], value.Shape().Dimensions[3]
+	m := len(dims)
+	size := 1
+	for _, l := range dims {
+		size *= l
+	}
+	if size != n || m < 1 || m > 8 || len(terms) == 0 {
+		exceptions.Panicf("KroneckerMaskAttention: lattice %v (%d cells) and %d terms for values %s", dims, size, len(terms), value.Shape())
+	}
+	// V as [batch, heads, l_1, ..., l_m, dv].
+	grid := Reshape(value, append(append([]int{batch, heads}, dims...), dv)...)
+	const axisLetters = "ijklmnop"
+	var num, den *Node
+	for ti, t := range terms {
+		if len(t.Factors) != m {
+			exceptions.Panicf("KroneckerMaskAttention: term %d has %d factors for a %d-D lattice", ti, len(t.Factors), m)
+		}
+		x := grid
+		if t.Perm != nil {
+			perm := []int{0, 1}
+			for _, a := range t.Perm {
+				perm = append(perm, 2+a)
+			}
+			x = TransposeAllDims(x, append(perm, 2+m)...)
+		}
+		var rs *Node // ⊗_a rowsum(F_a): [batch, l_1, ..., l_m]
+		for a, f := range t.Factors {
+			// x ×_a F: out[..., i_a, ...] = Σ_j F[b, i_a, j] x[..., j, ...].
+			in := []byte(axisLetters[:m])
+			out := []byte(axisLetters[:m])
+			in[a] = 'y'
+			out[a] = 'x'
+			x = Einsum("bxy,bh"+string(in)+"d->bh"+string(out)+"d", f, x)
+			r := ReduceSum(f, -1) // [batch, l_a]
+			shape := make([]int, m+1)
+			for i := range shape {
+				shape[i] = 1
+			}
+			shape[0], shape[1+a] = batch, f.Shape().Dimensions[1]
+			r = Reshape(r, shape...)
+			if rs == nil {
+				rs = r
+			} else {
+				rs = Mul(rs, r)
+			}
+		}
+		rs = BroadcastToDims(rs, append([]int{batch}, dims...)...)
+		if t.Weight != nil {
+			w := Reshape(t.Weight, append([]int{batch}, ones(m+2)...)...)
+			x = Mul(x, w)
+			rs = Mul(rs, Reshape(t.Weight, append([]int{batch}, ones(m)...)...))
+		}
+		if num == nil {
+			num, den = x, rs
+		} else {
+			num, den = Add(num, x), Add(den, rs)
+		}
+	}
+	// den: [batch, l...] -> [batch, 1, l..., 1]
+	den = Reshape(den, append(append([]int{batch, 1}, dims...), 1)...)
+	safe := Where(GreaterThan(den, ZerosLike(den)), den, OnesLike(den))
+	out := Div(num, safe)
+	return Reshape(out, batch, heads, n, dv)
+}
+
+func ones(k int) []int {
+	out := make([]int, k)
+	for i := range out {
+		out[i] = 1
+	}
+	return out
+}
+
+// LatticeMaskTerms returns the factored terms of a 2-D experts.LatticeMask: a term without rotation is
+// Row ⊗ Col; a term with the 90° rotation, (Row ⊗ Col) R = (Row J ⊗ Col) with the grid's axes swapped
+// (J the reversal, per example for a grid-lattice expert).
+func LatticeMaskTerms(lm *experts.LatticeMask) []KroneckerTerm {
+	terms := make([]KroneckerTerm, 0, len(lm.Terms))
+	for _, t := range lm.Terms {
+		if !t.Rotate {
+			terms = append(terms, KroneckerTerm{Weight: t.Weight, Factors: []*Node{t.Row, t.Col}})
+			continue
+		}
+		terms = append(terms, KroneckerTerm{Weight: t.Weight, Factors: []*Node{lm.RowTimesReversal(t), t.Col}, Perm: []int{1, 0}})
+	}
+	return terms
+}
