@@ -10,6 +10,7 @@ GO        ?= go
 BIN       := bin
 LATFORMER := $(BIN)/latformer
 REFERENCE ?= ../shared/bench/latformer_ref.py
+FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
 .PHONY: notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-quick download stress
 
@@ -72,10 +73,12 @@ arc: build
 arc-quick: build
 	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --limit 8 --steps 100 --out runs/arc_quick.csv --force $(ARC_FLAGS)
 
-# The reference PyTorch step needs: apt-get install -y python3-torch libopenblas0-pthread
+# The PyTorch reference steps (full attention from shared/bench, mask-only factored from bench/) need
+# Debian's python3-torch: installed here when missing.
 bench: build
+	@/usr/bin/python3 -c "import torch" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-torch libopenblas0-pthread) || true
 	@if [ -f "$(REFERENCE)" ] && /usr/bin/python3 -c "import torch" 2>/dev/null; then \
-		$(LATFORMER) bench --reference $(REFERENCE) $(BENCH_FLAGS); \
+		$(LATFORMER) bench --reference $(REFERENCE) --factored-reference $(FACTORED_REFERENCE) $(BENCH_FLAGS); \
 	else \
 		echo "(PyTorch reference not available: timing the Go side only)"; \
 		$(LATFORMER) bench $(BENCH_FLAGS); \

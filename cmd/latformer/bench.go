@@ -30,6 +30,7 @@ func runBench(args []string) error {
 	steps := fs.Int("steps", 10, "timed steps per canvas (after 2 warm-up steps); the median is reported")
 	reference := fs.String("reference", "", "path of the PyTorch reference script (shared/bench/latformer_ref.py) to run side by side at canvas 30; empty: skip")
 	python := fs.String("python", "/usr/bin/python3", "Python interpreter for --reference")
+	factoredRef := fs.String("factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference at canvas 30; empty: skip")
 	settings := fs.String("set", "", `extra hyperparameters, "key=value;..."`)
 	attentionFlag := fs.String("attention", "full,factored", `comma-separated attention paths to time: "full" (the paper's masked attention) and "factored" (mask-only, per lattice axis; latformer_attention=mask_only)`)
 	if err := parseFlags(fs, args); err != nil {
@@ -81,7 +82,7 @@ func runBench(args []string) error {
 		}
 	}
 	if *reference != "" {
-		torchMs, err := runReference(*python, *reference, *steps)
+		torchMs, err := runReference(*python, *reference, *steps, "--fit-steps", "0")
 		if err != nil {
 			return fmt.Errorf("PyTorch reference: %w", err)
 		}
@@ -89,6 +90,16 @@ func runBench(args []string) error {
 		for _, att := range attentions {
 			if ms := goMs30[att]; ms > 0 {
 				fmt.Printf("bench ratio go/pytorch canvas=30 attention=%s: %.2f (below 1 means faster than PyTorch's full step)\n", att, ms/torchMs)
+			}
+		}
+		if *factoredRef != "" {
+			factMs, err := runReference(*python, *factoredRef, *steps, "--reference", *reference)
+			if err != nil {
+				return fmt.Errorf("PyTorch factored reference: %w", err)
+			}
+			fmt.Printf("bench reference=pytorch-factored canvas=30 batch=16 d=32 step_ms=%.1f\n", factMs)
+			if ms := goMs30["factored"]; ms > 0 {
+				fmt.Printf("bench ratio go/pytorch-factored canvas=30 attention=factored: %.2f (same work)\n", ms/factMs)
 			}
 		}
 	}
@@ -140,11 +151,11 @@ func benchCanvas(canvas, batch, dim, ffn, steps int, settings string) (float64, 
 }
 
 // runReference runs the PyTorch reference step and returns its median step_ms.
-func runReference(python, script string, steps int) (float64, error) {
+func runReference(python, script string, steps int, extra ...string) (float64, error) {
 	if _, err := os.Stat(script); err != nil {
 		return 0, err
 	}
-	cmd := exec.Command(python, script, "--steps", strconv.Itoa(max(steps, 10)), "--fit-steps", "0")
+	cmd := exec.Command(python, append([]string{script, "--steps", strconv.Itoa(max(steps, 10))}, extra...)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -153,7 +164,7 @@ func runReference(python, script string, steps int) (float64, error) {
 	sc := bufio.NewScanner(&out)
 	for sc.Scan() {
 		line := sc.Text()
-		if strings.HasPrefix(line, "other_procs") || strings.Contains(line, "other_procs_cores_during_timing") {
+		if strings.Contains(line, "other_procs_cores_during_timing") || strings.HasPrefix(line, "max_abs_diff_vs_dense=") {
 			fmt.Printf("reference: %s\n", line)
 		}
 		if v, ok := strings.CutPrefix(line, "step_ms="); ok {

@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""PyTorch mask-only attention computed per lattice axis: the same-work yardstick for
+`latformer_attention=mask_only` (layers.KroneckerMaskAttention), beside the shared full-attention
+reference (shared/bench/latformer_ref.py), whose model, mask expert and training step it reuses.
+
+With a uniform softmax (no query-key term) the masked attention is (M / rowsum M) V. The reference's mask
+is M = (1 - r) K + r P K with K = kron(M_rows, M_cols) and P the 90-degree rotation as a row permutation,
+so
+    M V      = (1 - r) K V + r P (K V),       K V = M_rows V_grid M_cols^T   (per channel)
+    rowsum M = (1 - r) k + r P k,             k = rowsum(M_rows) (x) rowsum(M_cols)
+and no n x n tensor is formed. The script checks this against the reference's masked_attention with zero
+queries and keys (uniform softmax) and then times a training step of the reference model whose attention is
+replaced by the factored one.
+
+Run: /usr/bin/python3 bench/latformer_factored_ref.py --reference ../shared/bench/latformer_ref.py
+Prints max_abs_diff_vs_dense=..., then step_ms=... last.
+"""
+import argparse, importlib.util, statistics, sys, time
+
+import torch
+
+
+def load_reference(path):
+    spec = importlib.util.spec_from_file_location("latformer_ref", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def factored_attention(expert, x, v):
+    """Mask-only attention of the reference expert's mask for values v (B, n, d), per axis."""
+    t, f, r, s, tr = expert.gates(x)
+    B, side, d = x.shape[0], expert.side, v.shape[-1]
+    Mr = expert.axis_mask(t[:, 0], f[:, 0], s[:, 0], tr[:, 0])
+    Mc = expert.axis_mask(t[:, 1], f[:, 1], s[:, 1], tr[:, 1])
+    grid = v.view(B, side, side, d)
+    kv = torch.einsum("bij,bjld,bkl->bikd", Mr, grid, Mc).reshape(B, side * side, d)  # K V
+    k = (Mr.sum(-1)[:, :, None] * Mc.sum(-1)[:, None, :]).reshape(B, side * side, 1)  # rowsum K
+    rr = r[:, None, None]
+    num = (1 - rr) * kv + rr * kv.index_select(1, expert.rot)
+    den = (1 - rr) * k + rr * k.index_select(1, expert.rot)
+    return num / (den + 1e-9)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--reference", required=True, help="path of shared/bench/latformer_ref.py")
+    p.add_argument("--steps", type=int, default=20)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--canvas", type=int, default=30)
+    p.add_argument("--d", type=int, default=32)
+    p.add_argument("--threads", type=int, default=2)
+    args = p.parse_args()
+    torch.set_num_threads(args.threads)
+    ref = load_reference(args.reference)
+    torch.manual_seed(0)
+    model = ref.LatFormer(args.d, args.canvas)
+    n = args.canvas ** 2
+    x = torch.randint(0, ref.VOCAB, (args.batch, n))
+    y = torch.randint(0, ref.VOCAB, (args.batch, n))
+
+    # Equality with the reference's masked attention under a uniform softmax.
+    with torch.no_grad():
+        e = model.emb(x)
+        v = torch.randn(args.batch, n, args.d)
+        zeros = torch.zeros_like(v)
+        dense = ref.masked_attention(zeros, zeros, v, model.expert(e))[0]
+        fact = factored_attention(model.expert, e, v)
+        print(f"max_abs_diff_vs_dense={float((dense - fact).abs().max()):.2e}")
+
+    def forward(tokens):
+        h0 = model.emb(tokens)
+        _, _, v = model.qkv(h0).chunk(3, -1)
+        a = factored_attention(model.expert, h0, v)
+        h = model.ln1(h0 + model.out(a))
+        return model.head(model.ln2(h + model.ffn(h)))
+
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        torch.nn.functional.cross_entropy(forward(x).reshape(-1, ref.VOCAB), y.reshape(-1)).backward()
+        opt.step()
+
+    for _ in range(3):
+        step()
+    ts = []
+    for _ in range(args.steps):
+        t0 = time.perf_counter()
+        step()
+        ts.append(1e3 * (time.perf_counter() - t0))
+    print(f"step_min_ms={min(ts):.1f}")
+    print(f"step_ms={statistics.median(ts):.1f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
