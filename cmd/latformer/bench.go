@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,6 +33,7 @@ func runBench(args []string) error {
 	python := fs.String("python", "/usr/bin/python3", "Python interpreter for --reference")
 	factoredRef := fs.String("factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference at canvas 30; empty: skip")
 	settings := fs.String("set", "", `extra hyperparameters, "key=value;..."`)
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed steps (all canvases and paths) to this file (go tool pprof)")
 	attentionFlag := fs.String("attention", "full,factored", `comma-separated attention paths to time: "full" (the paper's masked attention) and "factored" (mask-only, per lattice axis; latformer_attention=mask_only)`)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -64,6 +66,17 @@ func runBench(args []string) error {
 	fmt.Printf("backend: %s\n", latformer.BackendDescription(backendName, backend))
 	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
 		*batch, *dim, *ffn)
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	goMs30 := map[string]float64{}
 	for _, c := range canvases {
 		for _, att := range attentions {
