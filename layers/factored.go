@@ -30,26 +30,29 @@ type KroneckerTerm struct {
 // Each term acts on the values as per-axis products, (F_1 ⊗ ... ⊗ F_m) P_t V = V ×_1 F_1 ... ×_m F_m,
 // which costs n·(l_1 + ... + l_m) multiply-adds per channel instead of n², and the row sums factor the
 // same way, rowsum(M_t) = w_t ⊗_a rowsum(F_a). Rows whose mask is all zero output zeros, as in
-// MaskedAttentionCore. With a uniform softmax it equals MaskedAttentionCore(Q, K, V, M) exactly up to
-// rounding (TestKroneckerMaskAttentionMatchesDense, values and gradients on 1-D, 2-D and 3-D lattices).
+// MaskedAttentionCore. With a uniform softmax it equals MaskedAttentionCore(Q, K, V, M) for every head
+// exactly up to rounding (TestKroneckerMaskAttentionMatchesDense: values and gradients on 1-D, 2-D and
+// 3-D lattices). The mask is the same for every head, so heads need no axis of their own: value is
+// [batch, n, channels] (heads × head dimension, in any order) with n = Π dims, row-major, and the output
+// has the same shape.
 //
-// value is [batch, heads, n, valueDim] with n = Π dims, row-major; the output has the same shape.
+// Each per-axis product is one batched matrix product in the layout the values already have (the
+// factor is broadcast over the axes before its own), so no transposition is needed except the axis
+// permutation P_t of rotation terms.
 func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Node {
-	if value.Rank() != 4 {
-		exceptions.Panicf("KroneckerMaskAttention: value must be [batch, heads, n, valueDim], got %s", value.Shape())
+	if value.Rank() != 3 {
+		exceptions.Panicf("KroneckerMaskAttention: value must be [batch, n, channels], got %s", value.Shape())
 	}
-	batch, heads, n, dv := value.Shape().Dimensions[0], value.Shape().Dimensions[1], value.Shape().Dimensions[2], value.Shape().Dimensions[3]
+	batch, n, c := value.Shape().Dimensions[0], value.Shape().Dimensions[1], value.Shape().Dimensions[2]
 	m := len(dims)
 	size := 1
 	for _, l := range dims {
 		size *= l
 	}
-	if size != n || m < 1 || m > 8 || len(terms) == 0 {
+	if size != n || m < 1 || len(terms) == 0 {
 		exceptions.Panicf("KroneckerMaskAttention: lattice %v (%d cells) and %d terms for values %s", dims, size, len(terms), value.Shape())
 	}
-	// V as [batch, heads, l_1, ..., l_m, dv].
-	grid := Reshape(value, append(append([]int{batch, heads}, dims...), dv)...)
-	const axisLetters = "ijklmnop"
+	grid := Reshape(value, append(append([]int{batch}, dims...), c)...) // [batch, l_1, ..., l_m, c]
 	var num, den *Node
 	for ti, t := range terms {
 		if len(t.Factors) != m {
@@ -57,27 +60,30 @@ func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Nod
 		}
 		x := grid
 		if t.Perm != nil {
-			perm := []int{0, 1}
+			perm := []int{0}
 			for _, a := range t.Perm {
-				perm = append(perm, 2+a)
+				perm = append(perm, 1+a)
 			}
-			x = TransposeAllDims(x, append(perm, 2+m)...)
+			x = TransposeAllDims(x, append(perm, 1+m)...)
 		}
 		var rs *Node // ⊗_a rowsum(F_a): [batch, l_1, ..., l_m]
 		for a, f := range t.Factors {
-			// x ×_a F: out[..., i_a, ...] = Σ_j F[b, i_a, j] x[..., j, ...].
-			in := []byte(axisLetters[:m])
-			out := []byte(axisLetters[:m])
-			in[a] = 'y'
-			out[a] = 'x'
-			x = Einsum("bxy,bh"+string(in)+"d->bh"+string(out)+"d", f, x)
-			r := ReduceSum(f, -1) // [batch, l_a]
-			shape := make([]int, m+1)
-			for i := range shape {
-				shape[i] = 1
+			l := f.Shape().Dimensions[1]
+			lead := x.Shape().Dimensions[1 : 1+a] // the axes before a: batch axes of the product
+			fb := f
+			if a > 0 {
+				shape := append(append([]int{batch}, ones(a)...), l, l)
+				fb = BroadcastToDims(Reshape(f, shape...), append(append([]int{batch}, lead...), l, l)...)
 			}
-			shape[0], shape[1+a] = batch, f.Shape().Dimensions[1]
-			r = Reshape(r, shape...)
+			batchAxes := make([]int, a+1)
+			for i := range batchAxes {
+				batchAxes[i] = i
+			}
+			// out[b, lead..., i, rest..., c] = Σ_j F[b, i, j] x[b, lead..., j, rest..., c]
+			x = DotGeneral(fb, []int{a + 2}, batchAxes, x, []int{a + 1}, batchAxes)
+			shape := append([]int{batch}, ones(m)...)
+			shape[1+a] = l
+			r := Reshape(ReduceSum(f, -1), shape...)
 			if rs == nil {
 				rs = r
 			} else {
@@ -86,8 +92,7 @@ func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Nod
 		}
 		rs = BroadcastToDims(rs, append([]int{batch}, dims...)...)
 		if t.Weight != nil {
-			w := Reshape(t.Weight, append([]int{batch}, ones(m+2)...)...)
-			x = Mul(x, w)
+			x = Mul(x, Reshape(t.Weight, append([]int{batch}, ones(m+1)...)...))
 			rs = Mul(rs, Reshape(t.Weight, append([]int{batch}, ones(m)...)...))
 		}
 		if num == nil {
@@ -96,11 +101,9 @@ func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Nod
 			num, den = Add(num, x), Add(den, rs)
 		}
 	}
-	// den: [batch, l...] -> [batch, 1, l..., 1]
-	den = Reshape(den, append(append([]int{batch, 1}, dims...), 1)...)
+	den = Reshape(den, append(append([]int{batch}, dims...), 1)...)
 	safe := Where(GreaterThan(den, ZerosLike(den)), den, OnesLike(den))
-	out := Div(num, safe)
-	return Reshape(out, batch, heads, n, dv)
+	return Reshape(Div(num, safe), batch, n, c)
 }
 
 func ones(k int) []int {

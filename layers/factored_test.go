@@ -185,7 +185,9 @@ func TestKroneckerMaskAttentionMatchesDense(t *testing.T) {
 					factors = append(factors, fs)
 					terms = append(terms, KroneckerTerm{Weight: w, Factors: fs, Perm: c.perms[ti]})
 				}
-				fact := KroneckerMaskAttention(v, c.dims, terms)
+				// The factored path takes [batch, n, heads*dv]; the dense one [batch, heads, n, dv].
+				fact := KroneckerMaskAttention(Reshape(TransposeAllDims(v, 0, 2, 1, 3), batch, n, heads*dv), c.dims, terms)
+				fact = TransposeAllDims(Reshape(fact, batch, n, heads, dv), 0, 2, 1, 3)
 				zeros := ZerosLike(v)
 				dense := MaskedAttentionCore(zeros, zeros, v, denseKron(c.dims, batch, weights, factors, c.perms))
 				wrt := append([]*Node{v}, ins[2:]...)
@@ -249,7 +251,8 @@ func TestMaskOnlyMatchesDenseExpertMask(t *testing.T) {
 				if mode == "smoothed" {
 					lm = e.SmoothedMask(gates)
 				}
-				fact := KroneckerMaskAttention(v, []int{l, l}, LatticeMaskTerms(lm))
+				fact := KroneckerMaskAttention(Reshape(TransposeAllDims(v, 0, 2, 1, 3), batch, l*l, heads*dv), []int{l, l}, LatticeMaskTerms(lm))
+				fact = TransposeAllDims(Reshape(fact, batch, l*l, heads, dv), 0, 2, 1, 3)
 				zeros := ZerosLike(v)
 				dense := MaskedAttentionCore(zeros, zeros, v, lm.Dense())
 				return ReduceAllMax(Abs(Sub(fact, dense)))

@@ -205,11 +205,11 @@ func MultiMaskOnlyAttention(scope *model.Scope, x *Node, masks []*experts.Lattic
 		exceptions.Panicf("MultiMaskOnlyAttention: model dimension %d is not divisible by %d heads", d, numHeads)
 	}
 	dh := d / numHeads
-	v := TransposeAllDims(layers.Dense(scope.In("value"), x, true, numHeads, dh), 0, 2, 1, 3) // [batch, heads, n, dh]
+	// [batch, n, heads, dh] -> [batch, n, heads*dh]: the mask is the same for every head.
+	v := Reshape(layers.Dense(scope.In("value"), x, true, numHeads, dh), batch, n, d)
 	outs := make([]*Node, len(masks))
 	for i, m := range masks {
 		h := KroneckerMaskAttention(v, []int{m.Rows, m.Cols}, LatticeMaskTerms(m))
-		h = Reshape(TransposeAllDims(h, 0, 2, 1, 3), batch, n, d)
 		outs[i] = layers.Dense(scope.At("output"), h, true, d)
 	}
 	return outs
