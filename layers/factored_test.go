@@ -79,7 +79,7 @@ func denseKron(dims []int, batch int, weights []*Node, factors [][]*Node, perms 
 		}
 		k = Reshape(k, batch, n, n)
 		if perms[t] != nil {
-			p := ConstTensor(k.Graph(), tensorOf(permutationMatrix(dims, perms[t])))
+			p := ConstTensor(k.Graph(), experts.MatrixTensor(permutationMatrix(dims, perms[t])))
 			k = Einsum("bij,jk->bik", k, p)
 		}
 		if weights[t] != nil {
@@ -92,16 +92,6 @@ func denseKron(dims []int, batch int, weights []*Node, factors [][]*Node, perms 
 		}
 	}
 	return sum
-}
-
-func tensorOf(m *lattice.Matrix) *tensors.Tensor {
-	t := tensors.FromShape(shapes.Make(dtypes.Float32, m.Rows, m.Cols))
-	tensors.MustMutableFlatData[float32](t, func(f []float32) {
-		for i, v := range m.Data {
-			f[i] = float32(v)
-		}
-	})
-	return t
 }
 
 // TestKroneckerMaskAttentionMatchesDense checks that the factored mask-only attention equals the paper's
