@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/lattice"
 )
@@ -250,6 +252,40 @@ func TestMaskOnlyMatchesDenseExpertMask(t *testing.T) {
 			if d := tensors.ToScalar[float32](diff); d > 1e-5 {
 				t.Errorf("grid=%v %s gates: factored and dense differ by %g", grid, mode, d)
 			}
+		}
+	}
+}
+
+// TestLatFormerMaskOnly builds the LatFormer layer with AttentionMaskOnly (and smoothing and conditioning):
+// the output has the layer's shape, every trainable variable gets a gradient, and the attention has no
+// query or key projection.
+func TestLatFormerMaskOnly(t *testing.T) {
+	backend := goBackend(t)
+	rng := rand.New(rand.NewPCG(15, 16))
+	const batch, rows, cols, d, dc = 2, 4, 4, 8, 3
+	x := randomTensor(rng, batch, rows*cols, d)
+	c := randomTensor(rng, batch, dc)
+	store := model.NewStore()
+	expert := experts.DefaultExpert(rows, cols)
+	out := model.MustNewExec(backend, store, func(scope *model.Scope, x, cond *Node) []*Node {
+		o := LatFormer(scope, x, expert).WithAttention(AttentionMaskOnly).WithConditioning(cond).WithSmoothing(true).Done()
+		loss := Add(ReduceAllSum(Square(o.Output)), ReduceAllSum(Square(o.Smoothed)))
+		grads := scope.BuildTrainableVariablesGradientsGraph(loss)
+		zero := ScalarZero(x.Graph(), x.DType())
+		for _, g := range grads {
+			zero = Add(zero, ConvertDType(Equal(ReduceAllMax(Abs(g)), ScalarZero(x.Graph(), g.DType())), x.DType()))
+		}
+		return []*Node{o.Output, zero}
+	}).MustCall(x, c)
+	if got := out[0].Shape().Dimensions; got[0] != batch || got[1] != rows*cols || got[2] != d {
+		t.Fatalf("output shape %v", got)
+	}
+	if z := tensors.ToScalar[float32](out[1]); z != 0 {
+		t.Errorf("%v trainable variables get an all-zero gradient", z)
+	}
+	for v := range store.IterVariables() {
+		if strings.Contains(v.Path(), "/attention/query") || strings.Contains(v.Path(), "/attention/key") {
+			t.Errorf("mask-only attention created %s", v.Path())
 		}
 	}
 }
