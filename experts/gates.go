@@ -257,29 +257,26 @@ func (e Expert) ElementOf(v GateValues) Element {
 		last := dims[len(dims)-1]
 		k := 0
 		s.indices(e, func(idx []int) {
-			x := vals[k]
+			i := idx[len(idx)-1]
+			row := vals[k-i : k-i+last] // the gates along the last axis that gate k belongs to
 			k++
-			if !s.softmax {
-				if x > 0.5 {
-					s.set(e, &el, idx)
-				}
-				return
+			if (!s.softmax && row[i] > 0.5) || (s.softmax && firstMax(row) == i) {
+				s.set(e, &el, idx)
 			}
-			if idx[len(idx)-1] != 0 { // the argmax over the last axis, decided at its first index
-				return
-			}
-			best := 0
-			for j := 1; j < last; j++ {
-				if vals[k-1+j] > vals[k-1+best] {
-					best = j
-				}
-			}
-			arg := append([]int(nil), idx...)
-			arg[len(arg)-1] = best
-			s.set(e, &el, arg)
 		})
 	}
 	return el
+}
+
+// firstMax returns the index of the first largest value of x.
+func firstMax(x []float64) int {
+	best := 0
+	for j, v := range x {
+		if v > x[best] {
+			best = j
+		}
+	}
+	return best
 }
 
 // LogitsFor returns gate logits (±sharpness) that select el with hard gates. Soft settings are obtained

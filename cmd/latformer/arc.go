@@ -55,9 +55,7 @@ func runARC(args []string) error {
 		},
 	}
 	outcome, err := arc.Run(opts, report)
-	if bar != nil {
-		bar.finish()
-	}
+	bar.finish()
 	if outcome.Out == "" { // nothing started: bad options or data
 		return err
 	}
