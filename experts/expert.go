@@ -189,33 +189,61 @@ type MaskTerm struct {
 //
 // For a term without rotation, M[(i,j),(c,e)] = Row[i,c]·Col[j,e] (Kronecker product). With rotation,
 // (Row ⊗ Col) R [(i,j),(a,b)] = (Row J)[i,b]·Col[j,a], with J the reversal: still an outer product of two
-// l x l matrices, so no gather or n x n product is needed.
+// l x l matrices, so no gather or n x n product is needed. It is one batched matrix product of the
+// Factors.
 func (m *LatticeMask) Dense() *Node {
-	var sum *Node
+	l, r := m.Factors()
+	batch := l.Shape().Dimensions[0]
+	n := m.Rows * m.Cols
+	// [b, i, j, c, T] x [b, i, j, e, T] -> [b, i, j, c, e]
+	return Reshape(DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2}), batch, n, n)
+}
+
+// Factors returns the mask as per-query-cell factors: for every query cell (i, j) its block over the key
+// cells (c, e) is a sum of T outer products, one per term,
+//
+//	M[b, (i,j), (c,e)] = Σ_t L[b, i, j, c, t] · R[b, i, j, e, t]
+//
+// with L [batch, Rows, Cols, Rows, T] and R [batch, Rows, Cols, Cols, T] (term weights folded into L; a
+// term without rotation has L = Row[b,i,c] and R = Col[b,j,e], one with rotation L = Col[b,j,c] and
+// R = (Row J)[b,i,e]). They take n·(Rows+Cols)·T numbers instead of n². Batched matrix products with
+// batch axes (batch, i, j) turn them into the dense mask and back, which is how the full attention
+// (layers.MaskedAttentionCoreFactored) uses them: on GoMLX's Go backend those products are much faster
+// than the broadcast multiplications and reductions over the n x n tensor that the element-wise form and
+// its gradient need.
+func (m *LatticeMask) Factors() (l, r *Node) {
+	var lhs, rhs []*Node
 	for _, t := range m.Terms {
 		row, col := t.Row, t.Col
 		batch := row.Shape().Dimensions[0]
 		if t.Weight != nil {
 			row = Mul(row, Reshape(t.Weight, batch, 1, 1))
 		}
-		var term *Node
-		if !t.Rotate {
-			// [b, i, 1, c, 1] * [b, 1, j, 1, e] -> [b, i, j, c, e]
-			term = Mul(Reshape(row, batch, m.Rows, 1, m.Rows, 1), Reshape(col, batch, 1, m.Cols, 1, m.Cols))
-		} else {
-			rowJ := m.rowTimesReversal(row, t.Flip)
-			// [b, i, 1, 1, b'] * [b, 1, j, a, 1] -> [b, i, j, a, b']
-			term = Mul(Reshape(rowJ, batch, m.Rows, 1, 1, m.Rows), Reshape(col, batch, 1, m.Cols, m.Cols, 1))
+		// Factors indexed [b, i, j, key-axis, 1]: a row factor [b, i, ·] is the same for every j, a column
+		// factor [b, j, ·] for every i.
+		byRow := func(x *Node) *Node {
+			k := x.Shape().Dimensions[2]
+			return BroadcastToDims(Reshape(x, batch, m.Rows, 1, k, 1), batch, m.Rows, m.Cols, k, 1)
 		}
-		if sum == nil {
-			sum = term
+		byCol := func(x *Node) *Node {
+			k := x.Shape().Dimensions[2]
+			return BroadcastToDims(Reshape(x, batch, 1, m.Cols, k, 1), batch, m.Rows, m.Cols, k, 1)
+		}
+		if !t.Rotate {
+			// M[b, i, j, c, e] += Row[b, i, c] · Col[b, j, e]
+			lhs, rhs = append(lhs, byRow(row)), append(rhs, byCol(col))
 		} else {
-			sum = Add(sum, term)
+			// M[b, i, j, a, b'] += Col[b, j, a] · (Row J)[b, i, b']
+			lhs, rhs = append(lhs, byCol(col)), append(rhs, byRow(m.rowTimesReversal(row, t.Flip)))
 		}
 	}
-	batch := sum.Shape().Dimensions[0]
-	n := m.Rows * m.Cols
-	return Reshape(sum, batch, n, n)
+	switch len(lhs) {
+	case 0:
+		exceptions.Panicf("LatticeMask: the mask has no terms")
+	case 1:
+		return lhs[0], rhs[0]
+	}
+	return Concatenate(lhs, -1), Concatenate(rhs, -1)
 }
 
 // RowTimesReversal returns Row J of a rotation term ([batch, rows, rows]): the row factor times the

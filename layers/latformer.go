@@ -135,11 +135,7 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 	var attn []*Node
 	switch b.attention {
 	case AttentionFull:
-		masks := make([]*Node, len(lms))
-		for i, m := range lms {
-			masks[i] = m.Dense()
-		}
-		attn = MultiMaskedAttention(scope.In("attention"), x, masks, b.numHeads)
+		attn = MultiLatticeMaskedAttention(scope.In("attention"), x, lms, b.numHeads)
 	case AttentionMaskOnly:
 		attn = MultiMaskOnlyAttention(scope.In("attention"), x, lms, b.numHeads)
 	default:
@@ -176,9 +172,22 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 // Each mask is [batch, n, n] or [n, n]; it returns one output [batch, n, d] per mask. Variables are
 // created under scope (query, key, value, output).
 func MultiMaskedAttention(scope *model.Scope, x *Node, masks []*Node, numHeads int) []*Node {
+	return multiHeadAttention(scope, x, numHeads, func(q, k, v *Node) []*Node { return MaskedAttentionCoreMulti(q, k, v, masks) })
+}
+
+// MultiLatticeMaskedAttention is MultiMaskedAttention with the lattice masks in factored form
+// (MaskedAttentionCoreFactored): the same outputs, variables and names as MultiMaskedAttention with the
+// masks' Dense tensors, computed faster. It is the LatFormer layer's full attention.
+func MultiLatticeMaskedAttention(scope *model.Scope, x *Node, masks []*experts.LatticeMask, numHeads int) []*Node {
+	return multiHeadAttention(scope, x, numHeads, func(q, k, v *Node) []*Node { return MaskedAttentionCoreFactored(q, k, v, masks) })
+}
+
+// multiHeadAttention projects x to queries, keys and values [batch, heads, n, d/heads], applies core
+// and projects each of its outputs back to [batch, n, d].
+func multiHeadAttention(scope *model.Scope, x *Node, numHeads int, core func(q, k, v *Node) []*Node) []*Node {
 	batch, n, d := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2]
 	if d%numHeads != 0 {
-		exceptions.Panicf("MultiMaskedAttention: model dimension %d is not divisible by %d heads", d, numHeads)
+		exceptions.Panicf("masked attention: model dimension %d is not divisible by %d heads", d, numHeads)
 	}
 	dh := d / numHeads
 	project := func(name string) *Node {
@@ -186,7 +195,7 @@ func MultiMaskedAttention(scope *model.Scope, x *Node, masks []*Node, numHeads i
 		return TransposeAllDims(y, 0, 2, 1, 3)
 	}
 	q, k, v := project("query"), project("key"), project("value")
-	heads := MaskedAttentionCoreMulti(q, k, v, masks)
+	heads := core(q, k, v)
 	outs := make([]*Node, len(heads))
 	for i, h := range heads {
 		h = Reshape(TransposeAllDims(h, 0, 2, 1, 3), batch, n, d)

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
+	"github.com/latformer/latformer/experts"
 )
 
 // MaskedAttentionCore computes the masked attention of Section 3.1 on already projected heads:
@@ -28,10 +29,12 @@ import (
 //
 // Implementation notes (same math, fewer passes over the queryLen x keyLen tensors, which dominate the
 // cost): the softmax normalizer cancels in the renormalization, so the attention weights are computed
-// once with the fused softmax (a single pass on GoMLX's Go backend) and differentiated with a custom
-// gradient dS = P ⊙ dP. The softmax Jacobian's second term, -P·rowsum(P ⊙ dP), is exactly zero here
-// because the output is invariant to rescaling a row of P, so this is the exact gradient, not an
-// approximation (TestMaskedAttentionGradient checks it against the decomposed formula).
+// once with the fused softmax, and the whole layer has a hand-written gradient (withCustomVJP) made of
+// matrix products and same-shape element-wise products only, with no transpose or broadcast of an n x n
+// tensor (on GoMLX's Go backend those iterate element by element). Its softmax gradient is dS = P ⊙ dP:
+// the Jacobian's second term, -P·rowsum(P ⊙ dP), is exactly zero here because the output is invariant to
+// rescaling a row of P, so this is the exact gradient, not an approximation (TestMaskedAttentionGradient
+// checks it against automatic differentiation of the decomposed formula).
 //
 // In float32, if every key allowed by the mask has a softmax weight that underflows to zero (logits
 // more than ~100 apart), the row is treated as all-zero: this is a property of masking after the
@@ -44,46 +47,201 @@ func MaskedAttentionCore(query, key, value, mask *Node) *Node {
 // are computed once and shared, and one output is returned per mask (used for the plain and smoothed
 // predictions of Section 4.2). Shapes as in MaskedAttentionCore.
 func MaskedAttentionCoreMulti(query, key, value *Node, masks []*Node) []*Node {
-	g := query.Graph()
+	checkAttentionShapes(query, key, value)
+	ms := make([]coreMask, len(masks))
+	for i, m := range masks {
+		ms[i] = coreMask{dense: m}
+	}
+	return maskedAttentionCore(query, key, value, ms)
+}
+
+// MaskedAttentionCoreFactored is MaskedAttentionCoreMulti with lattice masks given in factored form
+// (experts.LatticeMask): the n x n mask is formed from the per-cell factors (LatticeMask.Factors) by one
+// batched matrix product inside the layer, and its gradient goes back to the factors by two more, so
+// neither the mask nor its gradient is ever broadcast or reduced element by element. Same result as
+// MaskedAttentionCoreMulti with the masks' Dense tensors. queryLen and keyLen must be Rows*Cols of
+// every mask, and the masks' batch that of query.
+func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.LatticeMask) []*Node {
+	checkAttentionShapes(query, key, value)
+	batch, queryLen, keyLen := query.Shape().Dimensions[0], query.Shape().Dimensions[2], key.Shape().Dimensions[2]
+	ms := make([]coreMask, len(masks))
+	for i, m := range masks {
+		if n := m.Rows * m.Cols; n != queryLen || n != keyLen {
+			exceptions.Panicf("MaskedAttentionCoreFactored: a %dx%d lattice mask needs queryLen = keyLen = %d, got %d and %d", m.Rows, m.Cols, n, queryLen, keyLen)
+		}
+		l, r := m.Factors()
+		if l.Shape().Dimensions[0] != batch {
+			exceptions.Panicf("MaskedAttentionCoreFactored: mask batch %d, query batch %d", l.Shape().Dimensions[0], batch)
+		}
+		if l.DType() != query.DType() {
+			l, r = ConvertDType(l, query.DType()), ConvertDType(r, query.DType())
+		}
+		ms[i] = coreMask{l: l, r: r, rows: m.Rows, cols: m.Cols}
+	}
+	return maskedAttentionCore(query, key, value, ms)
+}
+
+func checkAttentionShapes(query, key, value *Node) {
 	if query.Rank() != 4 || key.Rank() != 4 || value.Rank() != 4 {
 		exceptions.Panicf("MaskedAttentionCore: query, key and value must have rank 4 [batch, heads, seq, dim], got %s, %s, %s",
 			query.Shape(), key.Shape(), value.Shape())
 	}
-	batch, heads, queryLen, keyDim := query.Shape().Dimensions[0], query.Shape().Dimensions[1], query.Shape().Dimensions[2], query.Shape().Dimensions[3]
+	batch, heads, keyDim := query.Shape().Dimensions[0], query.Shape().Dimensions[1], query.Shape().Dimensions[3]
 	keyLen := key.Shape().Dimensions[2]
 	if key.Shape().Dimensions[3] != keyDim || value.Shape().Dimensions[2] != keyLen ||
 		key.Shape().Dimensions[0] != batch || value.Shape().Dimensions[0] != batch ||
 		key.Shape().Dimensions[1] != heads || value.Shape().Dimensions[1] != heads {
 		exceptions.Panicf("MaskedAttentionCore: incompatible shapes query %s, key %s, value %s", query.Shape(), key.Shape(), value.Shape())
 	}
+}
 
-	// Scores S = (Q / sqrt(d)) K^T: [batch, heads, queryLen, keyLen]. Scaling Q is cheaper than scaling S.
-	scaledQuery := MulScalar(query, 1.0/math.Sqrt(float64(keyDim)))
-	scores := DotGeneral(scaledQuery, []int{3}, []int{0, 1}, key, []int{3}, []int{0, 1})
+// coreMask is one mask of maskedAttentionCore: dense (any shape of MaskedAttentionCore) or factored,
+// M[b, (i,j), (c,e)] = Σ_t l[b,i,j,c,t]·r[b,i,j,e,t] on a rows x cols lattice (LatticeMask.Factors).
+type coreMask struct {
+	dense, l, r *Node
+	rows, cols  int
+}
 
-	// P = softmax(S), fused forward; gradient dS = P ⊙ dP (see the doc comment).
-	probs := StopGradient(Softmax(StopGradient(scores), -1))
-	probs = IdentityWithCustomGradient(Add(scores, StopGradient(Sub(probs, scores))),
-		func(x, v *Node) *Node { return Mul(v, x) })
-
-	// Values with a column of ones, so that one matrix product gives both A V and the row sums A 1 (one
-	// pass over the queryLen x keyLen weights instead of two, forward and backward).
+// maskedAttentionCore is the masked attention of MaskedAttentionCore with its hand-written gradient.
+//
+// Forward, per mask m:  S = (Q/√d) Kᵀ,  P = softmax(S),  A_m = P ⊙ M_m,  [N_m, s_m] = A_m [V, 1],
+// out_m = N_m / s_m (rows with s_m = 0 give 0).
+// Every matrix product keeps the n x n operand in a layout GoMLX's Go backend multiplies without
+// transposing it (its lhs contracts its last axis); the small operands are transposed instead.
+// Backward from dout_m:  dN_m = dout_m / s_m,  ds_m = -rowsum(dN_m ⊙ out_m) (0 where s_m = 0),
+// dA_m = [dN_m, ds_m] [V, 1]ᵀ,  d[V, 1] += A_mᵀ [dN_m, ds_m],  dM_m = P ⊙ dA_m,  dS += A_m ⊙ dA_m
+// (= P ⊙ dP, see MaskedAttentionCore),  dQ = dS K/√d,  dK = dSᵀ Q/√d; a factored mask gets
+// dl = dM r and dr = dMᵀ l per query cell.
+func maskedAttentionCore(query, key, value *Node, masks []coreMask) []*Node {
+	g := query.Graph()
+	dims := query.Shape().Dimensions
+	batch, heads, queryLen, keyDim := dims[0], dims[1], dims[2], dims[3]
+	keyLen := key.Shape().Dimensions[2]
 	valueDim := value.Shape().Dimensions[3]
-	valueOnes := Concatenate([]*Node{value, OnesLike(Slice(value, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, 1)))}, -1)
-	outputs := make([]*Node, len(masks))
-	for i, mask := range masks {
-		mask = broadcastMask(mask, batch, heads, queryLen, keyLen)
-		if mask.DType() != query.DType() {
-			mask = ConvertDType(mask, query.DType())
+	scale := 1.0 / math.Sqrt(float64(keyDim))
+
+	inputs := []*Node{query, key, value}
+	for _, m := range masks {
+		if m.dense != nil {
+			d := m.dense
+			if d.DType() != query.DType() {
+				d = ConvertDType(d, query.DType())
+			}
+			inputs = append(inputs, d)
+		} else {
+			inputs = append(inputs, m.l, m.r)
 		}
-		weights := Mul(probs, mask)                                                             // A = P ⊙ M
-		product := DotGeneral(weights, []int{3}, []int{0, 1}, valueOnes, []int{2}, []int{0, 1}) // [A V, A 1]
-		numerator := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, valueDim))
-		rowSum := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(valueDim, valueDim+1))
-		safeSum := Where(GreaterThan(rowSum, ScalarZero(g, rowSum.DType())), rowSum, OnesLike(rowSum))
-		outputs[i] = Div(numerator, safeSum)
 	}
-	return outputs
+
+	// Forward nodes kept for the backward pass.
+	type kept struct {
+		weights, out, safe, positive *Node
+	}
+	var q, k, probs, valueOnes *Node
+	fwd := make([]kept, len(masks))
+	var in []*Node
+	forward := func(stopped []*Node) []*Node {
+		in = stopped
+		q, k = stopped[0], stopped[1]
+		v := stopped[2]
+		scores := DotGeneral(MulScalar(q, scale), []int{3}, []int{0, 1}, k, []int{3}, []int{0, 1}) // [b, h, q, k]
+		probs = Softmax(scores, -1)
+		// Values with a column of ones: one matrix product gives both A V and the row sums A 1.
+		valueOnes = Concatenate([]*Node{v, OnesLike(Slice(v, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, 1)))}, -1)
+		outs := make([]*Node, len(masks))
+		idx := 3
+		for i, m := range masks {
+			var mask *Node
+			if m.dense != nil {
+				mask = broadcastMask(stopped[idx], batch, heads, queryLen, keyLen)
+				idx++
+			} else {
+				l, r := stopped[idx], stopped[idx+1]
+				idx += 2
+				dense := DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2}) // [b, i, j, c, e]
+				mask = broadcastMask(Reshape(dense, batch, 1, queryLen, keyLen), batch, heads, queryLen, keyLen)
+			}
+			weights := Mul(probs, mask)                                                             // A = P ⊙ M
+			product := DotGeneral(weights, []int{3}, []int{0, 1}, valueOnes, []int{2}, []int{0, 1}) // [A V, A 1]
+			numerator := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, valueDim))
+			rowSum := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(valueDim, valueDim+1))
+			positive := GreaterThan(rowSum, ScalarZero(g, rowSum.DType()))
+			safe := Where(positive, rowSum, OnesLike(rowSum))
+			outs[i] = Div(numerator, safe)
+			fwd[i] = kept{weights: weights, out: outs[i], safe: safe, positive: positive}
+		}
+		return outs
+	}
+	backward := func(dOuts []*Node) []*Node {
+		grads := make([]*Node, len(inputs))
+		var dScores, dValueOnes *Node // dValueOnes: [b, h, dv+1, k]
+		idx := 3
+		for i, m := range masks {
+			f := fwd[i]
+			dNum := Div(dOuts[i], f.safe)
+			dSum := Neg(ReduceAndKeep(Mul(dNum, f.out), ReduceSum, -1))
+			dSum = Where(f.positive, dSum, ZerosLike(dSum))
+			dProduct := Concatenate([]*Node{dNum, dSum}, -1)                                          // [b, h, q, dv+1]
+			dWeights := DotGeneral(dProduct, []int{3}, []int{0, 1}, valueOnes, []int{3}, []int{0, 1}) // [b, h, q, k]
+			// Aᵀ [dN, ds] as [dN, ds]ᵀ A: the small operand is transposed here, so that the Go backend's matrix
+			// product takes A as it is ([B, K, N]) instead of transposing the n x n tensor.
+			dProductT := TransposeAllDims(dProduct, 0, 1, 3, 2) // [b, h, dv+1, q]
+			dValueOnes = addOrSet(dValueOnes, DotGeneral(dProductT, []int{3}, []int{0, 1}, f.weights, []int{2}, []int{0, 1}))
+			dScores = addOrSet(dScores, Mul(f.weights, dWeights)) // P ⊙ dP with dP = dA ⊙ M
+			dMask := Mul(probs, dWeights)                         // [b, h, q, k]
+			if m.dense != nil {
+				grads[idx] = reduceMaskGradient(dMask, in[idx].Shape())
+				idx++
+				continue
+			}
+			if heads > 1 {
+				dMask = ReduceSum(dMask, 1)
+			}
+			l, r := in[idx], in[idx+1]
+			dMask = Reshape(dMask, batch, m.rows, m.cols, m.rows, m.cols)                         // [b, i, j, c, e]
+			grads[idx] = DotGeneral(dMask, []int{4}, []int{0, 1, 2}, r, []int{3}, []int{0, 1, 2}) // [b, i, j, c, T]
+			lT := TransposeAllDims(l, 0, 1, 2, 4, 3)                                              // [b, i, j, T, c], small
+			dR := DotGeneral(lT, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2})       // [b, i, j, T, e]
+			grads[idx+1] = TransposeAllDims(dR, 0, 1, 2, 4, 3)
+			idx += 2
+		}
+		// [b, h, dv+1, k] -> [b, h, k, dv]: the column of ones has no gradient.
+		grads[2] = TransposeAllDims(Slice(dValueOnes, AxisRange(), AxisRange(), AxisRange(0, valueDim), AxisRange()), 0, 1, 3, 2)
+		grads[0] = MulScalar(DotGeneral(dScores, []int{3}, []int{0, 1}, k, []int{2}, []int{0, 1}), scale) // [b, h, q, d]
+		qT := TransposeAllDims(q, 0, 1, 3, 2)                                                             // [b, h, d, q], small
+		dKey := DotGeneral(qT, []int{3}, []int{0, 1}, dScores, []int{2}, []int{0, 1})                     // [b, h, d, k]
+		grads[1] = MulScalar(TransposeAllDims(dKey, 0, 1, 3, 2), scale)
+		return grads
+	}
+	return withCustomVJP(inputs, forward, backward)
+}
+
+func addOrSet(sum, x *Node) *Node {
+	if sum == nil {
+		return x
+	}
+	return Add(sum, x)
+}
+
+// reduceMaskGradient sums the gradient of the broadcast mask, [batch, heads, queryLen, keyLen], back to
+// the mask's own shape (see MaskedAttentionCore).
+func reduceMaskGradient(d *Node, mask shapes.Shape) *Node {
+	switch mask.Rank() {
+	case 2:
+		return ReduceSum(d, 0, 1)
+	case 3:
+		return ReduceSum(d, 1)
+	}
+	var axes []int
+	for axis := range 2 {
+		if mask.Dimensions[axis] == 1 && d.Shape().Dimensions[axis] != 1 {
+			axes = append(axes, axis)
+		}
+	}
+	if len(axes) == 0 {
+		return d
+	}
+	return ReduceAndKeep(d, ReduceSum, axes...)
 }
 
 // broadcastMask returns mask with shape [batch, heads, queryLen, keyLen], accepting the shapes
