@@ -38,11 +38,17 @@ type Learner struct {
 	store      *model.Store
 	rows, cols int
 	condDim    int
+	seed       int
+	padPairs   int
 	rng        *rand.Rand
 	stepExec   *model.Exec
 	predExec   *model.Exec // hard (discretized) gates
 	softExec   *model.Exec // soft gates
 	useSoft    bool        // predict with soft gates (set by Fit when only they fit the training pairs)
+	// initial holds every variable's value right after its initialization (Reset restores them).
+	initial map[string]*tensors.Tensor
+	// compiled records the input shapes each exec has compiled a graph for.
+	compiled map[*model.Exec]map[string]bool
 }
 
 // NewLearner creates a learner for a rows x cols canvas. store holds the hyperparameters (see NewStore;
@@ -58,10 +64,118 @@ func NewLearner(backend compute.Backend, store *model.Store, rows, cols int) (*L
 		}
 	}
 	seed := param[int](store.RootScope(), ParamSeed)
+	padPairs := param[int](store.RootScope(), ParamPadPairs)
+	if padPairs < 1 {
+		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamPadPairs, padPairs)
+	}
 	store.SetParam(model.ParamInitialSeed, int64(seed))
-	l := &Learner{backend: backend, store: store, rows: rows, cols: cols,
-		rng: rand.New(rand.NewPCG(uint64(seed), 0x1a7f0)), condDim: -1}
+	l := &Learner{backend: backend, store: store, rows: rows, cols: cols, seed: seed, padPairs: padPairs,
+		rng: newAugmentationRNG(seed), condDim: -1,
+		initial: map[string]*tensors.Tensor{}, compiled: map[*model.Exec]map[string]bool{}}
 	return l, nil
+}
+
+func newAugmentationRNG(seed int) *rand.Rand { return rand.New(rand.NewPCG(uint64(seed), 0x1a7f0)) }
+
+// Reset makes the learner as good as new for another task on the same canvas: every variable (weights,
+// gates and the optimizer's state) gets back the value it was initialized with, and the augmentation's
+// random numbers start again from the seed, while the compiled graphs are kept. Fit and Predict after
+// Reset give what they give on a new learner with the same hyperparameters (TestLearnerResetMatchesNew).
+// The conditioning vectors' length stays that of the first examples.
+func (l *Learner) Reset() error {
+	for path, init := range l.initial {
+		v := l.store.GetVariable(path)
+		if v == nil {
+			return fmt.Errorf("latformer.Learner.Reset: variable %s is gone from the store", path)
+		}
+		value, err := init.LocalClone()
+		if err != nil {
+			return fmt.Errorf("latformer.Learner.Reset: %s: %w", path, err)
+		}
+		if err := v.SetValue(value); err != nil {
+			return fmt.Errorf("latformer.Learner.Reset: %s: %w", path, err)
+		}
+	}
+	l.rng = newAugmentationRNG(l.seed)
+	l.useSoft = false
+	return nil
+}
+
+// prepare builds and compiles the training graph for batch rows and the prediction graphs, initializes
+// the variables they create and keeps their initial values for Reset. It returns the time it took (zero
+// when everything was already compiled).
+func (l *Learner) prepare(batch int) (time.Duration, error) {
+	start := time.Now()
+	if l.stepExec == nil {
+		if err := l.buildExecs(); err != nil {
+			return 0, err
+		}
+	}
+	n := l.rows * l.cols
+	cells := func(b int) shapes.Shape { return shapes.Make(dtypes.Int32, b, n) }
+	stepShapes := []shapes.Shape{cells(batch), cells(batch)}
+	predShapes := []shapes.Shape{cells(predictChunk)}
+	if l.condDim > 0 {
+		stepShapes = append(stepShapes, shapes.Make(dtypes.Float32, batch, l.condDim))
+		predShapes = append(predShapes, shapes.Make(dtypes.Float32, predictChunk, l.condDim))
+	}
+	if l.padPairs > 1 {
+		stepShapes = append(stepShapes, shapes.Make(dtypes.Bool, batch))
+	}
+	type job struct {
+		exec   *model.Exec
+		shapes []shapes.Shape
+	}
+	jobs := []job{{l.predExec, predShapes}, {l.softExec, predShapes}}
+	if batch > 0 {
+		jobs = append([]job{{l.stepExec, stepShapes}}, jobs...)
+	}
+	compiled := false
+	for _, j := range jobs {
+		key := fmt.Sprint(j.shapes)
+		if l.compiled[j.exec][key] {
+			continue
+		}
+		if err := compileOnce(j.exec, j.shapes); err != nil {
+			return 0, err
+		}
+		if l.compiled[j.exec] == nil {
+			l.compiled[j.exec] = map[string]bool{}
+		}
+		l.compiled[j.exec][key] = true
+		compiled = true
+	}
+	if err := l.store.InitializeVariables(l.backend, nil); err != nil {
+		return 0, err
+	}
+	for v := range l.store.IterVariables() {
+		if _, ok := l.initial[v.Path()]; ok || !v.HasValue() {
+			continue
+		}
+		value, err := v.Value()
+		if err != nil {
+			return 0, err
+		}
+		if l.initial[v.Path()], err = value.LocalClone(); err != nil {
+			return 0, err
+		}
+	}
+	if !compiled {
+		return 0, nil
+	}
+	return time.Since(start), nil
+}
+
+// compileOnce compiles exec's graph for the input shapes (a no-op when it already has it), turning a
+// graph-building panic into an error.
+func compileOnce(exec *model.Exec, inputShapes []shapes.Shape) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("building the graph: %v", r)
+		}
+	}()
+	_, err = exec.Compile(inputShapes...)
+	return err
 }
 
 // Store returns the learner's model.Store (hyperparameters and, after Fit, the trained variables).
@@ -71,10 +185,16 @@ func (l *Learner) modelOutputs(scope *model.Scope, tokens, cond *Node) *Outputs 
 	return Model{Rows: l.rows, Cols: l.cols}.Build(scope, tokens, cond)
 }
 
-// crossEntropy is the mean cross-entropy over all cells (pad cells included), Appendix B.2.
-func crossEntropy(logits, targets *Node) *Node {
-	labels := ExpandAxes(targets, -1)
-	return loss.SparseCategoricalCrossEntropyLogits([]*Node{labels}, []*Node{logits})
+// crossEntropy is the mean cross-entropy over all cells (pad cells included), Appendix B.2. rows
+// ([batch] bool, may be nil) leaves out the batch's padding rows (ParamPadPairs).
+func crossEntropy(logits, targets, rows *Node) *Node {
+	if rows == nil {
+		labels := ExpandAxes(targets, -1)
+		return loss.SparseCategoricalCrossEntropyLogits([]*Node{labels}, []*Node{logits})
+	}
+	labels := OneHot(targets, logits.Shape().Dimensions[2], logits.DType())
+	perCell := Neg(ReduceSum(Mul(labels, LogSoftmax(logits, -1)), -1)) // [batch, n]
+	return MaskedReduceAllMean(perCell, BroadcastToDims(ExpandAxes(rows, -1), perCell.Shape().Dimensions...))
 }
 
 // exactPerExample returns [batch] float32: 1 where every cell of the argmax prediction equals targets.
@@ -91,18 +211,28 @@ func (l *Learner) buildExecs() error {
 	}
 	stepFn := func(scope *model.Scope, inputs []*Node) []*Node {
 		tokens, targets := inputs[0], inputs[1]
-		var cond *Node
-		if len(inputs) > 2 {
-			cond = inputs[2]
+		inputs = inputs[2:]
+		var cond, rows *Node
+		if l.condDim > 0 {
+			cond, inputs = inputs[0], inputs[1:]
+		}
+		if l.padPairs > 1 {
+			rows = inputs[0] // [batch] bool: false for the padding rows
 		}
 		out := l.modelOutputs(scope, tokens, cond)
-		theLoss := crossEntropy(out.Logits, targets)
+		theLoss := crossEntropy(out.Logits, targets, rows)
 		if out.SmoothedLogits != nil {
 			// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.
-			theLoss = Add(theLoss, crossEntropy(out.SmoothedLogits, targets))
+			theLoss = Add(theLoss, crossEntropy(out.SmoothedLogits, targets, rows))
 		}
 		opt.UpdateGraph(scope, tokens.Graph(), theLoss)
-		cellAcc := ReduceAllMean(ConvertDType(Equal(ConvertDType(ArgMax(out.Logits, -1), targets.DType()), targets), dtypes.Float32))
+		right := ConvertDType(Equal(ConvertDType(ArgMax(out.Logits, -1), targets.DType()), targets), dtypes.Float32)
+		var cellAcc *Node
+		if rows == nil {
+			cellAcc = ReduceAllMean(right)
+		} else {
+			cellAcc = MaskedReduceAllMean(right, BroadcastToDims(ExpandAxes(rows, -1), right.Shape().Dimensions...))
+		}
 		return []*Node{theLoss, cellAcc, exactPerExample(out.Logits, targets)}
 	}
 	if l.stepExec, err = model.NewExec(l.backend, l.store, stepFn); err != nil {
@@ -148,7 +278,9 @@ type FitResult struct {
 	HardGates bool
 	Loss      float64
 	Exact     float64
-	Elapsed   time.Duration
+	// Elapsed is the whole Fit; Compile the part of it spent building and compiling graphs (zero when a
+	// reused learner already had them, see LearnerCache).
+	Elapsed, Compile time.Duration
 }
 
 func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
@@ -181,28 +313,46 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 	if err := l.checkExamples(examples, true); err != nil {
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
 	}
-	if l.stepExec == nil {
-		if err := l.buildExecs(); err != nil {
-			return FitResult{}, err
-		}
-	}
 	maxSteps := param[int](l.store.RootScope(), ParamSteps)
 	copies := max(1, param[int](l.store.RootScope(), ParamAugment))
 	patience := param[int](l.store.RootScope(), ParamFitPatience)
 	n := l.rows * l.cols
-	batch := copies * len(examples)
+	// The pairs padded to a multiple of ParamPadPairs with copies of the first one, masked out.
+	pairs := (len(examples) + l.padPairs - 1) / l.padPairs * l.padPairs
+	padded := examples
+	for len(padded) < pairs {
+		padded = append(padded[:len(padded):len(padded)], examples[0])
+	}
+	batch := copies * pairs
 	start := time.Now()
 	res := FitResult{}
+	var err error
+	if res.Compile, err = l.prepare(batch); err != nil {
+		return res, fmt.Errorf("latformer.Learner.Fit: %w", err)
+	}
+	var rowMask *tensors.Tensor
+	if l.padPairs > 1 {
+		real := make([]bool, batch)
+		for r := range real {
+			real[r] = r%pairs < len(examples)
+		}
+		rowMask = tensors.FromValue(real)
+		defer rowMask.MustFinalizeAll()
+	}
+	var cond *tensors.Tensor
+	if l.condDim > 0 {
+		cond = l.condTensor(padded, copies)
+		defer cond.MustFinalizeAll()
+	}
 	streak := 0
 	for step := 0; step < maxSteps; step++ {
 		tokens := tensors.FromShape(shapes.Make(dtypes.Int32, batch, n))
 		targets := tensors.FromShape(shapes.Make(dtypes.Int32, batch, n))
-		var cond *tensors.Tensor
 		tensors.MustMutableFlatData[int32](tokens, func(tok []int32) {
 			tensors.MustMutableFlatData[int32](targets, func(tgt []int32) {
 				for c, perm := range datasets.AugmentationPermutations(l.rng, copies) {
-					for e, ex := range examples {
-						off := (c*len(examples) + e) * n
+					for e, ex := range padded {
+						off := (c*pairs + e) * n
 						perm.Apply(tok[off:off+n], ex.Input.Cells)
 						perm.Apply(tgt[off:off+n], ex.Output.Cells)
 					}
@@ -210,9 +360,11 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 			})
 		})
 		args := []any{tokens, targets}
-		if l.condDim > 0 {
-			cond = l.condTensor(examples, copies)
+		if cond != nil {
 			args = append(args, cond)
+		}
+		if rowMask != nil {
+			args = append(args, rowMask)
 		}
 		outs, err := l.stepExec.Call(args...)
 		if err != nil {
@@ -221,10 +373,12 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		res.Loss = float64(tensors.ToScalar[float32](outs[0]))
 		cellAcc := float64(tensors.ToScalar[float32](outs[1]))
 		exact := 0.0
-		for _, v := range tensors.MustCopyFlatData[float32](outs[2]) {
-			exact += float64(v)
+		for r, v := range tensors.MustCopyFlatData[float32](outs[2]) {
+			if r%pairs < len(examples) {
+				exact += float64(v)
+			}
 		}
-		exact /= float64(batch)
+		exact /= float64(copies * len(examples))
 		for _, o := range outs {
 			o.MustFinalizeAll()
 		}
@@ -332,10 +486,8 @@ func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 	if err := l.checkExamples(inputs, false); err != nil {
 		return nil, fmt.Errorf("latformer.Learner.Predict: %w", err)
 	}
-	if l.predExec == nil {
-		if err := l.buildExecs(); err != nil {
-			return nil, err
-		}
+	if _, err := l.prepare(0); err != nil {
+		return nil, fmt.Errorf("latformer.Learner.Predict: %w", err)
 	}
 	n := l.rows * l.cols
 	expert := experts.ExpertFromScope(l.store.Scope(""), l.rows, l.cols)
@@ -386,13 +538,25 @@ func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 // [batch, n] int32 canvases, with no augmentation, and returns the loss. It is what `latformer bench`
 // times; Fit is the usual entry point.
 func (l *Learner) TrainBatch(tokens, targets *tensors.Tensor) (float64, error) {
-	if l.stepExec == nil {
+	if l.condDim < 0 {
 		l.condDim = 0
-		if err := l.buildExecs(); err != nil {
-			return 0, err
-		}
 	}
-	outs, err := l.stepExec.Call(tokens, targets)
+	if l.condDim > 0 {
+		return 0, fmt.Errorf("latformer.Learner.TrainBatch: the learner was fitted with conditioning vectors")
+	}
+	batch := tokens.Shape().Dimensions[0]
+	if _, err := l.prepare(batch); err != nil {
+		return 0, err
+	}
+	args := []any{tokens, targets}
+	if l.padPairs > 1 {
+		all := make([]bool, batch)
+		for i := range all {
+			all[i] = true
+		}
+		args = append(args, all)
+	}
+	outs, err := l.stepExec.Call(args...)
 	if err != nil {
 		return 0, err
 	}

@@ -22,6 +22,10 @@ const (
 	ParamFitPatience = "fit_patience"
 	// ParamSeed seeds the initialization and the augmentation [1].
 	ParamSeed = "seed"
+	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
+	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
+	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
+	ParamPadPairs = "train_pad_pairs"
 )
 
 // modelParams are the defaults of the hyperparameters this package defines, and of the GoMLX optimizer
@@ -35,6 +39,7 @@ var modelParams = map[string]any{
 	ParamAugment:                10,
 	ParamFitPatience:            3,
 	ParamSeed:                   1,
+	ParamPadPairs:               1,
 	optimizer.ParamOptimizer:    "adam", // GoMLX's default is "adamw"
 	optimizer.ParamLearningRate: 1e-3,
 }

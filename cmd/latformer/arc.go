@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,8 @@ func runARC(args []string) error {
 	out := fs.String("out", "", "results CSV, one row per task, written as tasks finish (default: a new file runs/arc-<split>-<category>-<date>-<time>.csv); an existing file is never overwritten without --resume or --force")
 	resume := fs.Bool("resume", false, "append to --out, skipping the tasks already in it (after an interruption)")
 	force := fs.Bool("force", false, "overwrite --out if it exists")
+	buckets := fs.String("canvas-buckets", "", `comma-separated canvas sides to round each task's canvas up to, e.g. "10,20,30": fewer graphs to compile (XLA), more work per step (empty: each task's own canvas)`)
+	perTask := fs.Bool("compile-per-task", false, "build and compile every task's graphs anew (default: reuse those of an earlier task on the same canvas, reset; same results)")
 	settings := fs.String("set", "", `hyperparameters, "key=value;key=value"`)
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := parseFlags(fs, args); err != nil {
@@ -33,6 +36,16 @@ func runARC(args []string) error {
 		Steps: *steps, Canvas: *canvas, Settings: *settings, Out: *out, Resume: *resume, Force: *force}
 	if *tasksFlag != "" {
 		opts.Tasks = strings.Split(*tasksFlag, ",")
+	}
+	opts.CompilePerTask = *perTask
+	if *buckets != "" {
+		for _, b := range strings.Split(*buckets, ",") {
+			side, err := strconv.Atoi(strings.TrimSpace(b))
+			if err != nil {
+				return usageError{fmt.Errorf("--canvas-buckets: %q is not a number", b), fs}
+			}
+			opts.Buckets = append(opts.Buckets, side)
+		}
 	}
 	var bar *taskBar
 	report := arc.Report{
@@ -84,6 +97,7 @@ func taskLine(r arc.Result, finished, total int) string {
 	if r.HardGates {
 		gates = "hard gates"
 	}
-	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d  %.1fs  canvas %d  %s: %s",
-		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, r.Seconds, r.Canvas, gates, r.Action)
+	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d  %.1fs (compile %.2fs, train+predict %.1fs)  canvas %d  %s: %s",
+		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, r.Seconds, r.CompileSeconds,
+		r.Seconds-r.CompileSeconds, r.Canvas, gates, r.Action)
 }

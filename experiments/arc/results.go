@@ -13,7 +13,13 @@ import (
 )
 
 // Header is the header of the results CSV written by `latformer arc`, one row per task.
-var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action"}
+// seconds is the task's whole time (compiling included), compile_seconds the part spent building and
+// compiling graphs (0 when the task reused another task's, see Solver).
+var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action", "compile_seconds"}
+
+// headerV1 is the header of results files written before compile_seconds existed; ReadResults reads
+// them too (compile_seconds 0).
+var headerV1 = Header[:11]
 
 // PaperTable2 holds the paper's Table 2 for reference: the solved fractions of LatFormer and of the
 // best search over a hand-engineered DSL, per category.
@@ -45,13 +51,18 @@ func (r Result) Record() []string {
 	}
 	return []string{r.ID, string(r.Category), strconv.FormatBool(r.Solved), strconv.Itoa(r.TestExact),
 		strconv.Itoa(r.TestTotal), strconv.Itoa(r.SizeOnly), strconv.Itoa(r.Steps),
-		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action}
+		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action,
+		strconv.FormatFloat(r.CompileSeconds, 'f', 2, 64)}
 }
+
+// ErrOldResults is returned (wrapped) by ReadResults for a results file in an older format: its rows are
+// read, but a run must not append rows of the current format to it.
+var ErrOldResults = errors.New("results file in an older format (no compile_seconds column)")
 
 // ReadResults reads a results CSV (as written by `latformer arc`), keyed by task id. A malformed line
 // (e.g. the partial last line of an interrupted run) returns the rows read so far and an error naming
 // the line.
-func ReadResults(path string) (map[string]Result, error) {
+func ReadResults(path string) (_ map[string]Result, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -62,10 +73,16 @@ func ReadResults(path string) (map[string]Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading the header: %w", path, err)
 	}
-	if strings.Join(header, ",") != strings.Join(Header, ",") {
+	old := strings.Join(header, ",") == strings.Join(headerV1, ",")
+	if !old && strings.Join(header, ",") != strings.Join(Header, ",") {
 		return nil, fmt.Errorf("%s: unexpected header %v (want %v)", path, header, Header)
 	}
 	rows := map[string]Result{}
+	defer func() {
+		if old && err == nil {
+			err = fmt.Errorf("%s: %w", path, ErrOldResults)
+		}
+	}()
 	for line := 2; ; line++ {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -74,7 +91,7 @@ func ReadResults(path string) (map[string]Result, error) {
 		if err != nil {
 			return rows, fmt.Errorf("%s line %d: %w", path, line, err)
 		}
-		row, err := parseRecord(rec)
+		row, err := parseRecord(rec, len(header))
 		if err != nil {
 			return rows, fmt.Errorf("%s line %d: %w", path, line, err)
 		}
@@ -150,9 +167,9 @@ func WriteTable(w io.Writer, summaries []CategorySummary) {
 }
 
 // parseRecord parses one CSV record (see Header), with an error naming the bad column.
-func parseRecord(rec []string) (Result, error) {
-	if len(rec) != len(Header) {
-		return Result{}, fmt.Errorf("%d columns, want %d", len(rec), len(Header))
+func parseRecord(rec []string, columns int) (Result, error) {
+	if len(rec) != columns {
+		return Result{}, fmt.Errorf("%d columns, want %d", len(rec), columns)
 	}
 	var firstErr error
 	atoi := func(col int) int {
@@ -179,6 +196,11 @@ func parseRecord(rec []string) (Result, error) {
 	r := Result{Category: datasets.Category(rec[1]), TaskResult: TaskResult{
 		ID: rec[0], Solved: boolean(2), TestExact: atoi(3), TestTotal: atoi(4), SizeOnly: atoi(5),
 		Steps: atoi(6), Seconds: secs, Canvas: atoi(8), HardGates: rec[9] == "hard", Action: rec[10]}}
+	if columns > 11 {
+		if r.CompileSeconds, err = strconv.ParseFloat(rec[11], 64); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("column %s: %q is not a number", Header[11], rec[11])
+		}
+	}
 	if rec[0] == "" && firstErr == nil {
 		firstErr = fmt.Errorf("empty task id")
 	}

@@ -2,6 +2,7 @@ package arc
 
 import (
 	"encoding/csv"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ func TestReadResults(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.csv")
 	var sb strings.Builder
 	w := csv.NewWriter(&sb)
-	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity"}})
+	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25"}})
 	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -33,6 +34,37 @@ func TestReadResults(t *testing.T) {
 	}
 	if _, ok := rows["bad00000"]; ok {
 		t.Error("the malformed row was kept")
+	}
+}
+
+// TestReadResultsOldFormat checks that a results file without the compile_seconds column is read, with
+// ErrOldResults, so that tables can be made from it but a run does not append new rows to it.
+func TestReadResultsOldFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.csv")
+	var sb strings.Builder
+	w := csv.NewWriter(&sb)
+	_ = w.WriteAll([][]string{headerV1, {"abcd1234", "rotate", "true", "1", "1", "0", "42", "1.5", "3", "hard", "identity"}})
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ReadResults(path)
+	if !errors.Is(err, ErrOldResults) {
+		t.Errorf("want ErrOldResults, got %v", err)
+	}
+	if r, ok := rows["abcd1234"]; !ok || !r.Solved || r.Steps != 42 || r.CompileSeconds != 0 {
+		t.Errorf("old row read as %+v", r)
+	}
+	data := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(data, "arc", "training"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	task := `{"train": [{"input": [[1]], "output": [[1]]}], "test": [{"input": [[2]], "output": [[2]]}]}`
+	if err := os.WriteFile(filepath.Join(data, "arc", "training", "abcd1234.json"), []byte(task), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(Options{DataDir: data, Tasks: []string{"abcd1234"}, Out: path, Resume: true}, Report{})
+	if err == nil || !errors.Is(err, ErrOldResults) {
+		t.Errorf("resuming an old-format file: want ErrOldResults, got %v", err)
 	}
 }
 

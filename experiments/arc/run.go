@@ -26,7 +26,11 @@ type Options struct {
 	Workers  int      // tasks solved in parallel, one backend each (0: 1)
 	Steps    int      // max training steps per task (0: the train_steps hyperparameter)
 	Canvas   int      // canvas side (0: per task, TaskCanvas; 30: the paper's)
+	Buckets  []int    // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
 	Settings string   // hyperparameters, "key=value;key=value"
+	// CompilePerTask builds and compiles every task's graphs anew instead of reusing those of an earlier
+	// task on the same canvas (SolverOptions.Reuse); the results are the same.
+	CompilePerTask bool
 	// Out is the results CSV, one row per task, written as tasks finish. "" means a new file
 	// runs/arc-<split>-<category>-<date>-<time>.csv. An existing file is an error unless Resume (append,
 	// skipping the tasks already in it) or Force (overwrite).
@@ -183,6 +187,8 @@ func Run(o Options, report Report) (Outcome, error) {
 	if o.Resume {
 		rows, err := ReadResults(o.Out)
 		switch {
+		case errors.Is(err, ErrOldResults):
+			return out, fmt.Errorf("resume: %w; continue it with the version that wrote it, or write a new file", err)
 		case errors.Is(err, os.ErrNotExist):
 		case err != nil && rows == nil:
 			return out, err
@@ -206,10 +212,16 @@ func Run(o Options, report Report) (Outcome, error) {
 	defer closeCSV()
 
 	backends := make([]compute.Backend, o.Workers)
+	solvers := make([]*Solver, o.Workers)
 	for i := range backends {
 		if backends[i], err = latformer.NewBackendWithConfig(o.BackendConfig); err != nil {
 			return out, err
 		}
+		solvers[i], err = NewSolver(backends[i], o.Settings, SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask})
+		if err != nil {
+			return out, err
+		}
+		defer solvers[i].Close()
 	}
 	if report.Start != nil {
 		report.Start(RunInfo{Options: o, Backend: latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), backends[0]),
@@ -224,7 +236,7 @@ func Run(o Options, report Report) (Outcome, error) {
 	for wi := range o.Workers {
 		wg.Go(func() {
 			for task := range jobs {
-				res, err := SolveTask(backends[wi], task, o.Settings, o.Canvas, nil, nil)
+				res, err := solvers[wi].Solve(task, nil, nil)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {

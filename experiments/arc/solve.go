@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
 )
@@ -38,12 +39,15 @@ type TaskResult struct {
 	// TestExact of TestTotal test outputs are exact; SizeOnly counts the wrong ones whose cells inside
 	// the expected grid are all right but whose size (the non-pad region) is wrong.
 	TestExact, TestTotal, SizeOnly int
-	// Steps and Seconds of training; Fitted if the model used for prediction fits the training pairs,
-	// HardGates if that model uses discretized gates.
-	Steps     int
-	Seconds   float64
-	Fitted    bool
-	HardGates bool
+	// Steps of training and Seconds of the whole task (training and prediction), of which CompileSeconds
+	// went to building and compiling graphs (0 when they were reused from an earlier task, see Solver);
+	// Fitted if the model used for prediction fits the training pairs, HardGates if that model uses
+	// discretized gates.
+	Steps          int
+	Seconds        float64
+	CompileSeconds float64
+	Fitted         bool
+	HardGates      bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
 	// first test input.
 	Canvas int
@@ -58,18 +62,90 @@ type TaskResult struct {
 // per-task TaskCanvas; 30 is the paper's setting), the model predicts the whole canvas, pad cells
 // included, and the predicted grid is the non-pad region (datasets.Canvas.Grid). settings are extra
 // hyperparameters ("key=value;..."), cond an optional conditioning vector shared by all pairs (nil for
-// none). progress, if not nil, gets the training progress.
+// none). progress, if not nil, gets the training progress. A Solver solves many tasks faster.
 func SolveTask(backend compute.Backend, task datasets.Task, settings string, canvas int, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
-	res := TaskResult{ID: task.ID}
-	if canvas <= 0 {
-		canvas = TaskCanvas(task)
-	}
-	res.Canvas = canvas
-	store, err := latformer.NewStore(settings)
+	s, err := NewSolver(backend, settings, SolverOptions{Canvas: canvas})
 	if err != nil {
-		return res, err
+		return TaskResult{ID: task.ID}, err
 	}
-	learner, err := latformer.NewLearner(backend, store, canvas, canvas)
+	defer s.Close()
+	return s.Solve(task, cond, progress)
+}
+
+// SolverOptions configure a Solver. The zero value solves each task on its own TaskCanvas with freshly
+// compiled graphs, like SolveTask.
+type SolverOptions struct {
+	// Canvas is the canvas side of every task (0: per task, TaskCanvas).
+	Canvas int
+	// Buckets are canvas sides, ascending: a task's canvas is rounded up to the first that holds it (a
+	// task larger than all keeps its own). Fewer canvases mean fewer graphs to compile (XLA), but a larger
+	// canvas changes the lattice (the translations wrap around at its side) and costs more per step.
+	Buckets []int
+	// Reuse keeps each canvas' compiled graphs for the next task on that canvas (latformer.LearnerCache):
+	// the variables and the optimizer state are reset per task, so the results are those of fresh
+	// learners.
+	Reuse bool
+}
+
+// Solver solves tasks one after another on one backend (Solve), like SolveTask, with the options of
+// SolverOptions. It is not safe for concurrent use: give each worker its own, on its own backend.
+type Solver struct {
+	backend  compute.Backend
+	settings string
+	opts     SolverOptions
+	cache    *latformer.LearnerCache
+}
+
+// NewSolver returns a Solver; bad settings or options are an error here, before any work.
+func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*Solver, error) {
+	if opts.Canvas < 0 || opts.Canvas > datasets.MaxGridSide {
+		return nil, fmt.Errorf("canvas must be in 0..%d, got %d", datasets.MaxGridSide, opts.Canvas)
+	}
+	for i, b := range opts.Buckets {
+		if b < 1 || b > datasets.MaxGridSide || (i > 0 && b <= opts.Buckets[i-1]) {
+			return nil, fmt.Errorf("canvas buckets must be ascending sides in 1..%d, got %v", datasets.MaxGridSide, opts.Buckets)
+		}
+	}
+	cache, err := latformer.NewLearnerCache(backend, settings)
+	if err != nil {
+		return nil, err
+	}
+	return &Solver{backend: backend, settings: settings, opts: opts, cache: cache}, nil
+}
+
+// Close releases the compiled graphs the solver keeps.
+func (s *Solver) Close() { s.cache.Close() }
+
+// Canvas returns the canvas side the solver uses for the task (SolverOptions).
+func (s *Solver) Canvas(task datasets.Task) int {
+	if s.opts.Canvas > 0 {
+		return s.opts.Canvas
+	}
+	side := TaskCanvas(task)
+	for _, b := range s.opts.Buckets {
+		if b >= side {
+			return b
+		}
+	}
+	return side
+}
+
+// Solve solves one task (see SolveTask).
+func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
+	res := TaskResult{ID: task.ID}
+	canvas := s.Canvas(task)
+	res.Canvas = canvas
+	start := time.Now()
+	var learner *latformer.Learner
+	var err error
+	if s.opts.Reuse {
+		learner, _, err = s.cache.Learner(canvas, canvas)
+	} else {
+		var store *model.Store
+		if store, err = latformer.NewStore(s.settings); err == nil {
+			learner, err = latformer.NewLearner(s.backend, store, canvas, canvas)
+		}
+	}
 	if err != nil {
 		return res, err
 	}
@@ -92,12 +168,12 @@ func SolveTask(backend compute.Backend, task datasets.Task, settings string, can
 		}
 		train = append(train, latformer.Example{Input: in, Output: out, Cond: cond})
 	}
-	start := time.Now()
 	fit, err := learner.Fit(train, progress)
 	if err != nil {
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
 	}
 	res.Steps, res.Fitted, res.HardGates = fit.Steps, fit.Fitted, fit.HardGates
+	res.CompileSeconds = fit.Compile.Seconds()
 	var test []latformer.Example
 	for i, p := range task.Test {
 		in, err := toCanvas(p.Input, fmt.Sprintf("test pair %d input", i))

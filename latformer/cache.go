@@ -1,0 +1,72 @@
+package latformer
+
+import (
+	"github.com/gomlx/compute"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// LearnerCache keeps one Learner per canvas and hands it out again, reset (Learner.Reset), for every
+// later task on the same canvas: a task's graphs depend only on its canvas, its batch shape and the
+// hyperparameters, so they are built and compiled once per canvas and batch shape instead of once per
+// task. With ParamPadPairs > 1 the batch shapes are few too. On XLA, where compiling a task's graphs
+// takes seconds, this is most of a task's time; on the Go backend it saves little.
+//
+// A LearnerCache is not safe for concurrent use: give each worker its own, on its own backend.
+type LearnerCache struct {
+	backend  compute.Backend
+	settings string
+	learners map[[2]int]*Learner
+}
+
+// NewLearnerCache returns an empty cache whose learners use the backend and the hyperparameters of
+// settings ("key=value;...", see NewStore). Bad settings are an error here, before any work.
+func NewLearnerCache(backend compute.Backend, settings string) (*LearnerCache, error) {
+	if _, err := NewStore(settings); err != nil {
+		return nil, err
+	}
+	return &LearnerCache{backend: backend, settings: settings, learners: map[[2]int]*Learner{}}, nil
+}
+
+// Learner returns a learner for a rows x cols canvas as good as new (see Learner.Reset), and whether it
+// was reused (false: created now).
+func (c *LearnerCache) Learner(rows, cols int) (l *Learner, reused bool, err error) {
+	key := [2]int{rows, cols}
+	if l = c.learners[key]; l != nil {
+		if err := l.Reset(); err != nil {
+			return nil, false, err
+		}
+		return l, true, nil
+	}
+	store, err := NewStore(c.settings)
+	if err != nil {
+		return nil, false, err
+	}
+	if l, err = NewLearner(c.backend, store, rows, cols); err != nil {
+		return nil, false, err
+	}
+	c.learners[key] = l
+	return l, false, nil
+}
+
+// Len is the number of canvases the cache holds learners for.
+func (c *LearnerCache) Len() int { return len(c.learners) }
+
+// Close releases the compiled graphs and variables of every cached learner.
+func (c *LearnerCache) Close() {
+	for _, l := range c.learners {
+		l.close()
+	}
+	c.learners = map[[2]int]*Learner{}
+}
+
+// close releases the learner's compiled graphs and variables.
+func (l *Learner) close() {
+	for _, e := range []*model.Exec{l.stepExec, l.predExec, l.softExec} {
+		if e != nil {
+			e.Finalize()
+		}
+	}
+	l.store.Finalize()
+	l.stepExec, l.predExec, l.softExec = nil, nil, nil
+}
+

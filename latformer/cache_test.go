@@ -1,0 +1,119 @@
+package latformer
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/latformer/latformer/lattice"
+)
+
+// fitAndPredict fits the learner on train for a fixed number of steps and returns the fit and the
+// predicted cells of test.
+func fitAndPredict(t *testing.T, l *Learner, train, test []Example) (FitResult, [][]int32) {
+	t.Helper()
+	fit, err := l.Fit(train, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := l.Predict(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := make([][]int32, len(preds))
+	for i, p := range preds {
+		cells[i] = p.Canvas.Cells
+	}
+	return fit, cells
+}
+
+// TestLearnerResetMatchesNew checks compile-once reuse (LearnerCache): a learner that trained on one task
+// and was reset gives, on the next task, the loss, gates choice and predictions of a new learner, with
+// another batch shape (a new graph) and again with the same shape (no compiling at all).
+func TestLearnerResetMatchesNew(t *testing.T) {
+	backend := testBackend(t)
+	const settings = "train_steps=30;augment_copies=3;fit_patience=0"
+	rng := rand.New(rand.NewPCG(7, 8))
+	trainA, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 4)
+	trainB, _ := examples(t, rng, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, 6, 5, 3)
+	testB, _ := examples(t, rng, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, 6, 5, 5)
+
+	store, err := NewStore(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := NewLearner(backend, store, 6, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFit, wantCells := fitAndPredict(t, fresh, trainB, testB)
+
+	cache, err := NewLearnerCache(backend, settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cache.Close()
+	first, reused, err := cache.Learner(6, 6)
+	if err != nil || reused {
+		t.Fatalf("first learner: reused=%v, err=%v", reused, err)
+	}
+	fitA, _ := fitAndPredict(t, first, trainA, testB)
+	if fitA.Compile <= 0 {
+		t.Errorf("the first fit reports no compile time")
+	}
+	for round, wantCompile := range []bool{true, false} { // batch 9 is new after batch 12; then known
+		l, reused, err := cache.Learner(6, 6)
+		if err != nil || !reused || l != first {
+			t.Fatalf("round %d: reused=%v (same learner %v), err=%v", round, reused, l == first, err)
+		}
+		fit, cells := fitAndPredict(t, l, trainB, testB)
+		t.Logf("round %d: loss %.6f (new learner %.6f), compile %s, hard gates %v", round, fit.Loss, wantFit.Loss, fit.Compile, fit.HardGates)
+		if math.Abs(fit.Loss-wantFit.Loss) > 1e-6 || fit.Steps != wantFit.Steps || fit.HardGates != wantFit.HardGates || fit.Exact != wantFit.Exact {
+			t.Errorf("round %d: reset learner fit %+v, new learner %+v", round, fit, wantFit)
+		}
+		for i := range cells {
+			if !slices.Equal(cells[i], wantCells[i]) {
+				t.Errorf("round %d: prediction %d differs from the new learner's", round, i)
+			}
+		}
+		if (fit.Compile > 0) != wantCompile {
+			t.Errorf("round %d: compile time %s, want compiling %v", round, fit.Compile, wantCompile)
+		}
+	}
+	if cache.Len() != 1 {
+		t.Errorf("cache holds %d canvases, want 1", cache.Len())
+	}
+}
+
+// TestPadPairsMatchesUnpadded checks ParamPadPairs: padding 3 training pairs to 4 with masked-out rows
+// gives the same losses (within float rounding) and the same predictions as no padding.
+func TestPadPairsMatchesUnpadded(t *testing.T) {
+	backend := testBackend(t)
+	rng := rand.New(rand.NewPCG(9, 10))
+	train, _ := examples(t, rng, lattice.Translation{Deltas: []int{2, 1}}, 6, 4, 3)
+	test, _ := examples(t, rng, lattice.Translation{Deltas: []int{2, 1}}, 6, 4, 5)
+	var fits []FitResult
+	var cells [][][]int32
+	for _, pad := range []string{"", ";train_pad_pairs=4"} {
+		store, err := NewStore("train_steps=30;augment_copies=3;fit_patience=0" + pad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := NewLearner(backend, store, 6, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fit, c := fitAndPredict(t, l, train, test)
+		fits, cells = append(fits, fit), append(cells, c)
+	}
+	t.Logf("loss unpadded %.6f, padded %.6f; exact %.3f / %.3f", fits[0].Loss, fits[1].Loss, fits[0].Exact, fits[1].Exact)
+	if math.Abs(fits[0].Loss-fits[1].Loss) > 1e-4 || fits[0].Exact != fits[1].Exact {
+		t.Errorf("padded fit %+v differs from unpadded %+v", fits[1], fits[0])
+	}
+	for i := range cells[0] {
+		if !slices.Equal(cells[0][i], cells[1][i]) {
+			t.Errorf("prediction %d differs with padding", i)
+		}
+	}
+}
