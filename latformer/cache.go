@@ -69,4 +69,3 @@ func (l *Learner) close() {
 	l.store.Finalize()
 	l.stepExec, l.predExec, l.softExec = nil, nil, nil
 }
-
