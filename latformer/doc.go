@@ -3,7 +3,8 @@
 // (package layers) whose attention is modulated by lattice mask experts (package experts), and per-cell
 // logits. A Learner trains a fresh model on the example pairs of one task (with the color-permutation
 // augmentation of Appendix B.2), predicts test outputs with discretized gates, and reports the group
-// element the experts learned.
+// element the experts learned. Learner.Reset and LearnerCache reuse one learner's compiled graphs for
+// many tasks on the same canvas (ParamPadPairs pads the batch so that tasks share one batch shape too).
 //
 // Hyperparameters live in a model.Store (DefaultParams, NewStore). NewBackend picks the compute backend:
 // GoMLX's pure-Go backend with a node scheduling that cannot deadlock (DefaultGoBackend), unless

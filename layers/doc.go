@@ -4,8 +4,13 @@
 //   - MaskedAttentionCore: softmax attention whose weights are multiplied by a soft mask after the
 //     softmax and renormalized (Section 3.1), for any number of heads, with a mask shared by the batch or
 //     one mask per example.
+//   - MaskedAttentionCoreFactored: the same for lattice masks kept as per-cell factors
+//     (experts.LatticeMask.Factors), the LatFormer layer's full attention. Both have a hand-written
+//     gradient made of matrix products only (no n x n transpose or broadcast).
 //   - MaskedAttention: the same with learned query/key/value/output projections, as a builder in the
 //     style of GoMLX's attention.MultiHeadAttention.
+//   - KroneckerMaskAttention, MultiMaskOnlyAttention: the mask-only variant (ParamAttention = mask_only),
+//     computed per lattice axis in O(n·(H+W)) without any n x n tensor.
 //   - LatFormer: the LatFormer layer of Figure 3a, a Transformer encoder layer (attention + FFN, residuals,
 //     layer norms) whose attention is modulated by a lattice mask expert (package experts), optionally
 //     conditioned on a vector (e.g. a T5 text embedding).

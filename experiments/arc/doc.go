@@ -3,7 +3,9 @@
 //
 //   - Task selection: SelectTasks, by the committed annotation's category or by ids (Options).
 //   - Solving one task: SolveTask trains a fresh LatFormer on the task's training pairs only and predicts
-//     its test outputs on a per-task canvas (TaskCanvas) or the paper's 30 × 30.
+//     its test outputs on a per-task canvas (TaskCanvas) or the paper's 30 × 30. A Solver solves many
+//     tasks on one backend and reuses the compiled graphs of a canvas for the next task on it
+//     (latformer.LearnerCache), optionally with canvases rounded up to a few sizes (SolverOptions).
 //   - The run loop: Run solves the selected tasks with several workers (one backend each), writes one CSV
 //     row per finished task (Header, Result.Record), resumes an interrupted run and never overwrites a
 //     results file unless asked (Options.Resume, Options.Force); Report receives the progress.
