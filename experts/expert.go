@@ -3,10 +3,11 @@ package experts
 import (
 	"math/bits"
 
+	"github.com/latformer/latformer/internal/fastgraph"
+
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
@@ -150,7 +151,7 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 		}
 		pooled = Concatenate([]*Node{pooled, ConvertDType(cond, x.DType())}, -1)
 	}
-	hidden := activation.Relu(layers.Dense(scope.In("gate_hidden"), pooled, true, e.GateHidden))
+	hidden := activation.Relu(fastgraph.Dense(scope.In("gate_hidden"), pooled, true, e.GateHidden))
 	out := scope.In("gate_logits")
 	w := out.VariableWithShape("weights", shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
 	bias := out.VariableWithValue("biases", e.initialGateBias()).NodeValue(x.Graph())

@@ -3,11 +3,11 @@ package latformer
 import (
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/internal/fastgraph"
 	latlayers "github.com/latformer/latformer/layers"
 )
 
@@ -60,7 +60,7 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 	if noise > 0 {
 		onehot = AddScalar(MulScalar(onehot, 1-noise), noise)
 	}
-	x := layers.Dense(scope.In("embedding"), onehot, false, d)
+	x := fastgraph.Dense(scope.In("embedding"), onehot, false, d)
 	expert := experts.ExpertFromScope(scope, m.Rows, m.Cols)
 	out := &Outputs{Expert: expert}
 	var smoothX, extent *Node
@@ -78,9 +78,9 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 		smoothX = lf.Smoothed
 	}
 	head := scope.In("head")
-	out.Logits = layers.Dense(head, x, true, datasets.NumTokens)
+	out.Logits = fastgraph.Dense(head, x, true, datasets.NumTokens)
 	if smoothX != nil {
-		out.SmoothedLogits = layers.Dense(scope.At("head"), smoothX, true, datasets.NumTokens)
+		out.SmoothedLogits = fastgraph.Dense(scope.At("head"), smoothX, true, datasets.NumTokens)
 	}
 	return out
 }

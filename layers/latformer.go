@@ -2,12 +2,12 @@ package layers
 
 import (
 	. "github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/layers/norm"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/internal/fastgraph"
 )
 
 // Hyperparameters of the LatFormer layer, read from the model.Store by LatFormer. Defaults in brackets.
@@ -156,8 +156,8 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 			c = BroadcastToDims(Reshape(c, batch, 1, c.Shape().Dimensions[1]), batch, n, c.Shape().Dimensions[1])
 			ffnIn = Concatenate([]*Node{h, c}, -1)
 		}
-		f := layers.Dense(scope.At("ffn_hidden"), ffnIn, true, ffnDim)
-		f = layers.Dense(scope.At("ffn_output"), activation.Relu(f), true, d)
+		f := fastgraph.Dense(scope.At("ffn_hidden"), ffnIn, true, ffnDim)
+		f = fastgraph.Dense(scope.At("ffn_output"), activation.Relu(f), true, d)
 		outs[i] = norm.LayerNorm(scope.At("norm2"), Add(h, f), -1).Done()
 	}
 	out := &LatFormerOutput{Output: outs[0], Gates: gates, Mask: lm}
@@ -191,17 +191,26 @@ func multiHeadAttention(scope *model.Scope, x *Node, numHeads int, core func(q, 
 	}
 	dh := d / numHeads
 	project := func(name string) *Node {
-		y := layers.Dense(scope.In("%s", name), x, true, numHeads, dh)
-		return TransposeAllDims(y, 0, 2, 1, 3)
+		return swapHeadsAndCells(fastgraph.Dense(scope.In("%s", name), x, true, numHeads, dh))
 	}
 	q, k, v := project("query"), project("key"), project("value")
 	heads := core(q, k, v)
 	outs := make([]*Node, len(heads))
 	for i, h := range heads {
-		h = Reshape(TransposeAllDims(h, 0, 2, 1, 3), batch, n, d)
-		outs[i] = layers.Dense(scope.At("output"), h, true, d)
+		h = Reshape(swapHeadsAndCells(h), batch, n, d)
+		outs[i] = fastgraph.Dense(scope.At("output"), h, true, d)
 	}
 	return outs
+}
+
+// swapHeadsAndCells turns [batch, n, heads, dh] into [batch, heads, n, dh] and back: a transposition, or
+// for a single head a reshape (the Go backend would copy the tensor for the transposition all the same).
+func swapHeadsAndCells(x *Node) *Node {
+	dims := x.Shape().Dimensions
+	if dims[1] == 1 || dims[2] == 1 {
+		return Reshape(x, dims[0], dims[2], dims[1], dims[3])
+	}
+	return TransposeAllDims(x, 0, 2, 1, 3)
 }
 
 // MultiMaskOnlyAttention is MultiMaskedAttention without the query-key term: multi-head attention whose
@@ -215,11 +224,11 @@ func MultiMaskOnlyAttention(scope *model.Scope, x *Node, masks []*experts.Lattic
 	}
 	dh := d / numHeads
 	// [batch, n, heads, dh] -> [batch, n, heads*dh]: the mask is the same for every head.
-	v := Reshape(layers.Dense(scope.In("value"), x, true, numHeads, dh), batch, n, d)
+	v := Reshape(fastgraph.Dense(scope.In("value"), x, true, numHeads, dh), batch, n, d)
 	outs := make([]*Node, len(masks))
 	for i, m := range masks {
 		h := KroneckerMaskAttention(v, []int{m.Rows, m.Cols}, LatticeMaskTerms(m))
-		outs[i] = layers.Dense(scope.At("output"), h, true, d)
+		outs[i] = fastgraph.Dense(scope.At("output"), h, true, d)
 	}
 	return outs
 }

@@ -5,10 +5,10 @@ import (
 
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/internal/fastgraph"
 )
 
 // MaskedAttentionCore computes the masked attention of Section 3.1 on already projected heads:
@@ -29,7 +29,7 @@ import (
 //
 // Implementation notes (same math, fewer passes over the queryLen x keyLen tensors, which dominate the
 // cost): the softmax normalizer cancels in the renormalization, so the attention weights are computed
-// once with the fused softmax, and the whole layer has a hand-written gradient (withCustomVJP) made of
+// once with the fused softmax, and the whole layer has a hand-written gradient (fastgraph.WithCustomVJP) made of
 // matrix products and same-shape element-wise products only, with no transpose or broadcast of an n x n
 // tensor (on GoMLX's Go backend those iterate element by element). Its softmax gradient is dS = P ⊙ dP:
 // the Jacobian's second term, -P·rowsum(P ⊙ dP), is exactly zero here because the output is invariant to
@@ -213,7 +213,7 @@ func maskedAttentionCore(query, key, value *Node, masks []coreMask) []*Node {
 		grads[1] = MulScalar(TransposeAllDims(dKey, 0, 1, 3, 2), scale)
 		return grads
 	}
-	return withCustomVJP(inputs, forward, backward)
+	return fastgraph.WithCustomVJP(inputs, forward, backward)
 }
 
 func addOrSet(sum, x *Node) *Node {
@@ -345,8 +345,8 @@ func (b *MaskedAttentionBuilder) UseProjectionBias(use bool) *MaskedAttentionBui
 // Done builds the layer and returns its output, [batch, queryLen, outputDim].
 func (b *MaskedAttentionBuilder) Done() *Node {
 	project := func(name string, x *Node, dim int) *Node {
-		y := layers.Dense(b.scope.In("%s", name), x, b.useProjectionBias, b.numHeads, dim) // [batch, seq, heads, dim]
-		return TransposeAllDims(y, 0, 2, 1, 3)                                             // [batch, heads, seq, dim]
+		y := fastgraph.Dense(b.scope.In("%s", name), x, b.useProjectionBias, b.numHeads, dim) // [batch, seq, heads, dim]
+		return TransposeAllDims(y, 0, 2, 1, 3)                                                // [batch, heads, seq, dim]
 	}
 	q := project("query", b.query, b.keyQueryDim)
 	k := project("key", b.key, b.keyQueryDim)
@@ -359,5 +359,5 @@ func (b *MaskedAttentionBuilder) Done() *Node {
 	heads = TransposeAllDims(heads, 0, 2, 1, 3)
 	batch, queryLen := heads.Shape().Dimensions[0], heads.Shape().Dimensions[1]
 	heads = Reshape(heads, batch, queryLen, b.numHeads*b.valueDim)
-	return layers.Dense(b.scope.In("output"), heads, b.useProjectionBias, b.outputDim)
+	return fastgraph.Dense(b.scope.In("output"), heads, b.useProjectionBias, b.outputDim)
 }
