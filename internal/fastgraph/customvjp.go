@@ -6,76 +6,93 @@
 package fastgraph
 
 import (
-	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/support/exceptions"
 )
 
 // WithCustomVJP computes forward(inputs) and makes reverse-mode differentiation use backward for its
 // gradient instead of differentiating forward's operations one by one. GoMLX's IdentityWithCustomGradient
-// customizes the gradient of a single tensor; this packs the inputs and the (stopped) outputs into one
-// flat tensor, attaches backward to it, and unpacks the outputs again:
+// customizes the gradient of a single tensor; this routes the cotangents of several outputs to several
+// inputs through such identities:
 //
-//	packed = [flat(stop(outputs))..., flat(inputs)...]  -> custom gradient -> outputs = slices of packed
+//	x'_i  = identity(x_i)                      custom gradient: backward(...)[i]
+//	p     = 0 · Σ_i sum(x'_i)                  a zero scalar that depends on every input
+//	out_j = identity(stop(forward(x)_j) + p)   custom gradient: records dout_j, passes it on
+//
+// Reverse-mode differentiation meets the outputs' identities first (they come later in the graph), which
+// record the cotangents, and the inputs' identities last, which call backward once with all of them and
+// hand each input its cotangent. The extra work is a sum over each input and a scalar addition to each
+// output forward, and a sum over each output cotangent backward (GoMLX reduces it onto p), all single
+// passes; the cotangents themselves are never copied.
 //
 // forward gets the inputs behind a StopGradient (its own operations are never differentiated) and may
-// keep intermediate nodes for backward. backward gets the cotangents of the outputs (same shapes) and
-// returns one cotangent per input (same shapes; nil means zero). All inputs and outputs must share a
-// floating-point dtype. The packing copies the inputs and outputs once (and their cotangents once),
-// which is small next to attention's n x n work that it lets backward organize.
+// keep intermediate nodes for backward. backward gets the cotangents of the outputs (same shapes; zeros
+// for an output the loss does not use) and returns one cotangent per input (same shapes; nil means
+// zero). Inputs must be floating point; an input holding ±Inf or NaN makes every output NaN (through p).
 func WithCustomVJP(inputs []*Node, forward func(in []*Node) []*Node, backward func(dOutputs []*Node) []*Node) []*Node {
 	if len(inputs) == 0 {
 		exceptions.Panicf("WithCustomVJP: no inputs")
 	}
-	dtype := inputs[0].DType()
+	var outputs, dOutputs, grads []*Node
+	carried := make([]*Node, len(inputs))
+	var proxy *Node
+	for i, in := range inputs {
+		if !in.DType().IsFloat() {
+			exceptions.Panicf("WithCustomVJP: input %d has dtype %s, want a floating-point dtype", i, in.DType())
+		}
+		carried[i] = IdentityWithCustomGradient(in, func(x, _ *Node) *Node {
+			if grads == nil {
+				for j, o := range outputs {
+					if dOutputs[j] == nil {
+						dOutputs[j] = ZerosLike(o)
+					}
+				}
+				grads = backward(dOutputs)
+				if len(grads) != len(inputs) {
+					exceptions.Panicf("WithCustomVJP: backward returned %d cotangents for %d inputs", len(grads), len(inputs))
+				}
+			}
+			g := grads[i]
+			if g == nil {
+				return ZerosLike(x)
+			}
+			if !g.Shape().Equal(x.Shape()) {
+				exceptions.Panicf("WithCustomVJP: cotangent %d has shape %s, its input %s", i, g.Shape(), x.Shape())
+			}
+			return g
+		})
+		term := ConvertDType(ReduceAllSum(carried[i]), inputs[0].DType())
+		if proxy == nil {
+			proxy = term
+		} else {
+			proxy = Add(proxy, term)
+		}
+	}
+	proxy = MulScalar(proxy, 0)
 	stopped := make([]*Node, len(inputs))
 	for i, in := range inputs {
-		if in.DType() != dtype {
-			exceptions.Panicf("WithCustomVJP: input %d has dtype %s, input 0 has %s", i, in.DType(), dtype)
-		}
 		stopped[i] = StopGradient(in)
 	}
-	outputs := forward(stopped)
-	var parts []*Node
-	var offsets []int
-	offset := 0
-	for i, o := range outputs {
-		if o.DType() != dtype {
-			exceptions.Panicf("WithCustomVJP: output %d has dtype %s, inputs have %s", i, o.DType(), dtype)
-		}
-		parts = append(parts, Reshape(StopGradient(o), o.Shape().Size()))
-		offsets = append(offsets, offset)
-		offset += o.Shape().Size()
-	}
-	outputsSize := offset
-	for _, in := range inputs {
-		parts = append(parts, Reshape(in, in.Shape().Size()))
-	}
-	packed := Concatenate(parts, 0)
-	packed = IdentityWithCustomGradient(packed, func(_, v *Node) *Node {
-		dOutputs := make([]*Node, len(outputs))
-		for i, o := range outputs {
-			dOutputs[i] = Reshape(Slice(v, AxisRange(offsets[i], offsets[i]+o.Shape().Size())), o.Shape().Dimensions...)
-		}
-		dInputs := backward(dOutputs)
-		if len(dInputs) != len(inputs) {
-			exceptions.Panicf("WithCustomVJP: backward returned %d cotangents for %d inputs", len(dInputs), len(inputs))
-		}
-		grads := []*Node{Zeros(v.Graph(), shapes.Make(dtype, outputsSize))}
-		for i, in := range inputs {
-			d := dInputs[i]
-			if d == nil {
-				d = ZerosLike(in)
-			} else if !d.Shape().Equal(in.Shape()) {
-				exceptions.Panicf("WithCustomVJP: cotangent %d has shape %s, its input %s", i, d.Shape(), in.Shape())
-			}
-			grads = append(grads, Reshape(d, in.Shape().Size()))
-		}
-		return Concatenate(grads, 0)
-	})
+	outputs = forward(stopped)
+	dOutputs = make([]*Node, len(outputs))
 	results := make([]*Node, len(outputs))
-	for i, o := range outputs {
-		results[i] = Reshape(Slice(packed, AxisRange(offsets[i], offsets[i]+o.Shape().Size())), o.Shape().Dimensions...)
+	for j, o := range outputs {
+		if !o.DType().IsFloat() {
+			exceptions.Panicf("WithCustomVJP: output %d has dtype %s, want a floating-point dtype", j, o.DType())
+		}
+		p := proxy
+		if p.DType() != o.DType() {
+			p = ConvertDType(p, o.DType())
+		}
+		results[j] = IdentityWithCustomGradient(Add(StopGradient(o), p), func(_, v *Node) *Node {
+			// A new differentiation (another Gradient call) starts from the outputs: drop the previous one's.
+			if grads != nil {
+				grads = nil
+				clear(dOutputs)
+			}
+			dOutputs[j] = v
+			return v
+		})
 	}
 	return results
 }
