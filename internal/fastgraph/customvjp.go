@@ -16,19 +16,19 @@ import (
 // inputs through such identities:
 //
 //	x'_i  = identity(x_i)                      custom gradient: backward(...)[i]
-//	p     = 0 · Σ_i sum(x'_i)                  a zero scalar that depends on every input
+//	p     = 0 · Σ_i clip(x'_i[0], -1, 1)       a zero scalar that depends on every input
 //	out_j = identity(stop(forward(x)_j) + p)   custom gradient: records dout_j, passes it on
 //
 // Reverse-mode differentiation meets the outputs' identities first (they come later in the graph), which
 // record the cotangents, and the inputs' identities last, which call backward once with all of them and
-// hand each input its cotangent. The extra work is a sum over each input and a scalar addition to each
-// output forward, and a sum over each output cotangent backward (GoMLX reduces it onto p), all single
-// passes; the cotangents themselves are never copied.
+// hand each input its cotangent. The extra work is one scalar addition per output element; the gradient
+// GoMLX builds along p is never used, and the backend does not run what nothing uses.
 //
 // forward gets the inputs behind a StopGradient (its own operations are never differentiated) and may
 // keep intermediate nodes for backward. backward gets the cotangents of the outputs (same shapes; zeros
 // for an output the loss does not use) and returns one cotangent per input (same shapes; nil means
-// zero). Inputs must be floating point; an input holding ±Inf or NaN makes every output NaN (through p).
+// zero). Inputs must be floating point; a NaN as the first element of an input makes every output NaN
+// (through p).
 func WithCustomVJP(inputs []*Node, forward func(in []*Node) []*Node, backward func(dOutputs []*Node) []*Node) []*Node {
 	if len(inputs) == 0 {
 		exceptions.Panicf("WithCustomVJP: no inputs")
@@ -61,7 +61,10 @@ func WithCustomVJP(inputs []*Node, forward func(in []*Node) []*Node, backward fu
 			}
 			return g
 		})
-		term := ConvertDType(ReduceAllSum(carried[i]), inputs[0].DType())
+		// One element of the input is enough for the dependency; clipped so that an infinite one still
+		// gives 0 below.
+		first := Reshape(Slice(Reshape(carried[i], in.Shape().Size()), AxisRange(0, 1)))
+		term := ConvertDType(ClipScalar(first, -1, 1), inputs[0].DType())
 		if proxy == nil {
 			proxy = term
 		} else {
