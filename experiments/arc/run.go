@@ -166,7 +166,8 @@ func (o Outcome) Summaries() []CategorySummary { return Summarize(o.Results, o.S
 
 // Run solves the tasks o selects and writes one CSV row per task as soon as it finishes (Header), so an
 // interrupted run loses nothing and Resume continues it. Each of the o.Workers workers has its own
-// backend. A task that fails is reported and skipped; Run returns the first such error with the outcome.
+// backend and Solver; the tasks are handed out largest first (by canvas and number of pairs), so that the
+// workers finish together. A task that fails is reported and skipped; Run returns the first such error with the outcome.
 func Run(o Options, report Report) (Outcome, error) {
 	o, err := o.withDefaults(time.Now())
 	if err != nil {
@@ -266,7 +267,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 		})
 	}
-	for _, t := range todo {
+	for _, t := range largestFirst(todo, solvers[0].Canvas) {
 		jobs <- t
 	}
 	close(jobs)
@@ -301,4 +302,19 @@ func openResults(o Options) (*csv.Writer, func(), error) {
 		w.Flush()
 	}
 	return w, func() { f.Close() }, w.Error()
+}
+
+// largestFirst orders the tasks by their estimated training cost, largest first, so that the workers
+// finish at about the same time instead of one of them starting the largest task last (each task's
+// result does not depend on the order). The estimate is a step's work for the task's canvas side s and
+// its number of pairs p: p·(n² + 32 n) with n = s² cells (attention and dense layers at d = 32).
+func largestFirst(tasks []datasets.Task, canvasOf func(datasets.Task) int) []datasets.Task {
+	cost := func(t datasets.Task) float64 {
+		side := canvasOf(t)
+		n := float64(side * side)
+		return float64(len(t.Train)) * (n*n + 32*n)
+	}
+	out := append([]datasets.Task(nil), tasks...)
+	sort.SliceStable(out, func(i, j int) bool { return cost(out[i]) > cost(out[j]) })
+	return out
 }
