@@ -70,7 +70,7 @@ download: build
 annotate: build
 	$(LATFORMER) annotate $(if $(DATA),--data $(DATA))
 
-# Full run over the annotated training tasks (about 90 minutes on 2 cores); --resume continues an
+# Full run over the annotated training tasks (about 27 minutes on 2 cores); --resume continues an
 # interrupted run and never overwrites a finished row (the committed results/arc_training.csv came from here).
 arc: build
 	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --workers 2 --out results/arc_training.csv --resume $(ARC_FLAGS)
