@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // ColorPermutation maps tokens 0..10 to tokens: p[t] is the token that t becomes. The colors 0..9 are
@@ -109,6 +110,76 @@ func AugmentationPermutations(rng *rand.Rand, copies int) []ColorPermutation {
 	perms[0] = IdentityColors()
 	for k := 1; k < copies; k++ {
 		perms[k] = RandomColorPermutation(rng)
+	}
+	return perms
+}
+
+// AugmentOptions restrict the color permutations of AugmentationPermutationsWith.
+type AugmentOptions struct {
+	// KeepBlack keeps color 0 (black, ARC's usual background) fixed: rules that depend on the
+	// background stay the same rule in every copy.
+	KeepBlack bool
+	// Colors, if not nil, are the only colors permuted (among themselves): typically the colors that
+	// occur in the task's inputs (TaskColors), so that no copy shows a color the task never has and a
+	// color that only the outputs create (a rule's constant) stays what it is.
+	Colors []int32
+}
+
+// TaskColors returns the colors 0..9 that occur in the canvases, in increasing order.
+func TaskColors(canvases ...Canvas) []int32 {
+	var seen [NumColors]bool
+	for _, c := range canvases {
+		for _, t := range c.Cells {
+			if t >= 0 && t < NumColors {
+				seen[t] = true
+			}
+		}
+	}
+	var out []int32
+	for c, ok := range seen {
+		if ok {
+			out = append(out, int32(c))
+		}
+	}
+	return out
+}
+
+// AugmentationPermutationsWith is AugmentationPermutations with the permutations restricted by opts:
+// each is a uniformly random permutation of the movable colors (opts.Colors, or all ten, less black with
+// KeepBlack), every other token fixed. The first is the identity. The zero AugmentOptions give the
+// permutations of AugmentationPermutations (the same random numbers are drawn).
+func AugmentationPermutationsWith(rng *rand.Rand, copies int, opts AugmentOptions) []ColorPermutation {
+	if opts.Colors == nil && !opts.KeepBlack {
+		return AugmentationPermutations(rng, copies)
+	}
+	if copies <= 0 {
+		return nil
+	}
+	var movable []int32
+	colors := opts.Colors
+	if colors == nil {
+		for c := range int32(NumColors) {
+			colors = append(colors, c)
+		}
+	}
+	for _, c := range colors {
+		if c >= 0 && c < NumColors && !(opts.KeepBlack && c == 0) && !slices.Contains(movable, c) {
+			movable = append(movable, c)
+		}
+	}
+	perms := make([]ColorPermutation, copies)
+	perms[0] = IdentityColors()
+	for k := 1; k < copies; k++ {
+		p := IdentityColors()
+		targets := slices.Clone(movable)
+		for i := len(targets) - 1; i > 0; i-- {
+			j := rng.IntN(i + 1)
+			targets[i], targets[j] = targets[j], targets[i]
+		}
+		for i, c := range movable {
+			p[c] = targets[i]
+		}
+		perms[k] = p
 	}
 	return perms
 }

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -192,5 +193,51 @@ func TestNoisyOneHot(t *testing.T) {
 		if _, err := NoisyOneHot(tok, 0.5); err == nil {
 			t.Errorf("token %d: no error", tok)
 		}
+	}
+}
+
+// TestAugmentationPermutationsWith checks the restricted augmentation: black stays black with KeepBlack,
+// only the task's colors move (among themselves) with Colors, every permutation is valid, the first is the
+// identity, and the zero options reproduce AugmentationPermutations.
+func TestAugmentationPermutationsWith(t *testing.T) {
+	task := []Canvas{{Rows: 1, Cols: 4, Cells: []int32{0, 3, 7, PadToken}}, {Rows: 1, Cols: 2, Cells: []int32{3, 5}}}
+	colors := TaskColors(task...)
+	if fmt.Sprint(colors) != "[0 3 5 7]" {
+		t.Fatalf("TaskColors = %v, want [0 3 5 7]", colors)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	moved := map[int32]bool{}
+	for _, p := range AugmentationPermutationsWith(rng, 200, AugmentOptions{KeepBlack: true, Colors: colors}) {
+		if err := p.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		for c := range int32(NumColors) {
+			inTask := c == 3 || c == 5 || c == 7
+			if !inTask && p[c] != c {
+				t.Fatalf("%v moves color %d, which is black or not in the task", p, c)
+			}
+			if inTask && !(p[c] == 3 || p[c] == 5 || p[c] == 7) {
+				t.Fatalf("%v maps task color %d outside the task's colors", p, c)
+			}
+			if p[c] != c {
+				moved[c] = true
+			}
+		}
+	}
+	if len(moved) != 3 {
+		t.Errorf("colors ever moved: %v, want 3, 5 and 7", moved)
+	}
+	for _, p := range AugmentationPermutationsWith(rand.New(rand.NewPCG(5, 6)), 50, AugmentOptions{KeepBlack: true}) {
+		if p[0] != 0 {
+			t.Fatalf("KeepBlack: %v moves black", p)
+		}
+	}
+	a := AugmentationPermutationsWith(rand.New(rand.NewPCG(7, 8)), 10, AugmentOptions{})
+	b := AugmentationPermutations(rand.New(rand.NewPCG(7, 8)), 10)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Error("zero options differ from AugmentationPermutations")
+	}
+	if got := AugmentationPermutationsWith(rng, 3, AugmentOptions{KeepBlack: true}); got[0] != IdentityColors() {
+		t.Error("the first permutation is not the identity")
 	}
 }

@@ -37,6 +37,9 @@ const (
 	// ParamFlipGateInit is the initial logit of the reflection and rotation gates, so they start at
 	// sigmoid(init) (the README's "Hyperparameters" says how the default was chosen) [-2].
 	ParamFlipGateInit = "expert_flip_gate_init"
+	// ParamTranslationGateInit is the initial logit of the translation gates: 0 starts every shift bit at
+	// 0.5 (all 2^L shifts mixed evenly), a negative value starts the expert near the identity [0].
+	ParamTranslationGateInit = "expert_translation_gate_init"
 	// ParamGridLattice makes the flips, the 180° rotation and the translations act on each example's
 	// own grid (the non-pad top-left rectangle of its input, see GridExtents) instead of the whole canvas,
 	// and the 90° rotation rotate that grid; the grid is then also scaled last (A_a = S_a T_a F_a G). A
@@ -53,17 +56,18 @@ const (
 // the one place they are defined.
 func DefaultParams() map[string]any {
 	return map[string]any{
-		ParamTranslation:       true,
-		ParamRotation:          true,
-		ParamReflection:        true,
-		ParamScaling:           true,
-		ParamTranslationLayers: 5,
-		ParamMaxScale:          5,
-		ParamGateHidden:        64,
-		ParamSmoothingTime:     1.0,
-		ParamFlipGateInit:      -2.0,
-		ParamGridLattice:       false,
-		ParamHardGates:         false,
+		ParamTranslation:         true,
+		ParamRotation:            true,
+		ParamReflection:          true,
+		ParamScaling:             true,
+		ParamTranslationLayers:   5,
+		ParamMaxScale:            5,
+		ParamGateHidden:          64,
+		ParamSmoothingTime:       1.0,
+		ParamFlipGateInit:        -2.0,
+		ParamTranslationGateInit: 0.0,
+		ParamGridLattice:         false,
+		ParamHardGates:           false,
 	}
 }
 
@@ -95,8 +99,9 @@ type Expert struct {
 	Translation, Rotation, Reflection, Scaling bool
 	TranslationLayers, MaxScale, GateHidden    int
 	SmoothingTime                              float64
-	// FlipGateInit is the initial logit of the reflection and rotation gates (ParamFlipGateInit).
-	FlipGateInit float64
+	// FlipGateInit is the initial logit of the reflection and rotation gates (ParamFlipGateInit), and
+	// TranslationGateInit that of the translation gates (ParamTranslationGateInit).
+	FlipGateInit, TranslationGateInit float64
 	// GridLattice: the actions act on each example's grid rather than the canvas (ParamGridLattice);
 	// Gates.Extent must then be set.
 	GridLattice bool
@@ -108,16 +113,17 @@ type Expert struct {
 func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 	e := Expert{
 		Rows: rows, Cols: cols,
-		Translation:       paramOr[bool](scope, ParamTranslation),
-		Rotation:          paramOr[bool](scope, ParamRotation),
-		Reflection:        paramOr[bool](scope, ParamReflection),
-		Scaling:           paramOr[bool](scope, ParamScaling),
-		TranslationLayers: paramOr[int](scope, ParamTranslationLayers),
-		MaxScale:          paramOr[int](scope, ParamMaxScale),
-		GateHidden:        paramOr[int](scope, ParamGateHidden),
-		SmoothingTime:     paramOr[float64](scope, ParamSmoothingTime),
-		GridLattice:       paramOr[bool](scope, ParamGridLattice),
-		FlipGateInit:      paramOr[float64](scope, ParamFlipGateInit),
+		Translation:         paramOr[bool](scope, ParamTranslation),
+		Rotation:            paramOr[bool](scope, ParamRotation),
+		Reflection:          paramOr[bool](scope, ParamReflection),
+		Scaling:             paramOr[bool](scope, ParamScaling),
+		TranslationLayers:   paramOr[int](scope, ParamTranslationLayers),
+		MaxScale:            paramOr[int](scope, ParamMaxScale),
+		GateHidden:          paramOr[int](scope, ParamGateHidden),
+		SmoothingTime:       paramOr[float64](scope, ParamSmoothingTime),
+		GridLattice:         paramOr[bool](scope, ParamGridLattice),
+		FlipGateInit:        paramOr[float64](scope, ParamFlipGateInit),
+		TranslationGateInit: paramOr[float64](scope, ParamTranslationGateInit),
 	}
 	if rows != cols {
 		e.Rotation = false

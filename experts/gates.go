@@ -57,8 +57,9 @@ var gateTable = []gateSegment{
 		name: "translation", field: func(g *Gates) **Node { return &g.Translation },
 		enabled: func(e Expert) bool { return e.Translation },
 		dims:    func(e Expert) []int { return []int{2, e.TranslationLayers} },
-		// 0.5: all 2^L shifts covered evenly, so the gradient tells which bit to set.
-		bias: func(Expert, []int) float32 { return 0 },
+		// TranslationGateInit 0: every gate at 0.5, all 2^L shifts covered evenly, so the gradient tells
+		// which bit to set; negative: the expert starts near the identity.
+		bias: func(e Expert, _ []int) float32 { return float32(e.TranslationGateInit) },
 		on:   func(_ Expert, el Element, idx []int) bool { return el.Shift[idx[0]]&(1<<idx[1]) != 0 },
 		set:  func(_ Expert, el *Element, idx []int) { el.Shift[idx[0]] += 1 << idx[1] },
 	},
@@ -151,7 +152,7 @@ func (e Expert) NumGates() int {
 }
 
 // initialGateBias is the initial bias of the gate logits, segment by segment (see gateTable): translation
-// gates at 0.5, reflection and rotation gates at sigmoid(FlipGateInit), transpose gates at sigmoid(-4) and
+// gates at sigmoid(TranslationGateInit), reflection and rotation gates at sigmoid(FlipGateInit), transpose gates at sigmoid(-4) and
 // the scaling softmax favouring h = 1. The small-group experts start near the identity, but not so near
 // that they cannot open (shared/bench/README.md).
 func (e Expert) initialGateBias() []float32 {

@@ -306,7 +306,8 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 
 // Fit trains on the examples: every step uses ParamAugment color-permuted copies of all examples (the
 // first copy keeps the original colors; one permutation per copy shared by all examples and by input
-// and output, Appendix B.2), Adam, and the cross-entropy over all canvas cells. It stops after
+// and output, Appendix B.2; ParamAugmentKeepBlack and ParamAugmentTaskColors restrict the permutations),
+// Adam, and the cross-entropy over all canvas cells. It stops after
 // ParamSteps steps or when the training canvases are all exact for ParamFitPatience steps in a row.
 // progress (may be nil) is called after every step.
 func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, error) {
@@ -315,6 +316,14 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 	}
 	maxSteps := param[int](l.store.RootScope(), ParamSteps)
 	copies := max(1, param[int](l.store.RootScope(), ParamAugment))
+	augment := datasets.AugmentOptions{KeepBlack: param[bool](l.store.RootScope(), ParamAugmentKeepBlack)}
+	if param[bool](l.store.RootScope(), ParamAugmentTaskColors) {
+		inputs := make([]datasets.Canvas, len(examples))
+		for i, ex := range examples {
+			inputs[i] = ex.Input
+		}
+		augment.Colors = datasets.TaskColors(inputs...)
+	}
 	patience := param[int](l.store.RootScope(), ParamFitPatience)
 	n := l.rows * l.cols
 	// The pairs padded to a multiple of ParamPadPairs with copies of the first one, masked out.
@@ -350,7 +359,7 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		targets := tensors.FromShape(shapes.Make(dtypes.Int32, batch, n))
 		tensors.MustMutableFlatData[int32](tokens, func(tok []int32) {
 			tensors.MustMutableFlatData[int32](targets, func(tgt []int32) {
-				for c, perm := range datasets.AugmentationPermutations(l.rng, copies) {
+				for c, perm := range datasets.AugmentationPermutationsWith(l.rng, copies, augment) {
 					for e, ex := range padded {
 						off := (c*pairs + e) * n
 						perm.Apply(tok[off:off+n], ex.Input.Cells)

@@ -17,6 +17,11 @@ const (
 	// ParamAugment is the number of color-permuted copies of the training pairs in every step
 	// (Appendix B.2 uses 10; the first copy is the original colors) [10].
 	ParamAugment = "augment_copies"
+	// ParamAugmentKeepBlack keeps color 0 (black) fixed in the augmentation's permutations [false].
+	ParamAugmentKeepBlack = "augment_keep_black"
+	// ParamAugmentTaskColors permutes only the colors that occur in the training inputs, among
+	// themselves (datasets.AugmentOptions) [false].
+	ParamAugmentTaskColors = "augment_task_colors"
 	// ParamFitPatience stops training after this many consecutive steps with every training canvas
 	// predicted exactly (0 disables early stopping) [3].
 	ParamFitPatience = "fit_patience"
@@ -37,6 +42,8 @@ var modelParams = map[string]any{
 	ParamNoise:                  0.0,
 	ParamSteps:                  500,
 	ParamAugment:                10,
+	ParamAugmentKeepBlack:       false,
+	ParamAugmentTaskColors:      false,
 	ParamFitPatience:            3,
 	ParamSeed:                   1,
 	ParamPadPairs:               1,
