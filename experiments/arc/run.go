@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"sort"
@@ -23,11 +24,14 @@ type Options struct {
 	Category string   // "all" (default), or one of datasets.Categories: the tasks of that annotated category
 	Tasks    []string // explicit task ids (overrides Category; their category is taken from the annotation)
 	Limit    int      // solve at most this many tasks, in id order (0: all selected)
-	Workers  int      // tasks solved in parallel, one backend each (0: 1)
-	Steps    int      // max training steps per task (0: the train_steps hyperparameter)
-	Canvas   int      // canvas side (0: per task, TaskCanvas; 30: the paper's)
-	Buckets  []int    // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
-	Settings string   // hyperparameters, "key=value;key=value"
+	// Holdout keeps half of the selected tasks, split by a hash of the id (InHoldout): "dev" to choose
+	// hyperparameters on, "eval" to report on; "" keeps all.
+	Holdout  string
+	Workers  int    // tasks solved in parallel, one backend each (0: 1)
+	Steps    int    // max training steps per task (0: the train_steps hyperparameter)
+	Canvas   int    // canvas side (0: per task, TaskCanvas; 30: the paper's)
+	Buckets  []int  // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
+	Settings string // hyperparameters, "key=value;key=value"
 	// CompilePerTask builds and compiles every task's graphs anew instead of reusing those of an earlier
 	// task on the same canvas (SolverOptions.Reuse); the results are the same.
 	CompilePerTask bool
@@ -65,6 +69,9 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		return o, fmt.Errorf("steps and limit must be >= 0")
 	case o.Resume && o.Force:
 		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
+	}
+	if o.Holdout != "" && o.Holdout != "dev" && o.Holdout != "eval" {
+		return o, fmt.Errorf("holdout must be dev, eval or empty, got %q", o.Holdout)
 	}
 	valid := o.Category == "all"
 	for _, c := range datasets.Categories {
@@ -128,6 +135,15 @@ func selectTasks(o Options) ([]datasets.Task, error) {
 				ids = append(ids, id)
 			}
 		}
+	}
+	if o.Holdout != "" {
+		kept := ids[:0]
+		for _, id := range ids {
+			if InHoldout(id) == o.Holdout {
+				kept = append(kept, id)
+			}
+		}
+		ids = kept
 	}
 	sort.Strings(ids)
 	if o.Limit > 0 && len(ids) > o.Limit {
@@ -317,4 +333,16 @@ func largestFirst(tasks []datasets.Task, canvasOf func(datasets.Task) int) []dat
 	out := append([]datasets.Task(nil), tasks...)
 	sort.SliceStable(out, func(i, j int) bool { return cost(out[i]) > cost(out[j]) })
 	return out
+}
+
+// InHoldout returns the half of the task set a task id belongs to, "dev" or "eval", by the parity of the
+// FNV-1a hash of the id: a fixed split that needs no list. Hyperparameters are chosen on "dev" and
+// reported on "eval" (and on all tasks), never task by task.
+func InHoldout(id string) string {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	if h.Sum32()%2 == 0 {
+		return "dev"
+	}
+	return "eval"
 }
