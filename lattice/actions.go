@@ -40,6 +40,19 @@ type IdentityAction struct{}
 // "Translation", o_k = -δ). Deltas may be negative or larger than the axis length.
 type Translation struct{ Deltas []int }
 
+// Shift is the zero-fill translation by Deltas[a] cells along each axis a: output cell c reads input
+// cell c - Deltas when that is inside the lattice, and nothing otherwise (Apply writes zeros there). Its
+// mask is the Kronecker product of the 1-D masks ShiftMask1D(dims[a], Deltas[a]): the circular
+// Translation's mask with the rows of the shifted-in cells zeroed.
+//
+// A Shift is not a group element: it is not invertible (the cells shifted out are lost), so Theorem 1's
+// group structure and Theorem 2's Fourier-shift form (a circulant mask) do not apply to it, while the
+// Kronecker factorization over axes does. In masked attention an all-zero mask row makes the output cell
+// zero (layers.MaskedAttentionCore's guard): a shifted-in cell receives no input, and the layer's residual
+// and feed-forward network decide what it becomes. ARC needs it wherever a grid moves on a canvas whose
+// other cells must not wrap around onto it (overlays of two halves of a grid, objects pushed to a side).
+type Shift struct{ Deltas []int }
+
 // Rotation is Quarter counter-clockwise 90° turns (taken mod 4, any int) in the plane of the two axes
 // AxisA (row-like) and AxisB (column-like), which must be distinct and have the same length l. For
 // Quarter = 1 output cell (i, j) of the plane reads input cell (j, l-1-i), as NumPy's
@@ -264,6 +277,47 @@ func (t Translation) Apply(dims []int, x []float64, feat int) ([]float64, error)
 
 // String implements Action, e.g. "translate(1,-2)".
 func (t Translation) String() string { return "translate(" + actJoinInts(t.Deltas) + ")" }
+
+// Mask implements Action: ⊗_a ShiftMask1D(dims[a], Deltas[a]).
+func (t Shift) Mask(dims []int) (*Matrix, error) {
+	if _, err := actLatticeSize(dims); err != nil {
+		return nil, fmt.Errorf("lattice.Shift.Mask(%s): %w", t, err)
+	}
+	if len(t.Deltas) != len(dims) {
+		return nil, fmt.Errorf("lattice.Shift.Mask(%s): %d deltas for a lattice of rank %d (dims %v)", t, len(t.Deltas), len(dims), dims)
+	}
+	return actKronAxes(dims, func(a, l int) *Matrix { return ShiftMask1D(l, t.Deltas[a]) }), nil
+}
+
+// Apply implements Action: input cell c moves to output cell c + Deltas if that is inside the lattice
+// (and is lost otherwise); output cells nothing moves to are zero.
+func (t Shift) Apply(dims []int, x []float64, feat int) ([]float64, error) {
+	if _, err := actCheckTensor(dims, x, feat); err != nil {
+		return nil, fmt.Errorf("lattice.Shift.Apply(%s): %w", t, err)
+	}
+	if len(t.Deltas) != len(dims) {
+		return nil, fmt.Errorf("lattice.Shift.Apply(%s): %d deltas for a lattice of rank %d (dims %v)", t, len(t.Deltas), len(dims), dims)
+	}
+	y := make([]float64, len(x))
+	n := len(x) / feat
+	in, out := make([]int, len(dims)), make([]int, len(dims))
+	for i := range n {
+		actUnflatten(dims, i, in)
+		inside := true
+		for a, c := range in {
+			out[a] = c + t.Deltas[a]
+			inside = inside && out[a] >= 0 && out[a] < dims[a]
+		}
+		if inside {
+			j := actFlatten(dims, out)
+			copy(y[j*feat:(j+1)*feat], x[i*feat:(i+1)*feat])
+		}
+	}
+	return y, nil
+}
+
+// String implements Action, e.g. "shift(1,-2)".
+func (t Shift) String() string { return "shift(" + actJoinInts(t.Deltas) + ")" }
 
 // Mask implements Action: an explicit permutation of the cells of the whole lattice, with output (i, j)
 // of the plane reading (j, l-1-i) for one quarter turn, (l-1-i, l-1-j) for two and (l-1-j, i) for three.

@@ -497,3 +497,56 @@ func TestTranslationKronecker(t *testing.T) {
 		}
 	}
 }
+
+// TestShift checks the zero-fill translation: on 1-D, 2-D and 3-D lattices its mask applied to a tensor
+// equals Apply (cells moved by Deltas, shifted-in cells zero), it is the circular translation's mask with
+// the wrapped rows zeroed (every row has at most one 1, and a row is zero exactly for a shifted-in cell),
+// and same-sign shifts compose by adding while opposite ones lose the cells that left.
+func TestShift(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	for _, dims := range theorem1Lattices {
+		n := actTestProd(dims)
+		for range 6 {
+			deltas := make([]int, len(dims))
+			for a, l := range dims {
+				deltas[a] = rng.IntN(2*l+1) - l
+			}
+			s := Shift{Deltas: deltas}
+			m, err := s.Mask(dims)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := actTestRandom(rng, n*2)
+			want, err := s.Apply(dims, x, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := actTestMaxDiff(actTestMatX(m, x, 2), want); d > 0 {
+				t.Errorf("%v on %v: mask and Apply differ by %g", s, dims, d)
+			}
+			circ, _ := Translation{Deltas: deltas}.Mask(dims)
+			for i := range n {
+				rowSum, same := 0.0, true
+				for j := range n {
+					rowSum += m.At(i, j)
+					same = same && (m.At(i, j) == 0 || circ.At(i, j) == 1)
+				}
+				if rowSum > 1 || !same {
+					t.Fatalf("%v on %v: row %d is not a row of the circular mask or zero", s, dims, i)
+				}
+			}
+		}
+	}
+	for _, c := range []struct{ a, b int }{{1, 2}, {0, 3}, {-2, -1}, {4, 4}} {
+		got := ShiftMask1D(7, c.a).MatMul(ShiftMask1D(7, c.b))
+		if !got.Equal(ShiftMask1D(7, c.a+c.b), 0) {
+			t.Errorf("shift %d then %d is not the shift by %d", c.b, c.a, c.a+c.b)
+		}
+	}
+	if back := ShiftMask1D(5, -1).MatMul(ShiftMask1D(5, 1)); back.Equal(IdentityMatrix(5), 0) {
+		t.Error("a shift and its opposite give the identity: the shifted-out cell should be lost")
+	}
+	if s := (Shift{Deltas: []int{1, -2}}).String(); s != "shift(1,-2)" {
+		t.Errorf("String = %q", s)
+	}
+}

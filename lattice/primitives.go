@@ -14,6 +14,21 @@ func TranslationMask1D(l, delta int) *Matrix {
 	return m
 }
 
+// ShiftMask1D returns the l x l mask of the zero-fill shift by delta cells of a 1-D lattice: row i has
+// its 1 in column i - delta when that is inside 0..l-1, and is all zero otherwise (the cells shifted in
+// from outside). It is TranslationMask1D(l, delta) with the rows that wrap around zeroed; for |delta| >= l
+// it is all zero. Same-sign shifts compose by adding: ShiftMask1D(l, a)·ShiftMask1D(l, b) =
+// ShiftMask1D(l, a+b) for a, b >= 0 (or both <= 0).
+func ShiftMask1D(l, delta int) *Matrix {
+	m := NewMatrix(l, l)
+	for i := range l {
+		if j := i - delta; j >= 0 && j < l {
+			m.Set(i, j, 1)
+		}
+	}
+	return m
+}
+
 // ReflectionMask1D returns the l x l anti-identity mask M_F that reverses a 1-D lattice: row i has its
 // 1 in column l-1-i (Appendix C, "Reflection"; Table 1).
 func ReflectionMask1D(l int) *Matrix {
