@@ -40,6 +40,14 @@ const (
 	// ParamTranslationGateInit is the initial logit of the translation gates: 0 starts every shift bit at
 	// 0.5 (all 2^L shifts mixed evenly), a negative value starts the expert near the identity [0].
 	ParamTranslationGateInit = "expert_translation_gate_init"
+	// ParamZeroFill adds a zero-fill choice to the translation expert: per axis a gate γ makes the shifts
+	// fill with zeros (lattice.Shift) instead of wrapping around the canvas, and a gate δ makes them go
+	// backwards. A zero-fill shift is not a group element (lattice.Shift says what that means for the
+	// masks and the attention). The zero-fill shifts act on the canvas, also for a GridLattice expert
+	// [false].
+	ParamZeroFill = "expert_zero_fill"
+	// ParamZeroFillGateInit is the initial logit of the zero-fill gates γ (δ starts at 0.5) [0].
+	ParamZeroFillGateInit = "expert_zero_fill_gate_init"
 	// ParamGridLattice makes the flips, the 180° rotation and the translations act on each example's
 	// own grid (the non-pad top-left rectangle of its input, see GridExtents) instead of the whole canvas,
 	// and the 90° rotation rotate that grid; the grid is then also scaled last (A_a = S_a T_a F_a G). A
@@ -66,6 +74,8 @@ func DefaultParams() map[string]any {
 		ParamSmoothingTime:       1.0,
 		ParamFlipGateInit:        -2.0,
 		ParamTranslationGateInit: 0.0,
+		ParamZeroFill:            false,
+		ParamZeroFillGateInit:    0.0,
 		ParamGridLattice:         false,
 		ParamHardGates:           false,
 	}
@@ -102,6 +112,10 @@ type Expert struct {
 	// FlipGateInit is the initial logit of the reflection and rotation gates (ParamFlipGateInit), and
 	// TranslationGateInit that of the translation gates (ParamTranslationGateInit).
 	FlipGateInit, TranslationGateInit float64
+	// ZeroFill adds the zero-fill gates to the translation expert (ParamZeroFill), starting at
+	// sigmoid(ZeroFillGateInit).
+	ZeroFill         bool
+	ZeroFillGateInit float64
 	// GridLattice: the actions act on each example's grid rather than the canvas (ParamGridLattice);
 	// Gates.Extent must then be set.
 	GridLattice bool
@@ -124,6 +138,8 @@ func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 		GridLattice:         paramOr[bool](scope, ParamGridLattice),
 		FlipGateInit:        paramOr[float64](scope, ParamFlipGateInit),
 		TranslationGateInit: paramOr[float64](scope, ParamTranslationGateInit),
+		ZeroFill:            paramOr[bool](scope, ParamZeroFill),
+		ZeroFillGateInit:    paramOr[float64](scope, ParamZeroFillGateInit),
 	}
 	if rows != cols {
 		e.Rotation = false
@@ -359,6 +375,25 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 		}
 	}
 	if gates.Translation != nil {
+		if gates.ZeroFill != nil {
+			// Layer k's kernel: γ (δ Z^{-2^k} + (1-δ) Z^{+2^k}) + (1-γ) C^{2^k}. At hard gates the product
+			// over the layers is one zero-fill shift by ±s (same-sign shifts add up) or one circular shift.
+			gamma := Reshape(Slice(gates.ZeroFill, AxisRange(), AxisElem(axis), AxisElem(0)), batch, 1, 1)
+			delta := Reshape(Slice(gates.ZeroFill, AxisRange(), AxisElem(axis), AxisElem(1)), batch, 1, 1)
+			circular := shift
+			lift := func(m *Node) *Node { // [l, l] -> [1, l, l]; per-example kernels stay [batch, l, l]
+				if m.Rank() == 2 {
+					return Reshape(m, 1, l, l)
+				}
+				return m
+			}
+			shift = func(k int) *Node {
+				fwd := lift(constMatrix(g, dtype, lattice.ShiftMask1D(l, 1<<k)))
+				back := lift(constMatrix(g, dtype, lattice.ShiftMask1D(l, -(1<<k))))
+				zero := Add(Mul(delta, back), Mul(OneMinus(delta), fwd))
+				return Add(Mul(gamma, zero), Mul(OneMinus(gamma), lift(circular(k))))
+			}
+		}
 		for k := range e.TranslationLayers {
 			alpha := Reshape(Slice(gates.Translation, AxisRange(), AxisElem(axis), AxisElem(k)), batch)
 			result = mix(alpha, shift(k), result)

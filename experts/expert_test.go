@@ -380,3 +380,70 @@ func TestEvaluateLogits(t *testing.T) {
 		t.Errorf("want an error for a wrong number of logits")
 	}
 }
+
+// TestExpertZeroFillHardGates checks the zero-fill translation gates (ParamZeroFill): with hard gates the
+// expert's mask is exactly the mask of the element Action reads back, which is the element the gates
+// were set to (zero-fill shifts forwards and backwards, circular shifts, one axis of each, with flips,
+// rotations and scalings), on a square and a non-square canvas.
+func TestExpertZeroFillHardGates(t *testing.T) {
+	backend := goBackend(t)
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, dims := range [][2]int{{6, 6}, {4, 5}} {
+		e := DefaultExpert(dims[0], dims[1])
+		e.ZeroFill = true
+		var configs []Element
+		for range 300 {
+			el := randomConfig(rng, e)
+			for a := range 2 {
+				el.Shift[a] = rng.IntN(1<<e.TranslationLayers) * (1 - 2*rng.IntN(2))
+				el.ZeroFill[a] = rng.IntN(3) > 0
+				if !el.ZeroFill[a] {
+					el.Shift[a] = mod(el.Shift[a], 1<<e.TranslationLayers)
+				}
+			}
+			configs = append(configs, el)
+		}
+		logits := make([][]float32, len(configs))
+		for i, c := range configs {
+			logits[i] = e.LogitsFor(c, 6)
+		}
+		outs := MustExecOnceN(backend, func(l *Node) []*Node {
+			gates := e.GatesFromLogits(l, true)
+			return append([]*Node{e.Mask(gates).Dense()}, gates.GateTensors()...)
+		}, logits)
+		values, err := e.DecodeGates(outs[1:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		masks := tensors.MustCopyFlatData[float32](outs[0])
+		n := e.N()
+		zeroRows := 0
+		for i, c := range configs {
+			if got, want := e.Action(values[i]).String(), e.ActionOf(c).String(); got != want {
+				t.Fatalf("config %d: gates read back %s, set %s", i, got, want)
+			}
+			want, err := e.ActionOf(c).Mask([]int{e.Rows, e.Cols})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range masks[i*n*n : (i+1)*n*n] {
+				if float64(v) != want.Data[k] {
+					t.Fatalf("%v canvas, %s: expert mask differs from the action's at %d", dims, e.ActionOf(c), k)
+				}
+			}
+			for r := range n {
+				empty := true
+				for k := range n {
+					empty = empty && want.At(r, k) == 0
+				}
+				if empty {
+					zeroRows++
+				}
+			}
+		}
+		t.Logf("canvas %v: %d settings exact, %d all-zero mask rows in all (shifted-in cells)", dims, len(configs), zeroRows)
+		if zeroRows == 0 {
+			t.Error("no setting shifted a cell in: the zero-fill path was not exercised")
+		}
+	}
+}

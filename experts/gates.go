@@ -13,6 +13,7 @@ import (
 // A field is nil when its expert is disabled. The layout of each field is given by gateTable.
 type Gates struct {
 	Translation *Node // [batch, 2, L]: α, layer k shifts by 2^k.
+	ZeroFill    *Node // [batch, 2, 2]: per axis, γ (the shifts fill with zeros instead of wrapping around) and δ (the zero-fill shifts go backwards).
 	Reflection  *Node // [batch, 2]: φ, flip of each axis.
 	Rotation    *Node // [batch, 2]: ρ_1 (90° counter-clockwise), ρ_2 (180°).
 	Scale       *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
@@ -25,11 +26,14 @@ type Gates struct {
 // Element is a group element in the expert's own parametrization: what a setting of hard gates selects.
 // Fields of disabled experts are ignored.
 type Element struct {
-	Shift   [2]int  // circular translation per axis (rows, columns); the gates hold it modulo 2^L
-	Flip    [2]bool // reflection of each axis
-	Quarter int     // counter-clockwise quarter turns, 0..3
-	Scale   [2]int  // up- (or, with Down, down-) scaling factor per axis, 1..MaxScale (0 means 1)
-	Down    [2]bool // the scaling of the axis is a down-scaling (the transpose of the up-scaling mask)
+	Shift [2]int // translation per axis (rows, columns); circular: the gates hold it modulo 2^L
+	// ZeroFill makes the translation of the axis a zero-fill shift (lattice.Shift) by Shift, whose sign
+	// is then its direction and whose magnitude the gates hold (below 2^L).
+	ZeroFill [2]bool
+	Flip     [2]bool // reflection of each axis
+	Quarter  int     // counter-clockwise quarter turns, 0..3
+	Scale    [2]int  // up- (or, with Down, down-) scaling factor per axis, 1..MaxScale (0 means 1)
+	Down     [2]bool // the scaling of the axis is a down-scaling (the transpose of the up-scaling mask)
 }
 
 // gateSegment describes one segment of an expert's gate logits: its place in Gates, its shape per
@@ -60,8 +64,35 @@ var gateTable = []gateSegment{
 		// TranslationGateInit 0: every gate at 0.5, all 2^L shifts covered evenly, so the gradient tells
 		// which bit to set; negative: the expert starts near the identity.
 		bias: func(e Expert, _ []int) float32 { return float32(e.TranslationGateInit) },
-		on:   func(_ Expert, el Element, idx []int) bool { return el.Shift[idx[0]]&(1<<idx[1]) != 0 },
-		set:  func(_ Expert, el *Element, idx []int) { el.Shift[idx[0]] += 1 << idx[1] },
+		on: func(_ Expert, el Element, idx []int) bool {
+			s := el.Shift[idx[0]]
+			if el.ZeroFill[idx[0]] && s < 0 {
+				s = -s
+			}
+			return s&(1<<idx[1]) != 0
+		},
+		set: func(_ Expert, el *Element, idx []int) { el.Shift[idx[0]] += 1 << idx[1] },
+	},
+	{
+		// After the translation bits, so that δ can turn the shift read so far backwards.
+		name: "zerofill", field: func(g *Gates) **Node { return &g.ZeroFill },
+		enabled: func(e Expert) bool { return e.Translation && e.ZeroFill },
+		dims:    func(Expert) []int { return []int{2, 2} },
+		bias:    func(e Expert, idx []int) float32 { return float32(e.ZeroFillGateInit) * float32(1-idx[1]) },
+		on: func(_ Expert, el Element, idx []int) bool {
+			if idx[1] == 0 {
+				return el.ZeroFill[idx[0]]
+			}
+			return el.ZeroFill[idx[0]] && el.Shift[idx[0]] < 0
+		},
+		set: func(_ Expert, el *Element, idx []int) {
+			switch {
+			case idx[1] == 0:
+				el.ZeroFill[idx[0]] = true
+			case el.ZeroFill[idx[0]]:
+				el.Shift[idx[0]] = -el.Shift[idx[0]]
+			}
+		},
 	},
 	{
 		name: "reflection", field: func(g *Gates) **Node { return &g.Reflection },
@@ -301,16 +332,27 @@ func (e Expert) LogitsFor(el Element, sharpness float32) []float32 {
 func (e Expert) Action(v GateValues) lattice.Action { return e.ActionOf(e.ElementOf(v)) }
 
 // ActionOf returns el as a lattice.Action on the rows x cols lattice: Compose(translation, reflections,
-// scaling, rotation by 0, 90, 180 or 270°), that is, the rotation is applied first. For a GridLattice
+// scaling, rotation by 0, 90, 180 or 270°), that is, the rotation is applied first. The translation is a
+// lattice.Translation on its circular axes and a lattice.Shift on its zero-fill axes (ZeroFill). For a GridLattice
 // expert the element acts on the input grid and the scaling comes last: Compose(scaling, translation,
 // reflections, rotation), with translations circular on the grid (the deltas are shown modulo the
 // canvas side). Parts of disabled experts are left out.
 func (e Expert) ActionOf(el Element) lattice.Action {
 	var trans, refl, scale, rot []lattice.Action
 	if e.Translation {
-		deltas := []int{mod(el.Shift[0], e.Rows), mod(el.Shift[1], e.Cols)} // circular shifts
-		if deltas[0] != 0 || deltas[1] != 0 {
-			trans = append(trans, lattice.Translation{Deltas: deltas})
+		var circular, zero [2]int
+		for a, l := range []int{e.Rows, e.Cols} {
+			if e.ZeroFill && el.ZeroFill[a] {
+				zero[a] = el.Shift[a]
+			} else {
+				circular[a] = mod(el.Shift[a], l)
+			}
+		}
+		if circular != [2]int{} {
+			trans = append(trans, lattice.Translation{Deltas: circular[:]})
+		}
+		if zero != [2]int{} {
+			trans = append(trans, lattice.Shift{Deltas: zero[:]})
 		}
 	}
 	if e.Reflection {
