@@ -102,6 +102,25 @@ func TestGateLayout(t *testing.T) {
 	}
 }
 
+// hardGateMasks sets the expert's hard gates to each element of configs (LogitsFor) and returns the
+// dense masks, flattened one after the other, and the gate values read back from the graph.
+func hardGateMasks(t *testing.T, backend compute.Backend, e Expert, configs []Element) ([]float32, []GateValues) {
+	t.Helper()
+	logits := make([][]float32, len(configs))
+	for i, c := range configs {
+		logits[i] = e.LogitsFor(c, 6)
+	}
+	outs := MustExecOnceN(backend, func(l *Node) []*Node {
+		gates := e.GatesFromLogits(l, true)
+		return append([]*Node{e.Mask(gates).Dense()}, gates.GateTensors()...)
+	}, logits)
+	values, err := e.DecodeGates(outs[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tensors.MustCopyFlatData[float32](outs[0]), values
+}
+
 // TestExpertHardGatesRoundTrip checks gate discretization (Section 4.1): with hard gates, the expert's
 // mask is exactly (max abs diff 0) the binary mask M_g of the group element that Expert.Action reads
 // back from the gates, for every reachable translation, every combination of flips, rotations and
@@ -113,19 +132,7 @@ func TestExpertHardGatesRoundTrip(t *testing.T) {
 	for _, dims := range [][2]int{{6, 6}, {4, 5}} {
 		e := DefaultExpert(dims[0], dims[1])
 		configs := allConfigs(rng, e, 300)
-		logits := make([][]float32, len(configs))
-		for i, c := range configs {
-			logits[i] = e.LogitsFor(c, 6)
-		}
-		outs := MustExecOnceN(backend, func(l *Node) []*Node {
-			gates := e.GatesFromLogits(l, true)
-			return append([]*Node{e.Mask(gates).Dense()}, gates.GateTensors()...)
-		}, logits)
-		values, err := e.DecodeGates(outs[1:])
-		if err != nil {
-			t.Fatal(err)
-		}
-		masks := tensors.MustCopyFlatData[float32](outs[0])
+		masks, values := hardGateMasks(t, backend, e, configs)
 		n := e.N()
 		distinct := map[string]bool{}
 		for i := range configs {
@@ -403,19 +410,7 @@ func TestExpertZeroFillHardGates(t *testing.T) {
 			}
 			configs = append(configs, el)
 		}
-		logits := make([][]float32, len(configs))
-		for i, c := range configs {
-			logits[i] = e.LogitsFor(c, 6)
-		}
-		outs := MustExecOnceN(backend, func(l *Node) []*Node {
-			gates := e.GatesFromLogits(l, true)
-			return append([]*Node{e.Mask(gates).Dense()}, gates.GateTensors()...)
-		}, logits)
-		values, err := e.DecodeGates(outs[1:])
-		if err != nil {
-			t.Fatal(err)
-		}
-		masks := tensors.MustCopyFlatData[float32](outs[0])
+		masks, values := hardGateMasks(t, backend, e, configs)
 		n := e.N()
 		zeroRows := 0
 		for i, c := range configs {

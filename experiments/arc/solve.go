@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
-	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
 )
@@ -90,10 +89,8 @@ type SolverOptions struct {
 // Solver solves tasks one after another on one backend (Solve), like SolveTask, with the options of
 // SolverOptions. It is not safe for concurrent use: give each worker its own, on its own backend.
 type Solver struct {
-	backend  compute.Backend
-	settings string
-	opts     SolverOptions
-	cache    *latformer.LearnerCache
+	opts  SolverOptions
+	cache *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
 }
 
 // NewSolver returns a Solver; bad settings or options are an error here, before any work.
@@ -110,7 +107,7 @@ func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*S
 	if err != nil {
 		return nil, err
 	}
-	return &Solver{backend: backend, settings: settings, opts: opts, cache: cache}, nil
+	return &Solver{opts: opts, cache: cache}, nil
 }
 
 // Close releases the compiled graphs the solver keeps.
@@ -136,16 +133,10 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	canvas := s.Canvas(task)
 	res.Canvas = canvas
 	start := time.Now()
-	var learner *latformer.Learner
-	var err error
-	if s.opts.Reuse {
-		learner, _, err = s.cache.Learner(canvas, canvas)
-	} else {
-		var store *model.Store
-		if store, err = latformer.NewStore(s.settings); err == nil {
-			learner, err = latformer.NewLearner(s.backend, store, canvas, canvas)
-		}
+	if !s.opts.Reuse {
+		defer s.cache.Close() // nothing kept: the next task builds and compiles its own graphs
 	}
+	learner, _, err := s.cache.Learner(canvas, canvas)
 	if err != nil {
 		return res, err
 	}
