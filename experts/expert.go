@@ -9,7 +9,9 @@ import (
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/layers/activation"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/model/initializer"
 	"github.com/gomlx/gomlx/support/exceptions"
 	"github.com/latformer/latformer/lattice"
 )
@@ -176,7 +178,11 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 	hidden := activation.Relu(fastgraph.Dense(scope.In("gate_hidden"), pooled, true, e.GateHidden))
 	out := scope.In("gate_logits")
 	w := out.VariableWithShape("weights", shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
-	bias := out.VariableWithValue("biases", e.initialGateBias()).NodeValue(x.Graph())
+	// The bias starts at the gates' initial logits (a constant initializer, so that re-initializing the
+	// variables, as the learner's restarts do, gives it back).
+	initialBias := tensors.FromValue(e.initialGateBias())
+	bias := out.WithInitializer(initializer.BroadcastTensorToShape(initialBias)).
+		VariableWithShape("biases", shapes.Make(dtypes.Float32, e.NumGates())).NodeValue(x.Graph())
 	return Add(MatMul(hidden, w), ExpandAxes(ConvertDType(bias, x.DType()), 0))
 }
 

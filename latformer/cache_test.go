@@ -117,3 +117,112 @@ func TestPadPairsMatchesUnpadded(t *testing.T) {
 		}
 	}
 }
+
+// TestRestarts checks ParamRestarts: restart 0 is the single run, later restarts start from other
+// initializations, the kept restart is the best by Learner.Fit's order (here the training loss decides
+// among restarts that do not fit), the kept restart's variables are the ones that predict, and a reset
+// learner repeats every restart exactly.
+func TestRestarts(t *testing.T) {
+	backend := testBackend(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	train, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 3)
+	test, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 4)
+	const base = "train_steps=15;augment_copies=3;fit_patience=0"
+	type run struct {
+		fit   FitResult
+		cells [][]int32
+		last  map[int]float64 // restart -> loss reported at its last step
+		score float64         // fraction of training pairs the kept model predicts exactly
+	}
+	fitRun := func(l *Learner) run {
+		r := run{last: map[int]float64{}}
+		fit, err := l.Fit(train, func(p Progress) { r.last[p.Restart] = p.Loss })
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.fit = fit
+		preds, err := l.Predict(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range preds {
+			r.cells = append(r.cells, p.Canvas.Cells)
+		}
+		if r.score, err = l.scoreOnTraining(train, !fit.HardGates); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	newLearner := func(settings string) *Learner {
+		store, err := NewStore(settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := NewLearner(backend, store, 6, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	single := fitRun(newLearner(base))
+	cache, err := NewLearnerCache(backend, base+";train_restarts=3;train_restarts_stop_at_fit=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cache.Close()
+	l, _, err := cache.Learner(6, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	multi := fitRun(l)
+	t.Logf("single: loss %.5f fitted %v; restarts: final losses %v, kept %d (loss %.5f, fitted %d of %d, hard %v), %d steps in all",
+		single.fit.Loss, single.fit.Fitted, multi.last, multi.fit.Restart, multi.fit.Loss, multi.fit.RestartsFitted, multi.fit.Restarts, multi.fit.HardGates, multi.fit.TotalSteps)
+	if multi.fit.Restarts != 3 || multi.fit.TotalSteps != 45 || single.fit.Restarts != 1 || single.fit.TotalSteps != 15 {
+		t.Errorf("restarts %d, total steps %d; single %d, %d", multi.fit.Restarts, multi.fit.TotalSteps, single.fit.Restarts, single.fit.TotalSteps)
+	}
+	if math.Abs(multi.last[0]-single.fit.Loss) > 1e-6 {
+		t.Errorf("restart 0's loss %.6f differs from the single run's %.6f", multi.last[0], single.fit.Loss)
+	}
+	if multi.last[1] == multi.last[0] || multi.last[2] == multi.last[1] {
+		t.Errorf("restarts did not start from different initializations: losses %v", multi.last)
+	}
+	if got := multi.last[multi.fit.Restart]; got != multi.fit.Loss {
+		t.Errorf("kept restart %d reports loss %.6f, its last step %.6f", multi.fit.Restart, multi.fit.Loss, got)
+	}
+	if multi.fit.RestartsFitted == 0 && !multi.fit.Fitted {
+		// No restart fits: the lowest loss wins unless a restart predicts more training pairs exactly.
+		for r, loss := range multi.last {
+			if loss < multi.fit.Loss {
+				t.Logf("restart %d has a lower loss %.6f than the kept one (it must predict fewer training pairs)", r, loss)
+			}
+		}
+	}
+	if multi.fit.Restart == 0 {
+		// Restart 0 was kept although restarts 1 and 2 trained after it: its variables must be back.
+		for i := range multi.cells {
+			if !slices.Equal(multi.cells[i], single.cells[i]) {
+				t.Errorf("kept restart 0, but prediction %d differs from the single run's", i)
+			}
+		}
+	} else if multi.fit.Restart != 2 {
+		t.Logf("kept restart %d", multi.fit.Restart)
+	}
+	if (multi.score == 1) != multi.fit.Fitted {
+		t.Errorf("kept model predicts %.2f of the training pairs, but Fitted = %v (the kept variables are not restored?)", multi.score, multi.fit.Fitted)
+	}
+	// A reset learner repeats all three restarts.
+	l, reused, err := cache.Learner(6, 6)
+	if err != nil || !reused {
+		t.Fatalf("reused %v, err %v", reused, err)
+	}
+	again := fitRun(l)
+	if again.fit.Restart != multi.fit.Restart || math.Abs(again.fit.Loss-multi.fit.Loss) > 1e-6 || again.score != multi.score {
+		t.Errorf("after Reset: kept %d loss %.6f score %.2f, first time %d %.6f %.2f", again.fit.Restart, again.fit.Loss, again.score,
+			multi.fit.Restart, multi.fit.Loss, multi.score)
+	}
+	for i := range again.cells {
+		if !slices.Equal(again.cells[i], multi.cells[i]) {
+			t.Errorf("after Reset: prediction %d differs", i)
+		}
+	}
+}

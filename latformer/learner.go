@@ -47,6 +47,9 @@ type Learner struct {
 	useSoft    bool        // predict with soft gates (set by Fit when only they fit the training pairs)
 	// initial holds every variable's value right after its initialization (Reset restores them).
 	initial map[string]*tensors.Tensor
+	// restartInitial holds the initial values of the restarts after the first (ParamRestarts), drawn
+	// when first needed.
+	restartInitial map[int]map[string]*tensors.Tensor
 	// compiled records the input shapes each exec has compiled a graph for.
 	compiled map[*model.Exec]map[string]bool
 }
@@ -71,7 +74,7 @@ func NewLearner(backend compute.Backend, store *model.Store, rows, cols int) (*L
 	store.SetParam(model.ParamInitialSeed, int64(seed))
 	l := &Learner{backend: backend, store: store, rows: rows, cols: cols, seed: seed, padPairs: padPairs,
 		rng: newAugmentationRNG(seed), condDim: -1,
-		initial: map[string]*tensors.Tensor{}, compiled: map[*model.Exec]map[string]bool{}}
+		initial: map[string]*tensors.Tensor{}, restartInitial: map[int]map[string]*tensors.Tensor{}, compiled: map[*model.Exec]map[string]bool{}}
 	return l, nil
 }
 
@@ -83,18 +86,8 @@ func newAugmentationRNG(seed int) *rand.Rand { return rand.New(rand.NewPCG(uint6
 // Reset give what they give on a new learner with the same hyperparameters (TestLearnerResetMatchesNew).
 // The conditioning vectors' length stays that of the first examples.
 func (l *Learner) Reset() error {
-	for path, init := range l.initial {
-		v := l.store.GetVariable(path)
-		if v == nil {
-			return fmt.Errorf("latformer.Learner.Reset: variable %s is gone from the store", path)
-		}
-		value, err := init.LocalClone()
-		if err != nil {
-			return fmt.Errorf("latformer.Learner.Reset: %s: %w", path, err)
-		}
-		if err := v.SetValue(value); err != nil {
-			return fmt.Errorf("latformer.Learner.Reset: %s: %w", path, err)
-		}
+	if err := l.restore(l.initial); err != nil {
+		return fmt.Errorf("latformer.Learner.Reset: %w", err)
 	}
 	l.rng = newAugmentationRNG(l.seed)
 	l.useSoft = false
@@ -261,6 +254,8 @@ func (l *Learner) buildExecs() error {
 // Progress reports one training step to the callback of Fit.
 type Progress struct {
 	Step, MaxSteps int
+	// Restart counts from 0 to Restarts-1 (ParamRestarts); Step starts again from 1 at each restart.
+	Restart, Restarts int
 	// Loss is the training loss and CellAccuracy the fraction of correct cells, both of the batch
 	// (all augmented copies) before this step's update; Exact is the fraction of exactly right canvases.
 	Loss, CellAccuracy, Exact float64
@@ -278,6 +273,10 @@ type FitResult struct {
 	HardGates bool
 	Loss      float64
 	Exact     float64
+	// Restarts ran (ParamRestarts; fewer when ParamRestartsStopAtFit stopped at the first fit), of which
+	// RestartsFitted fitted the training pairs with hard gates; Restart is the one kept (from 0), whose
+	// Steps, Loss and Exact are above; TotalSteps counts the steps of all of them.
+	Restarts, RestartsFitted, Restart, TotalSteps int
 	// Elapsed is the whole Fit; Compile the part of it spent building and compiling graphs (zero when a
 	// reused learner already had them, see LearnerCache).
 	Elapsed, Compile time.Duration
@@ -310,11 +309,17 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 // Adam, and the cross-entropy over all canvas cells. It stops after
 // ParamSteps steps or when the training canvases are all exact for ParamFitPatience steps in a row.
 // progress (may be nil) is called after every step.
+//
+// With ParamRestarts = R > 1, training runs up to R times, each restart from its own initialization (seed
+// ParamSeed + 7919·r) and its own augmentation stream, and the restart kept for prediction is the best by:
+// its discretized gates predict every training pair exactly; then the fraction of training pairs
+// predicted exactly (with hard or soft gates, whichever is better); then the lower final training loss.
+// With ParamRestartsStopAtFit the first restart whose hard gates fit ends the search. Restart 0 is exactly
+// what R = 1 trains.
 func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, error) {
 	if err := l.checkExamples(examples, true); err != nil {
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
 	}
-	maxSteps := param[int](l.store.RootScope(), ParamSteps)
 	copies := max(1, param[int](l.store.RootScope(), ParamAugment))
 	augment := datasets.AugmentOptions{KeepBlack: param[bool](l.store.RootScope(), ParamAugmentKeepBlack)}
 	if param[bool](l.store.RootScope(), ParamAugmentTaskColors) {
@@ -324,44 +329,141 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		}
 		augment.Colors = datasets.TaskColors(inputs...)
 	}
-	patience := param[int](l.store.RootScope(), ParamFitPatience)
-	n := l.rows * l.cols
-	// The pairs padded to a multiple of ParamPadPairs with copies of the first one, masked out.
-	pairs := (len(examples) + l.padPairs - 1) / l.padPairs * l.padPairs
-	padded := examples
-	for len(padded) < pairs {
-		padded = append(padded[:len(padded):len(padded)], examples[0])
+	restarts := param[int](l.store.RootScope(), ParamRestarts)
+	if restarts < 1 {
+		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %s must be >= 1, got %d", ParamRestarts, restarts)
 	}
-	batch := copies * pairs
+	stopAtFit := param[bool](l.store.RootScope(), ParamRestartsStopAtFit)
+	run := fitRun{examples: examples, copies: copies, augment: augment, progress: progress,
+		maxSteps: param[int](l.store.RootScope(), ParamSteps), patience: param[int](l.store.RootScope(), ParamFitPatience)}
+	// The pairs padded to a multiple of ParamPadPairs with copies of the first one, masked out.
+	run.pairs = (len(examples) + l.padPairs - 1) / l.padPairs * l.padPairs
+	run.padded = examples
+	for len(run.padded) < run.pairs {
+		run.padded = append(run.padded[:len(run.padded):len(run.padded)], examples[0])
+	}
+	run.batch = copies * run.pairs
 	start := time.Now()
 	res := FitResult{}
 	var err error
-	if res.Compile, err = l.prepare(batch); err != nil {
+	if res.Compile, err = l.prepare(run.batch); err != nil {
 		return res, fmt.Errorf("latformer.Learner.Fit: %w", err)
 	}
-	var rowMask *tensors.Tensor
 	if l.padPairs > 1 {
-		real := make([]bool, batch)
+		real := make([]bool, run.batch)
 		for r := range real {
-			real[r] = r%pairs < len(examples)
+			real[r] = r%run.pairs < len(examples)
 		}
-		rowMask = tensors.FromValue(real)
-		defer rowMask.MustFinalizeAll()
+		run.rowMask = tensors.FromValue(real)
+		defer run.rowMask.MustFinalizeAll()
 	}
-	var cond *tensors.Tensor
 	if l.condDim > 0 {
-		cond = l.condTensor(padded, copies)
-		defer cond.MustFinalizeAll()
+		run.cond = l.condTensor(run.padded, copies)
+		defer run.cond.MustFinalizeAll()
 	}
+
+	// Restarts: each from its own initialization and augmentation stream; the one kept is the best by
+	// (hard gates fit, some gates fit, fraction of training pairs exact, -loss).
+	var best *restartOutcome
+	for r := range restarts {
+		if r > 0 {
+			if err := l.reinitialize(r); err != nil {
+				return res, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
+			}
+		}
+		run.restart, run.restarts = r, restarts
+		out, err := l.fitOnce(&run)
+		if err != nil {
+			return res, err
+		}
+		res.TotalSteps += out.steps
+		res.Restarts++
+		if out.hardFit {
+			res.RestartsFitted++
+		}
+		if best == nil || out.better(best) {
+			if r+1 < restarts || best != nil {
+				// Keep this restart's trained variables: a later one may overwrite them.
+				if out.variables, err = l.snapshot(); err != nil {
+					return res, err
+				}
+			}
+			if best != nil {
+				finalizeAll(best.variables)
+			}
+			best = &out
+		}
+		if out.hardFit && stopAtFit {
+			break
+		}
+	}
+	if best.variables != nil {
+		if err := l.restore(best.variables); err != nil {
+			return res, err
+		}
+		finalizeAll(best.variables)
+	}
+	l.useSoft = best.useSoft
+	res.Restart = best.restart
+	res.Steps, res.Loss, res.Exact = best.steps, best.loss, best.exact
+	res.HardGates = !best.useSoft
+	res.Fitted = best.hardFit || best.score == 1
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// fitRun holds what every restart of one Fit shares.
+type fitRun struct {
+	examples, padded     []Example
+	pairs, copies, batch int
+	augment              datasets.AugmentOptions
+	maxSteps, patience   int
+	restart, restarts    int
+	rowMask, cond        *tensors.Tensor
+	progress             func(Progress)
+}
+
+// restartOutcome is the result of one restart of Fit.
+type restartOutcome struct {
+	restart, steps int
+	loss, exact    float64
+	// hardFit: the hard-gated model predicts every training pair exactly. Otherwise useSoft says whether
+	// soft gates predict more of them than hard ones, and score is the better fraction.
+	hardFit, useSoft bool
+	score            float64
+	variables        map[string]*tensors.Tensor // the trained variables, when kept for later
+}
+
+// better orders restarts: hard gates fitting first, then the fraction of training pairs predicted exactly
+// (with the better of hard and soft gates), then the lower final training loss; ties keep the earlier.
+func (o restartOutcome) better(than *restartOutcome) bool {
+	if o.hardFit != than.hardFit {
+		return o.hardFit
+	}
+	if o.score != than.score {
+		return o.score > than.score
+	}
+	return o.loss < than.loss
+}
+
+// fitOnce trains the current variables (one restart of Fit) and scores the result on the training pairs.
+func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
+	out := restartOutcome{restart: run.restart}
+	n := l.rows * l.cols
+	rng := l.rng
+	if run.restart > 0 {
+		rng = restartRNG(l.seed, run.restart)
+	}
+	start := time.Now()
 	streak := 0
-	for step := 0; step < maxSteps; step++ {
-		tokens := tensors.FromShape(shapes.Make(dtypes.Int32, batch, n))
-		targets := tensors.FromShape(shapes.Make(dtypes.Int32, batch, n))
+	for step := 0; step < run.maxSteps; step++ {
+		tokens := tensors.FromShape(shapes.Make(dtypes.Int32, run.batch, n))
+		targets := tensors.FromShape(shapes.Make(dtypes.Int32, run.batch, n))
 		tensors.MustMutableFlatData[int32](tokens, func(tok []int32) {
 			tensors.MustMutableFlatData[int32](targets, func(tgt []int32) {
-				for c, perm := range datasets.AugmentationPermutationsWith(l.rng, copies, augment) {
-					for e, ex := range padded {
-						off := (c*pairs + e) * n
+				for c, perm := range datasets.AugmentationPermutationsWith(rng, run.copies, run.augment) {
+					for e, ex := range run.padded {
+						off := (c*run.pairs + e) * n
 						perm.Apply(tok[off:off+n], ex.Input.Cells)
 						perm.Apply(tgt[off:off+n], ex.Output.Cells)
 					}
@@ -369,70 +471,149 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 			})
 		})
 		args := []any{tokens, targets}
-		if cond != nil {
-			args = append(args, cond)
+		if run.cond != nil {
+			args = append(args, run.cond)
 		}
-		if rowMask != nil {
-			args = append(args, rowMask)
+		if run.rowMask != nil {
+			args = append(args, run.rowMask)
 		}
 		outs, err := l.stepExec.Call(args...)
 		if err != nil {
-			return res, fmt.Errorf("training step %d: %w", step, err)
+			return out, fmt.Errorf("training step %d: %w", step, err)
 		}
-		res.Loss = float64(tensors.ToScalar[float32](outs[0]))
+		out.loss = float64(tensors.ToScalar[float32](outs[0]))
 		cellAcc := float64(tensors.ToScalar[float32](outs[1]))
 		exact := 0.0
 		for r, v := range tensors.MustCopyFlatData[float32](outs[2]) {
-			if r%pairs < len(examples) {
+			if r%run.pairs < len(run.examples) {
 				exact += float64(v)
 			}
 		}
-		exact /= float64(copies * len(examples))
+		exact /= float64(run.copies * len(run.examples))
 		for _, o := range outs {
 			o.MustFinalizeAll()
 		}
 		tokens.MustFinalizeAll()
 		targets.MustFinalizeAll()
-		res.Steps = step + 1
-		res.Exact = exact
-		if progress != nil {
-			progress(Progress{Step: step + 1, MaxSteps: maxSteps, Loss: res.Loss, CellAccuracy: cellAcc, Exact: exact, Elapsed: time.Since(start)})
+		out.steps = step + 1
+		out.exact = exact
+		if run.progress != nil {
+			run.progress(Progress{Step: step + 1, MaxSteps: run.maxSteps, Restart: run.restart, Restarts: run.restarts,
+				Loss: out.loss, CellAccuracy: cellAcc, Exact: exact, Elapsed: time.Since(start)})
 		}
 		if exact == 1 {
 			streak++
 		} else {
 			streak = 0
 		}
-		if patience > 0 && streak >= patience && (streak-patience)%hardCheckEvery == 0 {
+		if run.patience > 0 && streak >= run.patience && (streak-run.patience)%hardCheckEvery == 0 {
 			// The soft model fits: stop as soon as the discretized gates fit too (Section 4.1: the
 			// prediction uses hard gates).
-			hardExact, err := l.exactOnTraining(examples, false)
+			hardExact, err := l.exactOnTraining(run.examples, false)
 			if err != nil {
-				return res, err
+				return out, err
 			}
 			if hardExact {
-				res.Fitted, res.HardGates = true, true
-				break
+				out.hardFit, out.score = true, 1
+				return out, nil
 			}
 		}
 	}
-	res.Elapsed = time.Since(start)
-	if !res.HardGates {
-		// Training ended without the hard gates fitting the training pairs: predict with whichever of
-		// hard or soft gates fits them best (model selection on training data only).
-		hard, err := l.scoreOnTraining(examples, false)
-		if err != nil {
-			return res, err
-		}
-		soft, err := l.scoreOnTraining(examples, true)
-		if err != nil {
-			return res, err
-		}
-		l.useSoft = soft > hard
-		res.HardGates = !l.useSoft
-		res.Fitted = max(hard, soft) == 1
+	// Training ended without the hard gates fitting the training pairs: predict with whichever of hard or
+	// soft gates fits them best (model selection on training data only).
+	hard, err := l.scoreOnTraining(run.examples, false)
+	if err != nil {
+		return out, err
 	}
-	return res, nil
+	soft, err := l.scoreOnTraining(run.examples, true)
+	if err != nil {
+		return out, err
+	}
+	out.hardFit = hard == 1
+	out.useSoft = soft > hard
+	out.score = max(hard, soft)
+	return out, nil
+}
+
+// restartRNG is the augmentation's random stream of restart r > 0 (restart 0 uses the learner's).
+func restartRNG(seed, r int) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), 0x1a7f0+uint64(r)))
+}
+
+// restartSeed is the initialization seed of restart r > 0.
+func restartSeed(seed, r int) int64 { return int64(seed) + 7919*int64(r) }
+
+// reinitialize gives every variable the initial value of restart r > 0: the trainable ones are drawn
+// again by their initializers from restartSeed (once, and kept, so that a learner reused for another task
+// starts its restarts from the same values), the others (the optimizer's state) get their initial values.
+func (l *Learner) reinitialize(r int) error {
+	if init, ok := l.restartInitial[r]; ok {
+		return l.restore(init)
+	}
+	if err := l.restore(l.initial); err != nil {
+		return err
+	}
+	for v := range l.store.IterVariables() {
+		if v.Trainable {
+			if err := v.Reset(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := l.store.SetRNGStateFromSeed(restartSeed(l.seed, r)); err != nil {
+		return err
+	}
+	if err := l.store.InitializeVariables(l.backend, nil); err != nil {
+		return err
+	}
+	init, err := l.snapshot()
+	if err != nil {
+		return err
+	}
+	l.restartInitial[r] = init
+	return nil
+}
+
+// snapshot copies every variable's current value.
+func (l *Learner) snapshot() (map[string]*tensors.Tensor, error) {
+	out := map[string]*tensors.Tensor{}
+	for v := range l.store.IterVariables() {
+		if !v.HasValue() {
+			continue
+		}
+		value, err := v.Value()
+		if err != nil {
+			return nil, err
+		}
+		if out[v.Path()], err = value.LocalClone(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// restore sets every variable in values (a snapshot) to a copy of its value there.
+func (l *Learner) restore(values map[string]*tensors.Tensor) error {
+	for path, t := range values {
+		v := l.store.GetVariable(path)
+		if v == nil {
+			return fmt.Errorf("variable %s is gone from the store", path)
+		}
+		value, err := t.LocalClone()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := v.SetValue(value); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+func finalizeAll(values map[string]*tensors.Tensor) {
+	for _, t := range values {
+		t.MustFinalizeAll()
+	}
 }
 
 func (l *Learner) condTensor(examples []Example, copies int) *tensors.Tensor {

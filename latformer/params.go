@@ -27,6 +27,12 @@ const (
 	ParamFitPatience = "fit_patience"
 	// ParamSeed seeds the initialization and the augmentation [1].
 	ParamSeed = "seed"
+	// ParamRestarts is the number of training runs per task from different initializations; Fit keeps
+	// the best (see Learner.Fit) [1].
+	ParamRestarts = "train_restarts"
+	// ParamRestartsStopAtFit ends the restarts at the first one whose hard gates fit every training
+	// pair [true].
+	ParamRestartsStopAtFit = "train_restarts_stop_at_fit"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
 	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
@@ -47,6 +53,8 @@ var modelParams = map[string]any{
 	ParamFitPatience:            3,
 	ParamSeed:                   1,
 	ParamPadPairs:               1,
+	ParamRestarts:               1,
+	ParamRestartsStopAtFit:      true,
 	optimizer.ParamOptimizer:    "adam", // GoMLX's default is "adamw"
 	optimizer.ParamLearningRate: 1e-3,
 }

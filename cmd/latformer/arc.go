@@ -98,7 +98,11 @@ func taskLine(r arc.Result, finished, total int) string {
 	if r.HardGates {
 		gates = "hard gates"
 	}
-	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d  %.1fs (compile %.2fs, train+predict %.1fs)  canvas %d  %s: %s",
-		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, r.Seconds, r.CompileSeconds,
+	restarts := ""
+	if r.Restarts > 1 {
+		restarts = fmt.Sprintf(" (restart %d of %d, %d fitted, %d steps in all)", r.Restart+1, r.Restarts, r.RestartsFitted, r.TotalSteps)
+	}
+	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d%s  %.1fs (compile %.2fs, train+predict %.1fs)  canvas %d  %s: %s",
+		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, restarts, r.Seconds, r.CompileSeconds,
 		r.Seconds-r.CompileSeconds, r.Canvas, gates, r.Action)
 }

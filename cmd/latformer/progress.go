@@ -70,6 +70,9 @@ func (p *progressBar) update(pr latformer.Progress) {
 		return
 	}
 	desc := fmt.Sprintf("loss %.4f cells %.3f exact %.2f", pr.Loss, pr.CellAccuracy, pr.Exact)
+	if pr.Restarts > 1 {
+		desc = fmt.Sprintf("restart %d/%d: %s", pr.Restart+1, pr.Restarts, desc)
+	}
 	if !p.terminal {
 		if time.Since(p.last) >= p.logEvery {
 			p.last = time.Now()

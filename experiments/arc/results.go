@@ -14,12 +14,18 @@ import (
 
 // Header is the header of the results CSV written by `latformer arc`, one row per task.
 // seconds is the task's whole time (compiling included), compile_seconds the part spent building and
-// compiling graphs (0 when the task reused another task's, see Solver).
-var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action", "compile_seconds"}
+// compiling graphs (0 when the task reused another task's, see Solver). restarts is the number of
+// training restarts run, restarts_fitted how many of them fitted the training pairs with hard gates,
+// restart the one used for prediction (from 0; steps are its steps) and total_steps the steps of all.
+var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action", "compile_seconds",
+	"restarts", "restarts_fitted", "restart", "total_steps"}
 
-// headerV1 is the header of results files written before compile_seconds existed; ReadResults reads
-// them too (compile_seconds 0).
-var headerV1 = Header[:11]
+// headerV1 and headerV2 are the headers of results files written before compile_seconds and before the
+// restart columns existed; ReadResults reads them too (the missing columns zero, restarts 1).
+var (
+	headerV1 = Header[:11]
+	headerV2 = Header[:12]
+)
 
 // PaperTable2 holds the paper's Table 2 for reference: the solved fractions of LatFormer and of the
 // best search over a hand-engineered DSL, per category.
@@ -52,12 +58,13 @@ func (r Result) Record() []string {
 	return []string{r.ID, string(r.Category), strconv.FormatBool(r.Solved), strconv.Itoa(r.TestExact),
 		strconv.Itoa(r.TestTotal), strconv.Itoa(r.SizeOnly), strconv.Itoa(r.Steps),
 		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action,
-		strconv.FormatFloat(r.CompileSeconds, 'f', 2, 64)}
+		strconv.FormatFloat(r.CompileSeconds, 'f', 2, 64),
+		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps)}
 }
 
 // ErrOldResults is returned (wrapped) by ReadResults for a results file in an older format: its rows are
 // read, but a run must not append rows of the current format to it.
-var ErrOldResults = errors.New("results file in an older format (no compile_seconds column)")
+var ErrOldResults = errors.New("results file in an older format (no compile_seconds or restart columns)")
 
 // ReadResults reads a results CSV (as written by `latformer arc`), keyed by task id. A malformed line
 // (e.g. the partial last line of an interrupted run) returns the rows read so far and an error naming
@@ -73,8 +80,9 @@ func ReadResults(path string) (_ map[string]Result, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading the header: %w", path, err)
 	}
-	old := strings.Join(header, ",") == strings.Join(headerV1, ",")
-	if !old && strings.Join(header, ",") != strings.Join(Header, ",") {
+	joined := strings.Join(header, ",")
+	old := joined == strings.Join(headerV1, ",") || joined == strings.Join(headerV2, ",")
+	if !old && joined != strings.Join(Header, ",") {
 		return nil, fmt.Errorf("%s: unexpected header %v (want %v)", path, header, Header)
 	}
 	rows := map[string]Result{}
@@ -200,6 +208,10 @@ func parseRecord(rec []string, columns int) (Result, error) {
 		if r.CompileSeconds, err = strconv.ParseFloat(rec[11], 64); err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("column %s: %q is not a number", Header[11], rec[11])
 		}
+	}
+	r.Restarts, r.TotalSteps = 1, r.Steps
+	if columns > 12 {
+		r.Restarts, r.RestartsFitted, r.Restart, r.TotalSteps = atoi(12), atoi(13), atoi(14), atoi(15)
 	}
 	if rec[0] == "" && firstErr == nil {
 		firstErr = fmt.Errorf("empty task id")

@@ -16,11 +16,12 @@ import (
 // and the column, with the rows before it kept.
 func TestReadResults(t *testing.T) {
 	good := Result{Category: datasets.CategoryRotate, TaskResult: TaskResult{ID: "abcd1234", Solved: true, TestExact: 1,
-		TestTotal: 1, Steps: 42, Seconds: 1.5, Canvas: 3, HardGates: true, Action: "rot90(0,1)x1"}}
+		TestTotal: 1, Steps: 42, Seconds: 1.5, Canvas: 3, HardGates: true, Action: "rot90(0,1)x1",
+		Restarts: 3, RestartsFitted: 1, Restart: 2, TotalSteps: 1042}}
 	path := filepath.Join(t.TempDir(), "r.csv")
 	var sb strings.Builder
 	w := csv.NewWriter(&sb)
-	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25"}})
+	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25", "1", "0", "0", "42"}})
 	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,8 @@ func TestReadResults(t *testing.T) {
 		t.Errorf("want an error naming line 3 and column test_exact, got %v", err)
 	}
 	got, ok := rows["abcd1234"]
-	if !ok || got.Category != good.Category || got.TaskResult.Action != good.Action || got.Steps != 42 || !got.HardGates {
+	if !ok || got.Category != good.Category || got.TaskResult.Action != good.Action || got.Steps != 42 || !got.HardGates ||
+		got.Restarts != 3 || got.RestartsFitted != 1 || got.Restart != 2 || got.TotalSteps != 1042 {
 		t.Errorf("round trip: got %+v, want %+v", got, good)
 	}
 	if _, ok := rows["bad00000"]; ok {
@@ -37,22 +39,28 @@ func TestReadResults(t *testing.T) {
 	}
 }
 
-// TestReadResultsOldFormat checks that a results file without the compile_seconds column is read, with
-// ErrOldResults, so that tables can be made from it but a run does not append new rows to it.
+// TestReadResultsOldFormat checks that results files without the compile_seconds column or without the
+// restart columns are read, with ErrOldResults, so that tables can be made from them but a run does not
+// append new rows to them.
 func TestReadResultsOldFormat(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.csv")
-	var sb strings.Builder
-	w := csv.NewWriter(&sb)
-	_ = w.WriteAll([][]string{headerV1, {"abcd1234", "rotate", "true", "1", "1", "0", "42", "1.5", "3", "hard", "identity"}})
-	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := ReadResults(path)
-	if !errors.Is(err, ErrOldResults) {
-		t.Errorf("want ErrOldResults, got %v", err)
-	}
-	if r, ok := rows["abcd1234"]; !ok || !r.Solved || r.Steps != 42 || r.CompileSeconds != 0 {
-		t.Errorf("old row read as %+v", r)
+	for _, old := range [][]string{
+		{"abcd1234", "rotate", "true", "1", "1", "0", "42", "1.5", "3", "hard", "identity"},
+		{"abcd1234", "rotate", "true", "1", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25"},
+	} {
+		var sb strings.Builder
+		w := csv.NewWriter(&sb)
+		_ = w.WriteAll([][]string{Header[:len(old)], old})
+		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := ReadResults(path)
+		if !errors.Is(err, ErrOldResults) {
+			t.Errorf("%d columns: want ErrOldResults, got %v", len(old), err)
+		}
+		if r, ok := rows["abcd1234"]; !ok || !r.Solved || r.Steps != 42 || r.Restarts != 1 || r.TotalSteps != 42 {
+			t.Errorf("%d columns: old row read as %+v", len(old), r)
+		}
 	}
 	data := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(data, "arc", "training"), 0o755); err != nil {
@@ -62,7 +70,7 @@ func TestReadResultsOldFormat(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(data, "arc", "training", "abcd1234.json"), []byte(task), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Run(Options{DataDir: data, Tasks: []string{"abcd1234"}, Out: path, Resume: true}, Report{})
+	_, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234"}, Out: path, Resume: true}, Report{})
 	if err == nil || !errors.Is(err, ErrOldResults) {
 		t.Errorf("resuming an old-format file: want ErrOldResults, got %v", err)
 	}

@@ -44,6 +44,10 @@ type TaskResult struct {
 	// discretized gates.
 	Steps          int
 	Seconds        float64
+	// Restarts ran (train_restarts), RestartsFitted of them fitted the training pairs with hard gates,
+	// Restart is the one used for prediction (from 0; Steps are its steps) and TotalSteps the steps of
+	// all restarts.
+	Restarts, RestartsFitted, Restart, TotalSteps int
 	CompileSeconds float64
 	Fitted         bool
 	HardGates      bool
@@ -164,6 +168,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
 	}
 	res.Steps, res.Fitted, res.HardGates = fit.Steps, fit.Fitted, fit.HardGates
+	res.Restarts, res.RestartsFitted, res.Restart, res.TotalSteps = fit.Restarts, fit.RestartsFitted, fit.Restart, fit.TotalSteps
 	res.CompileSeconds = fit.Compile.Seconds()
 	var test []latformer.Example
 	for i, p := range task.Test {
