@@ -60,6 +60,11 @@ const (
 	// ParamHardGates makes Gates discretize the gates (Section 4.1, "at inference time, the values of the
 	// gates can be discretized"); it is usually set as a graph parameter for prediction only [false].
 	ParamHardGates = "expert_hard_gates"
+	// ParamStraightThrough trains with straight-through hard gates: the forward pass uses the
+	// discretized gates (the exact mask of one group element, as at prediction) and the backward pass the
+	// gradient of the soft gates. A soft mixture of actions can fit training pairs that no single action
+	// fits (and then predicts wrongly with hard gates); straight-through gates cannot [false].
+	ParamStraightThrough = "expert_straight_through"
 )
 
 // DefaultParams returns the hyperparameters of the mask experts (the Param* keys) with their defaults,
@@ -80,6 +85,7 @@ func DefaultParams() map[string]any {
 		ParamZeroFillGateInit:    0.0,
 		ParamGridLattice:         false,
 		ParamHardGates:           false,
+		ParamStraightThrough:     false,
 	}
 }
 
@@ -187,10 +193,22 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 }
 
 // Gates computes the gates for input x [batch, n, d] and optional conditioning cond [batch, dc]. They
-// are discretized when the ParamHardGates hyperparameter (or graph parameter) is true.
+// are discretized when the ParamHardGates hyperparameter (or graph parameter) is true; with
+// ParamStraightThrough they are discretized in the forward pass and soft in the backward pass.
 func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
 	hard := model.GetGraphParamOr(scope, x.Graph(), ParamHardGates, paramOr[bool](scope, ParamHardGates))
-	return e.GatesFromLogits(e.GateLogits(scope, x, cond), hard)
+	logits := e.GateLogits(scope, x, cond)
+	if hard || !paramOr[bool](scope, ParamStraightThrough) {
+		return e.GatesFromLogits(logits, hard)
+	}
+	soft, discrete := e.GatesFromLogits(logits, false), e.GatesFromLogits(logits, true)
+	for _, s := range gateTable {
+		if sg := *s.field(soft); sg != nil {
+			// soft + (hard - soft) forward, d/dsoft = identity backward.
+			*s.field(soft) = Add(sg, StopGradient(Sub(*s.field(discrete), sg)))
+		}
+	}
+	return soft
 }
 
 // LatticeMask is a soft attention mask on a rows x cols canvas kept in factored form, a weighted sum of

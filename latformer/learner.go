@@ -17,6 +17,7 @@ import (
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/lattice"
+	latlayers "github.com/latformer/latformer/layers"
 )
 
 // Example is one training or test example on the canvas: input and expected output canvases (the
@@ -241,7 +242,11 @@ func (l *Learner) buildExecs() error {
 			scope.SetGraphParam(tokens.Graph(), experts.ParamHardGates, hard)
 			out := l.modelOutputs(scope, tokens, cond)
 			pred := ConvertDType(ArgMax(out.Logits, -1), dtypes.Int32)
-			return append([]*Node{pred}, out.Gates.GateTensors()...)
+			outs := append([]*Node{pred}, out.Gates.GateTensors()...)
+			if out.Gates2 != nil {
+				outs = append(outs, out.Gates2.GateTensors()...)
+			}
+			return outs
 		}
 	}
 	if l.predExec, err = model.NewExec(l.backend, l.store, predFn(true)); err != nil {
@@ -663,6 +668,9 @@ type Prediction struct {
 	// select (experts.Expert.Action).
 	Gates  experts.GateValues
 	Action lattice.Action
+	// Gates2 and Action2 are those of the second action (layers.ParamActions = 2; else nil).
+	Gates2  experts.GateValues
+	Action2 lattice.Action
 }
 
 // Predict predicts the output canvases of the inputs (Output fields are ignored) with discretized gates
@@ -681,6 +689,7 @@ func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 	}
 	n := l.rows * l.cols
 	expert := experts.ExpertFromScope(l.store.Scope(""), l.rows, l.cols)
+	actions := model.GetParamOr(l.store.RootScope(), latlayers.ParamActions, 1)
 	preds := make([]Prediction, 0, len(inputs))
 	for start := 0; start < len(inputs); start += predictChunk {
 		chunk := inputs[start:min(start+predictChunk, len(inputs))]
@@ -708,13 +717,24 @@ func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 			return nil, fmt.Errorf("prediction: %w", err)
 		}
 		cells := tensors.MustCopyFlatData[int32](outs[0])
-		gates, err := expert.DecodeGates(outs[1:])
+		numGateTensors := (len(outs) - 1) / actions
+		gates, err := expert.DecodeGates(outs[1 : 1+numGateTensors])
 		if err != nil {
 			return nil, err
 		}
+		var gates2 []experts.GateValues
+		if actions == 2 {
+			if gates2, err = expert.DecodeGates(outs[1+numGateTensors:]); err != nil {
+				return nil, err
+			}
+		}
 		for i := range chunk {
 			c := datasets.Canvas{Rows: l.rows, Cols: l.cols, Cells: append([]int32(nil), cells[i*n:(i+1)*n]...)}
-			preds = append(preds, Prediction{Canvas: c, Gates: gates[i], Action: expert.Action(gates[i])})
+			p := Prediction{Canvas: c, Gates: gates[i], Action: expert.Action(gates[i])}
+			if gates2 != nil {
+				p.Gates2, p.Action2 = gates2[i], expert.Action(gates2[i])
+			}
+			preds = append(preds, p)
 		}
 		for _, o := range outs {
 			o.MustFinalizeAll()

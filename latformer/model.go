@@ -39,6 +39,8 @@ type Outputs struct {
 	// Gates are the gates of the first layer's expert, and Expert its configuration.
 	Gates  *experts.Gates
 	Expert experts.Expert
+	// Gates2 are the gates of the first layer's second action (layers.ParamActions = 2; else nil).
+	Gates2 *experts.Gates
 }
 
 // Build builds the model on tokens [batch, n] (int32 tokens 0..10, n = Rows*Cols, row-major canvas) and
@@ -72,7 +74,7 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 		lf := latlayers.LatFormer(scope.In("latformer_%d", i), x, expert).WithConditioning(cond).WithExtents(extent).
 			WithSmoothing(smoothing && i == numLayers-1).Done()
 		if i == 0 {
-			out.Gates = lf.Gates
+			out.Gates, out.Gates2 = lf.Gates, lf.Gates2
 		}
 		x = lf.Output
 		smoothX = lf.Smoothed

@@ -23,6 +23,11 @@ const (
 	// mask (KroneckerMaskAttention). The two are equal when the softmax is uniform; mask-only has no query
 	// and key projections and cannot weigh cells by their content.
 	ParamAttention = "latformer_attention"
+	// ParamActions is the number of group actions a layer attends with [1]. With 2, the layer has a second
+	// mask expert and a second masked attention (own gates, projections and output) and adds both to the
+	// residual: the cells see g₁·x, g₂·x and x, y = f(g₁·x, g₂·x, x), as mirror tilings and symmetry
+	// completion need (the input and its mirror image side by side).
+	ParamActions = "latformer_actions"
 )
 
 // Values of ParamAttention.
@@ -33,7 +38,7 @@ const (
 
 // DefaultParams returns the hyperparameters of the LatFormer layer (the Param* keys) with their defaults.
 func DefaultParams() map[string]any {
-	return map[string]any{ParamNumHeads: DefaultNumHeads, ParamFFNDim: DefaultFFNDim, ParamAttention: AttentionFull}
+	return map[string]any{ParamNumHeads: DefaultNumHeads, ParamFFNDim: DefaultFFNDim, ParamAttention: AttentionFull, ParamActions: 1}
 }
 
 // DefaultNumHeads is the default of ParamNumHeads.
@@ -53,6 +58,7 @@ type LatFormerBuilder struct {
 	attention string
 	smoothing bool
 	extent    *Node
+	actions   int
 }
 
 // LatFormer creates a builder for the LatFormer layer of Figure 3a: a post-LN Transformer encoder layer
@@ -64,7 +70,10 @@ type LatFormerBuilder struct {
 //
 // x is [batch, n, d] with n = expert.Rows*expert.Cols cells in row-major order. Hyperparameters come
 // from scope (ParamNumHeads, ParamFFNDim, and the experts.Param* keys used to build the expert with
-// experts.ExpertFromScope); the With* methods override them.
+// experts.ExpertFromScope); the With* methods override them. With two actions (ParamActions) the
+// attention term is the sum of two masked attentions, each with its own expert:
+//
+//	h = LayerNorm(x + MaskedAttention(x; M₁) + MaskedAttention(x; M₂))
 func LatFormer(scope *model.Scope, x *Node, expert experts.Expert) *LatFormerBuilder {
 	if x.Rank() != 3 || x.Shape().Dimensions[1] != expert.N() {
 		exceptions.Panicf("LatFormer: x must be [batch, %d, d] for a %dx%d canvas, got %s", expert.N(), expert.Rows, expert.Cols, x.Shape())
@@ -74,8 +83,12 @@ func LatFormer(scope *model.Scope, x *Node, expert experts.Expert) *LatFormerBui
 		numHeads:  model.GetParamOr(scope, ParamNumHeads, DefaultNumHeads),
 		ffnDim:    model.GetParamOr(scope, ParamFFNDim, DefaultFFNDim),
 		attention: model.GetParamOr(scope, ParamAttention, AttentionFull),
+		actions:   model.GetParamOr(scope, ParamActions, 1),
 	}
 }
+
+// WithActions sets the number of group actions the layer attends with, 1 or 2 (ParamActions).
+func (b *LatFormerBuilder) WithActions(n int) *LatFormerBuilder { b.actions = n; return b }
 
 // WithConditioning sets an optional conditioning vector cond [batch, dc] (e.g. a T5 sentence embedding
 // for LARC, Section 5.3), fed to the expert's gates and to the FFN.
@@ -115,31 +128,50 @@ type LatFormerOutput struct {
 	// Gates are the expert's gates, and Mask its (factored) mask.
 	Gates *experts.Gates
 	Mask  *experts.LatticeMask
+	// Gates2 and Mask2 are those of the second action's expert (nil with one action).
+	Gates2 *experts.Gates
+	Mask2  *experts.LatticeMask
 }
 
 // Done builds the layer.
 func (b *LatFormerBuilder) Done() *LatFormerOutput {
 	scope, x := b.scope, b.x
 	d := x.Shape().Dimensions[2]
-	gates := b.expert.Gates(scope.In("expert"), x, b.cond)
-	if b.extent != nil {
-		withExtent := *gates
-		withExtent.Extent = b.extent
-		gates = &withExtent
+	if b.actions != 1 && b.actions != 2 {
+		exceptions.Panicf("LatFormer: %s must be 1 or 2, got %d", ParamActions, b.actions)
 	}
-	lm := b.expert.Mask(gates)
-	lms := []*experts.LatticeMask{lm}
-	if b.smoothing {
-		lms = append(lms, b.expert.SmoothedMask(gates))
+	out := &LatFormerOutput{}
+	// attend returns the masked attention of one action (and its smoothed variant): its expert's gates
+	// under expertScope, the attention's variables under attnScope.
+	attend := func(expertScope, attnScope *model.Scope) ([]*Node, *experts.Gates, *experts.LatticeMask) {
+		gates := b.expert.Gates(expertScope, x, b.cond)
+		if b.extent != nil {
+			withExtent := *gates
+			withExtent.Extent = b.extent
+			gates = &withExtent
+		}
+		lm := b.expert.Mask(gates)
+		lms := []*experts.LatticeMask{lm}
+		if b.smoothing {
+			lms = append(lms, b.expert.SmoothedMask(gates))
+		}
+		switch b.attention {
+		case AttentionFull:
+			return MultiLatticeMaskedAttention(attnScope, x, lms, b.numHeads), gates, lm
+		case AttentionMaskOnly:
+			return MultiMaskOnlyAttention(attnScope, x, lms, b.numHeads), gates, lm
+		}
+		exceptions.Panicf("LatFormer: attention %q unknown (want %q or %q)", b.attention, AttentionFull, AttentionMaskOnly)
+		return nil, nil, nil
 	}
 	var attn []*Node
-	switch b.attention {
-	case AttentionFull:
-		attn = MultiLatticeMaskedAttention(scope.In("attention"), x, lms, b.numHeads)
-	case AttentionMaskOnly:
-		attn = MultiMaskOnlyAttention(scope.In("attention"), x, lms, b.numHeads)
-	default:
-		exceptions.Panicf("LatFormer: attention %q unknown (want %q or %q)", b.attention, AttentionFull, AttentionMaskOnly)
+	attn, out.Gates, out.Mask = attend(scope.In("expert"), scope.In("attention"))
+	if b.actions == 2 {
+		var attn2 []*Node
+		attn2, out.Gates2, out.Mask2 = attend(scope.In("expert_2"), scope.In("attention_2"))
+		for i := range attn {
+			attn[i] = Add(attn[i], attn2[i])
+		}
 	}
 	ffnDim := b.ffnDim
 	if ffnDim <= 0 {
@@ -160,7 +192,7 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 		f = fastgraph.Dense(scope.At("ffn_output"), activation.Relu(f), true, d)
 		outs[i] = norm.LayerNorm(scope.At("norm2"), Add(h, f), -1).Done()
 	}
-	out := &LatFormerOutput{Output: outs[0], Gates: gates, Mask: lm}
+	out.Output = outs[0]
 	if b.smoothing {
 		out.Smoothed = outs[1]
 	}

@@ -52,7 +52,7 @@ type TaskResult struct {
 	Fitted         bool
 	HardGates      bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
-	// first test input.
+	// first test input ("g1 + g2" with two actions, layers.ParamActions).
 	Canvas int
 	Action string
 	// Predictions are the predicted test grids (the non-pad region of the predicted canvas; nil when
@@ -185,6 +185,9 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	res.Seconds = time.Since(start).Seconds()
 	if len(preds) > 0 {
 		res.Action = preds[0].Action.String()
+		if preds[0].Action2 != nil {
+			res.Action += " + " + preds[0].Action2.String()
+		}
 	}
 	res.Solved = true
 	for i, p := range preds {
