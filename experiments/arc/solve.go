@@ -42,15 +42,15 @@ type TaskResult struct {
 	// went to building and compiling graphs (0 when they were reused from an earlier task, see Solver);
 	// Fitted if the model used for prediction fits the training pairs, HardGates if that model uses
 	// discretized gates.
-	Steps          int
-	Seconds        float64
+	Steps   int
+	Seconds float64
 	// Restarts ran (train_restarts), RestartsFitted of them fitted the training pairs with hard gates,
 	// Restart is the one used for prediction (from 0; Steps are its steps) and TotalSteps the steps of
 	// all restarts.
 	Restarts, RestartsFitted, Restart, TotalSteps int
-	CompileSeconds float64
-	Fitted         bool
-	HardGates      bool
+	CompileSeconds                                float64
+	Fitted                                        bool
+	HardGates                                     bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
 	// first test input ("g1 + g2" with two actions, layers.ParamActions).
 	Canvas int
