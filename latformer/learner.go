@@ -320,7 +320,7 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 // its discretized gates predict every training pair exactly; then the fraction of training pairs
 // predicted exactly (with hard or soft gates, whichever is better); then the lower final training loss.
 // With ParamRestartsStopAtFit the first restart whose hard gates fit ends the search. Restart 0 is exactly
-// what R = 1 trains.
+// what R = 1 trains. Canvases of more than ParamRestartsMaxCells cells (when > 0) train once.
 func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, error) {
 	if err := l.checkExamples(examples, true); err != nil {
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
@@ -339,6 +339,9 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %s must be >= 1, got %d", ParamRestarts, restarts)
 	}
 	stopAtFit := param[bool](l.store.RootScope(), ParamRestartsStopAtFit)
+	if maxCells := param[int](l.store.RootScope(), ParamRestartsMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
+		restarts = 1
+	}
 	run := fitRun{examples: examples, copies: copies, augment: augment, progress: progress,
 		maxSteps: param[int](l.store.RootScope(), ParamSteps), patience: param[int](l.store.RootScope(), ParamFitPatience)}
 	// The pairs padded to a multiple of ParamPadPairs with copies of the first one, masked out.

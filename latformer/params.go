@@ -33,6 +33,10 @@ const (
 	// ParamRestartsStopAtFit ends the restarts at the first one whose hard gates fit every training
 	// pair [true].
 	ParamRestartsStopAtFit = "train_restarts_stop_at_fit"
+	// ParamRestartsMaxCells limits the restarts after the first to canvases of at most this many cells
+	// (rows·cols; 0: no limit). A step's cost grows with the square of the cells and few large tasks fit,
+	// so this keeps the restarts' time where they pay [0].
+	ParamRestartsMaxCells = "train_restarts_max_cells"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
 	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
@@ -55,6 +59,7 @@ var modelParams = map[string]any{
 	ParamPadPairs:               1,
 	ParamRestarts:               1,
 	ParamRestartsStopAtFit:      true,
+	ParamRestartsMaxCells:       0,
 	optimizer.ParamOptimizer:    "adam", // GoMLX's default is "adamw"
 	optimizer.ParamLearningRate: 1e-3,
 }
