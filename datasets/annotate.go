@@ -281,6 +281,20 @@ func DefaultAnnotations() (map[string]Annotation, error) {
 	return anns, nil
 }
 
+//go:embed annotations/arc_training_two_actions.json
+var annotTwoActionsJSON []byte
+
+// TwoActionAnnotations returns the annotations of the 400 ARC training tasks by AnnotateTwoActions
+// (DefaultAnnotations' categories, plus the tasks that fit with two actions, Note "two actions"), embedded
+// from datasets/annotations/arc_training_two_actions.json (TestGenerateTwoActionAnnotations).
+func TwoActionAnnotations() (map[string]Annotation, error) {
+	anns, err := parseAnnotations(annotTwoActionsJSON)
+	if err != nil {
+		return nil, fmt.Errorf("embedded annotations/arc_training_two_actions.json: %w", err)
+	}
+	return anns, nil
+}
+
 // CategoryCounts counts the annotations per category (CategoryNone included).
 func CategoryCounts(anns []Annotation) map[Category]int {
 	counts := make(map[Category]int)

@@ -18,6 +18,7 @@ func runARC(args []string) error {
 	split := fs.String("split", "training", "ARC split: training or evaluation")
 	category := fs.String("category", "all", "tasks of one annotated category: all, translate, rotate, reflect, scale")
 	tasksFlag := fs.String("tasks", "", "comma-separated task ids (overrides --category selection; their category is taken from the annotation)")
+	annotation := fs.String("annotation", "one-action", "annotation that selects and labels the tasks: one-action (the 84 tasks of Table 2, datasets.Annotate) or two-actions (those and 17 that fit y = f(g1·x, g2·x, x))")
 	holdout := fs.String("holdout", "", "keep half of the selected tasks, split by a hash of the id: dev (to choose hyperparameters on) or eval (to report on); empty: all")
 	limit := fs.Int("limit", 0, "solve at most this many tasks (0: all selected), in id order; for quick runs")
 	workers := fs.Int("workers", 1, "tasks solved in parallel")
@@ -33,7 +34,7 @@ func runARC(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: *category, Limit: *limit, Holdout: *holdout, Workers: *workers,
+	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: *category, Annotation: *annotation, Limit: *limit, Holdout: *holdout, Workers: *workers,
 		Steps: *steps, Canvas: *canvas, Settings: *settings, Out: *out, Resume: *resume, Force: *force}
 	if *tasksFlag != "" {
 		opts.Tasks = strings.Split(*tasksFlag, ",")

@@ -23,7 +23,11 @@ type Options struct {
 	Split    string   // "training" (default) or "evaluation"
 	Category string   // "all" (default), or one of datasets.Categories: the tasks of that annotated category
 	Tasks    []string // explicit task ids (overrides Category; their category is taken from the annotation)
-	Limit    int      // solve at most this many tasks, in id order (0: all selected)
+	// Annotation chooses the annotation that selects and labels the tasks: "one-action" (default,
+	// datasets.DefaultAnnotations, the 84 tasks of Table 2) or "two-actions" (datasets.TwoActionAnnotations,
+	// those and the 17 that fit y = f(g₁·x, g₂·x, x)).
+	Annotation string
+	Limit      int // solve at most this many tasks, in id order (0: all selected)
 	// Holdout keeps half of the selected tasks, split by a hash of the id (InHoldout): "dev" to choose
 	// hyperparameters on, "eval" to report on; "" keeps all.
 	Holdout  string
@@ -51,6 +55,12 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	}
 	if o.Category == "" {
 		o.Category = "all"
+	}
+	if o.Annotation == "" {
+		o.Annotation = "one-action"
+	}
+	if o.Annotation != "one-action" && o.Annotation != "two-actions" {
+		return o, fmt.Errorf("annotation must be one-action or two-actions, got %q", o.Annotation)
 	}
 	if o.Workers == 0 {
 		o.Workers = 1
@@ -95,8 +105,16 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	return o, nil
 }
 
+// annotations returns the annotation o.Annotation names.
+func (o Options) annotations() (map[string]datasets.Annotation, error) {
+	if o.Annotation == "two-actions" {
+		return datasets.TwoActionAnnotations()
+	}
+	return datasets.DefaultAnnotations()
+}
+
 // SelectTasks loads the tasks that o selects: the ids in o.Tasks, or the tasks of the committed
-// annotation (datasets.DefaultAnnotations, training split only) in o.Category, in id order, at most
+// annotation (o.Annotation, training split only) in o.Category, in id order, at most
 // o.Limit of them.
 func SelectTasks(o Options) ([]datasets.Task, error) {
 	o, err := o.withDefaults(time.Now())
@@ -126,7 +144,7 @@ func selectTasks(o Options) ([]datasets.Task, error) {
 		if o.Split != "training" {
 			return nil, fmt.Errorf("the committed annotation covers the training split only: give task ids for %s", o.Split)
 		}
-		annotations, err := datasets.DefaultAnnotations()
+		annotations, err := o.annotations()
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +211,7 @@ func Run(o Options, report Report) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	annotations, err := datasets.DefaultAnnotations()
+	annotations, err := o.annotations()
 	if err != nil {
 		return Outcome{}, err
 	}
