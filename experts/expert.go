@@ -40,13 +40,14 @@ const (
 	// sigmoid(init) (the README's "Hyperparameters" says how the default was chosen) [-2].
 	ParamFlipGateInit = "expert_flip_gate_init"
 	// ParamTranslationGateInit is the initial logit of the translation gates: 0 starts every shift bit at
-	// 0.5 (all 2^L shifts mixed evenly), a negative value starts the expert near the identity [0].
+	// 0.5 (all 2^L shifts mixed evenly), a negative value starts the expert near the identity; -2 solves
+	// more ARC tasks (README, "Table 2") [-2].
 	ParamTranslationGateInit = "expert_translation_gate_init"
 	// ParamZeroFill adds a zero-fill choice to the translation expert: per axis a gate γ makes the shifts
 	// fill with zeros (lattice.Shift) instead of wrapping around the canvas, and a gate δ makes them go
 	// backwards. A zero-fill shift is not a group element (lattice.Shift says what that means for the
-	// masks and the attention). The zero-fill shifts act on the canvas, also for a GridLattice expert
-	// [false].
+	// masks and the attention). The zero-fill shifts act on the canvas, also for a GridLattice expert.
+	// Overlays of two halves of a grid need them on a per-task canvas [true].
 	ParamZeroFill = "expert_zero_fill"
 	// ParamZeroFillGateInit is the initial logit of the zero-fill gates γ (δ starts at 0.5) [0].
 	ParamZeroFillGateInit = "expert_zero_fill_gate_init"
@@ -80,8 +81,8 @@ func DefaultParams() map[string]any {
 		ParamGateHidden:          64,
 		ParamSmoothingTime:       1.0,
 		ParamFlipGateInit:        -2.0,
-		ParamTranslationGateInit: 0.0,
-		ParamZeroFill:            false,
+		ParamTranslationGateInit: -2.0,
+		ParamZeroFill:            true,
 		ParamZeroFillGateInit:    0.0,
 		ParamGridLattice:         false,
 		ParamHardGates:           false,

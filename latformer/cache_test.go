@@ -164,7 +164,7 @@ func TestRestarts(t *testing.T) {
 		}
 		return l
 	}
-	single := fitRun(newLearner(base))
+	single := fitRun(newLearner(base + ";train_restarts=1"))
 	cache, err := NewLearnerCache(backend, base+";train_restarts=3;train_restarts_stop_at_fit=false")
 	if err != nil {
 		t.Fatal(err)

@@ -60,7 +60,8 @@ func TestLatFormerShapesAndConditioning(t *testing.T) {
 
 // ExampleLatFormer builds a LatFormer layer (Figure 3a) with all four mask experts on a 3x3 canvas with a
 // 4-dimensional model, and prints the output shape and the number of parameters (attention projections,
-// layer norms, FFN and the experts' gating FFN; the expert kernels are frozen constants).
+// layer norms, FFN and the experts' gating FFN, whose gates include the translation expert's zero-fill gates;
+// the expert kernels are frozen constants).
 func ExampleLatFormer() {
 	backend, _ := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see latformer.DefaultGoBackend)
 	store := model.NewStore()
@@ -73,5 +74,5 @@ func ExampleLatFormer() {
 	fmt.Println("trainable parameters:", store.Scope("").NumParameters())
 	// Output:
 	// output shape: (Float32)[1, 9, 4]
-	// trainable parameters: 1867
+	// trainable parameters: 2127
 }
