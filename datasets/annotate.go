@@ -112,25 +112,10 @@ func Annotate(task Task) Annotation {
 		ann.Note = "internal error: " + space.err.Error()
 		return ann
 	}
-	var pairs []*annotPair
-	for i, p := range task.Train {
-		ap, err := newAnnotPair(p)
-		if err != nil {
-			ann.Note = fmt.Sprintf("train pair %d: %v", i, err)
-			return ann
-		}
-		pairs = append(pairs, ap)
-	}
-	for i, p := range task.Test {
-		if p.Output == nil {
-			continue
-		}
-		ap, err := newAnnotPair(p)
-		if err != nil {
-			ann.Note = fmt.Sprintf("test pair %d: %v", i, err)
-			return ann
-		}
-		pairs = append(pairs, ap)
+	pairs, err := annotPairs(task)
+	if err != nil {
+		ann.Note = err.Error()
+		return ann
 	}
 	if len(pairs) == 0 {
 		ann.Note = "no pair with an output"
@@ -174,6 +159,29 @@ func Annotate(task Task) Annotation {
 	}
 	ann.Note = "fits no geometric category"
 	return ann
+}
+
+// annotPairs returns the train pairs and the test pairs with an output of a task on the canvas.
+func annotPairs(task Task) ([]*annotPair, error) {
+	var pairs []*annotPair
+	for i, p := range task.Train {
+		ap, err := newAnnotPair(p)
+		if err != nil {
+			return nil, fmt.Errorf("train pair %d: %w", i, err)
+		}
+		pairs = append(pairs, ap)
+	}
+	for i, p := range task.Test {
+		if p.Output == nil {
+			continue
+		}
+		ap, err := newAnnotPair(p)
+		if err != nil {
+			return nil, fmt.Errorf("test pair %d: %w", i, err)
+		}
+		pairs = append(pairs, ap)
+	}
+	return pairs, nil
 }
 
 // AnnotateAll annotates tasks with Annotate on the given number of goroutines (<= 0: GOMAXPROCS) and
@@ -319,14 +327,23 @@ type annotTable [annotKeys]int8
 
 var annotEmptyTable = func() annotTable {
 	var t annotTable
-	for i := range t {
-		t[i] = -1
-	}
+	annotUnset(t[:])
 	return t
 }()
 
+// annotUnset marks every key of a table unset (-1).
+func annotUnset(t []int8) {
+	for i := range t {
+		t[i] = -1
+	}
+}
+
 // annotMerge merges b into a; it returns false (leaving a partially merged) on a conflict.
-func annotMerge(a, b *annotTable) bool {
+func annotMerge(a, b *annotTable) bool { return annotMergeSlices(a[:], b[:]) }
+
+// annotMergeSlices merges table b into table a of the same length (-1: unset); it returns false
+// (leaving a partially merged) on a conflict.
+func annotMergeSlices(a, b []int8) bool {
 	for k, v := range b {
 		if v < 0 {
 			continue

@@ -36,23 +36,9 @@ func AnnotateTwoActions(task Task) Annotation {
 		return ann
 	}
 	space := annotGetSpace()
-	var pairs []*annotPair
-	for _, p := range task.Train {
-		ap, err := newAnnotPair(p)
-		if err != nil {
-			return ann
-		}
-		pairs = append(pairs, ap)
-	}
-	for _, p := range task.Test {
-		if p.Output == nil {
-			continue
-		}
-		ap, err := newAnnotPair(p)
-		if err != nil {
-			return ann
-		}
-		pairs = append(pairs, ap)
+	pairs, err := annotPairs(task)
+	if err != nil { // Annotate has said so in a Note already
+		return ann
 	}
 	for _, cat := range Categories {
 		if actions := annot2SearchCategory(space, cat, pairs); actions != nil {
@@ -70,25 +56,11 @@ type annot2Table [annot2Keys]int8
 
 var annot2EmptyTable = func() annot2Table {
 	var t annot2Table
-	for i := range t {
-		t[i] = -1
-	}
+	annotUnset(t[:])
 	return t
 }()
 
-func annot2Merge(a, b *annot2Table) bool {
-	for k, v := range b {
-		if v < 0 {
-			continue
-		}
-		if a[k] < 0 {
-			a[k] = v
-		} else if a[k] != v {
-			return false
-		}
-	}
-	return true
-}
+func annot2Merge(a, b *annot2Table) bool { return annotMergeSlices(a[:], b[:]) }
 
 // apply returns g·x for the candidate c of category cat (gather of its base, then translation).
 func (p *annotPair) apply(s *annotSpace, cat Category, c annotCand, out *[annotN]int32) {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -131,4 +132,37 @@ func TestGenerateTwoActionAnnotations(t *testing.T) {
 	if err := SaveAnnotations(filepath.Join("annotations", "arc_training_two_actions.json"), anns); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestTwoActionAnnotationsMatch checks the embedded two-action annotation against a fresh
+// AnnotateTwoActions on the tasks it annotates with two actions and on the first 20 others (the whole
+// file takes about 2 minutes: TestGenerateTwoActionAnnotations). It skips without the ARC data.
+func TestTwoActionAnnotationsMatch(t *testing.T) {
+	tasks := annotTestLoadARC(t)
+	embedded, err := TwoActionAnnotations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(embedded) != len(tasks) {
+		t.Errorf("embedded file has %d tasks, the data %d", len(embedded), len(tasks))
+	}
+	others, checked := 0, 0
+	for _, task := range tasks {
+		want, ok := embedded[task.ID]
+		if !ok {
+			t.Errorf("task %s missing from the embedded file", task.ID)
+			continue
+		}
+		if want.Note != "two actions" {
+			if others >= 20 {
+				continue
+			}
+			others++
+		}
+		checked++
+		if got := AnnotateTwoActions(task); !reflect.DeepEqual(got, want) {
+			t.Errorf("task %s: embedded %+v, computed %+v (regenerate with LATFORMER_WRITE_ANNOTATIONS=1)", task.ID, want, got)
+		}
+	}
+	t.Logf("checked %d tasks (%d with two actions)", checked, checked-others)
 }

@@ -57,22 +57,8 @@ func TestTwoActions(t *testing.T) {
 		test = append(test, mirrorCorners(t, rng))
 	}
 	for _, actions := range []int{2, 1} {
-		store, err := NewStore(settings + map[int]string{1: "1", 2: "2"}[actions])
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := NewLearner(backend, store, 6, 6)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fit, err := l.Fit(train, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		preds, err := l.Predict(test)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := newTestLearner(t, backend, settings+map[int]string{1: "1", 2: "2"}[actions], 6)
+		fit, preds := fitPredict(t, l, train, test)
 		exact := 0
 		for i, p := range preds {
 			if slices.Equal(p.Canvas.Cells, test[i].Output.Cells) {

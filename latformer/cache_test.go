@@ -9,9 +9,8 @@ import (
 	"github.com/latformer/latformer/lattice"
 )
 
-// fitAndPredict fits the learner on train for a fixed number of steps and returns the fit and the
-// predicted cells of test.
-func fitAndPredict(t *testing.T, l *Learner, train, test []Example) (FitResult, [][]int32) {
+// fitPredict fits the learner on train and returns the fit and the predictions for test.
+func fitPredict(t *testing.T, l *Learner, train, test []Example) (FitResult, []Prediction) {
 	t.Helper()
 	fit, err := l.Fit(train, nil)
 	if err != nil {
@@ -21,6 +20,13 @@ func fitAndPredict(t *testing.T, l *Learner, train, test []Example) (FitResult, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return fit, preds
+}
+
+// fitAndPredict fits the learner on train and returns the fit and the predicted cells of test.
+func fitAndPredict(t *testing.T, l *Learner, train, test []Example) (FitResult, [][]int32) {
+	t.Helper()
+	fit, preds := fitPredict(t, l, train, test)
 	cells := make([][]int32, len(preds))
 	for i, p := range preds {
 		cells[i] = p.Canvas.Cells
@@ -39,14 +45,7 @@ func TestLearnerResetMatchesNew(t *testing.T) {
 	trainB, _ := examples(t, rng, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, 6, 5, 3)
 	testB, _ := examples(t, rng, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, 6, 5, 5)
 
-	store, err := NewStore(settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh, err := NewLearner(backend, store, 6, 6)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fresh := newTestLearner(t, backend, settings, 6)
 	wantFit, wantCells := fitAndPredict(t, fresh, trainB, testB)
 
 	cache, err := NewLearnerCache(backend, settings)
@@ -96,14 +95,7 @@ func TestPadPairsMatchesUnpadded(t *testing.T) {
 	var fits []FitResult
 	var cells [][][]int32
 	for _, pad := range []string{"", ";train_pad_pairs=4"} {
-		store, err := NewStore("train_steps=30;augment_copies=3;fit_patience=0" + pad)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := NewLearner(backend, store, 6, 6)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := newTestLearner(t, backend, "train_steps=30;augment_copies=3;fit_patience=0"+pad, 6)
 		fit, c := fitAndPredict(t, l, train, test)
 		fits, cells = append(fits, fit), append(cells, c)
 	}
@@ -153,18 +145,7 @@ func TestRestarts(t *testing.T) {
 		}
 		return r
 	}
-	newLearner := func(settings string) *Learner {
-		store, err := NewStore(settings)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := NewLearner(backend, store, 6, 6)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l
-	}
-	single := fitRun(newLearner(base + ";train_restarts=1"))
+	single := fitRun(newTestLearner(t, backend, base+";train_restarts=1", 6))
 	cache, err := NewLearnerCache(backend, base+";train_restarts=3;train_restarts_stop_at_fit=false")
 	if err != nil {
 		t.Fatal(err)

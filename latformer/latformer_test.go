@@ -27,6 +27,20 @@ func testBackend(t testing.TB) compute.Backend {
 	return b
 }
 
+// newTestLearner returns a learner for a side x side canvas with the hyperparameters of settings.
+func newTestLearner(t testing.TB, backend compute.Backend, settings string, side int) *Learner {
+	t.Helper()
+	store, err := NewStore(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLearner(backend, store, side, side)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 func examples(t testing.TB, rng *rand.Rand, action lattice.Action, canvas, grid, num int) ([]Example, []datasets.Canvas) {
 	t.Helper()
 	_, ins, outs, err := datasets.ActionExamples(rng, action, canvas, canvas, grid, grid, num)
@@ -56,22 +70,8 @@ func TestLearnerLearnsActions(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(i), 99))
 		train, _ := examples(t, rng, task.action, 6, task.grid, 8)
 		test, want := examples(t, rng, task.action, 6, task.grid, 30)
-		store, err := NewStore("train_steps=400;augment_copies=4")
-		if err != nil {
-			t.Fatal(err)
-		}
-		learner, err := NewLearner(backend, store, 6, 6)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := learner.Fit(train, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		preds, err := learner.Predict(test)
-		if err != nil {
-			t.Fatal(err)
-		}
+		learner := newTestLearner(t, backend, "train_steps=400;augment_copies=4", 6)
+		res, preds := fitPredict(t, learner, train, test)
 		exact := 0
 		for j, p := range preds {
 			if fmt.Sprint(p.Canvas.Cells) == fmt.Sprint(want[j].Cells) {
