@@ -97,12 +97,12 @@ func (p *annotPair) twoActionGroups(s *annotSpace, cat Category) []annot2Group {
 		gx     *[annotN]int32
 	}
 	var top []ranked
+	scratch := new([annotN]int32) // g·x of the candidate at hand; copied only if it enters top
 	consider := func(c annotCand) {
-		gx := new([annotN]int32)
-		p.apply(s, cat, c, gx)
+		p.apply(s, cat, c, scratch)
 		useful := 0
 		for _, i := range p.region {
-			if o := int32(p.out[i]); o == gx[i] && o != p.x[i] {
+			if o := int32(p.out[i]); o == scratch[i] && o != p.x[i] {
 				useful++
 			}
 		}
@@ -112,6 +112,8 @@ func (p *annotPair) twoActionGroups(s *annotSpace, cat Category) []annot2Group {
 		if len(top) == AnnotateTwoActionsTopK && useful <= top[len(top)-1].useful {
 			return
 		}
+		gx := new([annotN]int32)
+		*gx = *scratch
 		r := ranked{c: c, useful: useful, gx: gx}
 		at := sort.Search(len(top), func(k int) bool { return top[k].useful < useful })
 		top = append(top, ranked{})

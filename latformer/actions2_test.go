@@ -3,6 +3,7 @@ package latformer
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
@@ -57,7 +58,7 @@ func TestTwoActions(t *testing.T) {
 		test = append(test, mirrorCorners(t, rng))
 	}
 	for _, actions := range []int{2, 1} {
-		l := newTestLearner(t, backend, settings+map[int]string{1: "1", 2: "2"}[actions], 6)
+		l := newTestLearner(t, backend, settings+strconv.Itoa(actions), 6)
 		fit, preds := fitPredict(t, l, train, test)
 		exact := 0
 		for i, p := range preds {

@@ -74,12 +74,16 @@ func NewLearner(backend compute.Backend, store *model.Store, rows, cols int) (*L
 	}
 	store.SetParam(model.ParamInitialSeed, int64(seed))
 	l := &Learner{backend: backend, store: store, rows: rows, cols: cols, seed: seed, padPairs: padPairs,
-		rng: newAugmentationRNG(seed), condDim: -1,
+		rng: newAugmentationRNG(seed, 0), condDim: -1,
 		initial: map[string]*tensors.Tensor{}, restartInitial: map[int]map[string]*tensors.Tensor{}, compiled: map[*model.Exec]map[string]bool{}}
 	return l, nil
 }
 
-func newAugmentationRNG(seed int) *rand.Rand { return rand.New(rand.NewPCG(uint64(seed), 0x1a7f0)) }
+// newAugmentationRNG is the augmentation's random stream of restart r (restart 0's is the learner's
+// own, which Reset starts again).
+func newAugmentationRNG(seed, r int) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), 0x1a7f0+uint64(r)))
+}
 
 // Reset makes the learner as good as new for another task on the same canvas: every variable (weights,
 // gates and the optimizer's state) gets back the value it was initialized with, and the augmentation's
@@ -90,7 +94,7 @@ func (l *Learner) Reset() error {
 	if err := l.restore(l.initial); err != nil {
 		return fmt.Errorf("latformer.Learner.Reset: %w", err)
 	}
-	l.rng = newAugmentationRNG(l.seed)
+	l.rng = newAugmentationRNG(l.seed, 0)
 	l.useSoft = false
 	return nil
 }
@@ -371,7 +375,7 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 	}
 
 	// Restarts: each from its own initialization and augmentation stream; the one kept is the best by
-	// (hard gates fit, some gates fit, fraction of training pairs exact, -loss).
+	// restartOutcome.better.
 	var best *restartOutcome
 	for r := range restarts {
 		if r > 0 {
@@ -389,9 +393,10 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		if out.hardFit {
 			res.RestartsFitted++
 		}
+		last := r+1 == restarts || (out.hardFit && stopAtFit)
 		if best == nil || out.better(best) {
-			if r+1 < restarts || best != nil {
-				// Keep this restart's trained variables: a later one may overwrite them.
+			if !last {
+				// Keep this restart's trained variables: the next restart overwrites them.
 				if out.variables, err = l.snapshot(); err != nil {
 					return res, err
 				}
@@ -401,11 +406,11 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 			}
 			best = &out
 		}
-		if out.hardFit && stopAtFit {
+		if last {
 			break
 		}
 	}
-	if best.variables != nil {
+	if best.variables != nil { // an earlier restart is kept: bring its variables back
 		if err := l.restore(best.variables); err != nil {
 			return res, err
 		}
@@ -460,7 +465,7 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	n := l.rows * l.cols
 	rng := l.rng
 	if run.restart > 0 {
-		rng = restartRNG(l.seed, run.restart)
+		rng = newAugmentationRNG(l.seed, run.restart)
 	}
 	start := time.Now()
 	streak := 0
@@ -541,11 +546,6 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	out.useSoft = soft > hard
 	out.score = max(hard, soft)
 	return out, nil
-}
-
-// restartRNG is the augmentation's random stream of restart r > 0 (restart 0 uses the learner's).
-func restartRNG(seed, r int) *rand.Rand {
-	return rand.New(rand.NewPCG(uint64(seed), 0x1a7f0+uint64(r)))
 }
 
 // restartSeed is the initialization seed of restart r > 0.

@@ -268,10 +268,11 @@ func (t Translation) Apply(dims []int, x []float64, feat int) ([]float64, error)
 	if len(t.Deltas) != len(dims) {
 		return nil, fmt.Errorf("experts.Translation.Apply(%s): %d deltas for a lattice of rank %d (dims %v)", t, len(t.Deltas), len(dims), dims)
 	}
-	return actScatter(dims, x, feat, func(in, out []int) {
+	return actScatter(dims, x, feat, func(in, out []int) bool {
 		for a, c := range in {
 			out[a] = mod(c+t.Deltas[a], dims[a])
 		}
+		return true
 	}), nil
 }
 
@@ -298,22 +299,14 @@ func (t Shift) Apply(dims []int, x []float64, feat int) ([]float64, error) {
 	if len(t.Deltas) != len(dims) {
 		return nil, fmt.Errorf("lattice.Shift.Apply(%s): %d deltas for a lattice of rank %d (dims %v)", t, len(t.Deltas), len(dims), dims)
 	}
-	y := make([]float64, len(x))
-	n := len(x) / feat
-	in, out := make([]int, len(dims)), make([]int, len(dims))
-	for i := range n {
-		actUnflatten(dims, i, in)
+	return actScatter(dims, x, feat, func(in, out []int) bool {
 		inside := true
 		for a, c := range in {
 			out[a] = c + t.Deltas[a]
 			inside = inside && out[a] >= 0 && out[a] < dims[a]
 		}
-		if inside {
-			j := actFlatten(dims, out)
-			copy(y[j*feat:(j+1)*feat], x[i*feat:(i+1)*feat])
-		}
-	}
-	return y, nil
+		return inside
+	}), nil
 }
 
 // String implements Action, e.g. "shift(1,-2)".
@@ -353,9 +346,10 @@ func (r Rotation) Apply(dims []int, x []float64, feat int) ([]float64, error) {
 	}
 	y := append([]float64(nil), x...)
 	for range mod(r.Quarter, 4) {
-		y = actScatter(dims, y, feat, func(in, out []int) {
+		y = actScatter(dims, y, feat, func(in, out []int) bool {
 			copy(out, in)
 			out[r.AxisA], out[r.AxisB] = l-1-in[r.AxisB], in[r.AxisA]
+			return true
 		})
 	}
 	return y, nil
@@ -387,9 +381,10 @@ func (f Reflection) Apply(dims []int, x []float64, feat int) ([]float64, error) 
 	if err := actCheckAxis(dims, f.Axis); err != nil {
 		return nil, fmt.Errorf("experts.Reflection.Apply(%s): %w", f, err)
 	}
-	return actScatter(dims, x, feat, func(in, out []int) {
+	return actScatter(dims, x, feat, func(in, out []int) bool {
 		copy(out, in)
 		out[f.Axis] = dims[f.Axis] - 1 - in[f.Axis]
+		return true
 	}), nil
 }
 
@@ -424,7 +419,7 @@ func (d DiagonalReflection) Apply(dims []int, x []float64, feat int) ([]float64,
 	if err != nil {
 		return nil, fmt.Errorf("experts.DiagonalReflection.Apply(%s): %w", d, err)
 	}
-	return actScatter(dims, x, feat, func(in, out []int) {
+	return actScatter(dims, x, feat, func(in, out []int) bool {
 		copy(out, in)
 		a, b := in[d.AxisA], in[d.AxisB]
 		if d.Anti {
@@ -432,6 +427,7 @@ func (d DiagonalReflection) Apply(dims []int, x []float64, feat int) ([]float64,
 		} else {
 			out[d.AxisA], out[d.AxisB] = b, a
 		}
+		return true
 	}), nil
 }
 
@@ -661,14 +657,18 @@ func actPermutationMask(dims []int, src func(out, in []int)) *Matrix {
 	return m
 }
 
-// actScatter returns y with y[dst(c)] = x[c] for every input cell c (dst must be a bijection).
-func actScatter(dims []int, x []float64, feat int, dst func(in, out []int)) []float64 {
+// actScatter returns y with y[dst(c)] = x[c] for every input cell c that dst keeps (dst writes the
+// destination's coordinates and returns false for a cell that leaves the lattice); cells nothing lands
+// on are zero. dst must be injective on the cells it keeps.
+func actScatter(dims []int, x []float64, feat int, dst func(in, out []int) bool) []float64 {
 	n := len(x) / feat
 	y := make([]float64, len(x))
 	in, out := make([]int, len(dims)), make([]int, len(dims))
 	for i := range n {
 		actUnflatten(dims, i, in)
-		dst(in, out)
+		if !dst(in, out) {
+			continue
+		}
 		j := actFlatten(dims, out)
 		copy(y[j*feat:(j+1)*feat], x[i*feat:(i+1)*feat])
 	}
