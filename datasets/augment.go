@@ -123,6 +123,24 @@ type AugmentOptions struct {
 	// occur in the task's inputs (TaskColors), so that no copy shows a color the task never has and a
 	// color that only the outputs create (a rule's constant) stays what it is.
 	Colors []int32
+	// Fixed colors are never permuted (nor is any other color mapped onto them): typically the colors
+	// that the task's outputs create and no input has (OutputOnlyColors), the constants of its rule,
+	// which a permutation would make a different one in every copy, so that no function of the input
+	// could fit them all.
+	Fixed []int32
+}
+
+// OutputOnlyColors returns the colors 0..9 that occur in some output canvas and in no input canvas, in
+// increasing order.
+func OutputOnlyColors(inputs, outputs []Canvas) []int32 {
+	in := TaskColors(inputs...)
+	var out []int32
+	for _, c := range TaskColors(outputs...) {
+		if !slices.Contains(in, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // TaskColors returns the colors 0..9 that occur in the canvases, in increasing order.
@@ -146,10 +164,10 @@ func TaskColors(canvases ...Canvas) []int32 {
 
 // AugmentationPermutationsWith is AugmentationPermutations with the permutations restricted by opts:
 // each is a uniformly random permutation of the movable colors (opts.Colors, or all ten, less black with
-// KeepBlack), every other token fixed. The first is the identity. The zero AugmentOptions give the
+// KeepBlack and less opts.Fixed), every other token fixed. The first is the identity. The zero AugmentOptions give the
 // permutations of AugmentationPermutations (the same random numbers are drawn).
 func AugmentationPermutationsWith(rng *rand.Rand, copies int, opts AugmentOptions) []ColorPermutation {
-	if opts.Colors == nil && !opts.KeepBlack {
+	if opts.Colors == nil && !opts.KeepBlack && len(opts.Fixed) == 0 {
 		return AugmentationPermutations(rng, copies)
 	}
 	if copies <= 0 {
@@ -163,7 +181,7 @@ func AugmentationPermutationsWith(rng *rand.Rand, copies int, opts AugmentOption
 		}
 	}
 	for _, c := range colors {
-		if c >= 0 && c < NumColors && !(opts.KeepBlack && c == 0) && !slices.Contains(movable, c) {
+		if c >= 0 && c < NumColors && !(opts.KeepBlack && c == 0) && !slices.Contains(opts.Fixed, c) && !slices.Contains(movable, c) {
 			movable = append(movable, c)
 		}
 	}

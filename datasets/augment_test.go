@@ -241,3 +241,34 @@ func TestAugmentationPermutationsWith(t *testing.T) {
 		t.Error("the first permutation is not the identity")
 	}
 }
+
+// TestAugmentFixedColors checks that OutputOnlyColors finds the colors that only the outputs have, and
+// that Fixed colors are never moved nor taken by another color, while every other color still moves.
+func TestAugmentFixedColors(t *testing.T) {
+	inputs := []Canvas{{Rows: 1, Cols: 3, Cells: []int32{0, 1, 5}}, {Rows: 1, Cols: 2, Cells: []int32{1, PadToken}}}
+	outputs := []Canvas{{Rows: 1, Cols: 3, Cells: []int32{0, 2, 1}}, {Rows: 1, Cols: 2, Cells: []int32{8, PadToken}}}
+	fixed := OutputOnlyColors(inputs, outputs)
+	if fmt.Sprint(fixed) != "[2 8]" {
+		t.Fatalf("OutputOnlyColors = %v, want [2 8]", fixed)
+	}
+	moved := map[int32]bool{}
+	for _, p := range AugmentationPermutationsWith(rand.New(rand.NewPCG(9, 10)), 300, AugmentOptions{KeepBlack: true, Fixed: fixed}) {
+		if err := p.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		for c := range int32(NumColors) {
+			if p[c] != c {
+				moved[c] = true
+			}
+			if c != 2 && c != 8 && (p[c] == 2 || p[c] == 8) {
+				t.Fatalf("%v maps color %d onto the fixed color %d", p, c, p[c])
+			}
+		}
+		if p[0] != 0 || p[2] != 2 || p[8] != 8 {
+			t.Fatalf("%v moves black or a fixed color", p)
+		}
+	}
+	if len(moved) != 7 {
+		t.Errorf("colors ever moved: %v, want the 7 that are neither black nor fixed", moved)
+	}
+}

@@ -66,6 +66,12 @@ const (
 	// gradient of the soft gates. A soft mixture of actions can fit training pairs that no single action
 	// fits (and then predicts wrongly with hard gates); straight-through gates cannot [false].
 	ParamStraightThrough = "expert_straight_through"
+	// ParamGateNoise is the scale s of the noise added to the gate logits in training graphs (graphs the
+	// store marks as training, model.Store.SetTraining): logistic noise s·log(u/(1-u)) on the sigmoid
+	// gates (the binary concrete relaxation) and Gumbel noise -s·log(-log u) on the scaling softmax
+	// (Gumbel-softmax), u ~ U(0, 1), drawn anew at every step for every example. The noise explores
+	// actions the gradient alone does not reach; 0 turns it off [0].
+	ParamGateNoise = "expert_gate_noise"
 )
 
 // DefaultParams returns the hyperparameters of the mask experts (the Param* keys) with their defaults,
@@ -87,6 +93,7 @@ func DefaultParams() map[string]any {
 		ParamGridLattice:         false,
 		ParamHardGates:           false,
 		ParamStraightThrough:     false,
+		ParamGateNoise:           0.0,
 	}
 }
 
@@ -190,7 +197,14 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 	initialBias := tensors.FromValue(e.initialGateBias())
 	bias := out.WithInitializer(initializer.BroadcastTensorToShape(initialBias)).
 		VariableWithShape("biases", shapes.Make(dtypes.Float32, e.NumGates())).NodeValue(x.Graph())
-	return Add(MatMul(hidden, w), ExpandAxes(ConvertDType(bias, x.DType()), 0))
+	logits := Add(MatMul(hidden, w), ExpandAxes(ConvertDType(bias, x.DType()), 0))
+	// The free-gate mask (FreeGates; a non-trainable variable, all ones unless a learner's restart
+	// restricts the experts): a gate that is not free is held at its identity setting.
+	free := out.WithInitializer(initializer.BroadcastTensorToShape(tensors.FromValue(e.FreeGatesAll()))).
+		VariableWithShape(FreeGatesVariable, shapes.Make(dtypes.Float32, e.NumGates())).SetTrainable(false).NodeValue(x.Graph())
+	free = ExpandAxes(ConvertDType(free, x.DType()), 0)
+	off := ExpandAxes(ConvertDType(Const(x.Graph(), e.offGateLogits()), x.DType()), 0)
+	return Add(Mul(free, logits), Mul(OneMinus(free), off))
 }
 
 // Gates computes the gates for input x [batch, n, d] and optional conditioning cond [batch, dc]. They
@@ -199,6 +213,9 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
 	hard := model.GetGraphParamOr(scope, x.Graph(), ParamHardGates, paramOr[bool](scope, ParamHardGates))
 	logits := e.GateLogits(scope, x, cond)
+	if noise := paramOr[float64](scope, ParamGateNoise); noise > 0 && !hard && scope.IsTraining(x.Graph()) {
+		logits = e.noisyLogits(scope, logits, noise)
+	}
 	if hard || !paramOr[bool](scope, ParamStraightThrough) {
 		return e.GatesFromLogits(logits, hard)
 	}
@@ -210,6 +227,34 @@ func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
 		}
 	}
 	return soft
+}
+
+// noisyLogits adds ParamGateNoise's noise to the logits [batch, NumGates()]: logistic on the sigmoid
+// segments, Gumbel on the softmax ones.
+func (e Expert) noisyLogits(scope *model.Scope, logits *Node, scale float64) *Node {
+	dt := logits.DType()
+	// u in [eps, 1-eps]: both logs stay finite.
+	const eps = 1e-6
+	u := scope.RandomUniform(logits.Graph(), logits.Shape())
+	u = AddScalar(MulScalar(u, 1-2*eps), eps)
+	logistic := Sub(Log(u), Log(OneMinus(u)))
+	gumbel := Neg(Log(Neg(Log(u))))
+	isSoftmax := make([]float32, 0, e.NumGates())
+	for _, s := range e.segments() {
+		for range s.size(e) {
+			isSoftmax = append(isSoftmax, float32(boolToInt(s.softmax)))
+		}
+	}
+	sel := ExpandAxes(ConvertDType(Const(logits.Graph(), isSoftmax), dt), 0)
+	noise := Add(Mul(sel, gumbel), Mul(OneMinus(sel), logistic))
+	return Add(logits, MulScalar(noise, scale))
+}
+
+func boolToInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // LatticeMask is a soft attention mask on a rows x cols canvas kept in factored form, a weighted sum of

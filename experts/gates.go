@@ -2,6 +2,7 @@ package experts
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
@@ -43,6 +44,7 @@ type Element struct {
 // reads it, so a new kind of gate is one entry here plus the mask code that uses its Gates field.
 type gateSegment struct {
 	name    string               // key of the segment in GateValues
+	family  byte                 // the expert it belongs to, as FreeGates names it: 't', 'r', 'f' or 's'
 	field   func(*Gates) **Node  // where the gates go
 	enabled func(e Expert) bool  // whether the expert has this segment
 	dims    func(e Expert) []int // shape per example; a softmax runs over the last axis
@@ -58,7 +60,7 @@ type gateSegment struct {
 // gateTable is the layout of the gate logits, in order.
 var gateTable = []gateSegment{
 	{
-		name: "translation", field: func(g *Gates) **Node { return &g.Translation },
+		name: "translation", family: 't', field: func(g *Gates) **Node { return &g.Translation },
 		enabled: func(e Expert) bool { return e.Translation },
 		dims:    func(e Expert) []int { return []int{2, e.TranslationLayers} },
 		// TranslationGateInit 0: every gate at 0.5, all 2^L shifts covered evenly, so the gradient tells
@@ -75,7 +77,7 @@ var gateTable = []gateSegment{
 	},
 	{
 		// After the translation bits, so that δ can turn the shift read so far backwards.
-		name: "zerofill", field: func(g *Gates) **Node { return &g.ZeroFill },
+		name: "zerofill", family: 't', field: func(g *Gates) **Node { return &g.ZeroFill },
 		enabled: func(e Expert) bool { return e.Translation && e.ZeroFill },
 		dims:    func(Expert) []int { return []int{2, 2} },
 		bias:    func(e Expert, idx []int) float32 { return float32(e.ZeroFillGateInit) * float32(1-idx[1]) },
@@ -95,7 +97,7 @@ var gateTable = []gateSegment{
 		},
 	},
 	{
-		name: "reflection", field: func(g *Gates) **Node { return &g.Reflection },
+		name: "reflection", family: 'f', field: func(g *Gates) **Node { return &g.Reflection },
 		enabled: func(e Expert) bool { return e.Reflection },
 		dims:    func(Expert) []int { return []int{2} },
 		bias:    func(e Expert, _ []int) float32 { return float32(e.FlipGateInit) },
@@ -103,7 +105,7 @@ var gateTable = []gateSegment{
 		set:     func(_ Expert, el *Element, idx []int) { el.Flip[idx[0]] = true },
 	},
 	{
-		name: "rotation", field: func(g *Gates) **Node { return &g.Rotation },
+		name: "rotation", family: 'r', field: func(g *Gates) **Node { return &g.Rotation },
 		enabled: func(e Expert) bool { return e.Rotation },
 		dims:    func(Expert) []int { return []int{2} }, // ρ_1: 90°, ρ_2: 180°
 		bias:    func(e Expert, _ []int) float32 { return float32(e.FlipGateInit) },
@@ -114,7 +116,7 @@ var gateTable = []gateSegment{
 		set: func(_ Expert, el *Element, idx []int) { el.Quarter += 1 + idx[0] },
 	},
 	{
-		name: "scale", field: func(g *Gates) **Node { return &g.Scale },
+		name: "scale", family: 's', field: func(g *Gates) **Node { return &g.Scale },
 		enabled: func(e Expert) bool { return e.Scaling },
 		dims:    func(e Expert) []int { return []int{2, e.MaxScale} },
 		softmax: true,
@@ -129,7 +131,7 @@ var gateTable = []gateSegment{
 		set: func(_ Expert, el *Element, idx []int) { el.Scale[idx[0]] = idx[1] + 1 },
 	},
 	{
-		name: "transpose", field: func(g *Gates) **Node { return &g.Transpose },
+		name: "transpose", family: 's', field: func(g *Gates) **Node { return &g.Transpose },
 		enabled: func(e Expert) bool { return e.Scaling },
 		dims:    func(Expert) []int { return []int{2} },
 		bias:    func(Expert, []int) float32 { return -4 },
@@ -394,4 +396,64 @@ func (e Expert) ActionOf(el Element) lattice.Action {
 		return parts[0]
 	}
 	return lattice.Compose(parts...)
+}
+
+// FreeGatesVariable is the name of the non-trainable variable, in the scope of the gate logits, that holds
+// an expert's free-gate mask (FreeGates).
+const FreeGatesVariable = "free"
+
+// FreeGatesAll returns the free-gate mask with every gate free (the variable's initial value).
+func (e Expert) FreeGatesAll() []float32 {
+	free := make([]float32, e.NumGates())
+	for i := range free {
+		free[i] = 1
+	}
+	return free
+}
+
+// FreeGates returns the free-gate mask [NumGates()] that leaves only the named experts' gates free to
+// learn: families is "all" or a combination of the letters t (translation, with its zero-fill gates),
+// r (rotation), f (reflection) and s (scaling, with the down-scaling gate), e.g. "t" or "tfr". The other
+// gates are held at their identity setting (off, or scaling factor 1), so that a training run searches
+// only the actions of the named experts. Letters of disabled experts are accepted (they have no gates).
+func (e Expert) FreeGates(families string) ([]float32, error) {
+	if families == "all" {
+		return e.FreeGatesAll(), nil
+	}
+	for _, c := range families {
+		if !strings.ContainsRune("trfs", c) {
+			return nil, fmt.Errorf("expert families %q: want \"all\" or letters of t, r, f, s", families)
+		}
+	}
+	if families == "" {
+		return nil, fmt.Errorf("expert families: empty (want \"all\" or letters of t, r, f, s)")
+	}
+	free := make([]float32, 0, e.NumGates())
+	for _, s := range e.segments() {
+		v := float32(0)
+		if strings.IndexByte(families, s.family) >= 0 {
+			v = 1
+		}
+		for range s.size(e) {
+			free = append(free, v)
+		}
+	}
+	return free, nil
+}
+
+// offGateLogits are the logits that hold each gate at its identity setting where the free-gate mask is 0:
+// sigmoid gates closed, the scaling softmax on factor 1.
+func (e Expert) offGateLogits() []float32 {
+	const sure = 30
+	out := make([]float32, 0, e.NumGates())
+	for _, s := range e.segments() {
+		s.indices(e, func(idx []int) {
+			if s.softmax && idx[len(idx)-1] == 0 {
+				out = append(out, sure)
+			} else {
+				out = append(out, -sure)
+			}
+		})
+	}
+	return out
 }

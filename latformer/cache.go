@@ -61,11 +61,11 @@ func (c *LearnerCache) Close() {
 
 // close releases the learner's compiled graphs and variables.
 func (l *Learner) close() {
-	for _, e := range []*model.Exec{l.stepExec, l.predExec, l.softExec} {
+	for _, e := range []*model.Exec{l.stepExec, l.hardStepExec, l.predExec, l.softExec} {
 		if e != nil {
 			e.Finalize()
 		}
 	}
 	l.store.Finalize()
-	l.stepExec, l.predExec, l.softExec = nil, nil, nil
+	l.stepExec, l.hardStepExec, l.predExec, l.softExec = nil, nil, nil, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -43,9 +44,11 @@ type Learner struct {
 	padPairs   int
 	rng        *rand.Rand
 	stepExec   *model.Exec
-	predExec   *model.Exec // hard (discretized) gates
-	softExec   *model.Exec // soft gates
-	useSoft    bool        // predict with soft gates (set by Fit when only they fit the training pairs)
+	// hardStepExec trains with the gates held at their discretized values (ParamHardSteps > 0; else nil).
+	hardStepExec *model.Exec
+	predExec     *model.Exec // hard (discretized) gates
+	softExec     *model.Exec // soft gates
+	useSoft      bool        // predict with soft gates (set by Fit when only they fit the training pairs)
 	// initial holds every variable's value right after its initialization (Reset restores them).
 	initial map[string]*tensors.Tensor
 	// restartInitial holds the initial values of the restarts after the first (ParamRestarts), drawn
@@ -127,6 +130,9 @@ func (l *Learner) prepare(batch int) (time.Duration, error) {
 	jobs := []job{{l.predExec, predShapes}, {l.softExec, predShapes}}
 	if batch > 0 {
 		jobs = append([]job{{l.stepExec, stepShapes}}, jobs...)
+		if l.hardStepExec != nil {
+			jobs = append(jobs, job{l.hardStepExec, stepShapes})
+		}
 	}
 	compiled := false
 	for _, j := range jobs {
@@ -207,34 +213,21 @@ func (l *Learner) buildExecs() error {
 	if err != nil {
 		return err
 	}
-	stepFn := func(scope *model.Scope, inputs []*Node) []*Node {
-		tokens, targets := inputs[0], inputs[1]
-		inputs = inputs[2:]
-		var cond, rows *Node
-		if l.condDim > 0 {
-			cond, inputs = inputs[0], inputs[1:]
+	stepFn := func(hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
+		return func(scope *model.Scope, inputs []*Node) []*Node {
+			if hard {
+				scope.SetGraphParam(inputs[0].Graph(), experts.ParamHardGates, true)
+			}
+			return l.trainStep(scope, opt, inputs, hard)
 		}
-		if l.padPairs > 1 {
-			rows = inputs[0] // [batch] bool: false for the padding rows
-		}
-		out := l.modelOutputs(scope, tokens, cond)
-		theLoss := crossEntropy(out.Logits, targets, rows)
-		if out.SmoothedLogits != nil {
-			// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.
-			theLoss = Add(theLoss, crossEntropy(out.SmoothedLogits, targets, rows))
-		}
-		opt.UpdateGraph(scope, tokens.Graph(), theLoss)
-		right := ConvertDType(Equal(ConvertDType(ArgMax(out.Logits, -1), targets.DType()), targets), dtypes.Float32)
-		var cellAcc *Node
-		if rows == nil {
-			cellAcc = ReduceAllMean(right)
-		} else {
-			cellAcc = MaskedReduceAllMean(right, BroadcastToDims(ExpandAxes(rows, -1), right.Shape().Dimensions...))
-		}
-		return []*Node{theLoss, cellAcc, exactPerExample(out.Logits, targets)}
 	}
-	if l.stepExec, err = model.NewExec(l.backend, l.store, stepFn); err != nil {
+	if l.stepExec, err = model.NewExec(l.backend, l.store, stepFn(false)); err != nil {
 		return err
+	}
+	if param[int](l.store.RootScope(), ParamHardSteps) > 0 {
+		if l.hardStepExec, err = model.NewExec(l.backend, l.store, stepFn(true)); err != nil {
+			return err
+		}
 	}
 	predFn := func(hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
 		return func(scope *model.Scope, inputs []*Node) []*Node {
@@ -258,6 +251,55 @@ func (l *Learner) buildExecs() error {
 	}
 	l.softExec, err = model.NewExec(l.backend, l.store, predFn(false))
 	return err
+}
+
+// trainStep builds one training step: the loss of the batch (tokens, targets, then the optional
+// conditioning and padding-rows inputs), the optimizer's update, and the cell accuracy and per-example
+// exactness of the batch's predictions.
+//
+// With frozenGates the gating FFNs' variables are left out of the update (not even the optimizer's
+// momentum moves them): the gates stay exactly where the soft training left them.
+func (l *Learner) trainStep(scope *model.Scope, opt optimizer.Interface, inputs []*Node, frozenGates bool) []*Node {
+	tokens, targets := inputs[0], inputs[1]
+	inputs = inputs[2:]
+	scope.Store().SetTraining(tokens.Graph(), true)
+
+	var cond, rows *Node
+	if l.condDim > 0 {
+		cond, inputs = inputs[0], inputs[1:]
+	}
+	if l.padPairs > 1 {
+		rows = inputs[0] // [batch] bool: false for the padding rows
+	}
+	out := l.modelOutputs(scope, tokens, cond)
+	theLoss := crossEntropy(out.Logits, targets, rows)
+	if out.SmoothedLogits != nil {
+		// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.
+		theLoss = Add(theLoss, crossEntropy(out.SmoothedLogits, targets, rows))
+	}
+	if frozenGates {
+		var frozen []*model.Variable
+		for v := range scope.Store().IterVariables() {
+			if v.Trainable && isGateVariable(v.Path()) {
+				v.SetTrainable(false)
+				frozen = append(frozen, v)
+			}
+		}
+		defer func() {
+			for _, v := range frozen {
+				v.SetTrainable(true)
+			}
+		}()
+	}
+	opt.UpdateGraph(scope, tokens.Graph(), theLoss)
+	right := ConvertDType(Equal(ConvertDType(ArgMax(out.Logits, -1), targets.DType()), targets), dtypes.Float32)
+	var cellAcc *Node
+	if rows == nil {
+		cellAcc = ReduceAllMean(right)
+	} else {
+		cellAcc = MaskedReduceAllMean(right, BroadcastToDims(ExpandAxes(rows, -1), right.Shape().Dimensions...))
+	}
+	return []*Node{theLoss, cellAcc, exactPerExample(out.Logits, targets)}
 }
 
 // Progress reports one training step to the callback of Fit.
@@ -338,16 +380,24 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		}
 		augment.Colors = datasets.TaskColors(inputs...)
 	}
+	if param[bool](l.store.RootScope(), ParamAugmentFixOutputColors) {
+		inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
+		for i, ex := range examples {
+			inputs[i], outputs[i] = ex.Input, ex.Output
+		}
+		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
+	}
 	restarts := param[int](l.store.RootScope(), ParamRestarts)
 	if restarts < 1 {
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %s must be >= 1, got %d", ParamRestarts, restarts)
 	}
+	schedule := strings.Split(param[string](l.store.RootScope(), ParamRestartExperts), ",")
 	stopAtFit := param[bool](l.store.RootScope(), ParamRestartsStopAtFit)
 	if maxCells := param[int](l.store.RootScope(), ParamRestartsMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
 		restarts = 1
 	}
 	run := fitRun{examples: examples, copies: copies, augment: augment, progress: progress,
-		maxSteps: param[int](l.store.RootScope(), ParamSteps), patience: param[int](l.store.RootScope(), ParamFitPatience)}
+		maxSteps: param[int](l.store.RootScope(), ParamSteps), hardSteps: param[int](l.store.RootScope(), ParamHardSteps), patience: param[int](l.store.RootScope(), ParamFitPatience)}
 	// The pairs padded to a multiple of ParamPadPairs with copies of the first one, masked out.
 	run.pairs = (len(examples) + l.padPairs - 1) / l.padPairs * l.padPairs
 	run.padded = examples
@@ -382,6 +432,9 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 			if err := l.reinitialize(r); err != nil {
 				return res, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
 			}
+		}
+		if err := l.restrictExperts(schedule[r%len(schedule)]); err != nil {
+			return res, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
 		}
 		run.restart, run.restarts = r, restarts
 		out, err := l.fitOnce(&run)
@@ -431,6 +484,7 @@ type fitRun struct {
 	pairs, copies, batch int
 	augment              datasets.AugmentOptions
 	maxSteps, patience   int
+	hardSteps            int // ParamHardSteps
 	restart, restarts    int
 	rowMask, cond        *tensors.Tensor
 	progress             func(Progress)
@@ -459,17 +513,90 @@ func (o restartOutcome) better(than *restartOutcome) bool {
 	return o.loss < than.loss
 }
 
-// fitOnce trains the current variables (one restart of Fit) and scores the result on the training pairs.
+// fitOnce trains the current variables (one restart of Fit) and scores the result on the training pairs:
+// run.maxSteps steps with soft gates, then, if the hard gates do not fit yet, up to run.hardSteps steps
+// with the gates held at their discretized values (ParamHardSteps).
 func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	out := restartOutcome{restart: run.restart}
-	n := l.rows * l.cols
 	rng := l.rng
 	if run.restart > 0 {
 		rng = newAugmentationRNG(l.seed, run.restart)
 	}
 	start := time.Now()
+	fitted, err := l.trainPhase(run, l.stepExec, run.maxSteps, 0, rng, start, &out)
+	if err != nil || fitted {
+		return out, err
+	}
+	if run.hardSteps > 0 && l.hardStepExec != nil {
+		// The hard phase either ends in a hard fit or is undone: the soft model it started from may fit
+		// the training pairs where the hard one does not, and is then the better prediction.
+		before, err := l.snapshot()
+		if err != nil {
+			return out, err
+		}
+		defer finalizeAll(before)
+		soft := out
+		if fitted, err = l.trainPhase(run, l.hardStepExec, run.hardSteps, run.maxSteps, rng, start, &out); err != nil || fitted {
+			return out, err
+		}
+		if err := l.restore(before); err != nil {
+			return out, err
+		}
+		soft.steps = out.steps // the undone steps still count
+		out = soft
+	}
+	// Training ended without the hard gates fitting the training pairs: predict with whichever of hard or
+	// soft gates fits them best (model selection on training data only).
+	hard, err := l.scoreOnTraining(run.examples, false)
+	if err != nil {
+		return out, err
+	}
+	soft, err := l.scoreOnTraining(run.examples, true)
+	if err != nil {
+		return out, err
+	}
+	out.hardFit = hard == 1
+	out.useSoft = soft > hard
+	out.score = max(hard, soft)
+	return out, nil
+}
+
+// restrictExperts sets the free-gate mask of every mask expert of the model to the families of
+// experts.Expert.FreeGates ("all": every gate free).
+func (l *Learner) restrictExperts(families string) error {
+	e := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+	free, err := e.FreeGates(strings.TrimSpace(families))
+	if err != nil {
+		return fmt.Errorf("%s: %w", ParamRestartExperts, err)
+	}
+	found := false
+	for v := range l.store.IterVariables() {
+		if !strings.HasSuffix(v.Path(), "/gate_logits/"+experts.FreeGatesVariable) {
+			continue
+		}
+		if got := v.Shape().Size(); got != len(free) {
+			return fmt.Errorf("variable %s has %d gates, the expert %d", v.Path(), got, len(free))
+		}
+		if err := v.SetValue(tensors.FromValue(free)); err != nil {
+			return err
+		}
+		found = true
+	}
+	if !found {
+		return fmt.Errorf("no expert gates (variables */gate_logits/%s) in the model", experts.FreeGatesVariable)
+	}
+	return nil
+}
+
+// trainPhase runs up to steps training steps of exec (the soft-gated or the hard-gated training graph),
+// numbered after the done steps of earlier phases, and records them in out. It returns true, with out
+// marked as a hard fit, when the soft model has fitted every augmented copy for run.patience steps and
+// the hard-gated model then predicts every training pair exactly.
+func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
+	n := l.rows * l.cols
+	total := run.maxSteps + run.hardSteps
 	streak := 0
-	for step := 0; step < run.maxSteps; step++ {
+	for step := done; step < done+steps; step++ {
 		tokens := tensors.FromShape(shapes.Make(dtypes.Int32, run.batch, n))
 		targets := tensors.FromShape(shapes.Make(dtypes.Int32, run.batch, n))
 		tensors.MustMutableFlatData[int32](tokens, func(tok []int32) {
@@ -490,9 +617,9 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 		if run.rowMask != nil {
 			args = append(args, run.rowMask)
 		}
-		outs, err := l.stepExec.Call(args...)
+		outs, err := exec.Call(args...)
 		if err != nil {
-			return out, fmt.Errorf("training step %d: %w", step, err)
+			return false, fmt.Errorf("training step %d: %w", step, err)
 		}
 		out.loss = float64(tensors.ToScalar[float32](outs[0]))
 		cellAcc := float64(tensors.ToScalar[float32](outs[1]))
@@ -511,7 +638,7 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 		out.steps = step + 1
 		out.exact = exact
 		if run.progress != nil {
-			run.progress(Progress{Step: step + 1, MaxSteps: run.maxSteps, Restart: run.restart, Restarts: run.restarts,
+			run.progress(Progress{Step: step + 1, MaxSteps: total, Restart: run.restart, Restarts: run.restarts,
 				Loss: out.loss, CellAccuracy: cellAcc, Exact: exact, Elapsed: time.Since(start)})
 		}
 		if exact == 1 {
@@ -524,28 +651,20 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 			// prediction uses hard gates).
 			hardExact, err := l.exactOnTraining(run.examples, false)
 			if err != nil {
-				return out, err
+				return false, err
 			}
 			if hardExact {
 				out.hardFit, out.score = true, 1
-				return out, nil
+				return true, nil
 			}
 		}
 	}
-	// Training ended without the hard gates fitting the training pairs: predict with whichever of hard or
-	// soft gates fits them best (model selection on training data only).
-	hard, err := l.scoreOnTraining(run.examples, false)
-	if err != nil {
-		return out, err
-	}
-	soft, err := l.scoreOnTraining(run.examples, true)
-	if err != nil {
-		return out, err
-	}
-	out.hardFit = hard == 1
-	out.useSoft = soft > hard
-	out.score = max(hard, soft)
-	return out, nil
+	return false, nil
+}
+
+// isGateVariable says whether a variable path belongs to a gating FFN of a mask expert.
+func isGateVariable(path string) bool {
+	return strings.Contains(path, "/gate_hidden/") || strings.Contains(path, "/gate_logits/")
 }
 
 // restartSeed is the initialization seed of restart r > 0.

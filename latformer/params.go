@@ -23,6 +23,10 @@ const (
 	// ParamAugmentTaskColors permutes only the colors that occur in the training inputs, among
 	// themselves (datasets.AugmentOptions) [false].
 	ParamAugmentTaskColors = "augment_task_colors"
+	// ParamAugmentFixOutputColors keeps fixed the colors that the training outputs create and no
+	// training input has (datasets.OutputOnlyColors): a rule's constant colors, which a permutation
+	// would make a different rule in every copy (README, "Table 2") [true].
+	ParamAugmentFixOutputColors = "augment_fix_output_colors"
 	// ParamFitPatience stops training after this many consecutive steps with every training canvas
 	// predicted exactly (0 disables early stopping) [3].
 	ParamFitPatience = "fit_patience"
@@ -39,6 +43,18 @@ const (
 	// so this keeps the restarts' time where they pay: with 81 (canvases up to 9 x 9) the full ARC run
 	// stays within 45 minutes on 2 cores [81].
 	ParamRestartsMaxCells = "train_restarts_max_cells"
+	// ParamHardSteps continues a restart whose hard gates do not fit the training pairs after
+	// ParamSteps steps with up to this many steps in which the gates are held at their discretized values
+	// (their gradient is cut): the rest of the model learns to work with the exact action that prediction
+	// uses, where the soft gates had mixed a little of other actions in (README, "Table 2") [0].
+	ParamHardSteps = "train_hard_steps"
+	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn (the others are
+	// held at the identity, experts.Expert.FreeGates): comma-separated entries, "all" or letters of t
+	// (translation), r (rotation), f (reflection), s (scaling); restart r uses entry r modulo their
+	// number. "all" searches every action at every restart; "all,t" makes every second restart a
+	// translation-only search, which the full expert's gates often miss by opening a rotation or scaling
+	// that fits part of a translation task first (README, "Table 2") [all].
+	ParamRestartExperts = "train_restart_experts"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
 	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
@@ -56,12 +72,15 @@ var modelParams = map[string]any{
 	ParamAugment:                10,
 	ParamAugmentKeepBlack:       true,
 	ParamAugmentTaskColors:      false,
+	ParamAugmentFixOutputColors: true,
 	ParamFitPatience:            3,
 	ParamSeed:                   1,
 	ParamPadPairs:               1,
 	ParamRestarts:               3,
 	ParamRestartsStopAtFit:      true,
 	ParamRestartsMaxCells:       81,
+	ParamRestartExperts:         "all",
+	ParamHardSteps:              0,
 	optimizer.ParamOptimizer:    "adam", // GoMLX's default is "adamw"
 	optimizer.ParamLearningRate: 1e-3,
 }

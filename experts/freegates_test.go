@@ -1,0 +1,102 @@
+package experts
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// TestFreeGates checks the free-gate mask: FreeGates' layout and errors, and that with the mask of "t"
+// set in the expert's variable the gate logits of the other experts are held at their identity setting
+// (whatever the input and the weights) while the translation logits are those of the unmasked expert.
+func TestFreeGates(t *testing.T) {
+	e := DefaultExpert(6, 6)
+	if _, err := e.FreeGates("tx"); err == nil || !strings.Contains(err.Error(), "letters") {
+		t.Errorf("FreeGates(\"tx\") error = %v, want a complaint about the letters", err)
+	}
+	if _, err := e.FreeGates(""); err == nil {
+		t.Error("FreeGates(\"\") accepted")
+	}
+	all, err := e.FreeGates("all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	every, err := e.FreeGates("tfrs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range all {
+		if all[i] != 1 || every[i] != 1 {
+			t.Fatalf("gate %d: \"all\" %v, \"tfrs\" %v, want 1", i, all[i], every[i])
+		}
+	}
+	onlyT, err := e.FreeGates("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nT := 2*e.TranslationLayers + 4 // translation bits and the zero-fill gates, first in the layout
+	for i, v := range onlyT {
+		if want := float32(boolToInt(i < nT)); v != want {
+			t.Fatalf("FreeGates(\"t\")[%d] = %v, want %v", i, v, want)
+		}
+	}
+
+	backend := goBackend(t)
+	store := model.NewStore()
+	exec, err := model.NewExec(backend, store, func(scope *model.Scope, x *Node) *Node {
+		return e.GateLogits(scope.In("expert"), x, nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exec.Finalize()
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := tensors.FromShape(shapes.Make(dtypes.Float32, 3, e.N(), 8))
+	tensors.MustMutableFlatData[float32](x, func(f []float32) {
+		for i := range f {
+			f[i] = float32(rng.NormFloat64())
+		}
+	})
+	free := tensors.MustCopyFlatData[float32](exec.MustCall(x)[0])
+	var v *model.Variable
+	for vv := range store.IterVariables() {
+		if strings.HasSuffix(vv.Path(), "/gate_logits/"+FreeGatesVariable) {
+			v = vv
+		}
+	}
+	if v == nil || v.Trainable {
+		t.Fatalf("free-gate variable %v missing or trainable", v)
+	}
+	if err := v.SetValue(tensors.FromValue(onlyT)); err != nil {
+		t.Fatal(err)
+	}
+	masked := tensors.MustCopyFlatData[float32](exec.MustCall(x)[0])
+	off := e.offGateLogits()
+	n := e.NumGates()
+	for b := range 3 {
+		for i := range n {
+			got, want := masked[b*n+i], free[b*n+i]
+			if i >= nT {
+				want = off[i]
+			}
+			if math.Abs(float64(got-want)) > 1e-5 {
+				t.Fatalf("example %d, gate %d: logit %v, want %v", b, i, got, want)
+			}
+		}
+	}
+	// Held gates select the identity: hard gates of the masked logits read back no flip, rotation or scaling.
+	el := e.ElementOf(GateValues{"reflection": {0, 0}, "rotation": {0, 0}})
+	if el.Flip != [2]bool{} || el.Quarter != 0 {
+		t.Errorf("closed reflection and rotation gates read back as %+v", el)
+	}
+	if off[nT+4] != 30 || off[nT+5] != -30 {
+		t.Errorf("scaling segment held at %v, want factor 1 (+30) over the others (-30)", off[nT+4:nT+6])
+	}
+}
