@@ -590,8 +590,9 @@ func (l *Learner) restrictExperts(families string) error {
 
 // trainPhase runs up to steps training steps of exec (the soft-gated or the hard-gated training graph),
 // numbered after the done steps of earlier phases, and records them in out. It returns true, with out
-// marked as a hard fit, when the soft model has fitted every augmented copy for run.patience steps and
-// the hard-gated model then predicts every training pair exactly.
+// marked as a hard fit, when the trained model (soft or hard gates, as exec has them) has fitted every
+// augmented copy for run.patience steps and the hard-gated model then predicts every training pair
+// exactly.
 func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
 	n := l.rows * l.cols
 	total := run.maxSteps + run.hardSteps
