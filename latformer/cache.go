@@ -13,6 +13,7 @@ import (
 //
 // A LearnerCache is not safe for concurrent use: give each worker its own, on its own backend.
 type LearnerCache struct {
+	arch     Architecture
 	backend  compute.Backend
 	settings string
 	learners map[[2]int]*Learner
@@ -21,10 +22,15 @@ type LearnerCache struct {
 // NewLearnerCache returns an empty cache whose learners use the backend and the hyperparameters of
 // settings ("key=value;...", see NewStore). Bad settings are an error here, before any work.
 func NewLearnerCache(backend compute.Backend, settings string) (*LearnerCache, error) {
-	if _, err := NewStore(settings); err != nil {
+	return NewLearnerCacheFor(LatFormerArchitecture(), backend, settings)
+}
+
+// NewLearnerCacheFor is NewLearnerCache for another architecture.
+func NewLearnerCacheFor(arch Architecture, backend compute.Backend, settings string) (*LearnerCache, error) {
+	if _, err := NewStoreFor(arch, settings); err != nil {
 		return nil, err
 	}
-	return &LearnerCache{backend: backend, settings: settings, learners: map[[2]int]*Learner{}}, nil
+	return &LearnerCache{arch: arch, backend: backend, settings: settings, learners: map[[2]int]*Learner{}}, nil
 }
 
 // Learner returns a learner for a rows x cols canvas as good as new (see Learner.Reset), and whether it
@@ -37,11 +43,11 @@ func (c *LearnerCache) Learner(rows, cols int) (l *Learner, reused bool, err err
 		}
 		return l, true, nil
 	}
-	store, err := NewStore(c.settings)
+	store, err := NewStoreFor(c.arch, c.settings)
 	if err != nil {
 		return nil, false, err
 	}
-	if l, err = NewLearner(c.backend, store, rows, cols); err != nil {
+	if l, err = NewLearnerFor(c.arch, c.backend, store, rows, cols); err != nil {
 		return nil, false, err
 	}
 	c.learners[key] = l

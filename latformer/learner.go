@@ -36,6 +36,7 @@ type Example struct {
 // pool can deadlock when two executions wait on each other's parallel tasks): give each goroutine its
 // own backend from NewBackend, as `latformer arc --workers N` does.
 type Learner struct {
+	arch       Architecture
 	backend    compute.Backend
 	store      *model.Store
 	rows, cols int
@@ -58,15 +59,24 @@ type Learner struct {
 	compiled map[*model.Exec]map[string]bool
 }
 
-// NewLearner creates a learner for a rows x cols canvas. store holds the hyperparameters (see NewStore;
-// nil means the defaults) and receives the variables: use a fresh store per task.
+// NewLearner creates a LatFormer learner for a rows x cols canvas. store holds the hyperparameters (see
+// NewStore; nil means the defaults) and receives the variables: use a fresh store per task.
 func NewLearner(backend compute.Backend, store *model.Store, rows, cols int) (*Learner, error) {
+	return NewLearnerFor(LatFormerArchitecture(), backend, store, rows, cols)
+}
+
+// NewLearnerFor is NewLearner for another architecture; its store (nil: the defaults) comes from
+// NewStoreFor(arch, ...).
+func NewLearnerFor(arch Architecture, backend compute.Backend, store *model.Store, rows, cols int) (*Learner, error) {
+	if arch.Build == nil {
+		return nil, fmt.Errorf("architecture %q has no Build function", arch.Name)
+	}
 	if rows < 1 || cols < 1 || rows > datasets.MaxGridSide || cols > datasets.MaxGridSide {
 		return nil, fmt.Errorf("canvas %dx%d: sides must be in 1..%d", rows, cols, datasets.MaxGridSide)
 	}
 	if store == nil {
 		var err error
-		if store, err = NewStore(""); err != nil {
+		if store, err = NewStoreFor(arch, ""); err != nil {
 			return nil, err
 		}
 	}
@@ -76,7 +86,7 @@ func NewLearner(backend compute.Backend, store *model.Store, rows, cols int) (*L
 		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamPadPairs, padPairs)
 	}
 	store.SetParam(model.ParamInitialSeed, int64(seed))
-	l := &Learner{backend: backend, store: store, rows: rows, cols: cols, seed: seed, padPairs: padPairs,
+	l := &Learner{arch: arch, backend: backend, store: store, rows: rows, cols: cols, seed: seed, padPairs: padPairs,
 		rng: newAugmentationRNG(seed, 0), condDim: -1,
 		initial: map[string]*tensors.Tensor{}, restartInitial: map[int]map[string]*tensors.Tensor{}, compiled: map[*model.Exec]map[string]bool{}}
 	return l, nil
@@ -186,8 +196,11 @@ func compileOnce(exec *model.Exec, inputShapes []shapes.Shape) (err error) {
 func (l *Learner) Store() *model.Store { return l.store }
 
 func (l *Learner) modelOutputs(scope *model.Scope, tokens, cond *Node) *Outputs {
-	return Model{Rows: l.rows, Cols: l.cols}.Build(scope, tokens, cond)
+	return l.arch.Build(scope, l.rows, l.cols, tokens, cond)
 }
+
+// Architecture returns the architecture the learner trains.
+func (l *Learner) Architecture() Architecture { return l.arch }
 
 // crossEntropy is the mean cross-entropy over all cells (pad cells included), Appendix B.2. rows
 // ([batch] bool, may be nil) leaves out the batch's padding rows (ParamPadPairs).
@@ -239,7 +252,10 @@ func (l *Learner) buildExecs() error {
 			scope.SetGraphParam(tokens.Graph(), experts.ParamHardGates, hard)
 			out := l.modelOutputs(scope, tokens, cond)
 			pred := ConvertDType(ArgMax(out.Logits, -1), dtypes.Int32)
-			outs := append([]*Node{pred}, out.Gates.GateTensors()...)
+			outs := []*Node{pred}
+			if out.Gates != nil {
+				outs = append(outs, out.Gates.GateTensors()...)
+			}
 			if out.Gates2 != nil {
 				outs = append(outs, out.Gates2.GateTensors()...)
 			}
@@ -564,8 +580,9 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 // restrictExperts sets the free-gate mask of every mask expert of the model to the families of
 // experts.Expert.FreeGates ("all": every gate free).
 func (l *Learner) restrictExperts(families string) error {
+	families = strings.TrimSpace(families)
 	e := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	free, err := e.FreeGates(strings.TrimSpace(families))
+	free, err := e.FreeGates(families)
 	if err != nil {
 		return fmt.Errorf("%s: %w", ParamRestartExperts, err)
 	}
@@ -582,8 +599,8 @@ func (l *Learner) restrictExperts(families string) error {
 		}
 		found = true
 	}
-	if !found {
-		return fmt.Errorf("no expert gates (variables */gate_logits/%s) in the model", experts.FreeGatesVariable)
+	if !found && families != "all" {
+		return fmt.Errorf("%s=%s: the model has no mask expert (no variable */gate_logits/%s)", ParamRestartExperts, families, experts.FreeGatesVariable)
 	}
 	return nil
 }
@@ -840,20 +857,24 @@ func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 			return nil, fmt.Errorf("prediction: %w", err)
 		}
 		cells := tensors.MustCopyFlatData[int32](outs[0])
+		var gates, gates2 []experts.GateValues
 		numGateTensors := (len(outs) - 1) / actions
-		gates, err := expert.DecodeGates(outs[1 : 1+numGateTensors])
-		if err != nil {
-			return nil, err
+		if numGateTensors > 0 { // else a model without mask experts
+			if gates, err = expert.DecodeGates(outs[1 : 1+numGateTensors]); err != nil {
+				return nil, err
+			}
 		}
-		var gates2 []experts.GateValues
-		if actions == 2 {
+		if actions == 2 && numGateTensors > 0 {
 			if gates2, err = expert.DecodeGates(outs[1+numGateTensors:]); err != nil {
 				return nil, err
 			}
 		}
 		for i := range chunk {
 			c := datasets.Canvas{Rows: l.rows, Cols: l.cols, Cells: append([]int32(nil), cells[i*n:(i+1)*n]...)}
-			p := Prediction{Canvas: c, Gates: gates[i], Action: expert.Action(gates[i])}
+			p := Prediction{Canvas: c}
+			if gates != nil {
+				p.Gates, p.Action = gates[i], expert.Action(gates[i])
+			}
 			if gates2 != nil {
 				p.Gates2, p.Action2 = gates2[i], expert.Action(gates2[i])
 			}

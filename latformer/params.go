@@ -1,11 +1,8 @@
 package latformer
 
 import (
-	"fmt"
-
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
-	"github.com/gomlx/gomlx/ui/commandline"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/layers"
 )
@@ -107,12 +104,5 @@ func param[T any](scope *model.Scope, key string) T {
 // NewStore returns a model.Store holding DefaultParams, with settings applied on top. settings uses
 // GoMLX's --set syntax, "key=value;key=value" (unknown keys and malformed values are errors).
 func NewStore(settings string) (*model.Store, error) {
-	store := model.NewStore()
-	store.SetParams(DefaultParams())
-	if settings != "" {
-		if _, err := commandline.ParseSettings(store, settings); err != nil {
-			return nil, fmt.Errorf("parsing settings %q: %w", settings, err)
-		}
-	}
-	return store, nil
+	return NewStoreFor(LatFormerArchitecture(), settings)
 }

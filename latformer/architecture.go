@@ -1,0 +1,54 @@
+package latformer
+
+import (
+	"fmt"
+	"maps"
+
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ui/commandline"
+)
+
+// Architecture is a model that a Learner trains task by task: LatFormer (the default, LatFormerArchitecture)
+// or another with the same inputs and outputs, such as the baselines of package baselines. The learner's
+// training protocol (augmentation, steps, early stopping, restarts, prediction) is the same for all.
+type Architecture struct {
+	// Name identifies the architecture (the CLI's --model flag, the results' model column).
+	Name string
+	// Params are the architecture's own hyperparameters with their defaults: NewStoreFor adds them to
+	// DefaultParams, so that --set accepts them.
+	Params map[string]any
+	// Build builds the outputs for tokens [batch, rows*cols] (int32 tokens 0..10, row-major canvas) and
+	// the optional conditioning cond [batch, dc] (nil for none). Outputs.Logits is required; Gates (and
+	// Gates2) are nil for a model without mask experts, whose predictions then carry no gates or action.
+	Build func(scope *model.Scope, rows, cols int, tokens, cond *Node) *Outputs
+}
+
+// LatFormerArchitecture is the paper's model (Model.Build), what NewLearner trains.
+func LatFormerArchitecture() Architecture {
+	return Architecture{
+		Name: "latformer",
+		Build: func(scope *model.Scope, rows, cols int, tokens, cond *Node) *Outputs {
+			return Model{Rows: rows, Cols: cols}.Build(scope, tokens, cond)
+		},
+	}
+}
+
+// NewStoreFor is NewStore for an architecture: DefaultParams and arch.Params, with settings on top.
+func NewStoreFor(arch Architecture, settings string) (*model.Store, error) {
+	params := DefaultParams()
+	for k := range arch.Params {
+		if _, ok := params[k]; ok {
+			return nil, fmt.Errorf("architecture %q redefines the hyperparameter %q", arch.Name, k)
+		}
+	}
+	maps.Copy(params, arch.Params)
+	store := model.NewStore()
+	store.SetParams(params)
+	if settings != "" {
+		if _, err := commandline.ParseSettings(store, settings); err != nil {
+			return nil, fmt.Errorf("parsing settings %q: %w", settings, err)
+		}
+	}
+	return store, nil
+}

@@ -1,0 +1,91 @@
+package latformer
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/layers"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/lattice"
+)
+
+// perCell is a model without mask experts: every cell's logits from its own token only (an embedding
+// and a dense layer), with one hyperparameter of its own.
+func perCell() Architecture {
+	return Architecture{
+		Name:   "per_cell",
+		Params: map[string]any{"per_cell_dim": 16},
+		Build: func(scope *model.Scope, rows, cols int, tokens, cond *Node) *Outputs {
+			d := model.GetParamOr(scope, "per_cell_dim", 16)
+			x := layers.Embedding(scope.In("embed"), tokens, dtypes.Float32, datasets.NumTokens, d)
+			return &Outputs{Logits: layers.Dense(scope.In("head"), x, true, datasets.NumTokens)}
+		},
+	}
+}
+
+// TestArchitecture checks that a Learner trains another architecture with the same protocol: a per-cell
+// model fits an identity task and predicts its training pairs, its predictions carry no gates, its own hyperparameter
+// is settable, and restarts restricted to an expert family are an error for it.
+func TestArchitecture(t *testing.T) {
+	arch := perCell()
+	if _, err := NewStoreFor(arch, "per_cell_dim=8;train_steps=3"); err != nil {
+		t.Fatalf("own and common hyperparameters: %v", err)
+	}
+	if _, err := NewStoreFor(arch, "per_cell_dims=8"); err == nil {
+		t.Error("an unknown key was accepted")
+	}
+	clash := arch
+	clash.Params = map[string]any{ParamSteps: 3}
+	if _, err := NewStoreFor(clash, ""); err == nil || !strings.Contains(err.Error(), ParamSteps) {
+		t.Errorf("redefining %s: error %v", ParamSteps, err)
+	}
+
+	backend := testBackend(t)
+	store, err := NewStoreFor(arch, "train_steps=200;augment_copies=4;learning_rate=0.05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLearnerFor(arch, backend, store, 5, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(41, 42))
+	identity := lattice.Translation{Deltas: []int{0, 0}}
+	train, wants := examples(t, rng, identity, 5, 4, 3)
+	fit, preds := fitPredict(t, l, train, train)
+	if !fit.Fitted {
+		t.Errorf("the per-cell model did not fit the identity task: loss %.4f", fit.Loss)
+	}
+	for i, p := range preds {
+		if p.Gates != nil || p.Action != nil {
+			t.Errorf("prediction %d of a model without experts has gates %v, action %v", i, p.Gates, p.Action)
+		}
+		if !slices.Equal(p.Canvas.Cells, wants[i].Cells) {
+			t.Errorf("training pair %d is predicted wrongly though the model fitted:\n got %v\nwant %v", i, p.Canvas.Cells, wants[i].Cells)
+		}
+	}
+	if l.Architecture().Name != "per_cell" {
+		t.Errorf("Architecture().Name = %q", l.Architecture().Name)
+	}
+	bad, err := NewLearnerFor(arch, backend, mustStore(t, arch, "train_steps=2;train_restart_experts=t"), 5, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bad.Fit(train, nil); err == nil || !strings.Contains(err.Error(), "no mask expert") {
+		t.Errorf("restarts restricted to translations on a model without experts: error %v", err)
+	}
+}
+
+func mustStore(t *testing.T, arch Architecture, settings string) *model.Store {
+	t.Helper()
+	s, err := NewStoreFor(arch, settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
