@@ -1,0 +1,89 @@
+// Package baselines holds the neural baselines of the paper's Table 2 (Section 5.2) as
+// latformer.Architecture values, so that a latformer.Learner trains them task by task with exactly
+// LatFormer's protocol (color augmentation, steps, early stopping, restarts, prediction):
+//
+//	cnn              a residual stack of 3 x 3 convolutions (GoMLX layers.Convolution)
+//	attention_abs    one self-attention layer with learned absolute positional embeddings
+//	                 (GoMLX attention.SelfAttention and attention/pos.Learned), post-LN with a ReLU FFN
+//	                 like the LatFormer layer
+//	attention_rel    the same layer with relative positional encodings (Shaw et al. 2018) in two
+//	                 dimensions: the key term q_i·(a_r[Δrow] + a_c[Δcol]), clipped offsets
+//	transformer      a Transformer encoder (GoMLX ml/zoo/transformer: pre-LN, GELU, no causal mask,
+//	                 learned absolute positions)
+//	transformer_aug  the Transformer with data augmentation: the input's images under the rotations,
+//	                 reflections and scalings of the canvas are extra inputs, one embedding table each,
+//	                 summed into every cell's embedding
+//
+// Every model maps tokens [batch, rows*cols] (colors 0..9 and the pad token) to per-cell logits
+// [batch, rows*cols, 11] and has no mask experts (latformer.Outputs.Gates is nil). Their sizes are
+// hyperparameters (Params) with defaults of the size of a one-layer LatFormer (d = 32); README, "Baselines"
+// lists them with their parameter counts.
+//
+// Not here: the paper's PixelCNN (an autoregressive model: its prediction decodes the output cell by cell,
+// which the learner's one-pass prediction does not do) and the Differentiable Neural Computer with spectral
+// regularization (an external memory with its own controller and training loop); README says why.
+package baselines
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/latformer/latformer/latformer"
+)
+
+// Hyperparameter keys (model.Store keys, settable with --set). Defaults in brackets.
+const (
+	// ParamDim is the model (embedding) dimension of every baseline [32].
+	ParamDim = "baseline_dim"
+	// ParamLayers is the number of layers: convolutions of the CNN, encoder layers of the Transformers,
+	// attention layers of the attention baselines [4 for the CNN and the Transformers, 1 for attention:
+	// see Default].
+	ParamLayers = "baseline_layers"
+	// ParamHeads is the number of attention heads [4].
+	ParamHeads = "baseline_heads"
+	// ParamMaxRelative clips the relative offsets of attention_rel to ±this many cells per axis [29].
+	ParamMaxRelative = "baseline_max_relative"
+)
+
+// params are the hyperparameters every baseline registers; ParamLayers' default is per model (layers).
+func params(layers int) map[string]any {
+	return map[string]any{ParamDim: 32, ParamLayers: layers, ParamHeads: 4, ParamMaxRelative: 29}
+}
+
+// registry maps the architecture names to their constructors.
+var registry = map[string]func() latformer.Architecture{
+	"cnn":             CNN,
+	"attention_abs":   AttentionAbs,
+	"attention_rel":   AttentionRel,
+	"transformer":     Transformer,
+	"transformer_aug": TransformerAug,
+}
+
+// Names lists the baselines, sorted.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ByName returns the architecture called name: "latformer" or one of Names.
+func ByName(name string) (latformer.Architecture, error) {
+	if name == "latformer" {
+		return latformer.LatFormerArchitecture(), nil
+	}
+	if f, ok := registry[name]; ok {
+		return f(), nil
+	}
+	return latformer.Architecture{}, fmt.Errorf("unknown model %q: want latformer or one of %v", name, Names())
+}
+
+// check panics with a clear message when tokens do not fit the canvas.
+func check(name string, rows, cols int, tokensShape []int) {
+	if len(tokensShape) != 2 || tokensShape[1] != rows*cols {
+		panic(fmt.Sprintf("baselines.%s: tokens must be [batch, %d] for a %dx%d canvas, got %v", name, rows*cols, rows, cols, slices.Clone(tokensShape)))
+	}
+}

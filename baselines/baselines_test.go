@@ -1,0 +1,188 @@
+package baselines
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/lattice"
+	"github.com/latformer/latformer/latformer"
+)
+
+func testBackend(t testing.TB) compute.Backend {
+	t.Helper()
+	b, err := compute.NewWithConfig("go:ops_sequential")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// examples returns num pairs of the action on a side x side canvas with grid x grid inputs.
+func examples(t testing.TB, rng *rand.Rand, a lattice.Action, side, grid, num int) []latformer.Example {
+	t.Helper()
+	_, ins, outs, err := datasets.ActionExamples(rng, a, side, side, grid, grid, num)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := make([]latformer.Example, num)
+	for i := range ex {
+		ex[i] = latformer.Example{Input: ins[i], Output: outs[i]}
+	}
+	return ex
+}
+
+// TestByName checks the registry: every name builds, "latformer" is the paper's model, others are errors.
+func TestByName(t *testing.T) {
+	if got := Names(); !slices.Equal(got, []string{"attention_abs", "attention_rel", "cnn", "transformer", "transformer_aug"}) {
+		t.Errorf("Names() = %v", got)
+	}
+	for _, n := range append(Names(), "latformer") {
+		a, err := ByName(n)
+		if err != nil || a.Name != n || a.Build == nil {
+			t.Errorf("ByName(%q) = %q, %v", n, a.Name, err)
+		}
+	}
+	if _, err := ByName("pixelcnn"); err == nil || !strings.Contains(err.Error(), "cnn") {
+		t.Errorf("ByName(pixelcnn) error = %v, want one listing the models", err)
+	}
+}
+
+// TestBaselinesTrain trains every baseline a few steps on a small task through latformer.Learner: the
+// loss is finite and falls, the predictions are canvases of the right size without gates, and the
+// baseline's own hyperparameters are accepted.
+func TestBaselinesTrain(t *testing.T) {
+	backend := testBackend(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	train := examples(t, rng, lattice.Translation{Deltas: []int{1, 0}}, 6, 4, 3)
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			arch, _ := ByName(name)
+			store, err := latformer.NewStoreFor(arch, "train_steps=1;augment_copies=2;train_restarts=1;baseline_dim=16;baseline_heads=2;baseline_layers=2;baseline_max_relative=3;learning_rate=0.01")
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := latformer.NewLearnerFor(arch, backend, store, 6, 6)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, err := l.Fit(train, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var last float64
+			for range 20 { // Fit again continues from the trained variables
+				fit, err := l.Fit(train, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				last = fit.Loss
+			}
+			t.Logf("%s: loss %.4f after 1 step, %.4f after 21", name, first.Loss, last)
+			if math.IsNaN(last) || !(last < first.Loss) {
+				t.Errorf("loss %.4f after 21 steps, %.4f after 1", last, first.Loss)
+			}
+			preds, err := l.Predict(train)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range preds {
+				if p.Gates != nil || len(p.Canvas.Cells) != 36 {
+					t.Fatalf("prediction with gates %v and %d cells", p.Gates, len(p.Canvas.Cells))
+				}
+			}
+		})
+	}
+}
+
+// TestRelativeLogits checks the factored relative key term against its definition, cell pair by cell
+// pair: q_i·(a_r[clip(row_j-row_i)] + a_c[clip(col_j-col_i)]).
+func TestRelativeLogits(t *testing.T) {
+	backend := testBackend(t)
+	const rows, cols, clip, heads, dh = 3, 4, 2, 2, 3
+	n := rows * cols
+	store := model.NewStore()
+	rng := rand.New(rand.NewPCG(3, 4))
+	q := tensors.FromShape(shapes.Make(dtypes.Float32, 1, heads, n, dh))
+	tensors.MustMutableFlatData[float32](q, func(f []float32) {
+		for i := range f {
+			f[i] = float32(rng.NormFloat64())
+		}
+	})
+	exec, err := model.NewExec(backend, store, func(scope *model.Scope, q *Node) *Node {
+		return relativeLogits(scope, q, rows, cols, clip)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exec.Finalize()
+	got := tensors.MustCopyFlatData[float32](exec.MustCall(q)[0])
+	table := func(axis string) []float32 {
+		for v := range store.IterVariables() {
+			if strings.Contains(v.Path(), "relative_"+axis) {
+				return tensors.MustCopyFlatData[float32](v.MustValue())
+			}
+		}
+		t.Fatalf("no %s table", axis)
+		return nil
+	}
+	ar, ac := table("rows"), table("cols")
+	qf := tensors.MustCopyFlatData[float32](q)
+	off := func(d int) int { return min(max(d, -clip), clip) + clip }
+	maxErr := 0.0
+	for h := range heads {
+		for i := range n {
+			for j := range n {
+				dr, dc := off(j/cols-i/cols), off(j%cols-i%cols)
+				want := 0.0
+				for k := range dh {
+					want += float64(qf[(h*n+i)*dh+k]) * float64(ar[dr*dh+k]+ac[dc*dh+k])
+				}
+				maxErr = max(maxErr, math.Abs(want-float64(got[(h*n+i)*n+j])))
+			}
+		}
+	}
+	if maxErr > 1e-5 {
+		t.Errorf("relative logits differ from the definition by %g", maxErr)
+	}
+}
+
+// TestGatherTokens checks TransformerAug's images of the input against datasets.ApplyAction.
+func TestGatherTokens(t *testing.T) {
+	backend := testBackend(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	const side = 6
+	c := datasets.Canvas{Rows: side, Cols: side, Cells: make([]int32, side*side)}
+	for i := range c.Cells {
+		c.Cells[i] = datasets.PadToken
+		if i/side < 4 && i%side < 3 {
+			c.Cells[i] = int32(rng.IntN(datasets.NumColors))
+		}
+	}
+	for _, a := range AugmentActions() {
+		gather, ok := augmentGather(a, side, side)
+		if !ok {
+			t.Fatalf("%s: no gather on a square canvas", a)
+		}
+		want, err := datasets.ApplyAction(a, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := MustExecOnce(backend, func(tok *Node) *Node { return gatherTokens(tok, gather) }, [][]int32{c.Cells})
+		if cells := tensors.MustCopyFlatData[int32](got); !slices.Equal(cells, want.Cells) {
+			t.Errorf("%s:\n got %v\nwant %v", a, cells, want.Cells)
+		}
+	}
+	if _, ok := augmentGather(AugmentActions()[0], 4, 5); ok {
+		t.Error("a gather on a non-square canvas")
+	}
+}
