@@ -14,8 +14,8 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/lattice"
 	"github.com/latformer/latformer/latformer"
+	"github.com/latformer/latformer/lattice"
 )
 
 func testBackend(t testing.TB) compute.Backend {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/arc"
 )
@@ -30,12 +31,13 @@ func runARC(args []string) error {
 	buckets := fs.String("canvas-buckets", "", `comma-separated canvas sides to round each task's canvas up to, e.g. "10,20,30": fewer graphs to compile (XLA), more work per step (empty: each task's own canvas)`)
 	perTask := fs.Bool("compile-per-task", false, "build and compile every task's graphs anew (default: reuse those of an earlier task on the same canvas, reset; same results)")
 	settings := fs.String("set", "", `hyperparameters, "key=value;key=value"`)
+	modelName := fs.String("model", "latformer", "model to train per task: latformer, or a baseline of Table 2: "+strings.Join(baselines.Names(), ", ")+" (their hyperparameters: baseline_dim, baseline_layers, baseline_heads, baseline_max_relative)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: *category, Annotation: *annotation, Limit: *limit, Holdout: *holdout, Workers: *workers,
-		Steps: *steps, Canvas: *canvas, Settings: *settings, Out: *out, Resume: *resume, Force: *force}
+		Steps: *steps, Canvas: *canvas, Settings: *settings, Model: *modelName, Out: *out, Resume: *resume, Force: *force}
 	if *tasksFlag != "" {
 		opts.Tasks = strings.Split(*tasksFlag, ",")
 	}
@@ -54,8 +56,8 @@ func runARC(args []string) error {
 		Start: func(info arc.RunInfo) {
 			fmt.Printf("backend: %s\n", info.Backend)
 			o := info.Options
-			fmt.Printf("%d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s); results in %s\n",
-				info.Selected, o.Split, o.Category, info.Done, info.Selected-info.Done, o.Workers, o.Out)
+			fmt.Printf("%d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s), model %s; results in %s\n",
+				info.Selected, o.Split, o.Category, info.Done, info.Selected-info.Done, o.Workers, o.Model, o.Out)
 			bar = newTaskBar(info.Selected-info.Done, "solving", *quiet)
 		},
 		Task: func(r arc.Result, finished, total int) {

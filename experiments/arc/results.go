@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,16 +17,15 @@ import (
 // seconds is the task's whole time (compiling included), compile_seconds the part spent building and
 // compiling graphs (0 when the task reused another task's, see Solver). restarts is the number of
 // training restarts run, restarts_fitted how many of them fitted the training pairs with hard gates,
-// restart the one used for prediction (from 0; steps are its steps) and total_steps the steps of all.
+// restart the one used for prediction (from 0; steps are its steps) and total_steps the steps of all;
+// model is the architecture trained (latformer, or a baseline of package baselines).
 var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action", "compile_seconds",
-	"restarts", "restarts_fitted", "restart", "total_steps"}
+	"restarts", "restarts_fitted", "restart", "total_steps", "model"}
 
-// headerV1 and headerV2 are the headers of results files written before compile_seconds and before the
-// restart columns existed; ReadResults reads them too (the missing columns zero, restarts 1).
-var (
-	headerV1 = Header[:11]
-	headerV2 = Header[:12]
-)
+// oldHeaders are the headers of results files written before compile_seconds, before the restart
+// columns and before the model column existed; ReadResults reads them too (the missing columns zero,
+// restarts 1, model latformer: the only model there was).
+var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16]}
 
 // PaperTable2 holds the paper's Table 2 for reference: the solved fractions of LatFormer and of the
 // best search over a hand-engineered DSL, per category.
@@ -59,12 +59,12 @@ func (r Result) Record() []string {
 		strconv.Itoa(r.TestTotal), strconv.Itoa(r.SizeOnly), strconv.Itoa(r.Steps),
 		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action,
 		strconv.FormatFloat(r.CompileSeconds, 'f', 2, 64),
-		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps)}
+		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps), r.Model}
 }
 
 // ErrOldResults is returned (wrapped) by ReadResults for a results file in an older format: its rows are
 // read, but a run must not append rows of the current format to it.
-var ErrOldResults = errors.New("results file in an older format (no compile_seconds or restart columns)")
+var ErrOldResults = errors.New("results file in an older format (no compile_seconds, restart or model columns)")
 
 // ReadResults reads a results CSV (as written by `latformer arc`), keyed by task id. A malformed line
 // (e.g. the partial last line of an interrupted run) returns the rows read so far and an error naming
@@ -81,7 +81,10 @@ func ReadResults(path string) (_ map[string]Result, err error) {
 		return nil, fmt.Errorf("%s: reading the header: %w", path, err)
 	}
 	joined := strings.Join(header, ",")
-	old := joined == strings.Join(headerV1, ",") || joined == strings.Join(headerV2, ",")
+	old := false
+	for _, h := range oldHeaders {
+		old = old || joined == strings.Join(h, ",")
+	}
 	if !old && joined != strings.Join(Header, ",") {
 		return nil, fmt.Errorf("%s: unexpected header %v (want %v)", path, header, Header)
 	}
@@ -213,8 +216,37 @@ func parseRecord(rec []string, columns int) (Result, error) {
 	if columns > 12 {
 		r.Restarts, r.RestartsFitted, r.Restart, r.TotalSteps = atoi(12), atoi(13), atoi(14), atoi(15)
 	}
+	r.Model = "latformer"
+	if columns > 16 {
+		r.Model = rec[16]
+	}
 	if rec[0] == "" && firstErr == nil {
 		firstErr = fmt.Errorf("empty task id")
 	}
 	return r, firstErr
+}
+
+// upgradeResults rewrites an older-format results file (ErrOldResults) in the current format, keeping
+// every row (the missing columns as ReadResults fills them), so that a run can append to it.
+func upgradeResults(path string, rows map[string]Result) error {
+	var sb strings.Builder
+	w := csv.NewWriter(&sb)
+	_ = w.Write(Header)
+	ids := make([]string, 0, len(rows))
+	for id := range rows {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		_ = w.Write(rows[id].Record())
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	tmp := path + ".upgrade"
+	if err := os.WriteFile(tmp, []byte(sb.String()), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }

@@ -17,11 +17,11 @@ import (
 func TestReadResults(t *testing.T) {
 	good := Result{Category: datasets.CategoryRotate, TaskResult: TaskResult{ID: "abcd1234", Solved: true, TestExact: 1,
 		TestTotal: 1, Steps: 42, Seconds: 1.5, Canvas: 3, HardGates: true, Action: "rot90(0,1)x1",
-		Restarts: 3, RestartsFitted: 1, Restart: 2, TotalSteps: 1042}}
+		Restarts: 3, RestartsFitted: 1, Restart: 2, TotalSteps: 1042, Model: "cnn"}}
 	path := filepath.Join(t.TempDir(), "r.csv")
 	var sb strings.Builder
 	w := csv.NewWriter(&sb)
-	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25", "1", "0", "0", "42"}})
+	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25", "1", "0", "0", "42", "latformer"}})
 	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestReadResults(t *testing.T) {
 	}
 	got, ok := rows["abcd1234"]
 	if !ok || got.Category != good.Category || got.TaskResult.Action != good.Action || got.Steps != 42 || !got.HardGates ||
-		got.Restarts != 3 || got.RestartsFitted != 1 || got.Restart != 2 || got.TotalSteps != 1042 {
+		got.Restarts != 3 || got.RestartsFitted != 1 || got.Restart != 2 || got.TotalSteps != 1042 || got.Model != "cnn" {
 		t.Errorf("round trip: got %+v, want %+v", got, good)
 	}
 	if _, ok := rows["bad00000"]; ok {
@@ -39,40 +39,48 @@ func TestReadResults(t *testing.T) {
 	}
 }
 
-// TestReadResultsOldFormat checks that results files without the compile_seconds column or without the
-// restart columns are read, with ErrOldResults, so that tables can be made from them but a run does not
-// append new rows to them.
+// TestReadResultsOldFormat checks that results files without the compile_seconds column, without the
+// restart columns or without the model column are read, with ErrOldResults and model latformer; that
+// resuming one rewrites it in the current format with its rows kept and the new task appended; and that
+// resuming a file of another model is an error.
 func TestReadResultsOldFormat(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.csv")
-	for _, old := range [][]string{
-		{"abcd1234", "rotate", "true", "1", "1", "0", "42", "1.5", "3", "hard", "identity"},
-		{"abcd1234", "rotate", "true", "1", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25"},
-	} {
-		var sb strings.Builder
-		w := csv.NewWriter(&sb)
-		_ = w.WriteAll([][]string{Header[:len(old)], old})
-		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		rows, err := ReadResults(path)
-		if !errors.Is(err, ErrOldResults) {
-			t.Errorf("%d columns: want ErrOldResults, got %v", len(old), err)
-		}
-		if r, ok := rows["abcd1234"]; !ok || !r.Solved || r.Steps != 42 || r.Restarts != 1 || r.TotalSteps != 42 {
-			t.Errorf("%d columns: old row read as %+v", len(old), r)
-		}
-	}
 	data := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(data, "arc", "training"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	task := `{"train": [{"input": [[1]], "output": [[1]]}], "test": [{"input": [[2]], "output": [[2]]}]}`
-	if err := os.WriteFile(filepath.Join(data, "arc", "training", "abcd1234.json"), []byte(task), 0o644); err != nil {
-		t.Fatal(err)
+	for _, id := range []string{"abcd1234", "ef015678"} {
+		if err := os.WriteFile(filepath.Join(data, "arc", "training", id+".json"), []byte(task), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	_, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234"}, Out: path, Resume: true}, Report{})
-	if err == nil || !errors.Is(err, ErrOldResults) {
-		t.Errorf("resuming an old-format file: want ErrOldResults, got %v", err)
+	row := []string{"abcd1234", "rotate", "true", "1", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25", "1", "0", "0", "42"}
+	for _, columns := range []int{11, 12, 16} {
+		path := filepath.Join(t.TempDir(), "old.csv")
+		var sb strings.Builder
+		w := csv.NewWriter(&sb)
+		_ = w.WriteAll([][]string{Header[:columns], row[:columns]})
+		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := ReadResults(path)
+		if !errors.Is(err, ErrOldResults) {
+			t.Errorf("%d columns: want ErrOldResults, got %v", columns, err)
+		}
+		if r, ok := rows["abcd1234"]; !ok || !r.Solved || r.Steps != 42 || r.Restarts != 1 || r.TotalSteps != 42 || r.Model != "latformer" {
+			t.Errorf("%d columns: old row read as %+v", columns, r)
+		}
+		settings := "train_steps=2;augment_copies=1;train_restarts=1"
+		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, Model: "cnn", Settings: settings}, Report{}); err == nil || !strings.Contains(err.Error(), "model latformer") {
+			t.Errorf("%d columns: resuming LatFormer's file with the CNN: error %v", columns, err)
+		}
+		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, Settings: settings}, Report{}); err != nil {
+			t.Fatalf("%d columns: resuming: %v", columns, err)
+		}
+		rows, err = ReadResults(path)
+		if err != nil || len(rows) != 2 || rows["abcd1234"].Steps != 42 || rows["ef015678"].Model != "latformer" {
+			t.Errorf("%d columns: after resuming, %d rows, err %v: %+v", columns, len(rows), err, rows)
+		}
 	}
 }
 

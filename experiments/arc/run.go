@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
 )
@@ -36,6 +37,8 @@ type Options struct {
 	Canvas   int    // canvas side (0: per task, TaskCanvas; 30: the paper's)
 	Buckets  []int  // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
 	Settings string // hyperparameters, "key=value;key=value"
+	// Model is the architecture to train: "latformer" (default) or a baseline (baselines.Names).
+	Model string
 	// CompilePerTask builds and compiles every task's graphs anew instead of reusing those of an earlier
 	// task on the same canvas (SolverOptions.Reuse); the results are the same.
 	CompilePerTask bool
@@ -99,7 +102,14 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	if o.Steps > 0 {
 		o.Settings = strings.Trim(o.Settings+fmt.Sprintf(";train_steps=%d", o.Steps), ";")
 	}
-	if _, err := latformer.NewStore(o.Settings); err != nil {
+	if o.Model == "" {
+		o.Model = "latformer"
+	}
+	arch, err := baselines.ByName(o.Model)
+	if err != nil {
+		return o, err
+	}
+	if _, err := latformer.NewStoreFor(arch, o.Settings); err != nil {
 		return o, err
 	}
 	return o, nil
@@ -221,9 +231,17 @@ func Run(o Options, report Report) (Outcome, error) {
 	}
 	if o.Resume {
 		rows, err := ReadResults(o.Out)
+		for _, r := range rows {
+			if r.Model != o.Model {
+				return out, fmt.Errorf("resume: %s holds results of model %s (task %s), this run trains %s: write another file", o.Out, r.Model, r.ID, o.Model)
+			}
+		}
 		switch {
 		case errors.Is(err, ErrOldResults):
-			return out, fmt.Errorf("resume: %w; continue it with the version that wrote it, or write a new file", err)
+			// Rows of LatFormer in an older format: rewritten in the current one, nothing lost.
+			if err := upgradeResults(o.Out, rows); err != nil {
+				return out, fmt.Errorf("resume: upgrading %s to the current format: %w", o.Out, err)
+			}
 		case errors.Is(err, os.ErrNotExist):
 		case err != nil && rows == nil:
 			return out, err
@@ -252,7 +270,8 @@ func Run(o Options, report Report) (Outcome, error) {
 		if backends[i], err = latformer.NewBackendWithConfig(o.BackendConfig); err != nil {
 			return out, err
 		}
-		solvers[i], err = NewSolver(backends[i], o.Settings, SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask})
+		arch, _ := baselines.ByName(o.Model) // checked by withDefaults
+		solvers[i], err = NewSolver(backends[i], o.Settings, SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch})
 		if err != nil {
 			return out, err
 		}

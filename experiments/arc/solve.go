@@ -50,7 +50,9 @@ type TaskResult struct {
 	Restarts, RestartsFitted, Restart, TotalSteps int
 	CompileSeconds                                float64
 	Fitted                                        bool
-	HardGates                                     bool
+	// Model is the architecture trained (latformer.Architecture.Name).
+	Model     string
+	HardGates bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
 	// first test input ("g1 + g2" with two actions, layers.ParamActions).
 	Canvas int
@@ -84,6 +86,8 @@ type SolverOptions struct {
 	// task larger than all keeps its own). Fewer canvases mean fewer graphs to compile (XLA), but a larger
 	// canvas changes the lattice (the translations wrap around at its side) and costs more per step.
 	Buckets []int
+	// Architecture is the model to train (zero value: LatFormer, latformer.LatFormerArchitecture).
+	Architecture latformer.Architecture
 	// Reuse keeps each canvas' compiled graphs for the next task on that canvas (latformer.LearnerCache):
 	// the variables and the optimizer state are reset per task, so the results are those of fresh
 	// learners.
@@ -107,7 +111,10 @@ func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*S
 			return nil, fmt.Errorf("canvas buckets must be ascending sides in 1..%d, got %v", datasets.MaxGridSide, opts.Buckets)
 		}
 	}
-	cache, err := latformer.NewLearnerCache(backend, settings)
+	if opts.Architecture.Build == nil {
+		opts.Architecture = latformer.LatFormerArchitecture()
+	}
+	cache, err := latformer.NewLearnerCacheFor(opts.Architecture, backend, settings)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +140,7 @@ func (s *Solver) Canvas(task datasets.Task) int {
 
 // Solve solves one task (see SolveTask).
 func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
-	res := TaskResult{ID: task.ID}
+	res := TaskResult{ID: task.ID, Model: s.opts.Architecture.Name}
 	canvas := s.Canvas(task)
 	res.Canvas = canvas
 	start := time.Now()
