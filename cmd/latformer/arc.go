@@ -97,15 +97,18 @@ func taskLine(r arc.Result, finished, total int) string {
 	if r.Solved {
 		solved = "SOLVED"
 	}
-	gates := "soft gates"
+	gates := "soft gates: " + r.Action
 	if r.HardGates {
-		gates = "hard gates"
+		gates = "hard gates: " + r.Action
+	}
+	if r.Model != "" && r.Model != "latformer" {
+		gates = "model " + r.Model // no mask experts, no gates
 	}
 	restarts := ""
 	if r.Restarts > 1 {
 		restarts = fmt.Sprintf(" (restart %d of %d, %d fitted, %d steps in all)", r.Restart+1, r.Restarts, r.RestartsFitted, r.TotalSteps)
 	}
-	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d%s  %.1fs (compile %.2fs, train+predict %.1fs)  canvas %d  %s: %s",
+	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d%s  %.1fs (compile %.2fs, train+predict %.1fs)  canvas %d  %s",
 		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, restarts, r.Seconds, r.CompileSeconds,
-		r.Seconds-r.CompileSeconds, r.Canvas, gates, r.Action)
+		r.Seconds-r.CompileSeconds, r.Canvas, gates)
 }

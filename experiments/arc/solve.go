@@ -190,7 +190,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
 	}
 	res.Seconds = time.Since(start).Seconds()
-	if len(preds) > 0 {
+	if len(preds) > 0 && preds[0].Action != nil { // a model without mask experts has no action
 		res.Action = preds[0].Action.String()
 		if preds[0].Action2 != nil {
 			res.Action += " + " + preds[0].Action2.String()
