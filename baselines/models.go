@@ -18,6 +18,19 @@ import (
 	"github.com/latformer/latformer/lattice"
 )
 
+// architecture is a baseline: its name, the default of baseline_layers, and its graph from the tokens
+// (checked against the canvas first).
+func architecture(name string, layers int, build func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs) latformer.Architecture {
+	return latformer.Architecture{
+		Name:   name,
+		Params: params(layers),
+		Build: func(scope *model.Scope, rows, cols int, tokens, _ *Node) *latformer.Outputs {
+			check(name, rows, cols, tokens.Shape().Dimensions)
+			return build(scope, rows, cols, tokens)
+		},
+	}
+}
+
 func dim(scope *model.Scope) int   { return model.GetParamOr(scope, ParamDim, 32) }
 func heads(scope *model.Scope) int { return model.GetParamOr(scope, ParamHeads, 4) }
 func nLayers(scope *model.Scope, def int) int {
@@ -48,24 +61,19 @@ func ffnBlock(scope *model.Scope, h *Node) *Node {
 // Its receptive field is 2·layers+1 cells: a CNN sees only local neighbourhoods, which is why it cannot
 // learn a long translation or a rotation of the whole canvas.
 func CNN() latformer.Architecture {
-	return latformer.Architecture{
-		Name:   "cnn",
-		Params: params(4),
-		Build: func(scope *model.Scope, rows, cols int, tokens, _ *Node) *latformer.Outputs {
-			check("CNN", rows, cols, tokens.Shape().Dimensions)
-			batch, d := tokens.Shape().Dimensions[0], dim(scope)
-			x := Reshape(embed(scope.In("embed"), tokens, d), batch, rows, cols, d)
-			for l := range nLayers(scope, 4) {
-				h := activation.Relu(layers.Convolution(scope.In("conv_%d", l), x).Channels(d).KernelSize(3).PadSame().Done())
-				if l == 0 {
-					x = h
-				} else {
-					x = Add(x, h)
-				}
+	return architecture("cnn", 4, func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs {
+		batch, d := tokens.Shape().Dimensions[0], dim(scope)
+		x := Reshape(embed(scope.In("embed"), tokens, d), batch, rows, cols, d)
+		for l := range nLayers(scope, 4) {
+			h := activation.Relu(layers.Convolution(scope.In("conv_%d", l), x).Channels(d).KernelSize(3).PadSame().Done())
+			if l == 0 {
+				x = h
+			} else {
+				x = Add(x, h)
 			}
-			return head(scope.In("head"), Reshape(x, batch, rows*cols, d))
-		},
-	}
+		}
+		return head(scope.In("head"), Reshape(x, batch, rows*cols, d))
+	})
 }
 
 // AttentionAbs is self-attention with absolute positional encodings: the cell embeddings plus a learned
@@ -73,22 +81,17 @@ func CNN() latformer.Architecture {
 // layers of multi-head self-attention (GoMLX attention.SelfAttention) and a ReLU FFN: the LatFormer
 // layer with positions instead of a mask.
 func AttentionAbs() latformer.Architecture {
-	return latformer.Architecture{
-		Name:   "attention_abs",
-		Params: params(1),
-		Build: func(scope *model.Scope, rows, cols int, tokens, _ *Node) *latformer.Outputs {
-			check("AttentionAbs", rows, cols, tokens.Shape().Dimensions)
-			n, d, h := rows*cols, dim(scope), heads(scope)
-			x := embed(scope.In("embed"), tokens, d)
-			x = pos.NewLearned(scope.In("position"), n, d).PreEncode(x, Iota(x.Graph(), shapes.Make(dtypes.Int32, n), 0), 1)
-			for l := range nLayers(scope, 1) {
-				ls := scope.In("layer_%d", l)
-				a := attention.SelfAttention(ls.In("attention"), x, h, d/h).Done()
-				x = ffnBlock(ls, norm.LayerNorm(ls.In("norm1"), Add(x, a), -1).Done())
-			}
-			return head(scope.In("head"), x)
-		},
-	}
+	return architecture("attention_abs", 1, func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs {
+		n, d, h := rows*cols, dim(scope), heads(scope)
+		x := embed(scope.In("embed"), tokens, d)
+		x = pos.NewLearned(scope.In("position"), n, d).PreEncode(x, Iota(x.Graph(), shapes.Make(dtypes.Int32, n), 0), 1)
+		for l := range nLayers(scope, 1) {
+			ls := scope.In("layer_%d", l)
+			a := attention.SelfAttention(ls.In("attention"), x, h, d/h).Done()
+			x = ffnBlock(ls, norm.LayerNorm(ls.In("norm1"), Add(x, a), -1).Done())
+		}
+		return head(scope.In("head"), x)
+	})
 }
 
 // AttentionRel is self-attention with relative positional encodings (Shaw, Uszkoreit and Vaswani 2018),
@@ -101,22 +104,17 @@ func AttentionAbs() latformer.Architecture {
 // is left out: their own ablation finds it adds nothing on translation, and it would need a
 // [n, n, d] tensor. Otherwise the layer is AttentionAbs's, without absolute positions.
 func AttentionRel() latformer.Architecture {
-	return latformer.Architecture{
-		Name:   "attention_rel",
-		Params: params(1),
-		Build: func(scope *model.Scope, rows, cols int, tokens, _ *Node) *latformer.Outputs {
-			check("AttentionRel", rows, cols, tokens.Shape().Dimensions)
-			d, h := dim(scope), heads(scope)
-			clip := model.GetParamOr(scope, ParamMaxRelative, 29)
-			x := embed(scope.In("embed"), tokens, d)
-			for l := range nLayers(scope, 1) {
-				ls := scope.In("layer_%d", l)
-				a := relativeAttention(ls.In("attention"), x, rows, cols, h, clip)
-				x = ffnBlock(ls, norm.LayerNorm(ls.In("norm1"), Add(x, a), -1).Done())
-			}
-			return head(scope.In("head"), x)
-		},
-	}
+	return architecture("attention_rel", 1, func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs {
+		d, h := dim(scope), heads(scope)
+		clip := model.GetParamOr(scope, ParamMaxRelative, 29)
+		x := embed(scope.In("embed"), tokens, d)
+		for l := range nLayers(scope, 1) {
+			ls := scope.In("layer_%d", l)
+			a := relativeAttention(ls.In("attention"), x, rows, cols, h, clip)
+			x = ffnBlock(ls, norm.LayerNorm(ls.In("norm1"), Add(x, a), -1).Done())
+		}
+		return head(scope.In("head"), x)
+	})
 }
 
 // relativeAttention is multi-head self-attention of x [batch, rows*cols, d] with AttentionRel's 2-D
@@ -199,15 +197,10 @@ func encoderLayers(m *transformer.Model, positions *pos.Learned, x *Node) *Node 
 
 // Transformer is the Transformer encoder baseline (Vaswani et al. 2017) of GoMLX's ml/zoo/transformer.
 func Transformer() latformer.Architecture {
-	return latformer.Architecture{
-		Name:   "transformer",
-		Params: params(4),
-		Build: func(scope *model.Scope, rows, cols int, tokens, _ *Node) *latformer.Outputs {
-			check("Transformer", rows, cols, tokens.Shape().Dimensions)
-			m, _ := transformerModel(scope, rows*cols)
-			return &latformer.Outputs{Logits: m.Logits(tokens, transformer.CallOptions{})}
-		},
-	}
+	return architecture("transformer", 4, func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs {
+		m, _ := transformerModel(scope, rows*cols)
+		return &latformer.Outputs{Logits: m.Logits(tokens, transformer.CallOptions{})}
+	})
 }
 
 // AugmentActions are the group actions whose images of the input TransformerAug adds as inputs: the
@@ -230,24 +223,19 @@ func AugmentActions() []lattice.Action {
 // cell mapping, computed once per canvas). They need a square canvas (ARC's per-task canvases and the
 // synthetic tasks' are square); on another one the model is the plain Transformer.
 func TransformerAug() latformer.Architecture {
-	return latformer.Architecture{
-		Name:   "transformer_aug",
-		Params: params(4),
-		Build: func(scope *model.Scope, rows, cols int, tokens, _ *Node) *latformer.Outputs {
-			check("TransformerAug", rows, cols, tokens.Shape().Dimensions)
-			m, positions := transformerModel(scope, rows*cols)
-			x := m.EmbedTokens(tokens)
-			for i, a := range AugmentActions() {
-				gather, ok := augmentGather(a, rows, cols)
-				if !ok {
-					continue
-				}
-				image := gatherTokens(tokens, gather)
-				x = Add(x, embed(scope.In("augment_%d", i), image, x.Shape().Dimensions[2]))
+	return architecture("transformer_aug", 4, func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs {
+		m, positions := transformerModel(scope, rows*cols)
+		x := m.EmbedTokens(tokens)
+		for i, a := range AugmentActions() {
+			gather, ok := augmentGather(a, rows, cols)
+			if !ok {
+				continue
 			}
-			return &latformer.Outputs{Logits: m.LogitsFromEmbeddings(encoderLayers(m, positions, x))}
-		},
-	}
+			image := gatherTokens(tokens, gather)
+			x = Add(x, embed(scope.In("augment_%d", i), image, x.Shape().Dimensions[2]))
+		}
+		return &latformer.Outputs{Logits: m.LogitsFromEmbeddings(encoderLayers(m, positions, x))}
+	})
 }
 
 // augmentGather returns the cell mapping of an action's image on a square canvas (datasets.ActionGather;
