@@ -95,9 +95,17 @@ func TestTaskCanvas(t *testing.T) {
 
 // TestOptions checks that bad options are errors before any work.
 func TestOptions(t *testing.T) {
-	for _, o := range []Options{{Split: "test"}, {Category: "spin"}, {Workers: -1}, {Canvas: 31}, {Resume: true, Force: true}, {Resume: true}} {
+	for _, o := range []Options{{Split: "test"}, {Category: "spin"}, {Workers: -1}, {Canvas: 31}, {Resume: true, Force: true}, {Resume: true},
+		{Model: "pixelcnn"}, {Settings: "baseline_dim=8"}} {
 		if _, err := o.withDefaults(time.Time{}); err == nil {
 			t.Errorf("%+v: want an error", o)
 		}
+	}
+	// A baseline's own hyperparameters are accepted with that baseline.
+	if o, err := (Options{Model: "cnn", Settings: "baseline_dim=8"}).withDefaults(time.Time{}); err != nil || o.Model != "cnn" {
+		t.Errorf("cnn with baseline_dim: %v", err)
+	}
+	if o, _ := (Options{}).withDefaults(time.Time{}); o.Model != "latformer" {
+		t.Errorf("default model %q, want latformer", o.Model)
 	}
 }
