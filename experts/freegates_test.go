@@ -92,13 +92,19 @@ func TestFreeGates(t *testing.T) {
 			}
 		}
 	}
-	// Held gates select the identity: hard gates of the masked logits read back no flip, rotation or scaling.
-	el := e.ElementOf(GateValues{"reflection": {0, 0}, "rotation": {0, 0}})
-	if el.Flip != [2]bool{} || el.Quarter != 0 {
-		t.Errorf("closed reflection and rotation gates read back as %+v", el)
+	// Held gates select the identity: the hard gates of the masked logits read back no flip, rotation,
+	// scaling or down-scaling, for every example.
+	hard := MustExecOnceN(backend, func(l *Node) []*Node { return e.GatesFromLogits(l, true).GateTensors() },
+		tensors.FromFlatDataAndDimensions(masked, 3, n))
+	values, err := e.DecodeGates(hard)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if off[nT+4] != 30 || off[nT+5] != -30 {
-		t.Errorf("scaling segment held at %v, want factor 1 (+30) over the others (-30)", off[nT+4:nT+6])
+	for b, v := range values {
+		el := e.ElementOf(v)
+		if el.Flip != [2]bool{} || el.Quarter != 0 || el.Down != [2]bool{} || max(el.Scale[0], 1) != 1 || max(el.Scale[1], 1) != 1 {
+			t.Errorf("example %d: held gates read back as %+v", b, el)
+		}
 	}
 }
 

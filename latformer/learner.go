@@ -408,6 +408,16 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %s must be >= 1, got %d", ParamRestarts, restarts)
 	}
 	schedule := strings.Split(param[string](l.store.RootScope(), ParamRestartExperts), ",")
+	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+	freeMasks := make([][]float32, len(schedule)) // checked here, before any training
+	for i := range schedule {
+		schedule[i] = strings.TrimSpace(schedule[i])
+		mask, err := expert.FreeGates(schedule[i])
+		if err != nil {
+			return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %s: %w", ParamRestartExperts, err)
+		}
+		freeMasks[i] = mask
+	}
 	stopAtFit := param[bool](l.store.RootScope(), ParamRestartsStopAtFit)
 	if maxCells := param[int](l.store.RootScope(), ParamRestartsMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
 		restarts = 1
@@ -449,7 +459,7 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 				return res, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
 			}
 		}
-		if err := l.restrictExperts(schedule[r%len(schedule)]); err != nil {
+		if err := l.restrictExperts(freeMasks[r%len(schedule)], schedule[r%len(schedule)]); err != nil {
 			return res, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
 		}
 		run.restart, run.restarts = r, restarts
@@ -577,15 +587,9 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	return out, nil
 }
 
-// restrictExperts sets the free-gate mask of every mask expert of the model to the families of
-// experts.Expert.FreeGates ("all": every gate free).
-func (l *Learner) restrictExperts(families string) error {
-	families = strings.TrimSpace(families)
-	e := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	free, err := e.FreeGates(families)
-	if err != nil {
-		return fmt.Errorf("%s: %w", ParamRestartExperts, err)
-	}
+// restrictExperts sets the free-gate mask of every mask expert of the model (experts.Expert.FreeGates of
+// families; "all": every gate free).
+func (l *Learner) restrictExperts(free []float32, families string) error {
 	found := false
 	for v := range l.store.IterVariables() {
 		if !strings.HasSuffix(v.Path(), "/gate_logits/"+experts.FreeGatesVariable) {
