@@ -26,7 +26,6 @@ package baselines
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 
 	"github.com/latformer/latformer/latformer"
@@ -84,6 +83,6 @@ func ByName(name string) (latformer.Architecture, error) {
 // check panics with a clear message when tokens do not fit the canvas.
 func check(name string, rows, cols int, tokensShape []int) {
 	if len(tokensShape) != 2 || tokensShape[1] != rows*cols {
-		panic(fmt.Sprintf("baselines.%s: tokens must be [batch, %d] for a %dx%d canvas, got %v", name, rows*cols, rows, cols, slices.Clone(tokensShape)))
+		panic(fmt.Sprintf("baselines.%s: tokens must be [batch, %d] for a %dx%d canvas, got %v", name, rows*cols, rows, cols, tokensShape))
 	}
 }

@@ -118,21 +118,18 @@ func AttentionRel() latformer.Architecture {
 }
 
 // relativeAttention is multi-head self-attention of x [batch, rows*cols, d] with AttentionRel's 2-D
-// relative key term.
+// relative key term: the projections are made here, because the term needs the queries, and GoMLX's
+// attention (pre-projected inputs, the term as its additive score bias) does the rest.
 func relativeAttention(scope *model.Scope, x *Node, rows, cols, numHeads, clip int) *Node {
 	batch, n, d := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2]
 	dh := d / numHeads
-	proj := func(name string) *Node { // [batch, heads, n, dh]
-		p := layers.Dense(scope.In("%s", name), x, true, numHeads*dh)
-		return TransposeAllDims(Reshape(p, batch, n, numHeads, dh), 0, 2, 1, 3)
-	}
-	q, k, v := proj("query"), proj("key"), proj("value")
-	logits := Einsum("bhid,bhjd->bhij", q, k)
-	logits = Add(logits, relativeLogits(scope, q, rows, cols, clip))
-	weights := Softmax(MulScalar(logits, 1/math.Sqrt(float64(dh))), -1)
-	out := Einsum("bhij,bhjd->bhid", weights, v)
-	out = Reshape(TransposeAllDims(out, 0, 2, 1, 3), batch, n, numHeads*dh)
-	return layers.Dense(scope.In("output"), out, true, d)
+	q := layers.Dense(scope.In("query"), x, true, numHeads*dh) // [batch, n, heads·dh]
+	k := layers.Dense(scope.In("key"), x, true, numHeads*dh)
+	v := layers.Dense(scope.In("value"), x, true, numHeads*dh)
+	qHeads := TransposeAllDims(Reshape(q, batch, n, numHeads, dh), 0, 2, 1, 3) // [batch, heads, n, dh]
+	// The attention scales q·k by 1/√dh and then adds the bias; Shaw et al. scale the sum.
+	bias := MulScalar(relativeLogits(scope, qHeads, rows, cols, clip), 1/math.Sqrt(float64(dh)))
+	return attention.MultiHeadAttention(scope, q, k, v, numHeads, dh).WithPreProjected(true).WithAttentionBias(bias).Done()
 }
 
 // relativeLogits returns AttentionRel's relative key term q_i·(a_r[Δrow] + a_c[Δcol]) for q [batch, heads,
@@ -155,15 +152,14 @@ func relativeLogits(scope *model.Scope, q *Node, rows, cols, clip int) *Node {
 func relTerm(scope *model.Scope, q *Node, side, clip, dh int) (*Node, *Node) {
 	r := 2*clip + 1
 	table := scope.VariableWithShape("embeddings", shapes.Make(q.DType(), r, dh)).NodeValue(q.Graph())
-	oneHot := make([][][]float32, side)
+	offset := make([][]int32, side) // clipped offset from position a to position b, shifted to 0..r-1
 	for a := range side {
-		oneHot[a] = make([][]float32, side)
+		offset[a] = make([]int32, side)
 		for b := range side {
-			oneHot[a][b] = make([]float32, r)
-			oneHot[a][b][min(max(b-a, -clip), clip)+clip] = 1
+			offset[a][b] = int32(min(max(b-a, -clip), clip) + clip)
 		}
 	}
-	return Einsum("bhid,rd->bhir", q, table), ConvertDType(Const(q.Graph(), oneHot), q.DType())
+	return Einsum("bhid,rd->bhir", q, table), OneHot(Const(q.Graph(), offset), r, q.DType())
 }
 
 // transformerModel is the GoMLX zoo Transformer encoder the two Transformer baselines share: no causal
