@@ -424,9 +424,23 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 	}
 	run := fitRun{examples: examples, copies: copies, augment: augment, progress: progress,
 		maxSteps: param[int](l.store.RootScope(), ParamSteps), hardSteps: param[int](l.store.RootScope(), ParamHardSteps), patience: param[int](l.store.RootScope(), ParamFitPatience)}
+	batchPairs := param[int](l.store.RootScope(), ParamBatchPairs)
+	if batchPairs < 0 {
+		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %s must be >= 0, got %d", ParamBatchPairs, batchPairs)
+	}
+	run.real = len(examples)
+	if batchPairs > 0 && len(examples) > batchPairs {
+		// Minibatches: every step takes batchPairs of the pairs (trainPhase draws them), all real.
+		run.minibatch, run.real = batchPairs, batchPairs
+		run.order = make([]int, len(examples))
+		for i := range run.order {
+			run.order[i] = i
+		}
+		run.next = len(run.order) // shuffled before the first step
+	}
 	// The pairs padded to a multiple of ParamPadPairs with copies of the first one, masked out.
-	run.pairs = (len(examples) + l.padPairs - 1) / l.padPairs * l.padPairs
-	run.padded = examples
+	run.pairs = (run.real + l.padPairs - 1) / l.padPairs * l.padPairs
+	run.padded = examples[:run.real]
 	for len(run.padded) < run.pairs {
 		run.padded = append(run.padded[:len(run.padded):len(run.padded)], examples[0])
 	}
@@ -440,7 +454,7 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 	if l.padPairs > 1 {
 		real := make([]bool, run.batch)
 		for r := range real {
-			real[r] = r%run.pairs < len(examples)
+			real[r] = r%run.pairs < run.real
 		}
 		run.rowMask = tensors.FromValue(real)
 		defer run.rowMask.MustFinalizeAll()
@@ -508,6 +522,13 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 type fitRun struct {
 	examples, padded     []Example
 	pairs, copies, batch int
+	// real is the number of real (not padding) pairs of a step: all examples, or minibatch of them.
+	real int
+	// minibatch > 0: every step trains on this many examples, the next ones of order (a permutation of
+	// the examples, shuffled again whenever next reaches its end).
+	minibatch int
+	order     []int
+	next      int
 	augment              datasets.AugmentOptions
 	maxSteps, patience   int
 	hardSteps            int // ParamHardSteps
@@ -547,6 +568,12 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	rng := l.rng
 	if run.restart > 0 {
 		rng = newAugmentationRNG(l.seed, run.restart)
+	}
+	if run.minibatch > 0 { // every restart draws its minibatches from its own stream, from the same order
+		for i := range run.order {
+			run.order[i] = i
+		}
+		run.next = len(run.order)
 	}
 	start := time.Now()
 	fitted, err := l.trainPhase(run, l.stepExec, run.maxSteps, 0, rng, start, &out)
@@ -619,6 +646,13 @@ func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng
 	total := run.maxSteps + run.hardSteps
 	streak := 0
 	for step := done; step < done+steps; step++ {
+		cond := run.cond
+		if run.minibatch > 0 {
+			run.drawMinibatch(rng)
+			if cond != nil {
+				cond = l.condTensor(run.padded, run.copies)
+			}
+		}
 		tokens := tensors.FromShape(shapes.Make(dtypes.Int32, run.batch, n))
 		targets := tensors.FromShape(shapes.Make(dtypes.Int32, run.batch, n))
 		tensors.MustMutableFlatData[int32](tokens, func(tok []int32) {
@@ -633,8 +667,8 @@ func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng
 			})
 		})
 		args := []any{tokens, targets}
-		if run.cond != nil {
-			args = append(args, run.cond)
+		if cond != nil {
+			args = append(args, cond)
 		}
 		if run.rowMask != nil {
 			args = append(args, run.rowMask)
@@ -647,13 +681,16 @@ func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng
 		cellAcc := float64(tensors.ToScalar[float32](outs[1]))
 		exact := 0.0
 		for r, v := range tensors.MustCopyFlatData[float32](outs[2]) {
-			if r%run.pairs < len(run.examples) {
+			if r%run.pairs < run.real {
 				exact += float64(v)
 			}
 		}
-		exact /= float64(run.copies * len(run.examples))
+		exact /= float64(run.copies * run.real)
 		for _, o := range outs {
 			o.MustFinalizeAll()
+		}
+		if cond != run.cond {
+			cond.MustFinalizeAll()
 		}
 		tokens.MustFinalizeAll()
 		targets.MustFinalizeAll()
@@ -682,6 +719,24 @@ func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng
 		}
 	}
 	return false, nil
+}
+
+// drawMinibatch sets run.padded to the next run.minibatch examples of a shuffled pass over all of them,
+// shuffling again (with rng) whenever a pass ends.
+func (run *fitRun) drawMinibatch(rng *rand.Rand) {
+	batch := make([]Example, 0, run.pairs)
+	for len(batch) < run.minibatch {
+		if run.next == len(run.order) {
+			rng.Shuffle(len(run.order), func(i, j int) { run.order[i], run.order[j] = run.order[j], run.order[i] })
+			run.next = 0
+		}
+		batch = append(batch, run.examples[run.order[run.next]])
+		run.next++
+	}
+	for len(batch) < run.pairs {
+		batch = append(batch, run.examples[0])
+	}
+	run.padded = batch
 }
 
 // isGateVariable says whether a variable path belongs to a gating FFN of a mask expert.

@@ -52,6 +52,12 @@ const (
 	// translation-only search, which the full expert's gates often miss by opening a rotation or scaling
 	// that fits part of a translation task first (README, "Table 2") [all].
 	ParamRestartExperts = "train_restart_experts"
+	// ParamBatchPairs > 0 trains on minibatches: every step takes this many of the training pairs (a
+	// shuffled pass over all of them, then another), each in ParamAugment color copies, instead of all of
+	// them; tasks with at most this many pairs train on all of them as before. For training sets of
+	// hundreds or thousands of pairs (the synthetic tasks of Figure 4); the fit checks that end training
+	// early still predict every training pair [0: all pairs every step].
+	ParamBatchPairs = "train_batch_pairs"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
 	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
@@ -73,6 +79,7 @@ var modelParams = map[string]any{
 	ParamFitPatience:            3,
 	ParamSeed:                   1,
 	ParamPadPairs:               1,
+	ParamBatchPairs:             0,
 	ParamRestarts:               3,
 	ParamRestartsStopAtFit:      true,
 	ParamRestartsMaxCells:       81,

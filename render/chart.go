@@ -88,3 +88,149 @@ func HTMLTable(header []string, rows [][]string) string {
 	sb.WriteString("</table>")
 	return sb.String()
 }
+
+// Series is one line of a LineChartSVG: Y[i] at X[i], with an optional shade from Lo[i] to Hi[i] (nil:
+// no shade).
+type Series struct {
+	Name   string
+	X, Y   []float64
+	Lo, Hi []float64
+	Dashed bool
+}
+
+// LineChart configures LineChartSVG.
+type LineChart struct {
+	Title, XLabel, YLabel string
+	LogX                  bool    // log2 x axis, ticks at the powers of 2 in range
+	YMin, YMax            float64 // y range (both 0: from the data)
+	Width, Height         int     // pixels (0: 360 x 280)
+	Legend                bool    // draw the series names under the plot
+}
+
+// LineChartSVG draws lines with shaded bands (mean ± standard deviation, say) as an SVG document, the
+// panels of the sample-efficiency figure (Figure 4). Points that are NaN are skipped.
+func LineChartSVG(c LineChart, series []Series) string {
+	width, height := c.Width, c.Height
+	if width == 0 {
+		width = 360
+	}
+	if height == 0 {
+		height = 280
+	}
+	left, right, top, bottom := 48.0, 12.0, 30.0, 42.0
+	if c.Legend {
+		bottom += 18 * math.Ceil(float64(len(series))/2)
+	}
+	fx := func(x float64) float64 {
+		if c.LogX {
+			return math.Log2(x)
+		}
+		return x
+	}
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	ymin, ymax := c.YMin, c.YMax
+	fromData := ymin == 0 && ymax == 0
+	if fromData {
+		ymin, ymax = math.Inf(1), math.Inf(-1)
+	}
+	for _, s := range series {
+		for i, x := range s.X {
+			if math.IsNaN(s.Y[i]) || (c.LogX && x <= 0) {
+				continue
+			}
+			xmin, xmax = math.Min(xmin, fx(x)), math.Max(xmax, fx(x))
+			if fromData {
+				ymin, ymax = math.Min(ymin, s.Y[i]), math.Max(ymax, s.Y[i])
+			}
+		}
+	}
+	if math.IsInf(xmin, 0) {
+		xmin, xmax = 0, 1
+	}
+	if xmax == xmin {
+		xmin, xmax = xmin-1, xmax+1
+	}
+	if math.IsInf(ymin, 0) || ymax == ymin {
+		ymin, ymax = 0, 1
+	}
+	pw, ph := float64(width)-left-right, float64(height)-top-bottom
+	px := func(x float64) float64 { return left + pw*(fx(x)-xmin)/(xmax-xmin) }
+	py := func(y float64) float64 {
+		y = math.Max(ymin, math.Min(ymax, y))
+		return top + ph*(1-(y-ymin)/(ymax-ymin))
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`, width, height)
+	sb.WriteString(`<rect width="100%" height="100%" fill="white"/>`)
+	fmt.Fprintf(&sb, `<text x="%.1f" y="18" font-size="13" font-weight="bold" text-anchor="middle">%s</text>`, left+pw/2, html.EscapeString(c.Title))
+	for k := 0; k <= 4; k++ {
+		v := ymin + (ymax-ymin)*float64(k)/4
+		y := py(v)
+		fmt.Fprintf(&sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, left, y, left+pw, y)
+		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-4, y+4, trimFloat(v))
+	}
+	var ticks []float64
+	if c.LogX {
+		for e := math.Ceil(xmin); e <= xmax; e++ {
+			ticks = append(ticks, math.Exp2(e))
+		}
+		for len(ticks) > 8 { // every other power when crowded
+			var kept []float64
+			for i := 0; i < len(ticks); i += 2 {
+				kept = append(kept, ticks[i])
+			}
+			ticks = kept
+		}
+	} else {
+		for k := 0; k <= 4; k++ {
+			ticks = append(ticks, xmin+(xmax-xmin)*float64(k)/4)
+		}
+	}
+	for _, t := range ticks {
+		x := px(t)
+		fmt.Fprintf(&sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eee"/>`, x, top, x, top+ph)
+		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x, top+ph+14, trimFloat(t))
+	}
+	fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#888"/>`, left, top, pw, ph)
+	fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, left+pw/2, top+ph+30, html.EscapeString(c.XLabel))
+	fmt.Fprintf(&sb, `<text transform="translate(12 %.1f) rotate(-90)" text-anchor="middle">%s</text>`, top+ph/2, html.EscapeString(c.YLabel))
+	for si, s := range series {
+		color := seriesColors[si%len(seriesColors)]
+		if s.Lo != nil && s.Hi != nil {
+			var upper, lower []string
+			for i, x := range s.X {
+				if math.IsNaN(s.Y[i]) {
+					continue
+				}
+				upper = append(upper, fmt.Sprintf("%.1f,%.1f", px(x), py(s.Hi[i])))
+				lower = append([]string{fmt.Sprintf("%.1f,%.1f", px(x), py(s.Lo[i]))}, lower...)
+			}
+			if len(upper) > 0 {
+				fmt.Fprintf(&sb, `<polygon points="%s" fill="%s" fill-opacity="0.15" stroke="none"/>`, strings.Join(append(upper, lower...), " "), color)
+			}
+		}
+		var pts []string
+		for i, x := range s.X {
+			if !math.IsNaN(s.Y[i]) {
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(x), py(s.Y[i])))
+			}
+		}
+		dash := ""
+		if s.Dashed {
+			dash = ` stroke-dasharray="5 3"`
+		}
+		fmt.Fprintf(&sb, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s/>`, strings.Join(pts, " "), color, dash)
+		for _, p := range pts {
+			xy := strings.Split(p, ",")
+			fmt.Fprintf(&sb, `<circle cx="%s" cy="%s" r="2.5" fill="%s"/>`, xy[0], xy[1], color)
+		}
+		if c.Legend {
+			lx := left + float64(si%2)*pw/2
+			ly := top + ph + 46 + 18*float64(si/2)
+			fmt.Fprintf(&sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2"%s/>`, lx, ly-4, lx+18, ly-4, color, dash)
+			fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f">%s</text>`, lx+22, ly, html.EscapeString(s.Name))
+		}
+	}
+	sb.WriteString(`</svg>`)
+	return sb.String()
+}

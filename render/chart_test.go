@@ -3,6 +3,8 @@ package render
 import (
 	"encoding/xml"
 	"image"
+	"io"
+	"math"
 	"strings"
 	"testing"
 )
@@ -69,5 +71,48 @@ func TestImagesRowHTML(t *testing.T) {
 	}
 	if _, err := ImagesRowHTML([]string{"one"}, imgs); err == nil {
 		t.Errorf("want an error for mismatched lengths")
+	}
+}
+
+// TestLineChartSVG checks that the chart is well-formed XML with one line and one shade per series, that
+// NaN points are left out, and that the points sit where the axes say (log2 x, y from YMin to YMax).
+func TestLineChartSVG(t *testing.T) {
+	nan := math.NaN()
+	svg := LineChartSVG(LineChart{Title: "a <b>", LogX: true, YMin: 0, YMax: 1, Width: 200, Height: 200, Legend: true}, []Series{
+		{Name: "one", X: []float64{1, 4, 16}, Y: []float64{0, 0.5, 1}, Lo: []float64{0, 0.25, 1}, Hi: []float64{0, 0.75, 1}},
+		{Name: "two", X: []float64{1, 4, 16}, Y: []float64{0.5, nan, 1}, Dashed: true},
+	})
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	count := map[string]int{}
+	var lines [][]string
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if err != io.EOF {
+				t.Fatalf("not well-formed XML: %v", err)
+			}
+			break
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			count[se.Name.Local]++
+			if se.Name.Local == "polyline" {
+				for _, a := range se.Attr {
+					if a.Name.Local == "points" {
+						lines = append(lines, strings.Fields(a.Value))
+					}
+				}
+			}
+		}
+	}
+	if count["polyline"] != 2 || count["polygon"] != 1 || count["circle"] != 5 {
+		t.Errorf("%d lines, %d shades, %d points; want 2, 1 and 5 (the NaN point left out)", count["polyline"], count["polygon"], count["circle"])
+	}
+	// Plot area: left 48, right 12 -> x from 48 to 188; top 30, bottom 42+18 -> y from 30 to 140.
+	want := []string{"48.0,140.0", "118.0,85.0", "188.0,30.0"}
+	if len(lines) == 0 || strings.Join(lines[0], " ") != strings.Join(want, " ") {
+		t.Errorf("first line at %v, want %v (log2 x: 4 halfway between 1 and 16)", lines, want)
+	}
+	if !strings.Contains(svg, "a &lt;b&gt;") || !strings.Contains(svg, "stroke-dasharray") {
+		t.Errorf("title not escaped or dashed series not dashed")
 	}
 }

@@ -7,6 +7,8 @@
 //	latformer download [flags] download and verify ARC-AGI-1 (needs internet)
 //	latformer annotate [flags] categorize ARC training tasks by geometric prior, counts vs the paper
 //	latformer arc    [flags]   solve annotated ARC tasks per category (Table 2), CSV results, --resume
+//	latformer sample-efficiency [flags]  Figure 4 on the synthetic tasks, CSV results, --resume
+//	latformer noise  [flags]   Table 4: LatFormer with noisy one-hot inputs, CSV results, --resume
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
 //	latformer hang-repro [flags] reproduce the pure-Go backend's worker-pool deadlock
 //
@@ -30,6 +32,8 @@ var commands = []struct {
 	{"download", "download and verify the ARC-AGI-1 tasks (needs internet)", runDownload},
 	{"annotate", "annotate the ARC training tasks by geometric prior and print the per-category counts", runAnnotate},
 	{"arc", "solve ARC tasks one by one (train on each task's pairs, predict its tests) and print Table 2", runARC},
+	{"sample-efficiency", "Figure 4: test accuracy against the number of training pairs on the synthetic tasks, LatFormer vs baselines", runSampleEfficiency},
+	{"noise", "Table 4: LatFormer on the synthetic tasks with noisy one-hot inputs", runNoise},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
 	{"hang-repro", "reproduce the pure-Go backend's worker-pool deadlock (parallel node execution)", runHangRepro},
 }
@@ -37,7 +41,7 @@ var commands = []struct {
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "Usage: latformer <command> [flags]\n\nCommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.help)
+		fmt.Fprintf(w, "  %-17s %s\n", c.name, c.help)
 	}
 	fmt.Fprintf(w, "\nRun 'latformer <command> -h' for the flags of a command.\n"+
 		"The backend is GoMLX's pure-Go backend (nodes scheduled sequentially) unless $GOMLX_BACKEND selects another.\n")

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experiments/synthetic"
+)
+
+func runSampleEfficiency(args []string) error {
+	return runSynthetic(synthetic.SampleEfficiency, args)
+}
+
+func runNoise(args []string) error { return runSynthetic(synthetic.Noise, args) }
+
+// runSynthetic is `latformer sample-efficiency` (Figure 4) and `latformer noise` (Table 4).
+func runSynthetic(experiment string, args []string) error {
+	full, quickOpts := synthetic.Full(experiment), synthetic.Quick(experiment)
+	var fs *flag.FlagSet
+	if experiment == synthetic.Noise {
+		fs = newFlagSet(experiment, "latformer noise [flags]",
+			"Table 4: LatFormer learns each synthetic task (App. B.1) from 32 training pairs whose input one-hot vectors\n"+
+				"carry the noise of App. B.4, x = ((1-w) onehot + w 1) W, at several levels w; prints the mean test accuracy\n"+
+				"per family and level. One CSV row per training run, written as it finishes (--resume continues).")
+	} else {
+		fs = newFlagSet(experiment, "latformer sample-efficiency [flags]",
+			"Figure 4: each model learns each synthetic task (App. B.1) from 1, 2, 4, ... training pairs and is scored by\n"+
+				"its exact-match accuracy on the task's test pairs; prints the mean and standard deviation per family and\n"+
+				"size, the number of examples each model needs for 0.9, and writes the figure (--svg). One CSV row per\n"+
+				"training run, written as it finishes (--resume continues).")
+	}
+	quick := fs.Bool("quick", false, "quick mode for CI: "+describe(quickOpts))
+	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	randomGrids := fs.Bool("random-grids", false, "inputs are random grids instead of ARC grids (no data needed)")
+	families := fs.String("families", "", "comma-separated families (default all: translation,rotation,reflection,scaling)")
+	models := fs.String("models", "", "comma-separated models: latformer, latformer_nosmooth, transformer, attention_abs, attention_rel, cnn, transformer_aug (default: "+strings.Join(full.Models, ",")+")")
+	sizes := fs.String("sizes", "", "comma-separated training-set sizes (default "+joinInts(full.Sizes)+")")
+	noise := fs.String("noise", "", "comma-separated noise levels w in [0,1] (default "+joinFloats(full.Noise)+")")
+	tasks := fs.Int("tasks", -1, "tasks per family, the first of each (default: 6 translations and 6 scalings, all 3 rotations and 4 reflections; 0: all, 100 translations and 32 scalings)")
+	canvas := fs.Int("canvas", full.Canvas, "canvas side (the paper's is 30)")
+	numTest := fs.Int("test", full.NumTest, "test pairs per task")
+	steps := fs.Int("steps", full.Steps, "max training steps per run")
+	seed := fs.Uint64("seed", 0, "seed of the synthetic tasks")
+	settings := fs.String("set", "", `hyperparameters for every model, "key=value;key=value" (after `+synthetic.TrainingSettings+`)`)
+	workers := fs.Int("workers", 1, "training runs in parallel (one backend each)")
+	out := fs.String("out", "", "results CSV, one row per training run (default runs/"+experiment+"-<date>-<time>.csv); never overwritten without --resume or --force")
+	resume := fs.Bool("resume", false, "append to --out, skipping the runs already in it")
+	force := fs.Bool("force", false, "overwrite --out if it exists")
+	svg := fs.String("svg", "", "write the figure (one panel per family) to this SVG file")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	o := full
+	if *quick {
+		o = quickOpts
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	o.DataDir, o.RandomGrids, o.Seed, o.Settings, o.Workers = *dataFlag, *randomGrids, *seed, *settings, *workers
+	o.Out, o.Resume, o.Force = *out, *resume, *force
+	if set["canvas"] || !*quick {
+		o.Canvas = *canvas
+	}
+	if set["test"] || !*quick {
+		o.NumTest = *numTest
+	}
+	if set["steps"] || !*quick {
+		o.Steps = *steps
+	}
+	if *tasks >= 0 {
+		o.Tasks, o.TasksOf = *tasks, nil
+	}
+	var err error
+	if *families != "" {
+		o.Families = nil
+		for _, f := range strings.Split(*families, ",") {
+			o.Families = append(o.Families, datasets.SyntheticFamily(strings.TrimSpace(f)))
+		}
+	}
+	if *models != "" {
+		o.Models = splitList(*models)
+	}
+	if *sizes != "" {
+		if o.Sizes, err = parseInts(*sizes); err != nil {
+			return usageError{fmt.Errorf("--sizes: %w", err), fs}
+		}
+	}
+	if *noise != "" {
+		if o.Noise, err = parseFloats(*noise); err != nil {
+			return usageError{fmt.Errorf("--noise: %w", err), fs}
+		}
+	}
+	var bar *taskBar
+	report := synthetic.Report{
+		Start: func(info synthetic.RunInfo) {
+			fmt.Printf("backend: %s\n", info.Backend)
+			o := info.Options
+			fmt.Printf("%s: %d training runs (%s), %d already done, %d to run with %d worker(s); results in %s\n",
+				o.Experiment, info.Units, describe(o), info.Done, info.Units-info.Done, o.Workers, o.Out)
+			bar = newTaskBar(info.Units-info.Done, "training", *quiet)
+		},
+		Unit: func(r synthetic.Result, finished, total int) {
+			bar.println(os.Stdout, unitLine(r, finished, total))
+			bar.add(fmt.Sprintf("%d/%d", finished, total))
+		},
+		Error: func(u synthetic.Unit, err error) {
+			bar.println(os.Stderr, "warning: "+err.Error())
+		},
+	}
+	outcome, err := synthetic.Run(o, report)
+	bar.finish()
+	if outcome.Out == "" {
+		return err
+	}
+	o = outcome.Options
+	points := synthetic.Summarize(outcome.Results, o.Models, o.Families)
+	fmt.Println()
+	synthetic.WriteTable(os.Stdout, points, o.Experiment)
+	if o.Experiment == synthetic.SampleEfficiency {
+		fmt.Println()
+		synthetic.WriteReach(os.Stdout, points, o.Models, o.Families, 0.9)
+	}
+	if *svg != "" {
+		if err := os.WriteFile(*svg, []byte(synthetic.FigureSVG(points, o.Models, o.Families)), 0o644); err != nil {
+			return err
+		}
+		fmt.Printf("figure written to %s\n", *svg)
+	}
+	fmt.Printf("wall time %s; results written to %s\n", outcome.Elapsed.Round(1e9), outcome.Out)
+	return err
+}
+
+// unitLine is the plain line printed for each finished training run.
+func unitLine(r synthetic.Result, finished, total int) string {
+	action := ""
+	if r.Action != "" {
+		action = "  learned " + r.Action
+	}
+	noise := ""
+	if r.Experiment == synthetic.Noise {
+		noise = fmt.Sprintf(" w=%g", r.Noise)
+	}
+	return fmt.Sprintf("[%d/%d] %-18s %-11s %-16s n=%-4d%s test %3d/%d  steps %d  fitted %-5v %.1fs%s",
+		finished, total, r.Model, r.Family, r.TaskName, r.NumTrain, noise, r.TestExact, r.TestTotal, r.Steps, r.Fitted, r.Seconds, action)
+}
+
+// describe summarizes the options of a run in one line.
+func describe(o synthetic.Options) string {
+	tasks := "all tasks"
+	if o.Tasks > 0 {
+		tasks = fmt.Sprintf("%d task(s) per family", o.Tasks)
+	}
+	if len(o.TasksOf) > 0 {
+		var parts []string
+		for _, f := range datasets.SyntheticFamilies {
+			if n, ok := o.TasksOf[f]; ok {
+				parts = append(parts, fmt.Sprintf("%d %s", n, f))
+			}
+		}
+		tasks = strings.Join(parts, ", ") + " tasks, all of the others"
+	}
+	return fmt.Sprintf("canvas %d, %s, models %s, sizes %s, noise %s, %d test pairs, %d steps",
+		o.Canvas, tasks, strings.Join(o.Models, ","), joinInts(o.Sizes), joinFloats(o.Noise), o.NumTest, o.Steps)
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
+
+func joinFloats(v []float64) string {
+	if len(v) == 0 {
+		return "0"
+	}
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, x := range splitList(s) {
+		v, err := strconv.Atoi(x)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a whole number", x)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func parseFloats(s string) ([]float64, error) {
+	var out []float64
+	for _, x := range splitList(s) {
+		v, err := strconv.ParseFloat(x, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", x)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,343 @@
+package synthetic
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/latformer"
+)
+
+// Unit is one training run: Model learns task Task (0-based index) of Family from its first NumTrain
+// training pairs, with the inputs' one-hot noise Noise, and predicts the task's test pairs.
+type Unit struct {
+	Model    string
+	Family   datasets.SyntheticFamily
+	Task     int
+	NumTrain int
+	Noise    float64
+}
+
+// key identifies a unit in a results file.
+func (u Unit) key() string {
+	return fmt.Sprintf("%s|%s|%d|%d|%g", u.Model, u.Family, u.Task, u.NumTrain, u.Noise)
+}
+
+// Units lists the units of a run, in the order they are run: by training-set size, then family, task,
+// noise level and model, so that an interrupted run has every model's curve up to the same size.
+func Units(o Options) ([]Unit, error) {
+	o, err := o.withDefaults(time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return o.units()
+}
+
+func (o Options) units() ([]Unit, error) {
+	var out []Unit
+	for _, n := range o.Sizes {
+		for _, f := range o.Families {
+			specs, err := datasets.SyntheticTaskSpecs(f, datasets.SyntheticOptions{Canvas: o.Canvas, Seed: o.Seed})
+			if err != nil {
+				return nil, err
+			}
+			tasks := len(specs)
+			if k := o.tasksOf(f); k > 0 && k < tasks {
+				tasks = k
+			}
+			for t := range tasks {
+				for _, w := range o.Noise {
+					for _, m := range o.Models {
+						out = append(out, Unit{Model: m, Family: f, Task: t, NumTrain: n, Noise: w})
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// RunInfo describes a run that is about to start.
+type RunInfo struct {
+	Options Options // with the defaults filled in (Out is the file written)
+	Backend string  // the workers' backend
+	Units   int     // units of the run
+	Done    int     // of which already in the results file (Resume)
+}
+
+// Report receives a run's progress; any field may be nil; the calls are serialized.
+type Report struct {
+	Start func(RunInfo)
+	Unit  func(r Result, finished, total int) // a unit finished (its row is written)
+	Error func(u Unit, err error)             // a unit failed (the run goes on)
+}
+
+// Outcome is what a run produced: every row of its units, resumed ones included.
+type Outcome struct {
+	Out     string
+	Options Options
+	Results []Result
+	Elapsed time.Duration
+}
+
+// Run trains the units of o and writes one CSV row per unit as soon as it finishes. Each worker has its
+// own backend and one learner cache per model, so the graphs of a canvas and batch shape are compiled
+// once per worker and model. A unit that fails is reported and skipped; Run returns the first such error
+// with the outcome.
+func Run(o Options, report Report) (Outcome, error) {
+	o, err := o.withDefaults(time.Now())
+	if err != nil {
+		return Outcome{}, err
+	}
+	units, err := o.units()
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Out: o.Out, Options: o}
+	done := map[string]bool{}
+	inRun := map[string]bool{}
+	for _, u := range units {
+		inRun[u.key()] = true
+	}
+	if o.Resume {
+		rows, err := ReadResults(o.Out)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case errors.Is(err, errTruncated):
+			// A run killed mid-write left a partial last line: keep the good rows, drop the rest.
+			if err := writeResultsAtomic(o.Out, rows); err != nil {
+				return out, err
+			}
+			if report.Error != nil {
+				report.Error(Unit{}, fmt.Errorf("%w; its complete rows are kept", err))
+			}
+		case err != nil:
+			return out, err
+		}
+		for _, r := range rows {
+			if r.Experiment != o.Experiment || r.Canvas != o.Canvas {
+				return out, fmt.Errorf("resume: %s holds %s results on a %d x %d canvas, this run is %s on %d x %d: write another file",
+					o.Out, r.Experiment, r.Canvas, r.Canvas, o.Experiment, o.Canvas, o.Canvas)
+			}
+			if inRun[r.Unit.key()] && !done[r.Unit.key()] { // rows of other units (another selection) are kept in the file, not summarized
+				done[r.Unit.key()] = true
+				out.Results = append(out.Results, r)
+			}
+		}
+	}
+	var todo []Unit
+	for _, u := range units {
+		if !done[u.key()] {
+			todo = append(todo, u)
+		}
+	}
+	w, closeCSV, err := openResults(o.Out, o.Resume, o.Force)
+	if err != nil {
+		return out, err
+	}
+	defer closeCSV()
+
+	pool, err := o.pool()
+	if err != nil {
+		return out, err
+	}
+	workers := make([]*worker, o.Workers)
+	for i := range workers {
+		b, err := latformer.NewBackendWithConfig(o.BackendConfig)
+		if err != nil {
+			return out, err
+		}
+		workers[i] = &worker{o: o, backend: b, pool: pool, caches: map[string]*latformer.LearnerCache{}}
+		defer workers[i].close()
+	}
+	if report.Start != nil {
+		report.Start(RunInfo{Options: o, Backend: latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), workers[0].backend),
+			Units: len(units), Done: len(units) - len(todo)})
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	var firstErr error
+	finished := 0
+	jobs := make(chan Unit)
+	var wg sync.WaitGroup
+	for _, wk := range workers {
+		wg.Go(func() {
+			for u := range jobs {
+				res, err := wk.run(u)
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = fmt.Errorf("%s on %s task %d, %d pairs: %w", u.Model, u.Family, u.Task, u.NumTrain, err)
+					}
+					if report.Error != nil {
+						report.Error(u, err)
+					}
+				} else {
+					if err := w.Write(res.Record()); err == nil {
+						w.Flush() // nothing lost if interrupted
+					}
+					if err := w.Error(); err != nil && firstErr == nil {
+						firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
+					}
+					out.Results = append(out.Results, res)
+					finished++
+					if report.Unit != nil {
+						report.Unit(res, finished, len(todo))
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, u := range todo {
+		jobs <- u
+	}
+	close(jobs)
+	wg.Wait()
+	out.Elapsed = time.Since(start)
+	return out, firstErr
+}
+
+// pool returns the grids the task inputs are drawn from: every grid of the ARC training tasks, or nil
+// (random grids) with RandomGrids.
+func (o Options) pool() ([]datasets.Grid, error) {
+	if o.RandomGrids {
+		return nil, nil
+	}
+	dataDir, err := datasets.DataDir(o.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("%w (the inputs are ARC grids, as in the paper; RandomGrids / --random-grids runs without data)", err)
+	}
+	dir, err := datasets.ARCSplitDir(dataDir, "training")
+	if err != nil {
+		return nil, err
+	}
+	tasks, err := datasets.LoadTasks(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	return datasets.GridPool(tasks), nil
+}
+
+// worker trains units on its own backend.
+type worker struct {
+	o       Options
+	backend compute.Backend
+	pool    []datasets.Grid
+	caches  map[string]*latformer.LearnerCache // by settings
+	task    struct {
+		family datasets.SyntheticFamily
+		index  int
+		task   datasets.SyntheticTask
+	}
+}
+
+func (wk *worker) close() {
+	for _, c := range wk.caches {
+		c.Close()
+	}
+}
+
+// synthetic returns task index of family with enough training pairs for the largest size (the training
+// sets of the sizes are nested: size n trains on the first n pairs), generated once per task in a row.
+func (wk *worker) synthetic(f datasets.SyntheticFamily, index int) (datasets.SyntheticTask, error) {
+	if wk.task.family == f && wk.task.index == index && wk.task.task.Train != nil {
+		return wk.task.task, nil
+	}
+	t, err := datasets.SyntheticTaskAt(f, index, datasets.SyntheticOptions{NumTrain: slices.Max(wk.o.Sizes), NumTest: wk.o.NumTest,
+		Seed: wk.o.Seed, Pool: wk.pool, Canvas: wk.o.Canvas})
+	if err != nil {
+		return t, err
+	}
+	wk.task.family, wk.task.index, wk.task.task = f, index, t
+	return t, nil
+}
+
+// run trains and scores one unit.
+func (wk *worker) run(u Unit) (Result, error) {
+	start := time.Now()
+	task, err := wk.synthetic(u.Family, u.Task)
+	if err != nil {
+		return Result{}, err
+	}
+	settings := wk.o.settings(u.Model, u.Noise)
+	cache := wk.caches[settings]
+	if cache == nil {
+		arch, err := architecture(u.Model)
+		if err != nil {
+			return Result{}, err
+		}
+		if cache, err = latformer.NewLearnerCacheFor(arch, wk.backend, settings); err != nil {
+			return Result{}, err
+		}
+		wk.caches[settings] = cache
+	}
+	learner, _, err := cache.Learner(wk.o.Canvas, wk.o.Canvas)
+	if err != nil {
+		return Result{}, err
+	}
+	train := make([]latformer.Example, u.NumTrain)
+	for i := range train {
+		train[i] = latformer.Example{Input: task.Train[i].Input, Output: task.Train[i].Output}
+	}
+	test := make([]latformer.Example, len(task.Test))
+	for i, p := range task.Test {
+		test[i] = latformer.Example{Input: p.Input}
+	}
+	fit, err := learner.Fit(train, nil)
+	if err != nil {
+		return Result{}, err
+	}
+	preds, err := learner.Predict(test)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Experiment: wk.o.Experiment, Unit: u, TaskName: task.Name, Canvas: wk.o.Canvas, TestTotal: len(test),
+		Fitted: fit.Fitted, Steps: fit.Steps, TrainExact: fit.Exact}
+	for i, p := range preds {
+		if slices.Equal(p.Canvas.Cells, task.Test[i].Output.Cells) {
+			res.TestExact++
+		}
+	}
+	res.Accuracy = float64(res.TestExact) / float64(res.TestTotal)
+	if len(preds) > 0 && preds[0].Action != nil {
+		res.Action = preds[0].Action.String()
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// openResults opens the results file: appended to with resume, truncated with force, else created (never
+// overwriting an existing file); a new or empty file gets the header.
+func openResults(path string, resume, force bool) (*csv.Writer, func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, err
+	}
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	switch {
+	case force:
+		flags = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	case !resume:
+		flags |= os.O_EXCL
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return nil, nil, fmt.Errorf("%s already exists: resume continues it, force overwrites it, or choose another file", path)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	w := csv.NewWriter(f)
+	if st, err := f.Stat(); err == nil && st.Size() == 0 {
+		_ = w.Write(Header)
+		w.Flush()
+	}
+	return w, func() { f.Close() }, w.Error()
+}

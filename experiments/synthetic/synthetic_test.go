@@ -1,0 +1,177 @@
+package synthetic
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/datasets"
+)
+
+// TestOptionsErrors checks that bad options are reported before any work, naming what is wrong.
+func TestOptionsErrors(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Experiment: "bogus"}, "experiment"},
+		{Options{Families: []datasets.SyntheticFamily{"spin"}}, "unknown family"},
+		{Options{Models: []string{"gpt"}}, "unknown model"},
+		{Options{Sizes: []int{4, 0}}, "sizes"},
+		{Options{Noise: []float64{1.5}}, "noise"},
+		{Options{Canvas: 4}, "canvas"},
+		{Options{Workers: -1}, "workers"},
+		{Options{Resume: true}, "resume needs"},
+		{Options{Resume: true, Force: true, Out: "x.csv"}, "contradict"},
+		{Options{Settings: "no_such_key=1"}, "no_such_key"},
+	} {
+		_, err := c.o.withDefaults(time.Now())
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: got error %v, want one containing %q", c.o, err, c.want)
+		}
+	}
+}
+
+// TestUnits checks the units of the full modes: every model, family task, size and noise level once, the
+// sizes outermost, and the tasks per family as documented.
+func TestUnits(t *testing.T) {
+	units, err := Units(Full(SampleEfficiency))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks := 6 + 3 + 4 + 6
+	if want := len(FigureModels) * tasks * 9; len(units) != want {
+		t.Errorf("sample-efficiency: %d units, want %d (5 models x %d tasks x 9 sizes)", len(units), want, tasks)
+	}
+	seen := map[string]bool{}
+	for i, u := range units {
+		if seen[u.key()] {
+			t.Fatalf("unit %+v twice", u)
+		}
+		seen[u.key()] = true
+		if i > 0 && u.NumTrain < units[i-1].NumTrain {
+			t.Fatalf("unit %d: size %d after %d: sizes must be outermost", i, u.NumTrain, units[i-1].NumTrain)
+		}
+	}
+	noise, err := Units(Full(Noise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := tasks * 5; len(noise) != want {
+		t.Errorf("noise: %d units, want %d", len(noise), want)
+	}
+}
+
+// TestResultsRoundTrip checks that a row reads back as written, that a file cut in its last line gives
+// the rows before it and errTruncated, and that a bad line elsewhere is an error naming the line.
+func TestResultsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	rows := []Result{
+		{Experiment: Noise, Unit: Unit{Model: "latformer", Family: datasets.FamilyScaling, Task: 3, NumTrain: 32, Noise: 0.2},
+			TaskName: "up(2,5)", Canvas: 10, TestExact: 97, TestTotal: 100, Accuracy: 0.97, Fitted: true, Steps: 140, TrainExact: 1, Seconds: 4.5, Action: "upscale(2,5)"},
+		{Experiment: Noise, Unit: Unit{Model: "latformer", Family: datasets.FamilyRotation, NumTrain: 32, Noise: 0.6},
+			TaskName: "rot90", Canvas: 10, TestTotal: 100, Steps: 300, Seconds: 9},
+	}
+	path := filepath.Join(dir, "r.csv")
+	if err := writeResultsAtomic(path, rows); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadResults(path)
+	if err != nil || len(got) != 2 || got[0] != rows[0] || got[1] != rows[1] {
+		t.Fatalf("read back %+v, %v; want %+v", got, err, rows)
+	}
+	data, _ := os.ReadFile(path)
+	cut := data[:len(data)-20]
+	os.WriteFile(path, cut, 0o644)
+	got, err = ReadResults(path)
+	if !errors.Is(err, errTruncated) || len(got) != 1 || got[0] != rows[0] {
+		t.Errorf("cut file: got %d rows, %v; want the first row and errTruncated", len(got), err)
+	}
+	lines := strings.Split(string(data), "\n")
+	lines[1] = strings.Replace(lines[1], ",97,", ",x,", 1)
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644)
+	if _, err = ReadResults(path); err == nil || errors.Is(err, errTruncated) || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("bad line 2: got %v, want an error naming line 2", err)
+	}
+}
+
+// TestSummarizeAndReach checks the mean and (population) standard deviation over tasks, and the number
+// of examples to reach a target, interpolated in log2 of the size.
+func TestSummarizeAndReach(t *testing.T) {
+	r := func(model string, task, n int, acc float64) Result {
+		return Result{Unit: Unit{Model: model, Family: datasets.FamilyRotation, Task: task, NumTrain: n}, Accuracy: acc}
+	}
+	results := []Result{
+		r("transformer", 0, 1, 0), r("transformer", 1, 1, 0),
+		r(ModelLatFormer, 0, 4, 1), r(ModelLatFormer, 1, 4, 1),
+		r(ModelLatFormer, 0, 1, 0.2), r(ModelLatFormer, 1, 1, 0.8),
+	}
+	points := Summarize(results, []string{ModelLatFormer, "transformer"}, datasets.SyntheticFamilies)
+	if len(points) != 3 || points[0].Model != ModelLatFormer || points[0].NumTrain != 1 || points[2].Model != "transformer" {
+		t.Fatalf("points %+v: want latformer n=1, n=4, then transformer", points)
+	}
+	if p := points[0]; math.Abs(p.Mean-0.5) > 1e-12 || math.Abs(p.Std-0.3) > 1e-12 || p.Tasks != 2 {
+		t.Errorf("latformer n=1: mean %g std %g over %d tasks, want 0.5, 0.3, 2", p.Mean, p.Std, p.Tasks)
+	}
+	// 0.5 at 1 pair, 1.0 at 4: 0.9 is 80% of the way, 2^(0.8*2) pairs.
+	n, ok := ExamplesToReach(points, ModelLatFormer, datasets.FamilyRotation, 0.9)
+	if !ok || math.Abs(n-math.Exp2(1.6)) > 1e-9 {
+		t.Errorf("examples to reach 0.9: %g, %v; want %g", n, ok, math.Exp2(1.6))
+	}
+	if _, ok := ExamplesToReach(points, "transformer", datasets.FamilyRotation, 0.9); ok {
+		t.Errorf("the transformer never reaches 0.9: want ok = false")
+	}
+	var sb strings.Builder
+	WriteReach(&sb, points, []string{ModelLatFormer, "transformer"}, []datasets.SyntheticFamily{datasets.FamilyRotation}, 0.9)
+	if !strings.Contains(sb.String(), "| rotation | 3.03 | > 1 (> 0.33x) |") {
+		t.Errorf("reach table:\n%s", sb.String())
+	}
+}
+
+// TestRunAndResume trains LatFormer on a small rotation and a small reflection task from 4 pairs each (it
+// must learn the group element), then resumes the same run (nothing to train again, the same rows) and a run whose
+// file lost half of its last line (the complete rows kept, the cut one trained again).
+func TestRunAndResume(t *testing.T) {
+	t.Setenv(compute.ConfigEnvVar, "go")
+	out := filepath.Join(t.TempDir(), "se.csv")
+	o := Options{RandomGrids: true, Families: []datasets.SyntheticFamily{datasets.FamilyRotation, datasets.FamilyReflection}, Tasks: 1,
+		Models: []string{ModelLatFormer}, Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 250, Out: out}
+	first, err := Run(o, Report{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Results) != 2 {
+		t.Fatalf("%d results, want 2", len(first.Results))
+	}
+	// The group element is learned exactly; a test pair may still hold a color that no training pair (nor
+	// its color-permuted copies) showed, whose embedding stayed untrained.
+	wantAction := map[string]string{"rot90": "rot90(0,1)x1", "flip-rows": "reflect(0)"}
+	for _, r := range first.Results {
+		t.Logf("%s %s: test %d/%d in %d steps, learned %s", r.Family, r.TaskName, r.TestExact, r.TestTotal, r.Steps, r.Action)
+		if r.Accuracy < 0.8 || r.Action != wantAction[r.TaskName] || !r.Fitted {
+			t.Errorf("%s: accuracy %g, learned %s, fitted %v from 4 pairs; want >= 0.8, %s and a fit", r.TaskName, r.Accuracy, r.Action, r.Fitted, wantAction[r.TaskName])
+		}
+	}
+	o.Resume = true
+	trained := 0
+	again, err := Run(o, Report{Unit: func(Result, int, int) { trained++ }})
+	if err != nil || trained != 0 || len(again.Results) != 2 {
+		t.Errorf("resume of a finished run: %d trained, %d results, %v; want 0 and 2", trained, len(again.Results), err)
+	}
+	data, _ := os.ReadFile(out)
+	os.WriteFile(out, data[:len(data)-15], 0o644)
+	var warned error
+	cut, err := Run(o, Report{Unit: func(Result, int, int) { trained++ }, Error: func(_ Unit, err error) { warned = err }})
+	if err != nil || trained != 1 || len(cut.Results) != 2 || !errors.Is(warned, errTruncated) {
+		t.Errorf("resume of a cut file: %d trained, %d results, warning %v, %v; want 1, 2 and errTruncated", trained, len(cut.Results), warned, err)
+	}
+	rows, err := ReadResults(out)
+	if err != nil || len(rows) != 2 {
+		t.Errorf("file after the repair: %d rows, %v; want 2", len(rows), err)
+	}
+}
