@@ -526,15 +526,15 @@ type fitRun struct {
 	real int
 	// minibatch > 0: every step trains on this many examples, the next ones of order (a permutation of
 	// the examples, shuffled again whenever next reaches its end).
-	minibatch int
-	order     []int
-	next      int
-	augment              datasets.AugmentOptions
-	maxSteps, patience   int
-	hardSteps            int // ParamHardSteps
-	restart, restarts    int
-	rowMask, cond        *tensors.Tensor
-	progress             func(Progress)
+	minibatch          int
+	order              []int
+	next               int
+	augment            datasets.AugmentOptions
+	maxSteps, patience int
+	hardSteps          int // ParamHardSteps
+	restart, restarts  int
+	rowMask, cond      *tensors.Tensor
+	progress           func(Progress)
 }
 
 // restartOutcome is the result of one restart of Fit.
