@@ -40,7 +40,7 @@ func runSynthetic(experiment string, args []string) error {
 	models := fs.String("models", "", "comma-separated models: latformer, latformer_nosmooth, transformer, attention_abs, attention_rel, cnn, transformer_aug (default: "+strings.Join(full.Models, ",")+")")
 	sizes := fs.String("sizes", "", "comma-separated training-set sizes (default "+joinInts(full.Sizes)+")")
 	noise := fs.String("noise", "", "comma-separated noise levels w in [0,1] (default "+joinFloats(full.Noise)+")")
-	tasks := fs.Int("tasks", -1, "tasks per family, the first of each (default: 6 translations and 6 scalings, all 3 rotations and 4 reflections; 0: all, 100 translations and 32 scalings)")
+	tasks := fs.Int("tasks", -1, "tasks per family, the first of each (default: 5 translations and 5 scalings, all 3 rotations and 4 reflections; 0: all, 100 translations and 32 scalings)")
 	canvas := fs.Int("canvas", full.Canvas, "canvas side (the paper's is 30)")
 	numTest := fs.Int("test", full.NumTest, "test pairs per task")
 	steps := fs.Int("steps", full.Steps, "max training steps per run")

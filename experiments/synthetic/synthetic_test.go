@@ -44,7 +44,7 @@ func TestUnits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks := 6 + 3 + 4 + 6
+	tasks := 5 + 3 + 4 + 5
 	if want := len(FigureModels) * tasks * 9; len(units) != want {
 		t.Errorf("sample-efficiency: %d units, want %d (5 models x %d tasks x 9 sizes)", len(units), want, tasks)
 	}
