@@ -9,6 +9,7 @@
 //	latformer arc    [flags]   solve annotated ARC tasks per category (Table 2), CSV results, --resume
 //	latformer sample-efficiency [flags]  Figure 4 on the synthetic tasks, CSV results, --resume
 //	latformer noise  [flags]   Table 4: LatFormer with noisy one-hot inputs, CSV results, --resume
+//	latformer registration [flags] Table 5 analogue: image registration on natural images, CSV, --resume
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
 //	latformer hang-repro [flags] reproduce the pure-Go backend's worker-pool deadlock
 //
@@ -34,6 +35,7 @@ var commands = []struct {
 	{"arc", "solve ARC tasks one by one (train on each task's pairs, predict its tests) and print Table 2", runARC},
 	{"sample-efficiency", "Figure 4: test accuracy against the number of training pairs on the synthetic tasks, LatFormer vs baselines", runSampleEfficiency},
 	{"noise", "Table 4: LatFormer on the synthetic tasks with noisy one-hot inputs", runNoise},
+	{"registration", "Table 5 analogue: register translated image patches of two modalities (natural images from scikit-image)", runRegistration},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
 	{"hang-repro", "reproduce the pure-Go backend's worker-pool deadlock (parallel node execution)", runHangRepro},
 }

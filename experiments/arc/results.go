@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/latformer/latformer/internal/resultsfile"
+
 	"github.com/latformer/latformer/datasets"
 )
 
@@ -229,24 +231,14 @@ func parseRecord(rec []string, columns int) (Result, error) {
 // upgradeResults rewrites an older-format results file (ErrOldResults) in the current format, keeping
 // every row (the missing columns as ReadResults fills them), so that a run can append to it.
 func upgradeResults(path string, rows map[string]Result) error {
-	var sb strings.Builder
-	w := csv.NewWriter(&sb)
-	_ = w.Write(Header)
 	ids := make([]string, 0, len(rows))
 	for id := range rows {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	for _, id := range ids {
-		_ = w.Write(rows[id].Record())
+	records := make([][]string, len(ids))
+	for i, id := range ids {
+		records[i] = rows[id].Record()
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return err
-	}
-	tmp := path + ".upgrade"
-	if err := os.WriteFile(tmp, []byte(sb.String()), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return resultsfile.WriteAtomic(path, Header, records)
 }

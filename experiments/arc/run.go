@@ -1,7 +1,6 @@
 package arc
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/latformer/latformer/internal/resultsfile"
 
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/baselines"
@@ -258,7 +259,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			todo = append(todo, t)
 		}
 	}
-	w, closeCSV, err := openResults(o)
+	w, closeCSV, err := resultsfile.Open(o.Out, Header, o.Resume, o.Force)
 	if err != nil {
 		return out, err
 	}
@@ -327,34 +328,6 @@ func Run(o Options, report Report) (Outcome, error) {
 	wg.Wait()
 	out.Elapsed = time.Since(start)
 	return out, firstErr
-}
-
-// openResults opens o.Out for the run: appended to with Resume, truncated with Force, and otherwise
-// created, never overwriting an existing file. It writes the header to a new or empty file.
-func openResults(o Options) (*csv.Writer, func(), error) {
-	if err := os.MkdirAll(filepath.Dir(o.Out), 0o755); err != nil {
-		return nil, nil, err
-	}
-	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
-	switch {
-	case o.Force:
-		flags = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-	case !o.Resume:
-		flags |= os.O_EXCL
-	}
-	f, err := os.OpenFile(o.Out, flags, 0o644)
-	if errors.Is(err, os.ErrExist) {
-		return nil, nil, fmt.Errorf("%s already exists: resume continues it, force overwrites it, or choose another file", o.Out)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	w := csv.NewWriter(f)
-	if st, err := f.Stat(); err == nil && st.Size() == 0 {
-		_ = w.Write(Header)
-		w.Flush()
-	}
-	return w, func() { f.Close() }, w.Error()
 }
 
 // largestFirst orders the tasks by their estimated training cost, largest first, so that the workers

@@ -8,10 +8,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/latformer/latformer/internal/resultsfile"
 
 	"github.com/latformer/latformer/datasets"
 )
@@ -114,21 +115,11 @@ func parseRecord(rec []string) (Result, error) {
 
 // writeResultsAtomic rewrites a results file with rows (temporary file, then rename).
 func writeResultsAtomic(path string, rows []Result) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
+	records := make([][]string, len(rows))
+	for i, r := range rows {
+		records[i] = r.Record()
 	}
-	w := csv.NewWriter(tmp)
-	_ = w.Write(Header)
-	for _, r := range rows {
-		_ = w.Write(r.Record())
-	}
-	w.Flush()
-	if err := errors.Join(w.Error(), tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return resultsfile.WriteAtomic(path, Header, records)
 }
 
 // Point is one point of a curve: the mean and the standard deviation over the tasks of a family of

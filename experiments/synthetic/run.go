@@ -1,14 +1,14 @@
 package synthetic
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/latformer/latformer/internal/resultsfile"
 
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
@@ -138,7 +138,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			todo = append(todo, u)
 		}
 	}
-	w, closeCSV, err := openResults(o.Out, o.Resume, o.Force)
+	w, closeCSV, err := resultsfile.Open(o.Out, Header, o.Resume, o.Force)
 	if err != nil {
 		return out, err
 	}
@@ -312,32 +312,4 @@ func (wk *worker) run(u Unit) (Result, error) {
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
-}
-
-// openResults opens the results file: appended to with resume, truncated with force, else created (never
-// overwriting an existing file); a new or empty file gets the header.
-func openResults(path string, resume, force bool) (*csv.Writer, func(), error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, nil, err
-	}
-	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
-	switch {
-	case force:
-		flags = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-	case !resume:
-		flags |= os.O_EXCL
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
-	if errors.Is(err, os.ErrExist) {
-		return nil, nil, fmt.Errorf("%s already exists: resume continues it, force overwrites it, or choose another file", path)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	w := csv.NewWriter(f)
-	if st, err := f.Stat(); err == nil && st.Size() == 0 {
-		_ = w.Write(Header)
-		w.Flush()
-	}
-	return w, func() { f.Close() }, w.Error()
 }

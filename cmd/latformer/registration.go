@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/latformer/latformer/experiments/registration"
+)
+
+// runRegistration is `latformer registration` (our analogue of Table 5).
+func runRegistration(args []string) error {
+	fs := newFlagSet("registration", "latformer registration [flags]",
+		"Table 5 analogue: image registration on natural images (scikit-image's sample images from Debian). A second\n"+
+			"modality is an intensity transform of each image, translated; LatFormer (translation expert only) learns\n"+
+			"from the k x k patch pairs of a window and its translation is read from the gates. Success: relative\n"+
+			"registration error < 2%. Phase correlation and SIFT on the same windows: scripts/registration_reference.py\n"+
+			"on the --export directory. One CSV row per registration (--resume continues).")
+	images := fs.String("images", registration.DefaultImagesDir, "directory of the images (Debian's python3-skimage puts scikit-image's sample images here)")
+	names := fs.String("image-list", strings.Join(registration.DefaultImages, ","), "comma-separated image files in --images")
+	quick := fs.Bool("quick", false, "quick mode for CI: 3 images, 1 pair each, 8 x 8 patches, raw condition only, 150 steps")
+	perImage := fs.Int("pairs-per-image", 2, "windows (registration tasks) per image")
+	patch := fs.Int("patch", 16, "patch side s, LatFormer's canvas (the paper's is 30)")
+	grid := fs.Int("grid", 2, "patches per window side k: the window is k*s cells")
+	maxShift := fs.Int("max-shift", 4, "largest translation per axis (|dr|, |dc|)")
+	modality := fs.String("modality", "parabola", "intensity transform T of the second modality: parabola (4v(1-v)), invert (1-v), identity")
+	conditions := fs.String("conditions", "raw,oracle", "raw: LatFormer sees A and learns T as its per-cell function; oracle: it sees T(A) (a perfect modality translation)")
+	seed := fs.Uint64("seed", 0, "seed of the windows and translations")
+	settings := fs.String("set", "", `LatFormer hyperparameters after the registration settings, "key=value;..."`)
+	workers := fs.Int("workers", 1, "registrations in parallel")
+	export := fs.String("export", "", "write the windows (16-bit PNG) and pairs.csv to this directory, for scripts/registration_reference.py")
+	out := fs.String("out", "", "results CSV (default runs/registration-<date>-<time>.csv)")
+	resume := fs.Bool("resume", false, "append to --out, skipping registrations already in it")
+	force := fs.Bool("force", false, "overwrite --out if it exists")
+	reference := fs.String("reference", "", "the reference script's CSV (phase correlation, SIFT), shown beside LatFormer")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	o := registration.Options{PairOptions: registration.PairOptions{ImagesDir: *images, Images: splitList(*names), PairsPerImage: *perImage,
+		Patch: *patch, Grid: *grid, MaxShift: *maxShift, Modality: *modality, Seed: *seed},
+		Conditions: splitList(*conditions), Settings: *settings, Workers: *workers, Export: *export, Out: *out, Resume: *resume, Force: *force}
+	if *quick {
+		o.Images, o.PairsPerImage, o.Patch, o.MaxShift, o.Conditions = o.Images[:min(3, len(o.Images))], 1, 8, 2, []string{registration.Raw}
+		o.Settings = strings.Trim("train_steps=150;"+o.Settings, ";")
+	}
+	var bar *taskBar
+	outcome, err := registration.Run(o, registration.Report{
+		Start: func(info registration.RunInfo) {
+			fmt.Printf("backend: %s\n", info.Backend)
+			p := info.Options.PairOptions
+			fmt.Printf("registration: %d registrations (%d images x %d windows of %d x %d cells in %d x %d patches of %d, shifts up to %d, modality %s, conditions %s), %d already done; results in %s\n",
+				info.Pairs, len(p.Images), p.PairsPerImage, p.Patch*p.Grid, p.Patch*p.Grid, p.Grid, p.Grid, p.Patch, p.MaxShift, p.Modality,
+				strings.Join(info.Options.Conditions, ","), info.Done, info.Options.Out)
+			bar = newTaskBar(info.Pairs-info.Done, "registering", *quiet)
+		},
+		Pair: func(r registration.Result, finished, total int) {
+			ok := "fail"
+			if r.Success {
+				ok = "OK"
+			}
+			bar.println(os.Stdout, fmt.Sprintf("[%d/%d] pair %d %-22s %-6s true (%d,%d) estimated (%d,%d) error %.3f %-4s  cells right %.2f  %d steps  %.1fs",
+				finished, total, r.ID, r.Image, r.Condition, r.DR, r.DC, r.EstDR, r.EstDC, r.RelError, ok, r.CellsRight, r.Steps, r.Seconds))
+			bar.add(fmt.Sprintf("%d/%d", finished, total))
+		},
+		Error: func(id int, err error) { bar.println(os.Stderr, fmt.Sprintf("warning: pair %d: %v", id, err)) },
+	})
+	bar.finish()
+	if outcome.Out == "" {
+		return err
+	}
+	fmt.Println()
+	refs := map[string][2]int{}
+	if *reference != "" {
+		if refs, err = registration.ReadReference(*reference); err != nil {
+			return err
+		}
+	}
+	registration.WriteTable(os.Stdout, outcome.Results, refs)
+	fmt.Printf("wall time %s; results written to %s\n", outcome.Elapsed.Round(1e9), outcome.Out)
+	return err
+}

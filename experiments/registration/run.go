@@ -1,0 +1,444 @@
+package registration
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/latformer"
+	"github.com/latformer/latformer/lattice"
+)
+
+// Conditions: LatFormer's input is the window of A itself ("raw": it learns the intensity transform as
+// its per-cell function f) or of T(A) ("oracle": the modality already translated, the analogue of the
+// paper's rows with a modality-translation network, here a perfect one).
+const (
+	Raw    = "raw"
+	Oracle = "oracle"
+)
+
+// Settings are LatFormer's hyperparameters for registration, before Options.Settings: only the
+// translation expert (the pairs differ by a translation) with circular shifts and its gates starting at
+// 1/2 (the paper's; the ARC default, near the identity, found 0 of 3 translations, raw, and 1 of 3,
+// oracle, where these settings found 3 of 3 in both, on 3 windows of seed 1: README, "Table 5"), no
+// color augmentation (the levels are ordered intensities and f is not a color permutation: permuting them
+// would ask for a different f in every copy), 300 steps and 3 restarts. Cells that enter a patch from
+// outside it cannot be predicted, so no restart fits its pairs exactly and all three run; the kept one
+// has the lowest final loss.
+const Settings = "expert_rotation=false;expert_reflection=false;expert_scaling=false;expert_zero_fill=false;expert_translation_gate_init=0;" +
+	"augment_copies=1;train_restarts=3;train_restarts_max_cells=0;train_steps=300"
+
+// Options describe a registration run.
+type Options struct {
+	PairOptions
+	Conditions []string // Raw and/or Oracle (default both)
+	Settings   string   // hyperparameters after Settings
+	Workers    int      // pairs registered in parallel (default 1)
+	// Export writes the pairs for the reference script to this directory (Export) before training ("":
+	// not written).
+	Export string
+	// Out is the results CSV (default runs/registration-<date>-<time>.csv); an existing file is an error
+	// unless Resume or Force.
+	Out           string
+	Resume, Force bool
+	BackendConfig string
+}
+
+// Result is the registration of one pair under one condition.
+type Result struct {
+	ID         int
+	Image      string
+	Condition  string
+	Modality   string
+	Window     int
+	DR, DC     int // true translation
+	EstDR      int // estimated
+	EstDC      int
+	RelError   float64
+	Success    bool
+	Steps      int
+	CellsRight float64 // fraction of the training patches' cells the model predicts right
+	Seconds    float64
+	Action     string
+}
+
+// Header is the first line of a results CSV.
+var Header = []string{"id", "image", "condition", "modality", "window", "dr", "dc", "est_dr", "est_dc", "rel_error", "success", "steps", "cells_right", "seconds", "action"}
+
+// Record is r's CSV row.
+func (r Result) Record() []string {
+	return []string{strconv.Itoa(r.ID), r.Image, r.Condition, r.Modality, strconv.Itoa(r.Window), strconv.Itoa(r.DR), strconv.Itoa(r.DC),
+		strconv.Itoa(r.EstDR), strconv.Itoa(r.EstDC), strconv.FormatFloat(r.RelError, 'f', 4, 64), strconv.FormatBool(r.Success),
+		strconv.Itoa(r.Steps), strconv.FormatFloat(r.CellsRight, 'f', 4, 64), strconv.FormatFloat(r.Seconds, 'f', 2, 64), r.Action}
+}
+
+// ReadResults reads a results CSV (LatFormer's rows).
+func ReadResults(path string) ([]Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	records, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(records) == 0 || !slices.Equal(records[0], Header) {
+		return nil, fmt.Errorf("%s: not a registration results file (header %q)", path, Header)
+	}
+	var out []Result
+	for i, rec := range records[1:] {
+		var r Result
+		var errs []error
+		atoi := func(s string) int { v, err := strconv.Atoi(s); errs = append(errs, err); return v }
+		atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
+		r.ID, r.Image, r.Condition, r.Modality, r.Window = atoi(rec[0]), rec[1], rec[2], rec[3], atoi(rec[4])
+		r.DR, r.DC, r.EstDR, r.EstDC, r.RelError = atoi(rec[5]), atoi(rec[6]), atoi(rec[7]), atoi(rec[8]), atof(rec[9])
+		ok, err := strconv.ParseBool(rec[10])
+		errs = append(errs, err)
+		r.Success, r.Steps, r.CellsRight, r.Seconds, r.Action = ok, atoi(rec[11]), atof(rec[12]), atof(rec[13]), rec[14]
+		if err := errors.Join(errs...); err != nil {
+			return out, fmt.Errorf("%s line %d: %w", path, i+2, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// RunInfo describes a run about to start.
+type RunInfo struct {
+	Options     Options
+	Backend     string
+	Pairs, Done int // registrations of the run (pairs x conditions), of which already in the file
+}
+
+// Report receives a run's progress; any field may be nil; calls are serialized.
+type Report struct {
+	Start func(RunInfo)
+	Pair  func(r Result, finished, total int)
+	Error func(id int, err error)
+}
+
+// Outcome is what a run produced (resumed rows included).
+type Outcome struct {
+	Out     string
+	Results []Result
+	Elapsed time.Duration
+}
+
+// Run registers every pair under every condition with a fresh LatFormer each, one CSV row per
+// registration as it finishes.
+func Run(o Options, report Report) (Outcome, error) {
+	if len(o.Conditions) == 0 {
+		o.Conditions = []string{Raw, Oracle}
+	}
+	for _, c := range o.Conditions {
+		if c != Raw && c != Oracle {
+			return Outcome{}, fmt.Errorf("condition must be %s or %s, got %q", Raw, Oracle, c)
+		}
+	}
+	if o.Workers == 0 {
+		o.Workers = 1
+	}
+	if o.Workers < 1 {
+		return Outcome{}, fmt.Errorf("workers must be >= 1, got %d", o.Workers)
+	}
+	if o.Resume && o.Force {
+		return Outcome{}, fmt.Errorf("resume and force contradict each other")
+	}
+	if o.Out == "" {
+		if o.Resume {
+			return Outcome{}, fmt.Errorf("resume needs the results file to continue (Out)")
+		}
+		o.Out = filepath.Join("runs", "registration-"+time.Now().Format("20060102-150405")+".csv")
+	}
+	if o.BackendConfig == "" {
+		o.BackendConfig = latformer.BackendConfig()
+	}
+	settings := Settings
+	if o.Settings != "" {
+		settings += ";" + o.Settings
+	}
+	if _, err := latformer.NewStore(settings); err != nil {
+		return Outcome{}, err
+	}
+	var err error
+	if o.PairOptions, err = o.PairOptions.withDefaults(); err != nil {
+		return Outcome{}, err
+	}
+	pairs, err := MakePairs(o.PairOptions)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if o.Export != "" {
+		if err := Export(o.Export, pairs); err != nil {
+			return Outcome{}, err
+		}
+	}
+	out := Outcome{Out: o.Out}
+	done := map[string]bool{}
+	key := func(id int, cond string) string { return strconv.Itoa(id) + "|" + cond }
+	if o.Resume {
+		rows, err := ReadResults(o.Out)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return out, err
+		}
+		for _, r := range rows {
+			if r.ID < len(pairs) && (pairs[r.ID].DR != r.DR || pairs[r.ID].DC != r.DC || pairs[r.ID].Image != r.Image) {
+				return out, fmt.Errorf("resume: %s holds pair %d of other options (image %s, shift %d,%d): write another file", o.Out, r.ID, r.Image, r.DR, r.DC)
+			}
+			done[key(r.ID, r.Condition)] = true
+			out.Results = append(out.Results, r)
+		}
+	}
+	type job struct {
+		pair Pair
+		cond string
+	}
+	var todo []job
+	for _, p := range pairs {
+		for _, c := range o.Conditions {
+			if !done[key(p.ID, c)] {
+				todo = append(todo, job{p, c})
+			}
+		}
+	}
+	w, closeCSV, err := resultsfile.Open(o.Out, Header, o.Resume, o.Force)
+	if err != nil {
+		return out, err
+	}
+	defer closeCSV()
+	caches := make([]*latformer.LearnerCache, o.Workers)
+	for i := range caches {
+		b, err := latformer.NewBackendWithConfig(o.BackendConfig)
+		if err != nil {
+			return out, err
+		}
+		if caches[i], err = latformer.NewLearnerCache(b, settings); err != nil {
+			return out, err
+		}
+		defer caches[i].Close()
+		if i == 0 && report.Start != nil {
+			report.Start(RunInfo{Options: o, Backend: latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), b),
+				Pairs: len(pairs) * len(o.Conditions), Done: len(pairs)*len(o.Conditions) - len(todo)})
+		}
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	var firstErr error
+	finished := 0
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	for _, cache := range caches {
+		wg.Go(func() {
+			for j := range jobs {
+				res, err := register(cache, j.pair, j.cond, o.Patch)
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = fmt.Errorf("pair %d (%s): %w", j.pair.ID, j.cond, err)
+					}
+					if report.Error != nil {
+						report.Error(j.pair.ID, err)
+					}
+				} else {
+					if err := w.Write(res.Record()); err == nil {
+						w.Flush()
+					}
+					if err := w.Error(); err != nil && firstErr == nil {
+						firstErr = err
+					}
+					out.Results = append(out.Results, res)
+					finished++
+					if report.Pair != nil {
+						report.Pair(res, finished, len(todo))
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, j := range todo {
+		jobs <- j
+	}
+	close(jobs)
+	wg.Wait()
+	out.Elapsed = time.Since(start)
+	return out, firstErr
+}
+
+// register trains a fresh LatFormer on the patches of one pair and reads the translation from its gates.
+func register(cache *latformer.LearnerCache, p Pair, cond string, s int) (Result, error) {
+	start := time.Now()
+	learner, _, err := cache.Learner(s, s)
+	if err != nil {
+		return Result{}, err
+	}
+	ins, outs := p.Patches(s, cond == Oracle)
+	examples := make([]latformer.Example, len(ins))
+	for i := range ins {
+		examples[i] = latformer.Example{Input: ins[i], Output: outs[i]}
+	}
+	fit, err := learner.Fit(examples, nil)
+	if err != nil {
+		return Result{}, err
+	}
+	preds, err := learner.Predict(examples)
+	if err != nil {
+		return Result{}, err
+	}
+	right, total := 0, 0
+	for i, pr := range preds {
+		for c, v := range pr.Canvas.Cells {
+			if v == outs[i].Cells[c] {
+				right++
+			}
+			total++
+		}
+	}
+	dr, dc, err := Displacement(preds[0].Action, s)
+	if err != nil {
+		return Result{}, err
+	}
+	w := len(p.A)
+	r := Result{ID: p.ID, Image: p.Image, Condition: cond, Modality: p.Modality, Window: w, DR: p.DR, DC: p.DC, EstDR: dr, EstDC: dc,
+		Steps: fit.Steps, CellsRight: float64(right) / float64(total), Action: fmt.Sprint(preds[0].Action)}
+	r.RelError = RelativeError(p.DR, p.DC, dr, dc, w)
+	r.Success = r.RelError < SuccessThreshold
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// Displacement reads the translation an action applies on an s x s canvas: where it moves the center
+// cell, as a signed offset in [-s/2, s/2) per axis (a circular translation by s-1 is a shift by -1).
+func Displacement(a lattice.Action, s int) (dr, dc int, err error) {
+	if a == nil {
+		return 0, 0, fmt.Errorf("the model has no gates to read a translation from")
+	}
+	c := datasets.Canvas{Rows: s, Cols: s, Cells: make([]int32, s*s)}
+	center := (s/2)*s + s/2
+	c.Cells[center] = 1
+	moved, err := datasets.ApplyAction(a, c)
+	if err != nil {
+		return 0, 0, err
+	}
+	at := slices.Index(moved.Cells, 1)
+	if at < 0 {
+		return 0, 0, fmt.Errorf("%v moves the center cell off the canvas", a)
+	}
+	signed := func(d int) int {
+		d = ((d % s) + s) % s
+		if d >= s/2 {
+			d -= s
+		}
+		return d
+	}
+	return signed(at/s - s/2), signed(at%s - s/2), nil
+}
+
+// Summary is the success rate of one condition.
+type Summary struct {
+	Condition        string
+	Pairs, Successes int
+	MeanSeconds      float64
+	MeanCellsRight   float64
+}
+
+// Summarize returns the success rate per condition, in the order Raw, Oracle.
+func Summarize(results []Result) []Summary {
+	var out []Summary
+	for _, cond := range []string{Raw, Oracle} {
+		s := Summary{Condition: cond}
+		for _, r := range results {
+			if r.Condition != cond {
+				continue
+			}
+			s.Pairs++
+			if r.Success {
+				s.Successes++
+			}
+			s.MeanSeconds += r.Seconds
+			s.MeanCellsRight += r.CellsRight
+		}
+		if s.Pairs > 0 {
+			s.MeanSeconds /= float64(s.Pairs)
+			s.MeanCellsRight /= float64(s.Pairs)
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ReferenceMethods are the methods of the reference script, in the order of the table.
+var ReferenceMethods = []string{"phase_correlation", "sift"}
+
+// ReadReference reads the CSV of scripts/registration_reference.py (id, condition, method, est_dr,
+// est_dc, rel_error, success) into successes and registrations per "condition|method".
+func ReadReference(path string) (map[string][2]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	records, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	want := []string{"id", "condition", "method", "est_dr", "est_dc", "rel_error", "success"}
+	if len(records) == 0 || !slices.Equal(records[0], want) {
+		return nil, fmt.Errorf("%s: not a reference file of scripts/registration_reference.py (header %q)", path, want)
+	}
+	out := map[string][2]int{}
+	for _, rec := range records[1:] {
+		k := rec[1] + "|" + rec[2]
+		c := out[k]
+		c[1]++
+		if rec[6] == "True" || rec[6] == "true" || rec[6] == "1" {
+			c[0]++
+		}
+		out[k] = c
+	}
+	return out, nil
+}
+
+// ConditionTitle describes the conditions in tables.
+var ConditionTitle = map[string]string{
+	Raw:    "A → B (no modality translation)",
+	Oracle: "T(A) → B (a perfect modality translation)",
+}
+
+// WriteTable writes the success rates (%) per condition: the reference methods (refs, from
+// ReadReference; empty: not shown) and LatFormer.
+func WriteTable(w io.Writer, results []Result, refs map[string][2]int) {
+	header := "| input → target | pairs |"
+	sep := "|---|---|"
+	if len(refs) > 0 {
+		for _, m := range ReferenceMethods {
+			header += " " + m + " |"
+			sep += "---|"
+		}
+	}
+	fmt.Fprintf(w, "%s LatFormer | LatFormer cells right | s per pair |\n%s---|---|---|\n", header, sep)
+	for _, s := range Summarize(results) {
+		row := fmt.Sprintf("| %s | %d |", ConditionTitle[s.Condition], s.Pairs)
+		if len(refs) > 0 {
+			for _, m := range ReferenceMethods {
+				if c := refs[s.Condition+"|"+m]; c[1] > 0 {
+					row += fmt.Sprintf(" %.1f%% (%d/%d) |", 100*float64(c[0])/float64(c[1]), c[0], c[1])
+				} else {
+					row += " — |"
+				}
+			}
+		}
+		fmt.Fprintf(w, "%s **%.1f%%** (%d/%d) | %.3f | %.1f |\n", row, 100*float64(s.Successes)/float64(s.Pairs), s.Successes, s.Pairs, s.MeanCellsRight, s.MeanSeconds)
+	}
+}
