@@ -18,7 +18,7 @@ LATFORMER := $(BIN)/latformer
 REFERENCE ?= ../shared/bench/latformer_ref.py
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
-.PHONY: notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-quick download stress
+.PHONY: sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-quick download stress
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
@@ -28,6 +28,10 @@ help:
 	@echo "make bench   ms per training step (canvas 10/20/30), side by side with the PyTorch reference when available"
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       full ARC run over the annotated training tasks (Table 2); make arc-quick: 8 tasks"
+	@echo "make sample-efficiency  Figure 4: accuracy vs training pairs on the synthetic tasks, 5 models (about 1.5 h on 2 cores)"
+	@echo "make noise     Table 4: LatFormer with noisy one-hot inputs (about 15 min)"
+	@echo "make registration  Table 5 analogue: image registration vs phase correlation and SIFT (about 20 min)"
+	@echo "                   (each has a -quick target of a few minutes)"
 	@echo "make download  download ARC-AGI-1 into DATA (needs internet)"
 	@echo "make clean   remove build outputs"
 
@@ -78,6 +82,34 @@ arc: build
 # Quick mode: 8 tasks, 100 steps; a scratch file under runs/ (ignored), overwritten on purpose.
 arc-quick: build
 	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --limit 8 --steps 100 --out runs/arc_quick.csv --force $(ARC_FLAGS)
+
+# Figure 4 and Table 4 on the synthetic tasks (experiments/synthetic), full mode, resumable: an interrupted
+# run continues where it stopped. The *-quick targets take a few minutes and write under runs/.
+sample-efficiency: build
+	$(LATFORMER) sample-efficiency $(if $(DATA),--data $(DATA)) --workers 2 --out results/sample_efficiency.csv --svg results/sample_efficiency.svg --resume
+
+sample-efficiency-quick: build
+	$(LATFORMER) sample-efficiency --quick $(if $(DATA),--data $(DATA)) --out runs/sample_efficiency_quick.csv --svg runs/sample_efficiency_quick.svg --force
+
+noise: build
+	$(LATFORMER) noise $(if $(DATA),--data $(DATA)) --workers 2 --out results/noise.csv --resume
+
+noise-quick: build
+	$(LATFORMER) noise --quick $(if $(DATA),--data $(DATA)) --out runs/noise_quick.csv --force
+
+# Table 5's analogue: scikit-image's sample images and the reference script need Debian's python3-skimage
+# and python3-opencv (installed here when missing). LatFormer's registrations, then phase correlation and
+# SIFT on the same windows, then the table with all three (the second latformer call trains nothing).
+skimage:
+	@/usr/bin/python3 -c "import skimage, cv2" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-skimage python3-opencv)
+
+registration: build skimage
+	$(LATFORMER) registration --workers 2 --export runs/registration-pairs --out results/registration.csv --resume --quiet
+	/usr/bin/python3 scripts/registration_reference.py --pairs runs/registration-pairs --out results/registration_reference.csv
+	$(LATFORMER) registration --export runs/registration-pairs --out results/registration.csv --resume --quiet --reference results/registration_reference.csv
+
+registration-quick: build skimage
+	$(LATFORMER) registration --quick --export runs/registration-quick-pairs --out runs/registration_quick.csv --force
 
 # The PyTorch reference steps (full attention from shared/bench, mask-only factored from bench/) need
 # Debian's python3-torch: installed here when missing.

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latformer/latformer/experiments/synthetic"
+)
+
+// TestSyntheticCommands runs `latformer noise` and `latformer sample-efficiency` on tiny settings with
+// random grids: one CSV row per training run, the figure written, and bad flags reported as usage errors.
+func TestSyntheticCommands(t *testing.T) {
+	dir := t.TempDir()
+	noise := filepath.Join(dir, "noise.csv")
+	if err := runNoise([]string{"--random-grids", "--families", "rotation", "--tasks", "1", "--sizes", "4", "--noise", "0,0.5",
+		"--canvas", "5", "--steps", "20", "--test", "5", "--out", noise, "--quiet"}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := synthetic.ReadResults(noise)
+	if err != nil || len(rows) != 2 || rows[0].Experiment != synthetic.Noise || rows[1].Noise != 0.5 {
+		t.Errorf("noise CSV: %+v, %v; want 2 rows of the noise experiment, w = 0 and 0.5", rows, err)
+	}
+	se := filepath.Join(dir, "se.csv")
+	svg := filepath.Join(dir, "se.svg")
+	if err := runSampleEfficiency([]string{"--random-grids", "--families", "reflection", "--tasks", "1", "--sizes", "1,2",
+		"--models", "latformer,attention_rel", "--canvas", "5", "--steps", "10", "--test", "5", "--out", se, "--svg", svg, "--quiet"}); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := synthetic.ReadResults(se); err != nil || len(rows) != 4 {
+		t.Errorf("sample-efficiency CSV: %d rows, %v; want 4 (2 models x 2 sizes)", len(rows), err)
+	}
+	if data, err := os.ReadFile(svg); err != nil || !strings.Contains(string(data), "<polyline") {
+		t.Errorf("figure: %v; want an SVG with lines", err)
+	}
+	for _, bad := range [][]string{{"--sizes", "1,x"}, {"--noise", "two"}} {
+		err := runSampleEfficiency(append(bad, "--random-grids", "--out", filepath.Join(dir, "bad.csv")))
+		if _, ok := err.(usageError); !ok {
+			t.Errorf("%v: got %v, want a usage error", bad, err)
+		}
+	}
+	if err := runSampleEfficiency([]string{"--random-grids", "--models", "gpt", "--out", filepath.Join(dir, "bad.csv")}); err == nil || !strings.Contains(err.Error(), "gpt") {
+		t.Errorf("unknown model: got %v, want an error naming it", err)
+	}
+}
