@@ -8,8 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/latformer/latformer/internal/workpool"
 
 	"github.com/latformer/latformer/internal/resultsfile"
 
@@ -283,49 +284,36 @@ func Run(o Options, report Report) (Outcome, error) {
 			Selected: len(tasks), Done: len(tasks) - len(todo)})
 	}
 	start := time.Now()
-	var mu sync.Mutex
 	var firstErr error
 	finished := 0
-	jobs := make(chan datasets.Task)
-	var wg sync.WaitGroup
-	for wi := range o.Workers {
-		wg.Go(func() {
-			for task := range jobs {
-				res, err := solvers[wi].Solve(task, nil, nil)
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil {
-						firstErr = err
-					}
-					if report.Error != nil {
-						report.Error(task.ID, err)
-					}
-				} else {
-					row := Result{Category: annotations[task.ID].Category, TaskResult: res}
-					if row.Category == "" {
-						row.Category = datasets.CategoryNone
-					}
-					if err := w.Write(row.Record()); err == nil {
-						w.Flush() // nothing lost if interrupted
-					}
-					if err := w.Error(); err != nil && firstErr == nil {
-						firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
-					}
-					out.Results[task.ID] = row
-					finished++
-					if report.Task != nil {
-						report.Task(row, finished, len(todo))
-					}
-				}
-				mu.Unlock()
+	workpool.Run(o.Workers, largestFirst(todo, solvers[0].Canvas), func(wi int, task datasets.Task) (TaskResult, error) {
+		return solvers[wi].Solve(task, nil, nil)
+	}, func(task datasets.Task, res TaskResult, err error) {
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
 			}
-		})
-	}
-	for _, t := range largestFirst(todo, solvers[0].Canvas) {
-		jobs <- t
-	}
-	close(jobs)
-	wg.Wait()
+			if report.Error != nil {
+				report.Error(task.ID, err)
+			}
+			return
+		}
+		row := Result{Category: annotations[task.ID].Category, TaskResult: res}
+		if row.Category == "" {
+			row.Category = datasets.CategoryNone
+		}
+		if err := w.Write(row.Record()); err == nil {
+			w.Flush() // nothing lost if interrupted
+		}
+		if err := w.Error(); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
+		}
+		out.Results[task.ID] = row
+		finished++
+		if report.Task != nil {
+			report.Task(row, finished, len(todo))
+		}
+	})
 	out.Elapsed = time.Since(start)
 	return out, firstErr
 }

@@ -1,7 +1,6 @@
 package registration
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -9,8 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
+
+	"github.com/latformer/latformer/internal/workpool"
 
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/internal/resultsfile"
@@ -83,20 +83,15 @@ func (r Result) Record() []string {
 
 // ReadResults reads a results CSV (LatFormer's rows).
 func ReadResults(path string) ([]Result, error) {
-	f, err := os.Open(path)
+	records, err := resultsfile.Read(path, Header)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	records, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(records) == 0 || !slices.Equal(records[0], Header) {
-		return nil, fmt.Errorf("%s: not a registration results file (header %q)", path, Header)
-	}
 	var out []Result
-	for i, rec := range records[1:] {
+	for i, rec := range records {
+		if len(rec) != len(Header) {
+			return out, fmt.Errorf("%s line %d: %d fields, want %d", path, i+2, len(rec), len(Header))
+		}
 		var r Result
 		var errs []error
 		atoi := func(s string) int { v, err := strconv.Atoi(s); errs = append(errs, err); return v }
@@ -196,8 +191,10 @@ func Run(o Options, report Report) (Outcome, error) {
 			if r.ID < len(pairs) && (pairs[r.ID].DR != r.DR || pairs[r.ID].DC != r.DC || pairs[r.ID].Image != r.Image) {
 				return out, fmt.Errorf("resume: %s holds pair %d of other options (image %s, shift %d,%d): write another file", o.Out, r.ID, r.Image, r.DR, r.DC)
 			}
-			done[key(r.ID, r.Condition)] = true
-			out.Results = append(out.Results, r)
+			if r.ID < len(pairs) && slices.Contains(o.Conditions, r.Condition) && !done[key(r.ID, r.Condition)] {
+				done[key(r.ID, r.Condition)] = true
+				out.Results = append(out.Results, r) // rows of other pairs or conditions stay in the file, unsummarized
+			}
 		}
 	}
 	type job struct {
@@ -233,45 +230,32 @@ func Run(o Options, report Report) (Outcome, error) {
 		}
 	}
 	start := time.Now()
-	var mu sync.Mutex
 	var firstErr error
 	finished := 0
-	jobs := make(chan job)
-	var wg sync.WaitGroup
-	for _, cache := range caches {
-		wg.Go(func() {
-			for j := range jobs {
-				res, err := register(cache, j.pair, j.cond, o.Patch)
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil {
-						firstErr = fmt.Errorf("pair %d (%s): %w", j.pair.ID, j.cond, err)
-					}
-					if report.Error != nil {
-						report.Error(j.pair.ID, err)
-					}
-				} else {
-					if err := w.Write(res.Record()); err == nil {
-						w.Flush()
-					}
-					if err := w.Error(); err != nil && firstErr == nil {
-						firstErr = err
-					}
-					out.Results = append(out.Results, res)
-					finished++
-					if report.Pair != nil {
-						report.Pair(res, finished, len(todo))
-					}
-				}
-				mu.Unlock()
+	workpool.Run(o.Workers, todo, func(wi int, j job) (Result, error) {
+		return register(caches[wi], j.pair, j.cond, o.Patch)
+	}, func(j job, res Result, err error) {
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("pair %d (%s): %w", j.pair.ID, j.cond, err)
 			}
-		})
-	}
-	for _, j := range todo {
-		jobs <- j
-	}
-	close(jobs)
-	wg.Wait()
+			if report.Error != nil {
+				report.Error(j.pair.ID, err)
+			}
+			return
+		}
+		if err := w.Write(res.Record()); err == nil {
+			w.Flush() // nothing lost if interrupted
+		}
+		if err := w.Error(); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
+		}
+		out.Results = append(out.Results, res)
+		finished++
+		if report.Pair != nil {
+			report.Pair(res, finished, len(todo))
+		}
+	})
 	out.Elapsed = time.Since(start)
 	return out, firstErr
 }
@@ -384,21 +368,15 @@ var ReferenceMethods = []string{"phase_correlation", "sift"}
 // ReadReference reads the CSV of scripts/registration_reference.py (id, condition, method, est_dr,
 // est_dc, rel_error, success) into successes and registrations per "condition|method".
 func ReadReference(path string) (map[string][2]int, error) {
-	f, err := os.Open(path)
+	records, err := resultsfile.Read(path, []string{"id", "condition", "method", "est_dr", "est_dc", "rel_error", "success"})
 	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	records, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	want := []string{"id", "condition", "method", "est_dr", "est_dc", "rel_error", "success"}
-	if len(records) == 0 || !slices.Equal(records[0], want) {
-		return nil, fmt.Errorf("%s: not a reference file of scripts/registration_reference.py (header %q)", path, want)
+		return nil, fmt.Errorf("%w (not a file of scripts/registration_reference.py?)", err)
 	}
 	out := map[string][2]int{}
-	for _, rec := range records[1:] {
+	for i, rec := range records {
+		if len(rec) != 7 {
+			return nil, fmt.Errorf("%s line %d: %d fields, want 7", path, i+2, len(rec))
+		}
 		k := rec[1] + "|" + rec[2]
 		c := out[k]
 		c[1]++

@@ -2,12 +2,10 @@ package synthetic
 
 import (
 	"cmp"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,28 +48,15 @@ var errTruncated = errors.New("the results file ends in an incomplete line")
 // ReadResults reads a results CSV. A file whose last line is incomplete gives the complete rows before it
 // and an error wrapping errTruncated; any other bad line is an error naming it.
 func ReadResults(path string) ([]Result, error) {
-	f, err := os.Open(path)
+	records, err := resultsfile.Read(path, Header)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	records, err := r.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(records) == 0 {
-		return nil, nil
-	}
-	if !slices.Equal(records[0], Header) {
-		return nil, fmt.Errorf("%s: header %q is not a synthetic-experiment results header %q", path, records[0], Header)
-	}
 	var out []Result
-	for i, rec := range records[1:] {
+	for i, rec := range records {
 		res, err := parseRecord(rec)
 		if err != nil {
-			if i == len(records)-2 { // the last line
+			if i == len(records)-1 { // the last line
 				return out, fmt.Errorf("%s line %d: %w: %w", path, i+2, errTruncated, err)
 			}
 			return nil, fmt.Errorf("%s line %d: %w", path, i+2, err)

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sync"
 	"time"
+
+	"github.com/latformer/latformer/internal/workpool"
 
 	"github.com/latformer/latformer/internal/resultsfile"
 
@@ -162,45 +163,32 @@ func Run(o Options, report Report) (Outcome, error) {
 			Units: len(units), Done: len(units) - len(todo)})
 	}
 	start := time.Now()
-	var mu sync.Mutex
 	var firstErr error
 	finished := 0
-	jobs := make(chan Unit)
-	var wg sync.WaitGroup
-	for _, wk := range workers {
-		wg.Go(func() {
-			for u := range jobs {
-				res, err := wk.run(u)
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil {
-						firstErr = fmt.Errorf("%s on %s task %d, %d pairs: %w", u.Model, u.Family, u.Task, u.NumTrain, err)
-					}
-					if report.Error != nil {
-						report.Error(u, err)
-					}
-				} else {
-					if err := w.Write(res.Record()); err == nil {
-						w.Flush() // nothing lost if interrupted
-					}
-					if err := w.Error(); err != nil && firstErr == nil {
-						firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
-					}
-					out.Results = append(out.Results, res)
-					finished++
-					if report.Unit != nil {
-						report.Unit(res, finished, len(todo))
-					}
-				}
-				mu.Unlock()
+	workpool.Run(len(workers), todo, func(wi int, u Unit) (Result, error) {
+		return workers[wi].run(u)
+	}, func(u Unit, res Result, err error) {
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("%s on %s task %d, %d pairs: %w", u.Model, u.Family, u.Task, u.NumTrain, err)
 			}
-		})
-	}
-	for _, u := range todo {
-		jobs <- u
-	}
-	close(jobs)
-	wg.Wait()
+			if report.Error != nil {
+				report.Error(u, err)
+			}
+			return
+		}
+		if err := w.Write(res.Record()); err == nil {
+			w.Flush() // nothing lost if interrupted
+		}
+		if err := w.Error(); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
+		}
+		out.Results = append(out.Results, res)
+		finished++
+		if report.Unit != nil {
+			report.Unit(res, finished, len(todo))
+		}
+	})
 	out.Elapsed = time.Since(start)
 	return out, firstErr
 }

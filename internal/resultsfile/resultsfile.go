@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // Open opens the results file at path for writing rows: appended to with resume, truncated with force,
@@ -55,4 +56,29 @@ func WriteAtomic(path string, header []string, records [][]string) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// Read reads a results CSV whose first line must be header and returns the records after it (rows may
+// have any number of fields; the callers check them). A missing file gives an error satisfying
+// errors.Is(err, os.ErrNotExist).
+func Read(path string, header []string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	records, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(records) == 0 || !slices.Equal(records[0], header) {
+		got := []string(nil)
+		if len(records) > 0 {
+			got = records[0]
+		}
+		return nil, fmt.Errorf("%s: header %q, want %q", path, got, header)
+	}
+	return records[1:], nil
 }

@@ -1,0 +1,64 @@
+package resultsfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestOpenReadWrite checks the file's life: created with its header, never overwritten without resume or
+// force, appended to with resume, truncated with force, rewritten atomically, and read back with its
+// header checked.
+func TestOpenReadWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "r.csv")
+	header := []string{"a", "b"}
+	write := func(resume, force bool, rows ...[]string) error {
+		w, closeFn, err := Open(path, header, resume, force)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		for _, r := range rows {
+			w.Write(r)
+		}
+		w.Flush()
+		return w.Error()
+	}
+	if err := write(false, false, []string{"1", "2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(false, false); err == nil || !strings.Contains(err.Error(), "resume") {
+		t.Errorf("second create: got %v, want an error saying resume or force", err)
+	}
+	if err := write(true, false, []string{"3", "4"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path, header)
+	if err != nil || !slices.EqualFunc(got, [][]string{{"1", "2"}, {"3", "4"}}, slices.Equal) {
+		t.Errorf("after resume: %v, %v; want both rows once, under one header", got, err)
+	}
+	if err := write(false, true, []string{"5"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = Read(path, header); err != nil || len(got) != 1 || got[0][0] != "5" {
+		t.Errorf("after force: %v, %v; want the one new row", got, err)
+	}
+	if err := WriteAtomic(path, header, [][]string{{"x", "y"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = Read(path, header); err != nil || len(got) != 1 || got[0][1] != "y" {
+		t.Errorf("after WriteAtomic: %v, %v", got, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("%d files in the directory, want 1 (no temporary file left)", len(entries))
+	}
+	if _, err := Read(path, []string{"other"}); err == nil || !strings.Contains(err.Error(), "header") {
+		t.Errorf("wrong header: got %v", err)
+	}
+	if _, err := Read(filepath.Join(t.TempDir(), "none.csv"), header); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: got %v, want os.ErrNotExist", err)
+	}
+}
