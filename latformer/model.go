@@ -23,6 +23,11 @@ const (
 	ParamSmoothing = "mask_smoothing"
 	// ParamNoise is the one-hot noise level w of Appendix B.4 applied to the inputs [0].
 	ParamNoise = "input_noise"
+	// ParamNoiseRandom replaces the all-ones vector of Appendix B.4's formula, ((1-w) onehot + w 1) W,
+	// by a random vector u ~ U(0,1)^11 drawn anew for every cell of every input, in training and in
+	// prediction: ((1-w) onehot + w u) W. The formula as written adds the same vector to every cell, an
+	// affine change of the embedding that the model can undo for any w < 1 (README, "Table 4") [false].
+	ParamNoiseRandom = "input_noise_random"
 )
 
 // Model builds the LatFormer graph for a rows x cols canvas.
@@ -58,10 +63,7 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 	smoothing := param[bool](scope, ParamSmoothing)
 	noise := param[float64](scope, ParamNoise)
 
-	onehot := OneHot(tokens, datasets.NumTokens, dtypes.Float32)
-	if noise > 0 {
-		onehot = AddScalar(MulScalar(onehot, 1-noise), noise)
-	}
+	onehot := noisyOneHot(scope, tokens, noise, param[bool](scope, ParamNoiseRandom))
 	x := fastgraph.Dense(scope.In("embedding"), onehot, false, d)
 	expert := experts.ExpertFromScope(scope, m.Rows, m.Cols)
 	out := &Outputs{Expert: expert}
@@ -85,4 +87,18 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 		out.SmoothedLogits = fastgraph.Dense(scope.At("head"), smoothX, true, datasets.NumTokens)
 	}
 	return out
+}
+
+// noisyOneHot is the one-hot encoding of tokens [batch, n] as [batch, n, NumTokens], with the noise of
+// Appendix B.4 at level w: (1-w) onehot + w 1, or (1-w) onehot + w u with u ~ U(0,1) per entry when
+// random (ParamNoiseRandom).
+func noisyOneHot(scope *model.Scope, tokens *Node, w float64, random bool) *Node {
+	onehot := OneHot(tokens, datasets.NumTokens, dtypes.Float32)
+	if w <= 0 {
+		return onehot
+	}
+	if random {
+		return Add(MulScalar(onehot, 1-w), MulScalar(scope.RandomUniform(tokens.Graph(), onehot.Shape()), w))
+	}
+	return AddScalar(MulScalar(onehot, 1-w), w)
 }

@@ -71,6 +71,7 @@ var modelParams = map[string]any{
 	ParamNumLayers:              1,
 	ParamSmoothing:              false,
 	ParamNoise:                  0.0,
+	ParamNoiseRandom:            false,
 	ParamSteps:                  500,
 	ParamAugment:                10,
 	ParamAugmentKeepBlack:       true,
