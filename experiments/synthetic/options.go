@@ -113,7 +113,7 @@ func Powers(max int) []int {
 //   - noise: LatFormer, 32 training pairs, w = 0, 0.2, 0.4, 0.6, 0.8, the same tasks and canvas.
 //
 // The canvas and the subsampling keep the run within two hours on two cores: on the pure-Go backend a
-// baseline's training step takes about 65 ms at canvas 10 and 15 s at canvas 30 (README, "Figure 4");
+// baseline's training step takes about 50 ms at canvas 10 and 15 s at canvas 30 (README, "Figure 4");
 // the paper's 30 x 30 canvas is Canvas = 30, for a GPU.
 func Full(experiment string) Options {
 	o := Options{Experiment: experiment, Canvas: 10, Steps: 300, NumTest: 100,
@@ -222,8 +222,13 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		o.Out = filepath.Join("runs", fmt.Sprintf("%s-%s.csv", o.Experiment, now.Format("20060102-150405")))
 	}
 	for _, m := range o.Models {
-		if _, err := o.store(m, 0); err != nil {
-			return o, fmt.Errorf("model %s: %w", m, err)
+		for _, w := range o.Noise {
+			if w > 0 && m != ModelLatFormer && m != ModelLatFormerNoSmooth {
+				return o, fmt.Errorf("model %s: the input noise (input_noise) is built into LatFormer's embedding only; a baseline runs with noise 0", m)
+			}
+			if err := o.checkSettings(m, w); err != nil {
+				return o, fmt.Errorf("model %s: %w", m, err)
+			}
 		}
 	}
 	return o, nil
@@ -244,13 +249,14 @@ func (o Options) settings(m string, w float64) string {
 	return strings.Join(parts, ";")
 }
 
-// store checks that model m accepts the settings (the noise level only applies to LatFormer).
-func (o Options) store(m string, w float64) (any, error) {
+// checkSettings checks that model m accepts the settings of noise level w.
+func (o Options) checkSettings(m string, w float64) error {
 	arch, err := architecture(m)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return latformer.NewStoreFor(arch, o.settings(m, w))
+	_, err = latformer.NewStoreFor(arch, o.settings(m, w))
+	return err
 }
 
 // tasksOf is the number of tasks run of a family.

@@ -29,6 +29,7 @@ func TestOptionsErrors(t *testing.T) {
 		{Options{Resume: true}, "resume needs"},
 		{Options{Resume: true, Force: true, Out: "x.csv"}, "contradict"},
 		{Options{Settings: "no_such_key=1"}, "no_such_key"},
+		{Options{Experiment: Noise, Models: []string{"transformer"}}, "input_noise"},
 	} {
 		_, err := c.o.withDefaults(time.Now())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
