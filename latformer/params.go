@@ -55,7 +55,7 @@ const (
 	// ParamBatchPairs > 0 trains on minibatches: every step takes this many of the training pairs (a
 	// shuffled pass over all of them, then another), each in ParamAugment color copies, instead of all of
 	// them; tasks with at most this many pairs train on all of them as before. For training sets of
-	// hundreds or thousands of pairs (the synthetic tasks of Figure 4); the fit checks that end training
+	// hundreds or thousands of pairs (the synthetic tasks of Figure 5); the fit checks that end training
 	// early still predict every training pair [0: all pairs every step].
 	ParamBatchPairs = "train_batch_pairs"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies

@@ -108,7 +108,7 @@ type LineChart struct {
 }
 
 // LineChartSVG draws lines with shaded bands (mean ± standard deviation, say) as an SVG document, the
-// panels of the sample-efficiency figure (Figure 4). Points that are NaN are skipped.
+// panels of the sample-efficiency figure (Figure 5). Points that are NaN are skipped.
 func LineChartSVG(c LineChart, series []Series) string {
 	width, height := c.Width, c.Height
 	if width == 0 {

@@ -7,7 +7,7 @@
 //	latformer download [flags] download and verify ARC-AGI-1 (needs internet)
 //	latformer annotate [flags] categorize ARC training tasks by geometric prior, counts vs the paper
 //	latformer arc    [flags]   solve annotated ARC tasks per category (Table 2), CSV results, --resume
-//	latformer sample-efficiency [flags]  Figure 4 on the synthetic tasks, CSV results, --resume
+//	latformer sample-efficiency [flags]  Figure 5 on the synthetic tasks, CSV results, --resume
 //	latformer noise  [flags]   Table 4: LatFormer with noisy one-hot inputs, CSV results, --resume
 //	latformer registration [flags] Table 5 analogue: image registration on natural images, CSV, --resume
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
@@ -33,7 +33,7 @@ var commands = []struct {
 	{"download", "download and verify the ARC-AGI-1 tasks (needs internet)", runDownload},
 	{"annotate", "annotate the ARC training tasks by geometric prior and print the per-category counts", runAnnotate},
 	{"arc", "solve ARC tasks one by one (train on each task's pairs, predict its tests) and print Table 2", runARC},
-	{"sample-efficiency", "Figure 4: test accuracy against the number of training pairs on the synthetic tasks, LatFormer vs baselines", runSampleEfficiency},
+	{"sample-efficiency", "Figure 5: test accuracy against the number of training pairs on the synthetic tasks, LatFormer vs baselines", runSampleEfficiency},
 	{"noise", "Table 4: LatFormer on the synthetic tasks with noisy one-hot inputs", runNoise},
 	{"registration", "Table 5 analogue: register translated image patches of two modalities (natural images from scikit-image)", runRegistration},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},

@@ -17,7 +17,7 @@ func runSampleEfficiency(args []string) error {
 
 func runNoise(args []string) error { return runSynthetic(synthetic.Noise, args) }
 
-// runSynthetic is `latformer sample-efficiency` (Figure 4) and `latformer noise` (Table 4).
+// runSynthetic is `latformer sample-efficiency` (Figure 5) and `latformer noise` (Table 4).
 func runSynthetic(experiment string, args []string) error {
 	full, quickOpts := synthetic.Full(experiment), synthetic.Quick(experiment)
 	var fs *flag.FlagSet
@@ -28,7 +28,7 @@ func runSynthetic(experiment string, args []string) error {
 				"per family and level. One CSV row per training run, written as it finishes (--resume continues).")
 	} else {
 		fs = newFlagSet(experiment, "latformer sample-efficiency [flags]",
-			"Figure 4: each model learns each synthetic task (App. B.1) from 1, 2, 4, ... training pairs and is scored by\n"+
+			"Figure 5: each model learns each synthetic task (App. B.1) from 1, 2, 4, ... training pairs and is scored by\n"+
 				"its exact-match accuracy on the task's test pairs; prints the mean and standard deviation per family and\n"+
 				"size, the number of examples each model needs for 0.9, and writes the figure (--svg). One CSV row per\n"+
 				"training run, written as it finishes (--resume continues).")

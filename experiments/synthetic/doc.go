@@ -1,5 +1,5 @@
 // Package synthetic runs the paper's experiments on the synthetic geometric tasks of Appendix B.1
-// (datasets.SyntheticTasks): sample efficiency (Figure 4: test accuracy against the number of training
+// (datasets.SyntheticTasks): sample efficiency (Figure 5: test accuracy against the number of training
 // pairs, for LatFormer, LatFormer without smoothing and the attention and Transformer baselines) and
 // robustness to noise (Table 4: LatFormer on 32 training pairs with the one-hot noise of Appendix B.4).
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/latformer/latformer/render"
 )
 
-// FigureSVG draws Figure 4 from the points (noise 0): one panel per family, test accuracy against the
+// FigureSVG draws Figure 5 from the points (noise 0): one panel per family, test accuracy against the
 // number of training pairs (log scale), a line per model with its standard deviation over the tasks as
 // a shade. The panels sit side by side in one SVG document.
 func FigureSVG(points []Point, models []string, families []datasets.SyntheticFamily) string {

@@ -14,18 +14,18 @@ import (
 
 // The experiments.
 const (
-	SampleEfficiency = "sample-efficiency" // Figure 4
+	SampleEfficiency = "sample-efficiency" // Figure 5
 	Noise            = "noise"             // Table 4
 )
 
-// Models of Figure 4 besides the baselines package's: LatFormer with the smoothed-mask prediction of
+// Models of Figure 5 besides the baselines package's: LatFormer with the smoothed-mask prediction of
 // Section 4.2 (the paper's LatFormer) and without it.
 const (
 	ModelLatFormer         = "latformer"
 	ModelLatFormerNoSmooth = "latformer_nosmooth"
 )
 
-// FigureModels are the models of Figure 4, in the order of its legend.
+// FigureModels are the models of Figure 5, in the order of its legend.
 var FigureModels = []string{ModelLatFormer, ModelLatFormerNoSmooth, "transformer", "attention_abs", "attention_rel"}
 
 // Options describe a run. The zero value of a field is its default (see Full).
@@ -73,12 +73,12 @@ const TrainingSettings = "train_restarts=1;train_batch_pairs=4;augment_copies=4"
 // pairs, 2 tasks per family: these settings fit 14 of 16 runs (both misses are one translation,
 // translate(7,6), learned as translate(8,6)), 13 without the restarts; translation gates starting at 1/2
 // instead of near the identity fit every translation but only 10 of the 16 runs, failing the scalings,
-// also with restarts (README, "Figure 4"). The baselines train once: they fit their
+// also with restarts (README, "Figure 5"). The baselines train once: they fit their
 // training pairs by memorizing them when they are few, and restarts would triple the time of the runs
 // where they do not.
 const LatFormerSettings = "expert_zero_fill=false;train_restarts=3;train_restarts_max_cells=0"
 
-// ModelSettings returns the hyperparameters that make the model of Figure 4 called name:
+// ModelSettings returns the hyperparameters that make the model of Figure 5 called name:
 // LatFormerSettings with the smoothed-mask prediction on or off for LatFormer, none for the baselines.
 func ModelSettings(name string) string {
 	switch name {
@@ -108,12 +108,12 @@ func Powers(max int) []int {
 }
 
 // Full returns the settings of the full mode of an experiment (the README's numbers):
-//   - sample-efficiency: the five models of Figure 4, sizes 1, 2, 4, ..., 256, canvas 10, 5 translation
+//   - sample-efficiency: the five models of Figure 5, sizes 1, 2, 4, ..., 256, canvas 10, 5 translation
 //     and 5 scaling tasks (the first of their families), the 3 rotations and 4 reflections; 300 steps.
 //   - noise: LatFormer, 32 training pairs, w = 0, 0.2, 0.4, 0.6, 0.8, the same tasks and canvas.
 //
 // The canvas and the subsampling keep the run within two hours on two cores: on the pure-Go backend a
-// baseline's training step takes about 50 ms at canvas 10 and 15 s at canvas 30 (README, "Figure 4");
+// baseline's training step takes about 50 ms at canvas 10 and 15 s at canvas 30 (README, "Figure 5");
 // the paper's 30 x 30 canvas is Canvas = 30, for a GPU.
 func Full(experiment string) Options {
 	o := Options{Experiment: experiment, Canvas: 10, Steps: 300, NumTest: 100,
