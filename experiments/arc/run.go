@@ -302,10 +302,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		if row.Category == "" {
 			row.Category = datasets.CategoryNone
 		}
-		if err := w.Write(row.Record()); err == nil {
-			w.Flush() // nothing lost if interrupted
-		}
-		if err := w.Error(); err != nil && firstErr == nil {
+		if err := resultsfile.WriteRow(w, row.Record()); err != nil && firstErr == nil { // nothing lost if interrupted
 			firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
 		}
 		out.Results[task.ID] = row

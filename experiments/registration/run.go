@@ -244,10 +244,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return
 		}
-		if err := w.Write(res.Record()); err == nil {
-			w.Flush() // nothing lost if interrupted
-		}
-		if err := w.Error(); err != nil && firstErr == nil {
+		if err := resultsfile.WriteRow(w, res.Record()); err != nil && firstErr == nil { // nothing lost if interrupted
 			firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
 		}
 		out.Results = append(out.Results, res)

@@ -82,3 +82,13 @@ func Read(path string, header []string) ([][]string, error) {
 	}
 	return records[1:], nil
 }
+
+// WriteRow writes one record and flushes it to the file at once, so that a run killed afterwards keeps
+// it; it returns the writer's error, if any.
+func WriteRow(w *csv.Writer, record []string) error {
+	if err := w.Write(record); err != nil {
+		return err
+	}
+	w.Flush()
+	return w.Error()
+}
