@@ -87,8 +87,6 @@ func TestMakePairs(t *testing.T) {
 	}
 }
 
-func abs(x int) int { return max(x, -x) }
-
 // TestDisplacement checks the translation read from actions: circular translations as signed offsets,
 // zero-fill shifts, the identity, and an action that is not a translation.
 func TestDisplacement(t *testing.T) {
@@ -99,6 +97,7 @@ func TestDisplacement(t *testing.T) {
 		{lattice.Translation{Deltas: []int{3, 1}}, 3, 1},
 		{lattice.Translation{Deltas: []int{15, 12}}, -1, -4},
 		{lattice.Shift{Deltas: []int{-2, 3}}, -2, 3},
+		{lattice.Shift{Deltas: []int{-10, 9}}, -10 + 16, 9 - 16}, // moves the center off: read from another cell, signed mod 16
 		{lattice.IdentityAction{}, 0, 0},
 	} {
 		dr, dc, err := Displacement(c.a, 16)

@@ -299,22 +299,12 @@ func register(cache *latformer.LearnerCache, p Pair, cond string, s int) (Result
 	return r, nil
 }
 
-// Displacement reads the translation an action applies on an s x s canvas: where it moves the center
-// cell, as a signed offset in [-s/2, s/2) per axis (a circular translation by s-1 is a shift by -1).
+// Displacement reads the translation an action applies on an s x s canvas: where it moves one cell (the
+// center, or the first cell from the center outwards that a zero-fill shift keeps on the canvas), as a
+// signed offset in [-s/2, s/2) per axis (a circular translation by s-1 is a shift by -1).
 func Displacement(a lattice.Action, s int) (dr, dc int, err error) {
 	if a == nil {
 		return 0, 0, fmt.Errorf("the model has no gates to read a translation from")
-	}
-	c := datasets.Canvas{Rows: s, Cols: s, Cells: make([]int32, s*s)}
-	center := (s/2)*s + s/2
-	c.Cells[center] = 1
-	moved, err := datasets.ApplyAction(a, c)
-	if err != nil {
-		return 0, 0, err
-	}
-	at := slices.Index(moved.Cells, 1)
-	if at < 0 {
-		return 0, 0, fmt.Errorf("%v moves the center cell off the canvas", a)
 	}
 	signed := func(d int) int {
 		d = ((d % s) + s) % s
@@ -323,8 +313,29 @@ func Displacement(a lattice.Action, s int) (dr, dc int, err error) {
 		}
 		return d
 	}
-	return signed(at/s - s/2), signed(at%s - s/2), nil
+	c := datasets.Canvas{Rows: s, Cols: s, Cells: make([]int32, s*s)}
+	for ring := 0; ring <= s/2; ring++ {
+		for r := s/2 - ring; r <= s/2+ring; r++ {
+			for col := s/2 - ring; col <= s/2+ring; col++ {
+				if r < 0 || col < 0 || r >= s || col >= s || max(abs(r-s/2), abs(col-s/2)) != ring {
+					continue
+				}
+				clear(c.Cells)
+				c.Cells[r*s+col] = 1
+				moved, err := datasets.ApplyAction(a, c)
+				if err != nil {
+					return 0, 0, err
+				}
+				if at := slices.Index(moved.Cells, 1); at >= 0 {
+					return signed(at/s - r), signed(at%s - col), nil
+				}
+			}
+		}
+	}
+	return 0, 0, fmt.Errorf("%v moves every cell off the canvas", a)
 }
+
+func abs(x int) int { return max(x, -x) }
 
 // Summary is the success rate of one condition.
 type Summary struct {
