@@ -46,8 +46,8 @@ func TestUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	tasks := 5 + 3 + 4 + 5
-	if want := len(FigureModels) * tasks * 9; len(units) != want {
-		t.Errorf("sample-efficiency: %d units, want %d (5 models x %d tasks x 9 sizes)", len(units), want, tasks)
+	if want := len(FigureModels) * tasks * 5; len(units) != want {
+		t.Errorf("sample-efficiency: %d units, want %d (5 models x %d tasks x 5 sizes)", len(units), want, tasks)
 	}
 	seen := map[string]bool{}
 	for i, u := range units {
