@@ -432,11 +432,7 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 	if batchPairs > 0 && len(examples) > batchPairs {
 		// Minibatches: every step takes batchPairs of the pairs (trainPhase draws them), all real.
 		run.minibatch, run.real = batchPairs, batchPairs
-		run.order = make([]int, len(examples))
-		for i := range run.order {
-			run.order[i] = i
-		}
-		run.next = len(run.order) // shuffled before the first step
+		run.order = make([]int, len(examples)) // set for each restart by fitOnce
 	}
 	// The pairs padded to a multiple of ParamPadPairs with copies of the first one, masked out.
 	run.pairs = (run.real + l.padPairs - 1) / l.padPairs * l.padPairs
@@ -573,7 +569,7 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 		for i := range run.order {
 			run.order[i] = i
 		}
-		run.next = len(run.order)
+		run.next = len(run.order) // shuffled before the first step
 	}
 	start := time.Now()
 	fitted, err := l.trainPhase(run, l.stepExec, run.maxSteps, 0, rng, start, &out)

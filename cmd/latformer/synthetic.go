@@ -40,7 +40,7 @@ func runSynthetic(experiment string, args []string) error {
 	models := fs.String("models", "", "comma-separated models: latformer, latformer_nosmooth, transformer, attention_abs, attention_rel, cnn, transformer_aug (default: "+strings.Join(full.Models, ",")+")")
 	sizes := fs.String("sizes", "", "comma-separated training-set sizes (default "+joinInts(full.Sizes)+")")
 	noise := fs.String("noise", "", "comma-separated noise levels w in [0,1] (default "+joinFloats(full.Noise)+")")
-	tasks := fs.Int("tasks", -1, "tasks per family, the first of each (default: 5 translations and 5 scalings, all 3 rotations and 4 reflections; 0: all, 100 translations and 32 scalings)")
+	tasks := fs.Int("tasks", 0, "tasks per family, the first of each (default: 5 translations and 5 scalings, all 3 rotations and 4 reflections; 0: all, 100 translations and 32 scalings)")
 	canvas := fs.Int("canvas", full.Canvas, "canvas side (the paper's is 30)")
 	numTest := fs.Int("test", full.NumTest, "test pairs per task")
 	steps := fs.Int("steps", full.Steps, "max training steps per run")
@@ -63,23 +63,24 @@ func runSynthetic(experiment string, args []string) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	o.DataDir, o.RandomGrids, o.Seed, o.Settings, o.Workers = *dataFlag, *randomGrids, *seed, *settings, *workers
 	o.Out, o.Resume, o.Force = *out, *resume, *force
-	if set["canvas"] || !*quick {
+	// o holds the mode's settings; a flag given on the command line overrides them.
+	if set["canvas"] {
 		o.Canvas = *canvas
 	}
-	if set["test"] || !*quick {
+	if set["test"] {
 		o.NumTest = *numTest
 	}
-	if set["steps"] || !*quick {
+	if set["steps"] {
 		o.Steps = *steps
 	}
-	if *tasks >= 0 {
+	if set["tasks"] {
 		o.Tasks, o.TasksOf = *tasks, nil
 	}
 	var err error
 	if *families != "" {
 		o.Families = nil
-		for _, f := range strings.Split(*families, ",") {
-			o.Families = append(o.Families, datasets.SyntheticFamily(strings.TrimSpace(f)))
+		for _, f := range splitList(*families) {
+			o.Families = append(o.Families, datasets.SyntheticFamily(f))
 		}
 	}
 	if *models != "" {

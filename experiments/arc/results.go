@@ -10,9 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/latformer/latformer/internal/resultsfile"
-
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/resultsfile"
 )
 
 // Header is the header of the results CSV written by `latformer arc`, one row per task.

@@ -10,13 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/latformer/latformer/internal/workpool"
-
-	"github.com/latformer/latformer/internal/resultsfile"
-
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/internal/workpool"
 	"github.com/latformer/latformer/latformer"
 )
 

@@ -62,7 +62,7 @@ func TestMakePairs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range pairs {
-		if p.DR == 0 && p.DC == 0 || abs(p.DR) > 3 || abs(p.DC) > 3 {
+		if p.DR == 0 && p.DC == 0 || max(p.DR, -p.DR) > 3 || max(p.DC, -p.DC) > 3 {
 			t.Errorf("pair %d: translation (%d,%d), want non-zero within 3", p.ID, p.DR, p.DC)
 		}
 		for r := range 16 {

@@ -10,10 +10,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/latformer/latformer/internal/workpool"
-
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/internal/workpool"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
 )
@@ -300,7 +299,7 @@ func register(cache *latformer.LearnerCache, p Pair, cond string, s int) (Result
 }
 
 // Displacement reads the translation an action applies on an s x s canvas: where it moves one cell (the
-// center, or the first cell from the center outwards that a zero-fill shift keeps on the canvas), as a
+// center, or for a zero-fill shift that drops the center, the first cell in row order it keeps), as a
 // signed offset in [-s/2, s/2) per axis (a circular translation by s-1 is a shift by -1).
 func Displacement(a lattice.Action, s int) (dr, dc int, err error) {
 	if a == nil {
@@ -314,28 +313,24 @@ func Displacement(a lattice.Action, s int) (dr, dc int, err error) {
 		return d
 	}
 	c := datasets.Canvas{Rows: s, Cols: s, Cells: make([]int32, s*s)}
-	for ring := 0; ring <= s/2; ring++ {
-		for r := s/2 - ring; r <= s/2+ring; r++ {
-			for col := s/2 - ring; col <= s/2+ring; col++ {
-				if r < 0 || col < 0 || r >= s || col >= s || max(abs(r-s/2), abs(col-s/2)) != ring {
-					continue
-				}
-				clear(c.Cells)
-				c.Cells[r*s+col] = 1
-				moved, err := datasets.ApplyAction(a, c)
-				if err != nil {
-					return 0, 0, err
-				}
-				if at := slices.Index(moved.Cells, 1); at >= 0 {
-					return signed(at/s - r), signed(at%s - col), nil
-				}
-			}
+	center := (s/2)*s + s/2
+	for i := -1; i < s*s; i++ {
+		from := i
+		if i < 0 {
+			from = center
+		}
+		clear(c.Cells)
+		c.Cells[from] = 1
+		moved, err := datasets.ApplyAction(a, c)
+		if err != nil {
+			return 0, 0, err
+		}
+		if to := slices.Index(moved.Cells, 1); to >= 0 {
+			return signed(to/s - from/s), signed(to%s - from%s), nil
 		}
 	}
 	return 0, 0, fmt.Errorf("%v moves every cell off the canvas", a)
 }
-
-func abs(x int) int { return max(x, -x) }
 
 // Summary is the success rate of one condition.
 type Summary struct {

@@ -10,9 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/latformer/latformer/internal/resultsfile"
-
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/resultsfile"
 )
 
 // Result is the outcome of one unit.

@@ -7,12 +7,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/latformer/latformer/internal/workpool"
-
-	"github.com/latformer/latformer/internal/resultsfile"
-
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/internal/workpool"
 	"github.com/latformer/latformer/latformer"
 )
 
