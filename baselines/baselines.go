@@ -2,7 +2,8 @@
 // latformer.Architecture values, so that a latformer.Learner trains them task by task with exactly
 // LatFormer's protocol (color augmentation, steps, early stopping, restarts, prediction):
 //
-//	cnn              a residual stack of 3 x 3 convolutions (GoMLX layers.Convolution)
+//	cnn              a residual stack of 3 x 3 convolutions (layers.Convolution's variables, computed
+//	                 as one matrix product: faster on the pure-Go backend)
 //	attention_abs    one self-attention layer with learned absolute positional embeddings
 //	                 (GoMLX attention.SelfAttention and attention/pos.Learned), post-LN with a ReLU FFN
 //	                 like the LatFormer layer

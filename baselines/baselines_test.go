@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
@@ -184,5 +185,72 @@ func TestGatherTokens(t *testing.T) {
 	}
 	if _, ok := augmentGather(AugmentActions()[0], 4, 5); ok {
 		t.Error("a gather on a non-square canvas")
+	}
+}
+
+// TestConv3x3 checks the CNN's unrolled convolution against GoMLX's layers.Convolution with the same
+// variables (same names and shapes): the two must agree on a random input.
+func TestConv3x3(t *testing.T) {
+	backend := testBackend(t)
+	const batch, rows, cols, ch, d = 2, 4, 5, 3, 6
+	store := model.NewStore()
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := tensors.FromShape(shapes.Make(dtypes.Float32, batch, rows, cols, ch))
+	tensors.MustMutableFlatData[float32](x, func(f []float32) {
+		for i := range f {
+			f[i] = float32(rng.NormFloat64())
+		}
+	})
+	ours, err := model.NewExec(backend, store, func(scope *model.Scope, x *Node) *Node {
+		return conv3x3(scope.In("c"), x, d)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ours.Finalize()
+	// A second graph on the same store: layers.Convolution finds the "c/conv" weights and biases that
+	// conv3x3 created.
+	theirs, err := model.NewExec(backend, store, func(scope *model.Scope, x *Node) *Node {
+		return layers.Convolution(scope.In("c"), x).Channels(d).KernelSize(3).PadSame().Done()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer theirs.Finalize()
+	ours.MustCall(x) // creates the variables
+	// Random biases too, so that the check covers them (they start at zero).
+	for v := range store.IterVariables() {
+		if strings.HasSuffix(v.Path(), "biases") {
+			b := tensors.FromShape(v.Shape())
+			tensors.MustMutableFlatData[float32](b, func(f []float32) {
+				for i := range f {
+					f[i] = float32(rng.NormFloat64())
+				}
+			})
+			if err := v.SetValue(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out := []*tensors.Tensor{ours.MustCall(x)[0], theirs.MustCall(x)[0]}
+	got, want := tensors.MustCopyFlatData[float32](out[0]), tensors.MustCopyFlatData[float32](out[1])
+	if len(got) != batch*rows*cols*d || len(want) != len(got) {
+		t.Fatalf("sizes %d and %d, want %d", len(got), len(want), batch*rows*cols*d)
+	}
+	maxErr := 0.0
+	for i := range got {
+		maxErr = max(maxErr, math.Abs(float64(got[i]-want[i])))
+	}
+	if maxErr > 1e-5 {
+		t.Errorf("conv3x3 differs from layers.Convolution by %g", maxErr)
+	}
+	var paths []string
+	for v := range store.IterVariables() {
+		if strings.HasPrefix(v.Path(), "/c/") {
+			paths = append(paths, v.Path())
+		}
+	}
+	if len(paths) != 2 {
+		t.Errorf("variables %v, want the convolution's 2 (weights and biases)", paths)
 	}
 }

@@ -65,7 +65,7 @@ func CNN() latformer.Architecture {
 		batch, d := tokens.Shape().Dimensions[0], dim(scope)
 		x := Reshape(embed(scope.In("embed"), tokens, d), batch, rows, cols, d)
 		for l := range nLayers(scope, 4) {
-			h := activation.Relu(layers.Convolution(scope.In("conv_%d", l), x).Channels(d).KernelSize(3).PadSame().Done())
+			h := activation.Relu(conv3x3(scope.In("conv_%d", l), x, d))
 			if l == 0 {
 				x = h
 			} else {
@@ -74,6 +74,34 @@ func CNN() latformer.Architecture {
 		}
 		return head(scope.In("head"), Reshape(x, batch, rows*cols, d))
 	})
+}
+
+// conv3x3 is layers.Convolution(scope, x).Channels(d).KernelSize(3).PadSame().Done() for x [batch, rows,
+// cols, channels], computed as one matrix product: the kernel is the same "weights" variable
+// [3, 3, channels, d] (with "biases" [d]) that layers.Convolution creates in the scope's "conv"
+// sub-scope, and the input is zero-padded and unrolled into the 9 shifted copies of each cell's
+// neighbourhood ("im2col"). Same function and parameters; on the pure-Go backend the product and its
+// gradient run on the SIMD matrix multiplication, about ten times faster than its generic convolution
+// loop (TestConv3x3 checks the two agree; measured in the README).
+func conv3x3(scope *model.Scope, x *Node, d int) *Node {
+	batch, rows, cols, ch := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2], x.Shape().Dimensions[3]
+	scope = scope.In("conv")
+	kernel := scope.VariableWithShape("weights", shapes.Make(x.DType(), 3, 3, ch, d)).NodeValue(x.Graph())
+	bias := scope.VariableWithShape("biases", shapes.Make(x.DType(), d)).NodeValue(x.Graph())
+	// Zero padding by concatenation: the pure-Go backend has no gradient for Pad.
+	zr := ZerosLike(Slice(x, AxisRange(), AxisRange(0, 1)))
+	padded := Concatenate([]*Node{zr, x, zr}, 1)
+	zc := ZerosLike(Slice(padded, AxisRange(), AxisRange(), AxisRange(0, 1)))
+	padded = Concatenate([]*Node{zc, padded, zc}, 2)
+	patches := make([]*Node, 0, 9)
+	for dy := range 3 {
+		for dx := range 3 {
+			patches = append(patches, Slice(padded, AxisRange(), AxisRange(dy, dy+rows), AxisRange(dx, dx+cols), AxisRange()))
+		}
+	}
+	unrolled := Reshape(Concatenate(patches, -1), batch*rows*cols, 9*ch)
+	out := Add(Dot(unrolled, Reshape(kernel, 9*ch, d)).Product(), ExpandAxes(bias, 0))
+	return Reshape(out, batch, rows, cols, d)
 }
 
 // AttentionAbs is self-attention with absolute positional encodings: the cell embeddings plus a learned

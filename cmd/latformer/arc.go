@@ -21,6 +21,7 @@ func runARC(args []string) error {
 	tasksFlag := fs.String("tasks", "", "comma-separated task ids (overrides --category selection; their category is taken from the annotation)")
 	annotation := fs.String("annotation", "one-action", "annotation that selects and labels the tasks: one-action (the 84 tasks of Table 2, datasets.Annotate) or two-actions (those and 17 that fit y = f(g1·x, g2·x, x))")
 	holdout := fs.String("holdout", "", "keep half of the selected tasks, split by a hash of the id: dev (to choose hyperparameters on) or eval (to report on); empty: all")
+	maxCanvas := fs.Int("max-canvas", 0, "leave out the tasks whose canvas side is above this (0: none); for the baselines, whose steps on large canvases are slow")
 	limit := fs.Int("limit", 0, "solve at most this many tasks (0: all selected), in id order; for quick runs")
 	workers := fs.Int("workers", 1, "tasks solved in parallel")
 	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
@@ -36,7 +37,7 @@ func runARC(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: *category, Annotation: *annotation, Limit: *limit, Holdout: *holdout, Workers: *workers,
+	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: *category, Annotation: *annotation, Limit: *limit, MaxCanvas: *maxCanvas, Holdout: *holdout, Workers: *workers,
 		Steps: *steps, Canvas: *canvas, Settings: *settings, Model: *modelName, Out: *out, Resume: *resume, Force: *force}
 	if *tasksFlag != "" {
 		opts.Tasks = strings.Split(*tasksFlag, ",")
@@ -58,6 +59,9 @@ func runARC(args []string) error {
 			o := info.Options
 			fmt.Printf("%d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s), model %s; results in %s\n",
 				info.Selected, o.Split, o.Category, info.Done, info.Selected-info.Done, o.Workers, o.Model, o.Out)
+			if info.LeftOut > 0 {
+				fmt.Printf("%d tasks left out by --max-canvas %d (canvas side above it): in no table below\n", info.LeftOut, o.MaxCanvas)
+			}
 			bar = newTaskBar(info.Selected-info.Done, "solving", *quiet)
 		},
 		Task: func(r arc.Result, finished, total int) {

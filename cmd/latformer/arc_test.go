@@ -112,3 +112,30 @@ func TestARCNeverOverwrites(t *testing.T) {
 		t.Errorf("default --out: want one runs/arc-training-all-*.csv, got %v", matches)
 	}
 }
+
+// TestARCMaxCanvas checks --max-canvas: tasks on a larger canvas are left out of the selection (and of
+// the run), the others kept; an out-of-range value is an error.
+func TestARCMaxCanvas(t *testing.T) {
+	data := t.TempDir()
+	dir := filepath.Join(data, "arc", "training")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTask(t, dir, "aaaa0001", 0) // canvas 4
+	for maxCanvas, want := range map[int]int{0: 1, 3: 0, 4: 1, 30: 1} {
+		tasks, err := arc.SelectTasks(arc.Options{DataDir: data, Tasks: []string{"aaaa0001"}, MaxCanvas: maxCanvas})
+		if err != nil || len(tasks) != want {
+			t.Errorf("MaxCanvas %d: %d tasks (%v), want %d", maxCanvas, len(tasks), err, want)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "results.csv")
+	if err := runARC([]string{"--data", data, "--tasks", "aaaa0001", "--max-canvas", "3", "--out", out, "--quiet"}); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := arc.ReadResults(out); err != nil || len(rows) != 0 {
+		t.Errorf("--max-canvas 3: rows %v (%v), want none", rows, err)
+	}
+	if err := runARC([]string{"--data", data, "--max-canvas", "31"}); err == nil || !strings.Contains(err.Error(), "max canvas") {
+		t.Errorf("--max-canvas 31: got %v", err)
+	}
+}

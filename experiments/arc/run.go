@@ -29,6 +29,10 @@ type Options struct {
 	// those and the 17 that fit y = f(g₁·x, g₂·x, x)).
 	Annotation string
 	Limit      int // solve at most this many tasks, in id order (0: all selected)
+	// MaxCanvas leaves out the tasks whose grids need a canvas side (TaskCanvas) above it (0: none left
+	// out): for the baselines, whose steps on large canvases take seconds on the pure-Go backend. The
+	// tasks left out are in no summary; RunInfo.LeftOut counts them.
+	MaxCanvas int
 	// Holdout keeps half of the selected tasks, split by a hash of the id (InHoldout): "dev" to choose
 	// hyperparameters on, "eval" to report on; "" keeps all.
 	Holdout  string
@@ -80,6 +84,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		return o, fmt.Errorf("canvas must be in 0..%d, got %d", datasets.MaxGridSide, o.Canvas)
 	case o.Steps < 0 || o.Limit < 0:
 		return o, fmt.Errorf("steps and limit must be >= 0")
+	case o.MaxCanvas < 0 || o.MaxCanvas > datasets.MaxGridSide:
+		return o, fmt.Errorf("max canvas must be in 0..%d (0: no limit), got %d", datasets.MaxGridSide, o.MaxCanvas)
 	case o.Resume && o.Force:
 		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
 	}
@@ -125,23 +131,25 @@ func (o Options) annotations() (map[string]datasets.Annotation, error) {
 
 // SelectTasks loads the tasks that o selects: the ids in o.Tasks, or the tasks of the committed
 // annotation (o.Annotation, training split only) in o.Category, in id order, at most
-// o.Limit of them.
+// o.Limit of them, less those on a canvas above o.MaxCanvas.
 func SelectTasks(o Options) ([]datasets.Task, error) {
 	o, err := o.withDefaults(time.Now())
 	if err != nil {
 		return nil, err
 	}
-	return selectTasks(o)
+	tasks, _, err := selectTasks(o)
+	return tasks, err
 }
 
-func selectTasks(o Options) ([]datasets.Task, error) {
+// selectTasks also returns how many tasks o.MaxCanvas left out.
+func selectTasks(o Options) ([]datasets.Task, int, error) {
 	dataDir, err := datasets.DataDir(o.DataDir)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	splitDir, err := datasets.ARCSplitDir(dataDir, o.Split)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var ids []string
 	if len(o.Tasks) > 0 {
@@ -152,11 +160,11 @@ func selectTasks(o Options) ([]datasets.Task, error) {
 		}
 	} else {
 		if o.Split != "training" {
-			return nil, fmt.Errorf("the committed annotation covers the training split only: give task ids for %s", o.Split)
+			return nil, 0, fmt.Errorf("the committed annotation covers the training split only: give task ids for %s", o.Split)
 		}
 		annotations, err := o.annotations()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for id, a := range annotations {
 			if a.Category != datasets.CategoryNone && (o.Category == "all" || string(a.Category) == o.Category) {
@@ -177,7 +185,17 @@ func selectTasks(o Options) ([]datasets.Task, error) {
 	if o.Limit > 0 && len(ids) > o.Limit {
 		ids = ids[:o.Limit]
 	}
-	return datasets.LoadTasks(splitDir, ids)
+	tasks, err := datasets.LoadTasks(splitDir, ids)
+	if err != nil || o.MaxCanvas == 0 {
+		return tasks, 0, err
+	}
+	kept := tasks[:0]
+	for _, t := range tasks {
+		if TaskCanvas(t) <= o.MaxCanvas {
+			kept = append(kept, t)
+		}
+	}
+	return kept, len(tasks) - len(kept), nil
 }
 
 // RunInfo describes a run that is about to start.
@@ -186,6 +204,7 @@ type RunInfo struct {
 	Backend  string  // latformer.BackendDescription of the workers' backend
 	Selected int     // tasks selected
 	Done     int     // of which already in the results file (Resume)
+	LeftOut  int     // tasks left out by Options.MaxCanvas (not among the selected)
 }
 
 // Report receives a run's progress. Any field may be nil. The calls are serialized.
@@ -217,7 +236,7 @@ func Run(o Options, report Report) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	tasks, err := selectTasks(o)
+	tasks, leftOut, err := selectTasks(o)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -279,7 +298,7 @@ func Run(o Options, report Report) (Outcome, error) {
 	}
 	if report.Start != nil {
 		report.Start(RunInfo{Options: o, Backend: latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), backends[0]),
-			Selected: len(tasks), Done: len(tasks) - len(todo)})
+			Selected: len(tasks), Done: len(tasks) - len(todo), LeftOut: leftOut})
 	}
 	start := time.Now()
 	var firstErr error
