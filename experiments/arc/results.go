@@ -2,6 +2,7 @@ package arc
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,14 +20,17 @@ import (
 // compiling graphs (0 when the task reused another task's, see Solver). restarts is the number of
 // training restarts run, restarts_fitted how many of them fitted the training pairs with hard gates,
 // restart the one used for prediction (from 0; steps are its steps) and total_steps the steps of all;
-// model is the architecture trained (latformer, or a baseline of package baselines).
+// model is the architecture trained (latformer, or a baseline of package baselines); predictions
+// the predicted test grids as JSON, a list with one grid ([[row], ...]) or null per test input (empty
+// when there were none).
 var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action", "compile_seconds",
-	"restarts", "restarts_fitted", "restart", "total_steps", "model"}
+	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions"}
 
 // oldHeaders are the headers of results files written before compile_seconds, before the restart
-// columns and before the model column existed; ReadResults reads them too (the missing columns zero,
-// restarts 1, model latformer: the only model there was).
-var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16]}
+// columns, before the model column and before the predictions column existed; ReadResults reads them
+// too (the missing columns zero, restarts 1, model latformer: the only model there was, no
+// predictions).
+var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16], Header[:17]}
 
 // PaperTable2 holds the paper's Table 2 for reference: the solved fractions of LatFormer and of the
 // best search over a hand-engineered DSL, per category.
@@ -60,12 +64,25 @@ func (r Result) Record() []string {
 		strconv.Itoa(r.TestTotal), strconv.Itoa(r.SizeOnly), strconv.Itoa(r.Steps),
 		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action,
 		strconv.FormatFloat(r.CompileSeconds, 'f', 2, 64),
-		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps), r.Model}
+		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps), r.Model,
+		predictionsField(r.Predictions)}
+}
+
+// predictionsField is the predictions column: the grids as JSON, "" for none.
+func predictionsField(grids []datasets.Grid) string {
+	if len(grids) == 0 {
+		return ""
+	}
+	data, err := json.Marshal(grids)
+	if err != nil { // [][]int always marshals
+		panic(err)
+	}
+	return string(data)
 }
 
 // ErrOldResults is returned (wrapped) by ReadResults for a results file in an older format: its rows are
 // read, but a run must not append rows of the current format to it.
-var ErrOldResults = errors.New("results file in an older format (no compile_seconds, restart or model columns)")
+var ErrOldResults = errors.New("results file in an older format (no compile_seconds, restart, model or predictions columns)")
 
 // ReadResults reads a results CSV (as written by `latformer arc`), keyed by task id. A malformed line
 // (e.g. the partial last line of an interrupted run) returns the rows read so far and an error naming
@@ -220,6 +237,11 @@ func parseRecord(rec []string, columns int) (Result, error) {
 	r.Model = "latformer"
 	if columns > 16 {
 		r.Model = rec[16]
+	}
+	if columns > 17 && rec[17] != "" {
+		if err := json.Unmarshal([]byte(rec[17]), &r.Predictions); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("column %s: not a JSON list of grids: %v", Header[17], err)
+		}
 	}
 	if rec[0] == "" && firstErr == nil {
 		firstErr = fmt.Errorf("empty task id")
