@@ -3,7 +3,9 @@ module github.com/latformer/latformer
 go 1.26.8
 
 require (
+	github.com/eliben/go-sentencepiece v0.7.0
 	github.com/gomlx/compute v0.1.2
+	github.com/gomlx/go-huggingface v0.4.0
 	github.com/gomlx/go-xla v0.4.1
 	github.com/gomlx/gomlx v0.28.2
 	github.com/schollz/progressbar/v3 v3.19.0
@@ -19,6 +21,7 @@ require (
 	github.com/charmbracelet/x/term v0.2.2 // indirect
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
+	github.com/edsrzf/mmap-go v1.2.0 // indirect
 	github.com/fatih/color v1.18.0 // indirect
 	github.com/fsnotify/fsnotify v1.8.0 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
