@@ -81,7 +81,9 @@ func expectedShape(c Config, name string) []int {
 	return []int{c.DFF, c.DModel} // wi, wi_0, wi_1
 }
 
-func hasSuffix(s, suffix string) bool { return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix }
+func hasSuffix(s, suffix string) bool {
+	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
+}
 
 // Encoder is a T5 encoder stack (Raffel et al. 2020) with its tokenizer, loaded from a Hugging Face
 // checkpoint directory, that turns texts into vectors (Embed). Its weights are variables of a
@@ -196,7 +198,7 @@ func EncoderGraph(scope *model.Scope, c Config, ids, mask *Node) *Node {
 	}
 	bucketIDs := Const(g, tensors.FromFlatDataAndDimensions(buckets, length, length, 1))
 	bias := Gather(w("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"), bucketIDs) // [L, L, h]
-	bias = ExpandAxes(TransposeAllAxes(bias, 2, 0, 1), 0)                                             // [1, h, L, L]
+	bias = ExpandAxes(TransposeAllAxes(bias, 2, 0, 1), 0)                                                // [1, h, L, L]
 	maskBias := MulScalar(OneMinus(ConvertDType(mask, dtypes.Float32)), -1e9)
 	bias = Add(bias, Reshape(maskBias, batch, 1, 1, length)) // [b, h, L, L]
 

@@ -159,18 +159,24 @@ func TestLoadErrors(t *testing.T) {
 		name, want string
 		breakIt    func(t *testing.T, dir string, ts map[string]rawTensor)
 	}{
-		{"no config", "config.json", func(t *testing.T, dir string, _ map[string]rawTensor) { _ = os.Remove(filepath.Join(dir, "config.json")) }},
+		{"no config", "config.json", func(t *testing.T, dir string, _ map[string]rawTensor) {
+			_ = os.Remove(filepath.Join(dir, "config.json"))
+		}},
 		{"bad ffn", "feed_forward_proj", func(t *testing.T, dir string, _ map[string]rawTensor) {
 			bad := c
 			bad.FeedForwardProj = "swiglu"
 			data, _ := json.Marshal(bad)
 			_ = os.WriteFile(filepath.Join(dir, "config.json"), data, 0o644)
 		}},
-		{"no tokenizer", "spiece.model", func(t *testing.T, dir string, _ map[string]rawTensor) { _ = os.Remove(filepath.Join(dir, "spiece.model")) }},
+		{"no tokenizer", "spiece.model", func(t *testing.T, dir string, _ map[string]rawTensor) {
+			_ = os.Remove(filepath.Join(dir, "spiece.model"))
+		}},
 		{"not a tokenizer", "not a SentencePiece model", func(t *testing.T, dir string, _ map[string]rawTensor) {
 			_ = os.WriteFile(filepath.Join(dir, "spiece.model"), []byte("\xff\xff\xff junk"), 0o644)
 		}},
-		{"no weights", "model.safetensors", func(t *testing.T, dir string, _ map[string]rawTensor) { _ = os.Remove(filepath.Join(dir, "model.safetensors")) }},
+		{"no weights", "model.safetensors", func(t *testing.T, dir string, _ map[string]rawTensor) {
+			_ = os.Remove(filepath.Join(dir, "model.safetensors"))
+		}},
 		{"missing tensor", "encoder.block.2.layer.1.DenseReluDense.wo.weight", func(t *testing.T, dir string, ts map[string]rawTensor) {
 			delete(ts, "encoder.block.2.layer.1.DenseReluDense.wo.weight")
 			writeSafetensors(t, filepath.Join(dir, "model.safetensors"), ts)

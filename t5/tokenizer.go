@@ -28,13 +28,13 @@ import (
 type Tokenizer struct {
 	pieces   map[string]int // normal and user-defined pieces -> id
 	scores   []float64      // the Viterbi score of each piece (user-defined: len·maxScore - 0.1, as SentencePiece)
-	maxLen   int // longest piece, in bytes
+	maxLen   int            // longest piece, in bytes
 	unkID    int
 	unkScore float64
 	eosID    int
 	// charsMap is the normalizer's compiled character map (nil: characters are kept as they are);
 	// addDummyPrefix, removeExtraSpaces and escapeSpaces are its flags.
-	charsMap *charsMap
+	charsMap                                        *charsMap
 	addDummyPrefix, removeExtraSpaces, escapeSpaces bool
 	// Size is the number of pieces of the model.
 	Size int
