@@ -1,8 +1,11 @@
 package t5
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -98,6 +101,9 @@ type Encoder struct {
 	store   *model.Store
 	mu      sync.Mutex
 	exec    *model.Exec
+	fpOnce  sync.Once
+	fp      string
+	fpErr   error
 }
 
 // Load reads a T5 checkpoint directory: config.json (Config), model.safetensors (the encoder's
@@ -160,6 +166,29 @@ func (e *Encoder) Dim() int { return e.Config.DModel }
 
 // Name names the encoder in tables and cache keys: "t5:" and the checkpoint directory's base name.
 func (e *Encoder) Name() string { return "t5:" + filepath.Base(e.Dir) }
+
+// Fingerprint is the SHA-256 (16 hex digits) of the checkpoint's config.json, spiece.model and
+// model.safetensors: the key of cached embeddings (textenc.Cached). Computed once, on first use.
+func (e *Encoder) Fingerprint() (string, error) {
+	e.fpOnce.Do(func() {
+		h := sha256.New()
+		for _, name := range []string{"config.json", e.Tokenizer.file, "model.safetensors"} {
+			f, err := os.Open(filepath.Join(e.Dir, name))
+			if err != nil {
+				e.fpErr = fmt.Errorf("t5: %w", err)
+				return
+			}
+			_, err = io.Copy(h, f)
+			f.Close()
+			if err != nil {
+				e.fpErr = fmt.Errorf("t5: %w", err)
+				return
+			}
+		}
+		e.fp = hex.EncodeToString(h.Sum(nil))[:16]
+	})
+	return e.fp, e.fpErr
+}
 
 // Close frees the compiled graphs.
 func (e *Encoder) Close() { e.exec.Finalize() }

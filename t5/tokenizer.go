@@ -38,6 +38,7 @@ type Tokenizer struct {
 	addDummyPrefix, removeExtraSpaces, escapeSpaces bool
 	// Size is the number of pieces of the model.
 	Size int
+	file string // the model's file name in its directory
 }
 
 // spaceSymbol is SentencePiece's escaped space, U+2581.
@@ -71,7 +72,7 @@ func LoadTokenizer(dir string, eosID int) (*Tokenizer, error) {
 		return nil, fmt.Errorf("t5: %s is a %s SentencePiece model, want UNIGRAM (T5's)", path, t)
 	}
 	ns := m.GetNormalizerSpec()
-	t := &Tokenizer{pieces: map[string]int{}, unkID: -1, eosID: eosID, Size: len(m.GetPieces()),
+	t := &Tokenizer{pieces: map[string]int{}, unkID: -1, eosID: eosID, Size: len(m.GetPieces()), file: filepath.Base(path),
 		addDummyPrefix: ns.GetAddDummyPrefix(), removeExtraSpaces: ns.GetRemoveExtraWhitespaces(), escapeSpaces: ns.GetEscapeWhitespaces()}
 	if cm := ns.GetPrecompiledCharsmap(); len(cm) > 0 {
 		if t.charsMap, err = newCharsMap(cm); err != nil {
