@@ -65,11 +65,11 @@ func (r Result) Record() []string {
 		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action,
 		strconv.FormatFloat(r.CompileSeconds, 'f', 2, 64),
 		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps), r.Model,
-		predictionsField(r.Predictions)}
+		PredictionsJSON(r.Predictions)}
 }
 
-// predictionsField is the predictions column: the grids as JSON, "" for none.
-func predictionsField(grids []datasets.Grid) string {
+// PredictionsJSON is the predictions column: the grids as JSON, "" for none.
+func PredictionsJSON(grids []datasets.Grid) string {
 	if len(grids) == 0 {
 		return ""
 	}

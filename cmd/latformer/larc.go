@@ -1,0 +1,153 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experiments/larc"
+	"github.com/latformer/latformer/latformer"
+	"github.com/latformer/latformer/t5"
+	"github.com/latformer/latformer/textenc"
+)
+
+// larcQuick is `latformer larc --quick`: two tasks, short training, for CI.
+var larcQuick = struct {
+	limit, steps, bowDim int
+	settings             string
+}{2, 40, 8, "augment_copies=2;train_restarts=1"}
+
+// runLARC is `latformer larc` (Table 3).
+func runLARC(args []string) error {
+	fs := newFlagSet("larc", "latformer larc [flags]",
+		"Table 3: LatFormer on the geometric tasks of LARC's test split, trained per task on the input-output pairs\n"+
+			"alone (io) and with the embedding of the task's description fed to the mask experts' gates and the FFN (nl,\n"+
+			"LatFormer + NL). The text encoder is T5 with --t5 DIR (a Hugging Face checkpoint directory: config.json,\n"+
+			"model.safetensors, spiece.model) or, without weights, a bag-of-words stand-in (LSA) fitted on the descriptions\n"+
+			"of LARC's training split. One CSV row per task and condition, written as it finishes (--resume continues).")
+	quick := fs.Bool("quick", false, fmt.Sprintf("quick mode for CI: %d tasks, %d steps, %q, bag-of-words of %d dimensions", larcQuick.limit, larcQuick.steps, larcQuick.settings, larcQuick.bowDim))
+	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json and larc/ (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	t5Dir := fs.String("t5", "", "T5 checkpoint directory (e.g. t5-small: config.json, model.safetensors, spiece.model); default: the bag-of-words stand-in")
+	bowDim := fs.Int("bow-dim", 32, "dimensions of the bag-of-words stand-in (without --t5)")
+	cacheDir := fs.String("cache", filepath.Join("runs", "embeddings"), "directory of the description-embedding cache (one file per encoder and checkpoint)")
+	conditions := fs.String("conditions", "io,nl", "comma-separated conditions: io (pairs only), nl (pairs and description)")
+	category := fs.String("category", "all", "tasks of one annotated category: all, translate, rotate, reflect, scale")
+	tasksFlag := fs.String("tasks", "", "comma-separated task ids among the selected ones")
+	limit := fs.Int("limit", 0, "at most this many tasks, in id order (0: all)")
+	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
+	settings := fs.String("set", "", `hyperparameters, "key=value;key=value"`)
+	workers := fs.Int("workers", 1, "tasks solved in parallel")
+	out := fs.String("out", "", "results CSV (default runs/larc-<date>-<time>.csv); never overwritten without --resume or --force")
+	resume := fs.Bool("resume", false, "append to --out, skipping the rows already in it")
+	force := fs.Bool("force", false, "overwrite --out if it exists")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	o := larc.Options{DataDir: *dataFlag, Category: *category, Limit: *limit, Steps: *steps, Settings: *settings, Workers: *workers,
+		Out: *out, Resume: *resume, Force: *force}
+	for _, c := range strings.Split(*conditions, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			o.Conditions = append(o.Conditions, c)
+		}
+	}
+	if *tasksFlag != "" {
+		o.Tasks = strings.Split(*tasksFlag, ",")
+	}
+	if *quick {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["limit"] {
+			o.Limit = larcQuick.limit
+		}
+		if !set["steps"] {
+			o.Steps = larcQuick.steps
+		}
+		if !set["bow-dim"] {
+			*bowDim = larcQuick.bowDim
+		}
+		o.Settings = strings.Trim(larcQuick.settings+";"+o.Settings, ";")
+	}
+	needsText := false
+	for _, c := range o.Conditions {
+		needsText = needsText || c == larc.ConditionNL
+	}
+	if needsText {
+		enc, describe, err := larcEncoder(o, *t5Dir, *bowDim)
+		if err != nil {
+			return err
+		}
+		cached, err := textenc.NewCached(enc, *cacheDir)
+		if err != nil {
+			return err
+		}
+		o.Encoder = cached
+		fmt.Printf("text encoder: %s; embeddings cached in %s\n", describe, cached.Path())
+	}
+	var bar *taskBar
+	report := larc.Report{
+		Start: func(info larc.RunInfo) {
+			fmt.Printf("backend: %s\n", info.Backend)
+			fmt.Printf("%d tasks (LARC test split, annotated %s), %d runs (%s), %d already done, %d to run with %d worker(s); results in %s\n",
+				info.Tasks, info.Options.Category, info.Units, strings.Join(info.Options.Conditions, ", "), info.Done, info.Units-info.Done, info.Options.Workers, info.Options.Out)
+			bar = newTaskBar(info.Units-info.Done, "training", *quiet)
+		},
+		Unit: func(r larc.Result, finished, total int) {
+			solved := "unsolved"
+			if r.Solved {
+				solved = "SOLVED"
+			}
+			bar.println(os.Stdout, fmt.Sprintf("[%d/%d] %s %-9s %-2s %-8s test %d/%d  steps %d  %.1fs  %s", finished, total, r.ID, r.Category,
+				r.Condition, solved, r.TestExact, r.TestTotal, r.Steps, r.Seconds, r.Action))
+			bar.add(fmt.Sprintf("%d/%d", finished, total))
+		},
+		Error: func(id, condition string, err error) {
+			if id != "" {
+				err = fmt.Errorf("task %s (%s): %w", id, condition, err)
+			}
+			bar.println(os.Stderr, "warning: "+err.Error())
+		},
+	}
+	outcome, err := larc.Run(o, report)
+	bar.finish()
+	if outcome.Out == "" {
+		return err
+	}
+	fmt.Println()
+	larc.WriteTable(os.Stdout, larc.Summarize(outcome.Results, outcome.Options.Conditions))
+	if c, ok := o.Encoder.(*textenc.Cached); ok {
+		fmt.Printf("descriptions: %d embedded, %d from the cache\n", c.Misses, c.Hits)
+	}
+	fmt.Printf("wall time %s; results written to %s\n", outcome.Elapsed.Round(time.Second), outcome.Out)
+	return err
+}
+
+// larcEncoder returns the text encoder of `latformer larc`: T5 from dir, or the bag-of-words stand-in
+// fitted on the descriptions of LARC's training split; and a line describing it.
+func larcEncoder(o larc.Options, dir string, bowDim int) (textenc.Encoder, string, error) {
+	if dir != "" {
+		backend, err := latformer.NewBackend()
+		if err != nil {
+			return nil, "", err
+		}
+		enc, err := t5.Load(backend, dir)
+		if err != nil {
+			return nil, "", err
+		}
+		c := enc.Config
+		return enc, fmt.Sprintf("%s (T5 encoder: %d layers, d_model %d, %s feed-forward; mean-pooled)", enc.Name(), c.NumLayers, c.DModel, c.FeedForwardProj), nil
+	}
+	sel, err := larc.SelectTasks(larc.Options{DataDir: o.DataDir, Conditions: []string{larc.ConditionIO}})
+	if err != nil {
+		return nil, "", err
+	}
+	bow, err := textenc.FitBagOfWords(sel.TrainDescriptions, bowDim)
+	if err != nil {
+		return nil, "", err
+	}
+	return bow, fmt.Sprintf("%s, a STAND-IN for T5 (no T5 weights given: --t5 DIR): latent semantic analysis fitted on the %d descriptions of LARC's training split", bow.Name(), len(sel.TrainDescriptions)), nil
+}

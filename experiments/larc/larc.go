@@ -1,0 +1,531 @@
+// Package larc is the LARC experiment of the paper (Section 5.3, Table 3): LatFormer on the geometric
+// tasks of LARC's test split (Acquaviva et al. 2021), trained per task on the input-output pairs alone
+// ("io") and with the embedding of the task's natural-language description fed to the mask experts'
+// gates and to the FFN ("nl", LatFormer + NL).
+//
+// Tasks: the tasks of LARC's train/test split "test" that the committed annotation puts in a geometric
+// category (datasets.DefaultAnnotations) and that have a description; the description used is the
+// task's best (datasets.LARCTask.BestDescription: verified, most successful builds). The text encoder is
+// any textenc.Encoder: T5 (package t5) with its weights, or the offline stand-in textenc.BagOfWords
+// fitted on the descriptions of LARC's training split. Both conditions train with the same settings
+// and seeds through experiments/arc's Solver; the results CSV has one row per task and condition,
+// written as they finish (Resume continues a cut run).
+package larc
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experiments/arc"
+	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/internal/workpool"
+	"github.com/latformer/latformer/latformer"
+	"github.com/latformer/latformer/textenc"
+)
+
+// The conditions of Table 3's LatFormer rows.
+const (
+	ConditionIO = "io" // LatFormer: the input-output pairs only
+	ConditionNL = "nl" // LatFormer + NL: and the description's embedding
+)
+
+// PaperTable3 holds the paper's Table 3 (solved fractions per category: translate, rotate, reflect,
+// scale): the program-synthesis rows of Acquaviva et al. and LatFormer's two rows.
+var PaperTable3 = []struct {
+	Name   string
+	Values [4]float64
+}{
+	{"LARC (IO)", [4]float64{0.17, 0.00, 0.42, 1.00}},
+	{"LARC (IO + NL)", [4]float64{0.17, 0.00, 0.42, 1.00}},
+	{"LARC (IO + NL pseudo)", [4]float64{0.25, 0.00, 0.42, 1.00}},
+	{"LatFormer", [4]float64{0.33, 1.00, 0.50, 1.00}},
+	{"LatFormer + NL", [4]float64{0.33, 1.00, 0.58, 1.00}},
+}
+
+// Options select the tasks and conditions of a run. The zero value of a field is its default.
+type Options struct {
+	DataDir string // holds arc/training and larc/; "" means datasets.DataDir("")
+	// Conditions to run: ConditionIO and/or ConditionNL (default both).
+	Conditions []string
+	// Encoder embeds the descriptions (required with ConditionNL); wrap it in textenc.Cached to encode
+	// each description once across runs.
+	Encoder  textenc.Encoder
+	Category string   // "all" (default) or one category
+	Tasks    []string // explicit task ids among the selected ones (nil: all)
+	Limit    int      // at most this many tasks, in id order (0: all); the quick mode
+	Workers  int      // tasks solved in parallel, one backend each (0: 1)
+	Steps    int      // max training steps per task (0: the train_steps hyperparameter)
+	Settings string   // hyperparameters, "key=value;..."
+	// Out is the results CSV ("" : runs/larc-<date>-<time>.csv); an existing file is an error unless
+	// Resume (append, skipping the rows already there) or Force (overwrite).
+	Out           string
+	Resume, Force bool
+	BackendConfig string // GoMLX backend of the workers ("": latformer.BackendConfig())
+}
+
+func (o Options) withDefaults(now time.Time) (Options, error) {
+	if len(o.Conditions) == 0 {
+		o.Conditions = []string{ConditionIO, ConditionNL}
+	}
+	for _, c := range o.Conditions {
+		if c != ConditionIO && c != ConditionNL {
+			return o, fmt.Errorf("condition must be %s or %s, got %q", ConditionIO, ConditionNL, c)
+		}
+		if c == ConditionNL && o.Encoder == nil {
+			return o, fmt.Errorf("condition %s needs a text encoder", ConditionNL)
+		}
+	}
+	if o.Category == "" {
+		o.Category = "all"
+	}
+	valid := o.Category == "all"
+	for _, c := range datasets.Categories {
+		valid = valid || string(c) == o.Category
+	}
+	switch {
+	case !valid:
+		return o, fmt.Errorf("category must be one of all, translate, rotate, reflect, scale; got %q", o.Category)
+	case o.Workers < 0 || o.Steps < 0 || o.Limit < 0:
+		return o, fmt.Errorf("workers, steps and limit must be >= 0")
+	case o.Resume && o.Force:
+		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
+	}
+	o.Workers = max(o.Workers, 1)
+	if o.BackendConfig == "" {
+		o.BackendConfig = latformer.BackendConfig()
+	}
+	if o.Out == "" {
+		if o.Resume {
+			return o, fmt.Errorf("resume needs the results file to continue (Out)")
+		}
+		o.Out = filepath.Join("runs", "larc-"+now.Format("20060102-150405")+".csv")
+	}
+	if o.Steps > 0 {
+		o.Settings = strings.Trim(o.Settings+fmt.Sprintf(";train_steps=%d", o.Steps), ";")
+	}
+	if _, err := latformer.NewStore(o.Settings); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// Task is a selected task with its category and description.
+type Task struct {
+	datasets.Task
+	Category    datasets.Category
+	Description datasets.LARCDescription
+}
+
+// Selection is what SelectTasks found: the tasks, and the descriptions of LARC's training split (the
+// corpus a BagOfWords stand-in is fitted on).
+type Selection struct {
+	Tasks []Task
+	// TrainDescriptions are the texts of every description of the training split's tasks.
+	TrainDescriptions []string
+}
+
+// SelectTasks loads the LARC summary and the ARC training tasks of the test split's geometric subset.
+func SelectTasks(o Options) (Selection, error) {
+	o, err := o.withDefaults(time.Now())
+	if err != nil {
+		return Selection{}, err
+	}
+	return selectTasks(o)
+}
+
+func selectTasks(o Options) (Selection, error) {
+	dataDir, err := datasets.DataDir(o.DataDir)
+	if err != nil {
+		return Selection{}, err
+	}
+	larcDir, err := datasets.LARCDir(dataDir)
+	if err != nil {
+		return Selection{}, err
+	}
+	larcTasks, err := datasets.LoadLARC(larcDir)
+	if err != nil {
+		return Selection{}, err
+	}
+	annotations, err := datasets.DefaultAnnotations()
+	if err != nil {
+		return Selection{}, err
+	}
+	var sel Selection
+	wanted := map[string]bool{}
+	for _, id := range o.Tasks {
+		wanted[strings.TrimSuffix(strings.TrimSpace(id), ".json")] = true
+	}
+	var ids []string
+	descs := map[string]datasets.LARCDescription{}
+	for id, lt := range larcTasks {
+		if lt.Split == "train" {
+			for _, d := range lt.Descriptions {
+				sel.TrainDescriptions = append(sel.TrainDescriptions, d.Text())
+			}
+		}
+		cat := annotations[id].Category
+		if lt.Split != "test" || cat == "" || cat == datasets.CategoryNone || (o.Category != "all" && string(cat) != o.Category) {
+			continue
+		}
+		if len(wanted) > 0 && !wanted[id] {
+			continue
+		}
+		d, ok := lt.BestDescription()
+		if !ok {
+			continue
+		}
+		ids = append(ids, id)
+		descs[id] = d
+	}
+	sort.Strings(sel.TrainDescriptions) // map order must not change a fitted encoder
+	for id := range wanted {
+		if _, ok := descs[id]; !ok {
+			return Selection{}, fmt.Errorf("task %s is not a described geometric task of LARC's test split", id)
+		}
+	}
+	sort.Strings(ids)
+	if o.Limit > 0 && len(ids) > o.Limit {
+		ids = ids[:o.Limit]
+	}
+	splitDir, err := datasets.ARCSplitDir(dataDir, "training")
+	if err != nil {
+		return Selection{}, err
+	}
+	tasks, err := datasets.LoadTasks(splitDir, ids)
+	if err != nil {
+		return Selection{}, err
+	}
+	for _, t := range tasks {
+		sel.Tasks = append(sel.Tasks, Task{Task: t, Category: annotations[t.ID].Category, Description: descs[t.ID]})
+	}
+	return sel, nil
+}
+
+// Header is the results CSV's header: a row per task and condition; encoder names the text encoder of
+// the nl rows; description_id is LARC's id of the description used; predictions the predicted test
+// grids as JSON (experiments/arc's column).
+var Header = []string{"id", "category", "condition", "encoder", "solved", "test_exact", "test_total", "steps", "seconds", "canvas", "predicted_action", "description_id", "predictions"}
+
+// Result is one row.
+type Result struct {
+	ID            string
+	Category      datasets.Category
+	Condition     string
+	Encoder       string
+	Solved        bool
+	TestExact     int
+	TestTotal     int
+	Steps         int
+	Seconds       float64
+	Canvas        int
+	Action        string
+	DescriptionID string
+	Predictions   string // JSON, as written
+}
+
+func (r Result) key() string { return r.ID + "|" + r.Condition }
+
+// Record is r's CSV record.
+func (r Result) Record() []string {
+	return []string{r.ID, string(r.Category), r.Condition, r.Encoder, strconv.FormatBool(r.Solved), strconv.Itoa(r.TestExact),
+		strconv.Itoa(r.TestTotal), strconv.Itoa(r.Steps), strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas),
+		r.Action, r.DescriptionID, r.Predictions}
+}
+
+// ReadResults reads a results CSV. A line that does not parse (the cut last line of an interrupted run)
+// ends the reading: the rows before it are returned (non-nil) with an error naming the line; a missing
+// file or a wrong header returns nil rows.
+func ReadResults(path string) ([]Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err != nil || !slices.Equal(header, Header) {
+		return nil, fmt.Errorf("%s: header %q, want %q (%v)", path, header, Header, err)
+	}
+	out := []Result{}
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err == nil {
+			var row Result
+			if row, err = parseRecord(rec); err == nil {
+				out = append(out, row)
+				continue
+			}
+		}
+		return out, fmt.Errorf("%s line %d: %w", path, line, err)
+	}
+}
+
+func parseRecord(rec []string) (Result, error) {
+	if len(rec) != len(Header) {
+		return Result{}, fmt.Errorf("%d columns, want %d", len(rec), len(Header))
+	}
+	var errs []error
+	atoi := func(s string) int {
+		v, err := strconv.Atoi(s)
+		errs = append(errs, err)
+		return v
+	}
+	solved, err := strconv.ParseBool(rec[4])
+	errs = append(errs, err)
+	secs, err := strconv.ParseFloat(rec[8], 64)
+	errs = append(errs, err)
+	r := Result{ID: rec[0], Category: datasets.Category(rec[1]), Condition: rec[2], Encoder: rec[3], Solved: solved,
+		TestExact: atoi(rec[5]), TestTotal: atoi(rec[6]), Steps: atoi(rec[7]), Seconds: secs, Canvas: atoi(rec[9]),
+		Action: rec[10], DescriptionID: rec[11], Predictions: rec[12]}
+	if r.Condition != ConditionIO && r.Condition != ConditionNL {
+		errs = append(errs, fmt.Errorf("condition %q", r.Condition))
+	}
+	return r, errors.Join(errs...)
+}
+
+// RunInfo describes a run about to start.
+type RunInfo struct {
+	Options Options
+	Backend string
+	Tasks   int // selected tasks
+	Units   int // task x condition
+	Done    int // units already in the results file
+}
+
+// Report receives a run's progress; any field may be nil; calls are serialized.
+type Report struct {
+	Start func(RunInfo)
+	Unit  func(r Result, finished, total int)
+	Error func(id, condition string, err error)
+}
+
+// Outcome is a run's results: every row of the selected tasks and conditions, resumed ones included.
+type Outcome struct {
+	Out       string
+	Options   Options
+	Selection Selection
+	Results   []Result
+	Elapsed   time.Duration
+}
+
+type unit struct {
+	task      Task
+	condition string
+}
+
+// Run embeds the selected tasks' descriptions (ConditionNL), then trains LatFormer on every task and
+// condition and writes a row as each finishes.
+func Run(o Options, report Report) (Outcome, error) {
+	o, err := o.withDefaults(time.Now())
+	if err != nil {
+		return Outcome{}, err
+	}
+	sel, err := selectTasks(o)
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Out: o.Out, Options: o, Selection: sel}
+	cond := map[string][]float32{}
+	encoderName := ""
+	if slices.Contains(o.Conditions, ConditionNL) {
+		texts := make([]string, len(sel.Tasks))
+		for i, t := range sel.Tasks {
+			texts[i] = t.Description.Text()
+		}
+		vecs, err := o.Encoder.Embed(texts)
+		if err != nil {
+			return out, fmt.Errorf("embedding the descriptions with %s: %w", o.Encoder.Name(), err)
+		}
+		for i, t := range sel.Tasks {
+			cond[t.ID] = vecs[i]
+		}
+		encoderName = o.Encoder.Name()
+	}
+	var units []unit
+	for _, t := range sel.Tasks {
+		for _, c := range o.Conditions {
+			units = append(units, unit{t, c})
+		}
+	}
+	done := map[string]bool{}
+	if o.Resume {
+		rows, err := ReadResults(o.Out)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil && rows == nil:
+			return out, err
+		case err != nil:
+			if err := writeAtomic(o.Out, rows); err != nil {
+				return out, err
+			}
+			if report.Error != nil {
+				report.Error("", "", fmt.Errorf("%w (those rows are run again)", err))
+			}
+		}
+		inRun := map[string]bool{}
+		for _, u := range units {
+			inRun[u.task.ID+"|"+u.condition] = true
+		}
+		for _, r := range rows {
+			if r.Condition == ConditionNL && r.Encoder != encoderName && inRun[r.key()] {
+				return out, fmt.Errorf("resume: %s has %s rows of encoder %s, this run uses %s: write another file", o.Out, ConditionNL, r.Encoder, encoderName)
+			}
+			if inRun[r.key()] && !done[r.key()] {
+				done[r.key()] = true
+				out.Results = append(out.Results, r)
+			}
+		}
+	}
+	var todo []unit
+	for _, u := range units {
+		if !done[u.task.ID+"|"+u.condition] {
+			todo = append(todo, u)
+		}
+	}
+	w, closeCSV, err := resultsfile.Open(o.Out, Header, o.Resume, o.Force)
+	if err != nil {
+		return out, err
+	}
+	defer closeCSV()
+	// Each worker has a backend and a Solver per condition (their graphs differ by the conditioning input).
+	backends := make([]compute.Backend, o.Workers)
+	solvers := make([]map[string]*arc.Solver, o.Workers)
+	for i := range backends {
+		if backends[i], err = latformer.NewBackendWithConfig(o.BackendConfig); err != nil {
+			return out, err
+		}
+		solvers[i] = map[string]*arc.Solver{}
+		for _, c := range o.Conditions {
+			s, err := arc.NewSolver(backends[i], o.Settings, arc.SolverOptions{Reuse: true})
+			if err != nil {
+				return out, err
+			}
+			defer s.Close()
+			solvers[i][c] = s
+		}
+	}
+	if report.Start != nil {
+		report.Start(RunInfo{Options: o, Backend: latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), backends[0]),
+			Tasks: len(sel.Tasks), Units: len(units), Done: len(units) - len(todo)})
+	}
+	start := time.Now()
+	var firstErr error
+	finished := 0
+	workpool.Run(o.Workers, todo, func(wi int, u unit) (arc.TaskResult, error) {
+		var c []float32
+		if u.condition == ConditionNL {
+			c = cond[u.task.ID]
+		}
+		return solvers[wi][u.condition].Solve(u.task.Task, c, nil)
+	}, func(u unit, res arc.TaskResult, err error) {
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("task %s (%s): %w", u.task.ID, u.condition, err)
+			}
+			if report.Error != nil {
+				report.Error(u.task.ID, u.condition, err)
+			}
+			return
+		}
+		row := Result{ID: u.task.ID, Category: u.task.Category, Condition: u.condition, Solved: res.Solved, TestExact: res.TestExact,
+			TestTotal: res.TestTotal, Steps: res.TotalSteps, Seconds: res.Seconds, Canvas: res.Canvas, Action: res.Action,
+			DescriptionID: u.task.Description.ID, Predictions: arc.PredictionsJSON(res.Predictions)}
+		if u.condition == ConditionNL {
+			row.Encoder = encoderName
+		}
+		if err := resultsfile.WriteRow(w, row.Record()); err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
+		}
+		out.Results = append(out.Results, row)
+		finished++
+		if report.Unit != nil {
+			report.Unit(row, finished, len(todo))
+		}
+	})
+	out.Elapsed = time.Since(start)
+	return out, firstErr
+}
+
+func writeAtomic(path string, rows []Result) error {
+	records := make([][]string, len(rows))
+	for i, r := range rows {
+		records[i] = r.Record()
+	}
+	return resultsfile.WriteAtomic(path, Header, records)
+}
+
+// Summary is a condition's solved counts per category.
+type Summary struct {
+	Condition string
+	Encoder   string
+	Solved    map[datasets.Category]int
+	Tasks     map[datasets.Category]int
+}
+
+// Summarize counts the results per condition (in the order of conditions) and category.
+func Summarize(results []Result, conditions []string) []Summary {
+	var out []Summary
+	for _, c := range conditions {
+		s := Summary{Condition: c, Solved: map[datasets.Category]int{}, Tasks: map[datasets.Category]int{}}
+		for _, r := range results {
+			if r.Condition != c {
+				continue
+			}
+			s.Tasks[r.Category]++
+			if r.Solved {
+				s.Solved[r.Category]++
+			}
+			if r.Encoder != "" {
+				s.Encoder = r.Encoder
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// WriteTable prints Table 3: the paper's rows, then ours (solved/tasks and the fraction per category).
+func WriteTable(w io.Writer, summaries []Summary) {
+	fmt.Fprintf(w, "%-34s", "")
+	for _, c := range datasets.Categories {
+		fmt.Fprintf(w, " %18s", arc.CategoryTitle[c])
+	}
+	fmt.Fprintln(w)
+	for _, row := range PaperTable3 {
+		fmt.Fprintf(w, "%-34s", "paper: "+row.Name)
+		for _, v := range row.Values {
+			fmt.Fprintf(w, " %18.2f", v)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, s := range summaries {
+		name := "ours: LatFormer"
+		if s.Condition == ConditionNL {
+			name = "ours: LatFormer + NL (" + s.Encoder + ")"
+		}
+		fmt.Fprintf(w, "%-34s", name)
+		for _, c := range datasets.Categories {
+			if s.Tasks[c] == 0 {
+				fmt.Fprintf(w, " %18s", "-")
+				continue
+			}
+			fmt.Fprintf(w, " %18s", fmt.Sprintf("%.2f (%d/%d)", float64(s.Solved[c])/float64(s.Tasks[c]), s.Solved[c], s.Tasks[c]))
+		}
+		fmt.Fprintln(w)
+	}
+}
