@@ -18,7 +18,7 @@ LATFORMER := $(BIN)/latformer
 REFERENCE ?= ../shared/bench/latformer_ref.py
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
-.PHONY: sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-quick download stress
+.PHONY: sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-quick download stress
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
@@ -31,6 +31,7 @@ help:
 	@echo "make sample-efficiency  Figure 4: accuracy vs training pairs on the synthetic tasks, 5 models (about 1.5 h on 2 cores)"
 	@echo "make noise     Table 4: LatFormer with noisy one-hot inputs (about 22 min on 2 cores)"
 	@echo "make registration  Table 5 analogue: image registration vs phase correlation and SIFT (about 15 min)"
+	@echo "make larc      Table 3: LARC's geometric test tasks without and with their description (T5=DIR for T5)"
 	@echo "                   (each has a -quick target of a few minutes)"
 	@echo "make download  download ARC-AGI-1 into DATA (needs internet)"
 	@echo "make clean   remove build outputs"
@@ -110,6 +111,14 @@ registration: build skimage
 
 registration-quick: build skimage
 	$(LATFORMER) registration --quick --export runs/registration-quick-pairs --out runs/registration_quick.csv --force
+
+# Table 3: LARC's geometric test tasks without and with their description. Without T5 weights the text
+# encoder is the bag-of-words stand-in; with them: make larc T5=/path/to/t5-small (out: results/larc_t5.csv).
+larc: build
+	$(LATFORMER) larc $(if $(DATA),--data $(DATA)) $(if $(T5),--t5 $(T5)) --workers 2 --quiet --out $(if $(T5),results/larc_t5.csv,results/larc.csv) --resume
+
+larc-quick: build
+	$(LATFORMER) larc --quick $(if $(DATA),--data $(DATA)) $(if $(T5),--t5 $(T5)) --out runs/larc_quick.csv --force
 
 # The PyTorch reference steps (full attention from shared/bench, mask-only factored from bench/) need
 # Debian's python3-torch: installed here when missing.
