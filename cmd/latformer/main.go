@@ -11,6 +11,7 @@
 //	latformer noise  [flags]   Table 4: LatFormer with noisy one-hot inputs, CSV results, --resume
 //	latformer registration [flags] Table 5 analogue: image registration on natural images, CSV, --resume
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
+//	latformer serve  [flags]   web page to browse and label the ARC tasks (Appendix B.3, Figure 7b)
 //	latformer hang-repro [flags] reproduce the pure-Go backend's worker-pool deadlock
 //
 // Run "latformer <command> -h" for the flags of a command. The compute backend is GoMLX's pure-Go
@@ -36,6 +37,7 @@ var commands = []struct {
 	{"sample-efficiency", "Figure 5: test accuracy against the number of training pairs on the synthetic tasks, LatFormer vs baselines", runSampleEfficiency},
 	{"noise", "Table 4: LatFormer on the synthetic tasks with noisy one-hot inputs", runNoise},
 	{"registration", "Table 5 analogue: register translated image patches of two modalities (natural images from scikit-image)", runRegistration},
+	{"serve", "web page to browse the ARC tasks, their predictions and masks, and label the priors they need", runServe},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
 	{"hang-repro", "reproduce the pure-Go backend's worker-pool deadlock (parallel node execution)", runHangRepro},
 }
