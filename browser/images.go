@@ -61,14 +61,14 @@ func cellSize(side int) int {
 const maxMaskWidth = 450
 
 // maskPicture draws the n x n mask of action a on the dims lattice as a black and white picture (1
-// white, as the paper's Figure 2): upscaled to about 300 pixels when small, shown at most maxMaskWidth
+// white, as the paper's Figure 2): upscaled to about 220 pixels when small, shown at most maxMaskWidth
 // wide when large.
 func maskPicture(a lattice.Action, dims []int) (picture, error) {
 	m, err := a.Mask(dims)
 	if err != nil {
 		return picture{}, err
 	}
-	px := max(1, 300/m.Rows)
+	px := max(1, 220/m.Rows)
 	p, err := pictureOf(render.MaskImage(m.Rows, m.Cols, m.Data, px), fmt.Sprintf("mask of %s on a %v lattice (%dx%d)", a, dims, m.Rows, m.Cols), maxMaskWidth)
 	p.Pixels = px > 1
 	return p, err

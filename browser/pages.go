@@ -18,6 +18,16 @@ import (
 var templateFuncs = template.FuncMap{
 	"add":   func(a, b int) int { return a + b },
 	"saved": savedTime,
+	"wbr":   breakAfterCompose,
+}
+
+// breakAfterCompose escapes an action string and lets the browser break the line after each "∘".
+func breakAfterCompose(s string) template.HTML {
+	parts := strings.Split(s, lattice.ComposeSeparator)
+	for i, p := range parts {
+		parts[i] = template.HTMLEscapeString(p)
+	}
+	return template.HTML(strings.Join(parts, lattice.ComposeSeparator+"<wbr>"))
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -68,6 +78,7 @@ type runCell struct {
 	Ran, Solved bool
 	Exact       string // "1/1"
 	Action      string
+	Soft        bool // the action was read from soft gates
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
@@ -131,6 +142,7 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 			c := runCell{Ran: ok}
 			if ok {
 				c.Solved, c.Exact, c.Action = res.Solved, fmt.Sprintf("%d/%d", res.TestExact, res.TestTotal), res.Action
+				c.Soft = !res.HardGates && res.Action != ""
 			}
 			row.Cells = append(row.Cells, c)
 		}

@@ -157,7 +157,7 @@ func TestBrowserTaskPage(t *testing.T) {
 	}
 	for _, want := range []string{
 		`id="category">reflect<`,                                 // the definition's category
-		`translate(5,0)∘reflect(0)`,                              // the definition's action of a pair
+		`translate(5,0)∘<wbr>reflect(0)`,                         // the definition's action of a pair
 		`alt="train 1 input (5x5)"`, `alt="test 1 output (5x5)"`, // the pairs as pictures
 		`alt="prediction of results.csv for test 1 (5x5)"`,                                        // the prediction
 		`results.csv: <span class="ok">exact</span>`,                                              // exact
