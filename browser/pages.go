@@ -16,7 +16,6 @@ import (
 
 // templateFuncs are the helpers of the page templates.
 var templateFuncs = template.FuncMap{
-	"add":   func(a, b int) int { return a + b },
 	"saved": savedTime,
 	"wbr":   breakAfterCompose,
 }
@@ -198,7 +197,6 @@ type taskPage struct {
 	Category           string
 	CategoryTitle      string
 	Note               string
-	Filters            string // the filters' query suffix, kept in the links
 	ListURL            string
 	Prev, Next         string
 	Position, InFilter int
@@ -217,14 +215,13 @@ type taskPage struct {
 
 // pairView is one pair with its pictures.
 type pairView struct {
-	Title        string
-	Input        picture
-	Output       *picture // nil for a test pair without an output
-	Action       string   // the annotation's action for this pair
-	Preds        []predView
-	InputSize    string
-	OutputSize   string
-	AnnotatedFit bool
+	Title      string
+	Input      picture
+	Output     *picture // nil for a test pair without an output
+	Action     string   // the annotation's action for this pair
+	Preds      []predView
+	InputSize  string
+	OutputSize string
 }
 
 // predView is a prediction of one results CSV for a test pair.
@@ -237,18 +234,17 @@ type predView struct {
 
 // runView is what one results CSV says of the task.
 type runView struct {
-	Name, Note      string
-	Ran             bool
-	Solved          bool
-	Exact           string
-	Model           string
-	Gates           string // "hard" or "soft"
-	Action          string
-	Steps, Canvas   int
-	Seconds         float64
-	Masks           []maskView
-	MaskMessage     string
-	PredictionsNote string
+	Name, Note    string
+	Ran           bool
+	Solved        bool
+	Exact         string
+	Model         string
+	Gates         string // "hard" or "soft"
+	Action        string
+	Steps, Canvas int
+	Seconds       float64
+	Masks         []maskView
+	MaskMessage   string
 }
 
 // maskView is the mask of one action read from the gates, with the action applied to the first test
@@ -326,7 +322,7 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (*taskEntry, boo
 func (s *Server) taskPage(e *taskEntry, f filters, labels map[string]Label) (*taskPage, error) {
 	t := e.task
 	page := &taskPage{ID: t.ID, Split: e.split, Category: string(e.ann.Category), CategoryTitle: arc.CategoryTitle[e.ann.Category],
-		Note: e.ann.Note, Filters: f.suffix(), ListURL: "/" + f.suffix(), FormAction: "/task/" + t.ID + "/label" + f.suffix(), MaxNote: MaxNoteRunes}
+		Note: e.ann.Note, ListURL: "/" + f.suffix(), FormAction: "/task/" + t.ID + "/label" + f.suffix(), MaxNote: MaxNoteRunes}
 	// Position in the filtered list, previous and next.
 	var ids []string
 	for _, o := range s.order {

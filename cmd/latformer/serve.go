@@ -49,7 +49,7 @@ func parseServeFlags(args []string) (serveOptions, error) {
 			"definition (/export). Listens on the loopback interface unless --addr says otherwise; Ctrl-C stops it.")
 	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", then ../shared/data)")
 	var results stringList
-	fs.Var(&results, "results", "results CSV of `latformer arc` to show (predictions, actions, masks); repeat the flag or separate with commas for several")
+	fs.Var(&results, "results", "a results `CSV` written by latformer arc, to show its predictions, actions and masks; repeat the flag or separate with commas for several")
 	labels := fs.String("labels", filepath.Join("runs", "labels.json"), "labels JSON file (created on the first save; its directory is created if missing)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, host:port (port 0: any free port); a non-loopback host makes the page reachable from other machines")
 	annotation := fs.String("annotation", "one-action", "definition that categorizes the tasks: one-action (datasets.Annotate) or two-actions (datasets.AnnotateTwoActions)")
