@@ -18,7 +18,7 @@ LATFORMER := $(BIN)/latformer
 REFERENCE ?= ../shared/bench/latformer_ref.py
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
-.PHONY: sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-quick download stress
+.PHONY: sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-quick download stress
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
@@ -32,6 +32,8 @@ help:
 	@echo "make noise     Table 4: LatFormer with noisy one-hot inputs (about 22 min on 2 cores)"
 	@echo "make registration  Table 5 analogue: image registration vs phase correlation and SIFT (about 15 min)"
 	@echo "make larc      Table 3: LARC's geometric test tasks without and with their description (T5=DIR for T5)"
+	@echo "make serve   the ARC browser on http://127.0.0.1:8080/: tasks, predictions, masks, labelling (Ctrl-C stops it)"
+	@echo "make serve-check  the ARC browser driven in headless Chromium; saves results/serve-check.png (about 10 s)"
 	@echo "                   (each has a -quick target of a few minutes)"
 	@echo "make download  download ARC-AGI-1 into DATA (needs internet)"
 	@echo "make clean   remove build outputs"
@@ -181,6 +183,16 @@ notebooks-full: jupyter-setup
 # results/browser-check.png; fails on a kernel error or missing mask images.
 browser-check: jupyter-setup
 	bash notebooks/browser-check/run.sh
+
+# The ARC browser and annotation page (latformer serve, Appendix B.3, Figure 7b); labels in runs/labels.json.
+SERVE_FLAGS ?= --results results/arc_training.csv
+serve: build
+	$(LATFORMER) serve $(if $(DATA),--data $(DATA)) $(SERVE_FLAGS)
+
+# latformer serve in headless Debian Chromium: list, filter to Reflect, open a task, label it, reload, see the
+# label, export; saves results/serve-check.png; fails on any step.
+serve-check: build
+	$(if $(DATA),LATFORMER_DATA=$(DATA)) bash notebooks/browser-check/serve-run.sh
 
 docker:
 	docker build -f docker/Dockerfile -t latformer .

@@ -9,6 +9,7 @@
 //	latformer arc    [flags]   solve annotated ARC tasks per category (Table 2), CSV results, --resume
 //	latformer sample-efficiency [flags]  Figure 5 on the synthetic tasks, CSV results, --resume
 //	latformer noise  [flags]   Table 4: LatFormer with noisy one-hot inputs, CSV results, --resume
+//	latformer larc   [flags]   Table 3: LARC test tasks with and without their description (T5 or a stand-in)
 //	latformer registration [flags] Table 5 analogue: image registration on natural images, CSV, --resume
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
 //	latformer serve  [flags]   web page to browse and label the ARC tasks (Appendix B.3, Figure 7b)
@@ -36,6 +37,7 @@ var commands = []struct {
 	{"arc", "solve ARC tasks one by one (train on each task's pairs, predict its tests) and print Table 2", runARC},
 	{"sample-efficiency", "Figure 5: test accuracy against the number of training pairs on the synthetic tasks, LatFormer vs baselines", runSampleEfficiency},
 	{"noise", "Table 4: LatFormer on the synthetic tasks with noisy one-hot inputs", runNoise},
+	{"larc", "Table 3: LatFormer on LARC's geometric test tasks, without and with the task's description (T5 or a stand-in)", runLARC},
 	{"registration", "Table 5 analogue: register translated image patches of two modalities (natural images from scikit-image)", runRegistration},
 	{"serve", "web page to browse the ARC tasks, their predictions and masks, and label the priors they need", runServe},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},

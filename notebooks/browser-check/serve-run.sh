@@ -14,10 +14,6 @@ command -v node >/dev/null || { echo "node is needed (apt-get install nodejs npm
 if [ ! -d "$here/node_modules/playwright-core" ]; then
   (cd "$here" && npm install --no-audit --no-fund --silent)
 fi
-data="${LATFORMER_DATA:-$root/../shared/data}"
-for id in "$task" 67a3c6ac 3c9b0459; do
-  [ -f "$data/arc/training/$id.json" ] || { echo "serve-check: no ARC task $data/arc/training/$id.json (set LATFORMER_DATA or run bin/latformer download)"; exit 1; }
-done
 (cd "$root" && GOEXPERIMENT="${GOEXPERIMENT-simd}" go build -o bin/latformer ./cmd/latformer)
 
 tmp="$(mktemp -d)"
@@ -27,6 +23,32 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+
+data="${LATFORMER_DATA:-$root/../shared/data}"
+missing=0
+for id in "$task" 67a3c6ac 3c9b0459; do
+  [ -f "$data/arc/training/$id.json" ] || missing=1
+done
+if [ "$missing" = 1 ]; then
+  # No ARC data (a fresh machine): three tasks written here under the ids the check uses, with the
+  # transformations the committed annotation gives them (flip upside down, flip left-right, rotate 180°).
+  echo "serve-check: no ARC tasks under $data (LATFORMER_DATA or bin/latformer download): using three generated tasks"
+  data="$tmp/data"
+  mkdir -p "$data/arc/training"
+  node --input-type=module - "$data/arc/training" "$task" <<'EOF'
+import { writeFileSync } from "node:fs";
+const [dir, task] = process.argv.slice(2);
+let seed = 7;
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) % 10;
+const grid = (r, c) => Array.from({ length: r }, () => Array.from({ length: c }, rnd));
+const flipRows = (g) => [...g].reverse();
+const flipCols = (g) => g.map((row) => [...row].reverse());
+for (const [id, f] of [[task, flipRows], ["67a3c6ac", flipCols], ["3c9b0459", (g) => flipCols(flipRows(g))]]) {
+  const pair = (n) => { const g = grid(n, n); return { input: g, output: f(g) }; };
+  writeFileSync(`${dir}/${id}.json`, JSON.stringify({ train: [pair(3), pair(4), pair(5)], test: [pair(6)] }));
+}
+EOF
+fi
 
 # Results in the current format (experiments/arc.Header, with predictions): the task solved with its
 # expected output, 67a3c6ac wrong (the test input predicted), 3c9b0459 solved; and a file in the older
