@@ -71,6 +71,7 @@ writeFileSync(old, [header, row(task, "reflect", true, "reflect(0)")].join("\n")
 EOF
 
 log="$tmp/serve.log"
+: >"$log" # exists before the server's redirection opens it: the sed below must never see it missing (set -e)
 "$root/bin/latformer" serve --data "$data" --results "$tmp/results.csv" --results "$tmp/results-old.csv" \
   --labels "$tmp/labels.json" --addr 127.0.0.1:0 >"$log" 2>&1 &
 server=$!
