@@ -80,16 +80,25 @@ type runCell struct {
 	Soft        bool // the action was read from soft gates
 }
 
-func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
+// filtersAndLabels parses the request's filters and reads the labels, answering the request with the
+// error page (400 for a bad filter, 500 for an unreadable labels file) and ok false when it cannot.
+func (s *Server) filtersAndLabels(w http.ResponseWriter, r *http.Request) (f filters, labels map[string]Label, ok bool) {
 	f, err := s.parseFilters(r.URL.Query())
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, "Bad filter: "+err.Error()+".")
-		return
+		return f, nil, false
 	}
-	labels, err := s.labels.All()
-	if err != nil {
+	if labels, err = s.labels.All(); err != nil {
 		s.log.Printf("reading labels: %v", err)
 		s.fail(w, r, http.StatusInternalServerError, "The labels file cannot be read: "+err.Error())
+		return f, nil, false
+	}
+	return f, labels, true
+}
+
+func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
+	f, labels, ok := s.filtersAndLabels(w, r)
+	if !ok {
 		return
 	}
 	page := listPage{Filters: f, Splits: s.splits, Total: len(s.order), Labels: len(labels), Path: s.labels.Path(),
@@ -276,15 +285,8 @@ func (s *Server) handleTask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	f, err := s.parseFilters(q)
-	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, "Bad filter: "+err.Error()+".")
-		return
-	}
-	labels, err := s.labels.All()
-	if err != nil {
-		s.log.Printf("reading labels: %v", err)
-		s.fail(w, r, http.StatusInternalServerError, "The labels file cannot be read: "+err.Error())
+	f, labels, ok := s.filtersAndLabels(w, r)
+	if !ok {
 		return
 	}
 	page, err := s.taskPage(e, f, labels)
