@@ -28,7 +28,7 @@ help:
 	@echo "make bench   ms per training step (canvas 10/20/30), side by side with the PyTorch reference when available"
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       full ARC run over the annotated training tasks (Table 2); make arc-quick: 8 tasks"
-	@echo "make sample-efficiency  Figure 4: accuracy vs training pairs on the synthetic tasks, 5 models (about 1.5 h on 2 cores)"
+	@echo "make sample-efficiency  Figure 5: accuracy vs training pairs on the synthetic tasks, 5 models (about 1 h 45 min on 2 cores)"
 	@echo "make noise     Table 4: LatFormer with noisy one-hot inputs (about 22 min on 2 cores)"
 	@echo "make registration  Table 5 analogue: image registration vs phase correlation and SIFT (about 15 min)"
 	@echo "make larc      Table 3: LARC's geometric test tasks without and with their description (T5=DIR for T5)"
