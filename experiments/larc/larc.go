@@ -397,6 +397,9 @@ func Run(o Options, report Report) (Outcome, error) {
 			todo = append(todo, u)
 		}
 	}
+	// Largest canvases first, so that the workers finish together instead of one starting a 27 x 27
+	// task last (a unit's result does not depend on the order).
+	sort.SliceStable(todo, func(a, b int) bool { return arc.TaskCanvas(todo[a].task.Task) > arc.TaskCanvas(todo[b].task.Task) })
 	w, closeCSV, err := resultsfile.Open(o.Out, Header, o.Resume, o.Force)
 	if err != nil {
 		return out, err
