@@ -4,6 +4,9 @@
 //
 //	cnn              a residual stack of 3 x 3 convolutions (layers.Convolution's variables, computed
 //	                 as one matrix product: faster on the pure-Go backend)
+//	pixelcnn         a conditional PixelCNN: masked 3 x 3 convolutions (type A, then residual type B)
+//	                 over the output canvas so far, the input added through unmasked convolutions;
+//	                 trained by teacher forcing, decoded cell by cell (Architecture.BuildAutoregressive)
 //	attention_abs    one self-attention layer with learned absolute positional embeddings
 //	                 (GoMLX attention.SelfAttention and attention/pos.Learned), post-LN with a ReLU FFN
 //	                 like the LatFormer layer
@@ -20,9 +23,8 @@
 // hyperparameters (Params) with defaults of the size of a one-layer LatFormer (d = 32); README, "Baselines"
 // lists them with their parameter counts.
 //
-// Not here: the paper's PixelCNN (an autoregressive model: its prediction decodes the output cell by cell,
-// which the learner's one-pass prediction does not do) and the Differentiable Neural Computer with spectral
-// regularization (an external memory with its own controller and training loop); README says why.
+// Not here: the Differentiable Neural Computer with spectral regularization (an external memory with its
+// own controller and training loop); README says why.
 package baselines
 
 import (
@@ -54,6 +56,7 @@ func params(layers int) map[string]any {
 // registry maps the architecture names to their constructors.
 var registry = map[string]func() latformer.Architecture{
 	"cnn":             CNN,
+	"pixelcnn":        PixelCNN,
 	"attention_abs":   AttentionAbs,
 	"attention_rel":   AttentionRel,
 	"transformer":     Transformer,

@@ -6,6 +6,7 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/layers/attention"
@@ -83,10 +84,24 @@ func CNN() latformer.Architecture {
 // neighbourhood ("im2col"). Same function and parameters; on the pure-Go backend the product and its
 // gradient run on the SIMD matrix multiplication, about ten times faster than its generic convolution
 // loop (TestConv3x3 checks the two agree; measured in the README).
-func conv3x3(scope *model.Scope, x *Node, d int) *Node {
+func conv3x3(scope *model.Scope, x *Node, d int) *Node { return maskedConv3x3(scope, x, d, nil) }
+
+// The PixelCNN masks of a 3 x 3 kernel (van den Oord et al. 2016), row-major over (dy, dx): mask A lets a
+// cell see the cells before it (the row above and the cell to its left), mask B also the cell itself.
+var (
+	pixelMaskA = []float32{1, 1, 1, 1, 0, 0, 0, 0, 0}
+	pixelMaskB = []float32{1, 1, 1, 1, 1, 0, 0, 0, 0}
+)
+
+// maskedConv3x3 is conv3x3 with the kernel's taps multiplied by mask (9 values in row-major (dy, dx)
+// order, nil for none): the masked convolution of PixelCNN.
+func maskedConv3x3(scope *model.Scope, x *Node, d int, mask []float32) *Node {
 	batch, rows, cols, ch := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2], x.Shape().Dimensions[3]
 	scope = scope.In("conv")
 	kernel := scope.VariableWithShape("weights", shapes.Make(x.DType(), 3, 3, ch, d)).NodeValue(x.Graph())
+	if mask != nil {
+		kernel = Mul(kernel, ConvertDType(Const(x.Graph(), tensors.FromFlatDataAndDimensions(mask, 3, 3, 1, 1)), x.DType()))
+	}
 	bias := scope.VariableWithShape("biases", shapes.Make(x.DType(), d)).NodeValue(x.Graph())
 	// Zero padding by concatenation: the pure-Go backend has no gradient for Pad.
 	zr := ZerosLike(Slice(x, AxisRange(), AxisRange(0, 1)))
@@ -102,6 +117,39 @@ func conv3x3(scope *model.Scope, x *Node, d int) *Node {
 	unrolled := Reshape(Concatenate(patches, -1), batch*rows*cols, 9*ch)
 	out := Add(Dot(unrolled, Reshape(kernel, 9*ch, d)).Product(), ExpandAxes(bias, 0))
 	return Reshape(out, batch, rows, cols, d)
+}
+
+// PixelCNN is the autoregressive baseline (van den Oord et al. 2016, conditional PixelCNN): the output
+// canvas so far (previous) goes through a masked 3 x 3 convolution of type A, then baseline_layers-1 [4]
+// residual masked convolutions of type B, each with ReLU and the input canvas added through an unmasked
+// 3 x 3 convolution (the conditioning), then a per-cell head. The logits of cell k depend on previous only
+// through the cells before k (TestPixelCNNCausal); the learner trains it by teacher forcing and decodes
+// the output cell by cell (latformer.Architecture.BuildAutoregressive).
+func PixelCNN() latformer.Architecture {
+	return latformer.Architecture{
+		Name:   "pixelcnn",
+		Params: params(4),
+		BuildAutoregressive: func(scope *model.Scope, rows, cols int, tokens, previous, _ *Node) *latformer.Outputs {
+			check("pixelcnn", rows, cols, tokens.Shape().Dimensions)
+			check("pixelcnn", rows, cols, previous.Shape().Dimensions)
+			batch, d := tokens.Shape().Dimensions[0], dim(scope)
+			x := Reshape(embed(scope.In("embed_input"), tokens, d), batch, rows, cols, d)
+			h := Reshape(embed(scope.In("embed_output"), previous, d), batch, rows, cols, d)
+			for l := range nLayers(scope, 4) {
+				mask := pixelMaskB
+				if l == 0 {
+					mask = pixelMaskA
+				}
+				f := activation.Relu(Add(maskedConv3x3(scope.In("masked_%d", l), h, d, mask), conv3x3(scope.In("input_%d", l), x, d)))
+				if l == 0 {
+					h = f
+				} else {
+					h = Add(h, f)
+				}
+			}
+			return head(scope.In("head"), Reshape(h, batch, rows*cols, d))
+		},
+	}
 }
 
 // AttentionAbs is self-attention with absolute positional encodings: the cell embeddings plus a learned

@@ -22,7 +22,16 @@ type Architecture struct {
 	// the optional conditioning cond [batch, dc] (nil for none). Outputs.Logits is required; Gates (and
 	// Gates2) are nil for a model without mask experts, whose predictions then carry no gates or action.
 	Build func(scope *model.Scope, rows, cols int, tokens, cond *Node) *Outputs
+	// BuildAutoregressive, when not nil, is used instead of Build for an autoregressive model (the
+	// PixelCNN baseline): it also gets previous [batch, rows*cols] int32, the output canvas so far, and
+	// must make the logits of cell k depend on previous only through the cells before k (row-major).
+	// The learner trains it on the target canvas (teacher forcing) and predicts cell by cell: rows*cols
+	// passes, each fixing one more cell of previous.
+	BuildAutoregressive func(scope *model.Scope, rows, cols int, tokens, previous, cond *Node) *Outputs
 }
+
+// Autoregressive reports whether the architecture predicts its output cell by cell (BuildAutoregressive).
+func (a Architecture) Autoregressive() bool { return a.BuildAutoregressive != nil }
 
 // LatFormerArchitecture is the paper's model (Model.Build), what NewLearner trains.
 func LatFormerArchitecture() Architecture {

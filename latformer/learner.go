@@ -68,7 +68,7 @@ func NewLearner(backend compute.Backend, store *model.Store, rows, cols int) (*L
 // NewLearnerFor is NewLearner for another architecture; its store (nil: the defaults) comes from
 // NewStoreFor(arch, ...).
 func NewLearnerFor(arch Architecture, backend compute.Backend, store *model.Store, rows, cols int) (*Learner, error) {
-	if arch.Build == nil {
+	if arch.Build == nil && arch.BuildAutoregressive == nil {
 		return nil, fmt.Errorf("architecture %q has no Build function", arch.Name)
 	}
 	if rows < 1 || cols < 1 || rows > datasets.MaxGridSide || cols > datasets.MaxGridSide {
@@ -126,6 +126,9 @@ func (l *Learner) prepare(batch int) (time.Duration, error) {
 	cells := func(b int) shapes.Shape { return shapes.Make(dtypes.Int32, b, n) }
 	stepShapes := []shapes.Shape{cells(batch), cells(batch)}
 	predShapes := []shapes.Shape{cells(predictChunk)}
+	if l.arch.Autoregressive() {
+		predShapes = append(predShapes, cells(predictChunk)) // the output canvas so far
+	}
 	if l.condDim > 0 {
 		stepShapes = append(stepShapes, shapes.Make(dtypes.Float32, batch, l.condDim))
 		predShapes = append(predShapes, shapes.Make(dtypes.Float32, predictChunk, l.condDim))
@@ -195,7 +198,12 @@ func compileOnce(exec *model.Exec, inputShapes []shapes.Shape) (err error) {
 // Store returns the learner's model.Store (hyperparameters and, after Fit, the trained variables).
 func (l *Learner) Store() *model.Store { return l.store }
 
-func (l *Learner) modelOutputs(scope *model.Scope, tokens, cond *Node) *Outputs {
+// modelOutputs builds the architecture's outputs; previous is the output canvas so far, used by an
+// autoregressive architecture only (the targets in training, the partial decoding in prediction).
+func (l *Learner) modelOutputs(scope *model.Scope, tokens, previous, cond *Node) *Outputs {
+	if l.arch.Autoregressive() {
+		return l.arch.BuildAutoregressive(scope, l.rows, l.cols, tokens, previous, cond)
+	}
 	return l.arch.Build(scope, l.rows, l.cols, tokens, cond)
 }
 
@@ -244,13 +252,16 @@ func (l *Learner) buildExecs() error {
 	}
 	predFn := func(hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
 		return func(scope *model.Scope, inputs []*Node) []*Node {
-			tokens := inputs[0]
-			var cond *Node
-			if len(inputs) > 1 {
-				cond = inputs[1]
+			tokens, inputs := inputs[0], inputs[1:]
+			var previous, cond *Node
+			if l.arch.Autoregressive() {
+				previous, inputs = inputs[0], inputs[1:]
+			}
+			if len(inputs) > 0 {
+				cond = inputs[0]
 			}
 			scope.SetGraphParam(tokens.Graph(), experts.ParamHardGates, hard)
-			out := l.modelOutputs(scope, tokens, cond)
+			out := l.modelOutputs(scope, tokens, previous, cond)
 			pred := ConvertDType(ArgMax(out.Logits, -1), dtypes.Int32)
 			outs := []*Node{pred}
 			if out.Gates != nil {
@@ -287,7 +298,7 @@ func (l *Learner) trainStep(scope *model.Scope, opt optimizer.Interface, inputs 
 	if l.padPairs > 1 {
 		rows = inputs[0] // [batch] bool: false for the padding rows
 	}
-	out := l.modelOutputs(scope, tokens, cond)
+	out := l.modelOutputs(scope, tokens, targets, cond) // teacher forcing for an autoregressive model
 	theLoss := crossEntropy(out.Logits, targets, rows)
 	if out.SmoothedLogits != nil {
 		// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.
@@ -895,19 +906,35 @@ func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 				copy(tok[i*n:], src.Input.Cells)
 			}
 		})
-		args := []any{tokens}
+		var cond *tensors.Tensor
 		if l.condDim > 0 {
 			padded := make([]Example, predictChunk)
 			for i := range padded {
 				padded[i] = chunk[min(i, len(chunk)-1)]
 			}
-			args = append(args, l.condTensor(padded, 1))
+			cond = l.condTensor(padded, 1)
 		}
 		exec := l.predExec
 		if soft {
 			exec = l.softExec
 		}
-		outs, err := exec.Call(args...)
+		call := func(previous []int32) ([]*tensors.Tensor, error) {
+			args := []any{tokens}
+			if previous != nil {
+				args = append(args, tensors.FromFlatDataAndDimensions(previous, predictChunk, n))
+			}
+			if cond != nil {
+				args = append(args, cond)
+			}
+			return exec.Call(args...)
+		}
+		var outs []*tensors.Tensor
+		var err error
+		if l.arch.Autoregressive() {
+			outs, err = decodeAutoregressive(call, n)
+		} else {
+			outs, err = call(nil)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("prediction: %w", err)
 		}
@@ -941,6 +968,30 @@ func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 		tokens.MustFinalizeAll()
 	}
 	return preds, nil
+}
+
+// decodeAutoregressive predicts the cells of an autoregressive model one by one in row-major order:
+// pass k feeds the cells fixed so far as the previous canvas and keeps the prediction of cell k. It
+// returns the last pass's outputs with the decoded canvas as outs[0].
+func decodeAutoregressive(call func(previous []int32) ([]*tensors.Tensor, error), n int) ([]*tensors.Tensor, error) {
+	previous := make([]int32, predictChunk*n)
+	var outs []*tensors.Tensor
+	for k := range n {
+		for _, o := range outs {
+			o.MustFinalizeAll()
+		}
+		var err error
+		if outs, err = call(previous); err != nil {
+			return nil, err
+		}
+		pred := tensors.MustCopyFlatData[int32](outs[0])
+		for i := range predictChunk {
+			previous[i*n+k] = pred[i*n+k]
+		}
+	}
+	outs[0].MustFinalizeAll()
+	outs[0] = tensors.FromFlatDataAndDimensions(previous, predictChunk, n)
+	return outs, nil
 }
 
 // TrainBatch runs one training step (forward, backward, Adam update) on tokens and targets, both

@@ -99,7 +99,7 @@ func TestTaskCanvas(t *testing.T) {
 // TestOptions checks that bad options are errors before any work.
 func TestOptions(t *testing.T) {
 	for _, o := range []Options{{Split: "test"}, {Category: "spin"}, {Workers: -1}, {Canvas: 31}, {Resume: true, Force: true}, {Resume: true},
-		{Model: "pixelcnn"}, {Settings: "baseline_dim=8"}} {
+		{Model: "dnc"}, {Settings: "baseline_dim=8"}} {
 		if _, err := o.withDefaults(time.Time{}); err == nil {
 			t.Errorf("%+v: want an error", o)
 		}

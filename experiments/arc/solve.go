@@ -111,7 +111,7 @@ func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*S
 			return nil, fmt.Errorf("canvas buckets must be ascending sides in 1..%d, got %v", datasets.MaxGridSide, opts.Buckets)
 		}
 	}
-	if opts.Architecture.Build == nil {
+	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {
 		opts.Architecture = latformer.LatFormerArchitecture()
 	}
 	cache, err := latformer.NewLearnerCacheFor(opts.Architecture, backend, settings)
