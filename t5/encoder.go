@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/gomlx/compute"
@@ -67,25 +68,21 @@ const embeddingName = "encoder.embed_tokens.weight"
 // expectedShape returns the shape a tensor of the encoder must have under c.
 func expectedShape(c Config, name string) []int {
 	inner := c.NumHeads * c.DKV
-	switch suffix := name[len(name)-min(len(name), 40):]; {
+	switch {
 	case name == embeddingName:
 		return []int{c.VocabSize, c.DModel}
 	case name == "encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight":
 		return []int{c.RelativeBuckets, c.NumHeads}
-	case hasSuffix(suffix, "layer_norm.weight"):
+	case strings.HasSuffix(name, "layer_norm.weight"):
 		return []int{c.DModel}
-	case hasSuffix(suffix, "SelfAttention.o.weight"):
+	case strings.HasSuffix(name, "SelfAttention.o.weight"):
 		return []int{c.DModel, inner}
-	case hasSuffix(suffix, "SelfAttention.q.weight"), hasSuffix(suffix, "SelfAttention.k.weight"), hasSuffix(suffix, "SelfAttention.v.weight"):
+	case strings.HasSuffix(name, "SelfAttention.q.weight"), strings.HasSuffix(name, "SelfAttention.k.weight"), strings.HasSuffix(name, "SelfAttention.v.weight"):
 		return []int{inner, c.DModel}
-	case hasSuffix(suffix, "DenseReluDense.wo.weight"):
+	case strings.HasSuffix(name, "DenseReluDense.wo.weight"):
 		return []int{c.DModel, c.DFF}
 	}
 	return []int{c.DFF, c.DModel} // wi, wi_0, wi_1
-}
-
-func hasSuffix(s, suffix string) bool {
-	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
 }
 
 // Encoder is a T5 encoder stack (Raffel et al. 2020) with its tokenizer, loaded from a Hugging Face
@@ -309,11 +306,8 @@ func (e *Encoder) run(texts []string) (hidden [][][]float32, pooled [][]float32,
 				}
 			}
 		}
-		var out []*tensors.Tensor
-		err := exceptions.TryCatch[error](func() {
-			out = e.exec.MustCall(tensors.FromFlatDataAndDimensions(flatIDs, maxBatch, length),
-				tensors.FromFlatDataAndDimensions(flatMask, maxBatch, length))
-		})
+		out, err := e.exec.Call(tensors.FromFlatDataAndDimensions(flatIDs, maxBatch, length),
+			tensors.FromFlatDataAndDimensions(flatMask, maxBatch, length))
 		if err != nil {
 			return nil, nil, fmt.Errorf("t5: encoding: %w", err)
 		}
