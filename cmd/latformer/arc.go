@@ -81,7 +81,7 @@ func runARC(args []string) error {
 		return err
 	}
 	fmt.Println()
-	arc.WriteTable(os.Stdout, outcome.Summaries())
+	arc.WriteModelTable(os.Stdout, outcome.Summaries(), opts.Model)
 	var sizeOnly []string
 	for _, id := range outcome.Selected {
 		if r, ok := outcome.Results[id]; ok && !r.Solved && r.SizeOnly > 0 {

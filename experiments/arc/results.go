@@ -41,6 +41,26 @@ var PaperTable2 = map[datasets.Category][2]float64{
 	datasets.CategoryScale:     {0.545, 0.727},
 }
 
+// PaperBaselines holds the paper's Table 2 rows of the neural baselines, keyed by the name of our
+// baseline (package baselines, `latformer arc --model NAME`): the solved fraction per category. A
+// category the row leaves out ("-" in the paper: the Transformer with augmentation on translations) has
+// no entry. The paper has one row for each attention (absolute and relative positions, the same numbers)
+// and a row for the Differentiable Neural Computer, which we do not build.
+var PaperBaselines = map[string]map[datasets.Category]float64{
+	"cnn":             paperRow(0.019, 0, 0, 0),
+	"attention_abs":   paperRow(0.019, 0, 0.023, 0),
+	"attention_rel":   paperRow(0.019, 0, 0.023, 0),
+	"pixelcnn":        paperRow(0.019, 0, 0, 0),
+	"transformer":     paperRow(0.038, 0, 0.045, 0),
+	"transformer_aug": {datasets.CategoryRotate: 0.200, datasets.CategoryReflect: 0.184, datasets.CategoryScale: 0.091},
+}
+
+// paperRow is a Table 2 row with all four categories, in the paper's column order.
+func paperRow(translate, rotate, reflect, scale float64) map[datasets.Category]float64 {
+	return map[datasets.Category]float64{datasets.CategoryTranslate: translate, datasets.CategoryRotate: rotate,
+		datasets.CategoryReflect: reflect, datasets.CategoryScale: scale}
+}
+
 // CategoryTitle is the paper's column title of a category.
 var CategoryTitle = map[datasets.Category]string{
 	datasets.CategoryTranslate: "Translate", datasets.CategoryRotate: "Rotate + Translate",
@@ -183,15 +203,32 @@ func Summarize(results map[string]Result, ids []string) []CategorySummary {
 }
 
 // WriteTable writes the summaries in the shape of the paper's Table 2, with the paper's numbers.
-func WriteTable(w io.Writer, summaries []CategorySummary) {
-	fmt.Fprintf(w, "%-22s %6s %7s %8s %10s %12s %12s\n", "category", "tasks", "solved", "fraction", "size-only", "paper LatF.", "paper DSL")
+func WriteTable(w io.Writer, summaries []CategorySummary) { WriteModelTable(w, summaries, "latformer") }
+
+// WriteModelTable is WriteTable for the results of model (a --model name): for a baseline with a row
+// in the paper (PaperBaselines) it adds that row as a last column, "-" where the paper has none.
+func WriteModelTable(w io.Writer, summaries []CategorySummary, model string) {
+	baseline, hasRow := PaperBaselines[model]
+	fmt.Fprintf(w, "%-22s %6s %7s %8s %10s %12s %12s", "category", "tasks", "solved", "fraction", "size-only", "paper LatF.", "paper DSL")
+	if hasRow {
+		fmt.Fprintf(w, " %16s", "paper "+model)
+	}
+	fmt.Fprintln(w)
 	for _, s := range summaries {
 		paper := PaperTable2[s.Category]
 		ref := [2]string{"-", "-"}
 		if paper[0] > 0 {
 			ref = [2]string{fmt.Sprintf("%.3f", paper[0]), fmt.Sprintf("%.3f", paper[1])}
 		}
-		fmt.Fprintf(w, "%-22s %6d %7d %8.3f %10d %12s %12s\n", CategoryTitle[s.Category], s.Tasks, s.Solved, s.Fraction(), s.SizeOnly, ref[0], ref[1])
+		fmt.Fprintf(w, "%-22s %6d %7d %8.3f %10d %12s %12s", CategoryTitle[s.Category], s.Tasks, s.Solved, s.Fraction(), s.SizeOnly, ref[0], ref[1])
+		if hasRow {
+			cell := "-"
+			if v, ok := baseline[s.Category]; ok {
+				cell = fmt.Sprintf("%.3f", v)
+			}
+			fmt.Fprintf(w, " %16s", cell)
+		}
+		fmt.Fprintln(w)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 )
 
@@ -110,5 +111,33 @@ func TestOptions(t *testing.T) {
 	}
 	if o, _ := (Options{}).withDefaults(time.Time{}); o.Model != "latformer" {
 		t.Errorf("default model %q, want latformer", o.Model)
+	}
+}
+
+// TestWriteModelTable checks that a baseline's table carries the paper's row for it ("-" where the paper
+// has none), that LatFormer's has no such column, and that every baseline has a paper row.
+func TestWriteModelTable(t *testing.T) {
+	sums := []CategorySummary{{Category: datasets.CategoryTranslate, Tasks: 24, Solved: 2}, {Category: datasets.CategoryRotate, Tasks: 11, Solved: 1}}
+	var b strings.Builder
+	WriteModelTable(&b, sums, "transformer_aug")
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 || !strings.HasSuffix(lines[0], "paper transformer_aug") {
+		t.Fatalf("table:\n%s", b.String())
+	}
+	if f := strings.Fields(lines[1]); f[len(f)-1] != "-" || f[2] != "2" {
+		t.Errorf("translate row %q: want 2 solved and the paper's \"-\"", lines[1])
+	}
+	if f := strings.Fields(lines[2]); f[len(f)-1] != "0.200" {
+		t.Errorf("rotate row %q: want the paper's 0.200 last", lines[2])
+	}
+	b.Reset()
+	WriteTable(&b, sums)
+	if strings.Contains(b.String(), "paper latformer") || strings.Count(b.String(), "\n") != 3 {
+		t.Errorf("LatFormer's table:\n%s", b.String())
+	}
+	for _, name := range baselines.Names() {
+		if len(PaperBaselines[name]) == 0 {
+			t.Errorf("baseline %s has no paper row", name)
+		}
 	}
 }
