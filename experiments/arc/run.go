@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -22,7 +23,7 @@ import (
 type Options struct {
 	DataDir  string   // holds arc/<split>/*.json; "" means datasets.DataDir("")
 	Split    string   // "training" (default) or "evaluation"
-	Category string   // "all" (default), or one of datasets.Categories: the tasks of that annotated category
+	Category string   // "all" (default), or one or more of datasets.Categories, comma-separated: the tasks of those annotated categories
 	Tasks    []string // explicit task ids (overrides Category; their category is taken from the annotation)
 	// Annotation chooses the annotation that selects and labels the tasks: "one-action" (default,
 	// datasets.DefaultAnnotations, the 84 tasks of Table 2) or "two-actions" (datasets.TwoActionAnnotations,
@@ -92,18 +93,14 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	if o.Holdout != "" && o.Holdout != "dev" && o.Holdout != "eval" {
 		return o, fmt.Errorf("holdout must be dev, eval or empty, got %q", o.Holdout)
 	}
-	valid := o.Category == "all"
-	for _, c := range datasets.Categories {
-		valid = valid || string(c) == o.Category
-	}
-	if !valid {
-		return o, fmt.Errorf("category must be one of all, translate, rotate, reflect, scale; got %q", o.Category)
+	if _, err := o.categories(); err != nil {
+		return o, err
 	}
 	if o.Out == "" {
 		if o.Resume {
 			return o, fmt.Errorf("resume needs the results file to continue (Out)")
 		}
-		o.Out = filepath.Join("runs", fmt.Sprintf("arc-%s-%s-%s.csv", o.Split, o.Category, now.Format("20060102-150405")))
+		o.Out = filepath.Join("runs", fmt.Sprintf("arc-%s-%s-%s.csv", o.Split, strings.ReplaceAll(o.Category, ",", "+"), now.Format("20060102-150405")))
 	}
 	if o.Steps > 0 {
 		o.Settings = strings.Trim(o.Settings+fmt.Sprintf(";train_steps=%d", o.Steps), ";")
@@ -166,8 +163,12 @@ func selectTasks(o Options) ([]datasets.Task, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
+		categories, err := o.categories()
+		if err != nil {
+			return nil, 0, err
+		}
 		for id, a := range annotations {
-			if a.Category != datasets.CategoryNone && (o.Category == "all" || string(a.Category) == o.Category) {
+			if a.Category != datasets.CategoryNone && (categories == nil || categories[a.Category]) {
 				ids = append(ids, id)
 			}
 		}
@@ -357,4 +358,21 @@ func InHoldout(id string) string {
 		return "dev"
 	}
 	return "eval"
+}
+
+// categories returns the set of categories o.Category selects, nil for "all", or an error naming the
+// bad one.
+func (o Options) categories() (map[datasets.Category]bool, error) {
+	if o.Category == "all" {
+		return nil, nil
+	}
+	set := map[datasets.Category]bool{}
+	for _, name := range strings.Split(o.Category, ",") {
+		c := datasets.Category(strings.TrimSpace(name))
+		if !slices.Contains(datasets.Categories, c) {
+			return nil, fmt.Errorf("category must be all, or one or more (comma-separated) of translate, rotate, reflect, scale; got %q", o.Category)
+		}
+		set[c] = true
+	}
+	return set, nil
 }
