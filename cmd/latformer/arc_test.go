@@ -66,7 +66,7 @@ func TestARCQuick(t *testing.T) {
 	if n := strings.Count(strings.TrimSpace(string(raw)), "\n"); n != 2 {
 		t.Errorf("after --resume the CSV has %d data lines, want 2:\n%s", n, raw)
 	}
-	if err := runARC([]string{"--data", data, "--category", "spin"}); err == nil || !strings.Contains(err.Error(), "category must be one of") {
+	if err := runARC([]string{"--data", data, "--category", "spin"}); err == nil || !strings.Contains(err.Error(), "category must be all, or one or more") || !strings.Contains(err.Error(), `"spin"`) {
 		t.Errorf("bad --category: got %v", err)
 	}
 }
