@@ -7,14 +7,31 @@ import (
 	"strings"
 )
 
-// seriesColors are the fill colors of the bar-chart series, in order.
-var seriesColors = []string{"#0074D9", "#FF851B", "#2ECC40", "#B10DC9", "#AAAAAA"}
+// seriesColors are the fill colors of the chart series, in order (distinct for up to ten series).
+var seriesColors = []string{"#0074D9", "#FF851B", "#2ECC40", "#B10DC9", "#AAAAAA", "#FF4136", "#39CCCC", "#85144B", "#3D9970", "#001F3F"}
 
 // BarChartSVG draws a grouped bar chart as an SVG document: one group per label, one bar per series
 // (values[s][i] is series s at label i), a y axis from 0 to the largest value, value labels on the bars
-// and a legend. Used by the notebooks for per-category counts and solved fractions.
+// and a legend. Used by the notebooks for per-category counts and solved fractions. The chart widens so
+// that a bar stays readable (at least 18 px), value labels turn upright when the bars are narrower than
+// the labels, and the legend wraps onto more lines when the series names need them.
 func BarChartSVG(title string, labels []string, seriesNames []string, values [][]float64) string {
-	const width, height, left, bottom, top = 640, 320, 50, 60, 40
+	const left, bottom, minBarW, uprightBelow = 50, 60, 18.0, 34.0
+	nBars := max(1, len(labels)) * max(1, len(values))
+	width := max(640, left+20+int(math.Ceil(float64(nBars)*minBarW/0.8)))
+	// Legend entries, wrapped to the width.
+	type entry struct{ x, row int }
+	var legend []entry
+	x, row := left, 0
+	for _, name := range seriesNames {
+		w := 16 + 7*len([]rune(name)) + 24
+		if x > left && x+w > width-20 {
+			x, row = left, row+1
+		}
+		legend = append(legend, entry{x, row})
+		x += w
+	}
+	legendH := 18 * max(0, row)
 	maxV := 0.0
 	for _, s := range values {
 		for _, v := range s {
@@ -24,7 +41,16 @@ func BarChartSVG(title string, labels []string, seriesNames []string, values [][
 	if maxV == 0 {
 		maxV = 1
 	}
-	plotW, plotH := float64(width-left-20), float64(height-top-bottom)
+	plotW := float64(width - left - 20)
+	groupW := plotW / float64(max(1, len(labels)))
+	barW := groupW * 0.8 / float64(max(1, len(values)))
+	upright := barW < uprightBelow
+	top := 40
+	if upright { // room above the tallest bar for its upright label
+		top += 30
+	}
+	height := top + 220 + bottom + legendH
+	plotH := float64(220)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`, width, height)
 	fmt.Fprintf(&sb, `<rect width="100%%" height="100%%" fill="white"/>`)
@@ -36,8 +62,6 @@ func BarChartSVG(title string, labels []string, seriesNames []string, values [][
 		fmt.Fprintf(&sb, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>`, left, y, width-20, y)
 		fmt.Fprintf(&sb, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`, left-5, y+4, trimFloat(v))
 	}
-	groupW := plotW / float64(max(1, len(labels)))
-	barW := groupW * 0.8 / float64(max(1, len(values)))
 	for i, label := range labels {
 		x0 := float64(left) + groupW*float64(i) + groupW*0.1
 		for s := range values {
@@ -49,14 +73,19 @@ func BarChartSVG(title string, labels []string, seriesNames []string, values [][
 			x := x0 + barW*float64(s)
 			y := float64(top) + plotH - h
 			fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, x, y, barW*0.95, h, seriesColors[s%len(seriesColors)])
-			fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10">%s</text>`, x+barW/2, y-3, trimFloat(v))
+			if upright {
+				fmt.Fprintf(&sb, `<text transform="translate(%.1f,%.1f) rotate(-90)" font-size="10">%s</text>`, x+barW/2+3, y-3, trimFloat(v))
+			} else {
+				fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10">%s</text>`, x+barW/2, y-3, trimFloat(v))
+			}
 		}
-		fmt.Fprintf(&sb, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x0+groupW*0.4, height-bottom+18, html.EscapeString(label))
+		fmt.Fprintf(&sb, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x0+groupW*0.4, top+int(plotH)+18, html.EscapeString(label))
 	}
 	for s, name := range seriesNames {
-		x := left + 160*s
-		fmt.Fprintf(&sb, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, x, height-22, seriesColors[s%len(seriesColors)])
-		fmt.Fprintf(&sb, `<text x="%d" y="%d">%s</text>`, x+16, height-12, html.EscapeString(name))
+		e := legend[s]
+		y := top + int(plotH) + bottom - 22 + 18*e.row
+		fmt.Fprintf(&sb, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, e.x, y, seriesColors[s%len(seriesColors)])
+		fmt.Fprintf(&sb, `<text x="%d" y="%d">%s</text>`, e.x+16, y+10, html.EscapeString(name))
 	}
 	sb.WriteString(`</svg>`)
 	return sb.String()

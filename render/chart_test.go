@@ -2,9 +2,11 @@ package render
 
 import (
 	"encoding/xml"
+	"fmt"
 	"image"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,6 +41,65 @@ func TestBarChartSVG(t *testing.T) {
 	}
 	if !strings.Contains(svg, "counts &lt;ours&gt;") {
 		t.Errorf("title not escaped")
+	}
+}
+
+// TestBarChartSVGManySeries checks a chart of 7 series over 4 labels (Table 2's rows): bars at least 17 px
+// wide, a distinct color per series, every legend entry inside the chart, the value labels upright.
+func TestBarChartSVGManySeries(t *testing.T) {
+	names := []string{"latformer", "attention_abs", "attention_rel", "cnn", "pixelcnn", "transformer", "transformer_aug"}
+	values := make([][]float64, len(names))
+	for s := range values {
+		values[s] = []float64{0.0769, 0.25, 0.5, float64(s) / 10}
+	}
+	svg := BarChartSVG("rows", []string{"Translate", "Rotate + Translate", "Reflect + Translate", "Scale + Translate"}, names, values)
+	var root struct {
+		Width  float64 `xml:"width,attr"`
+		Height float64 `xml:"height,attr"`
+		Rects  []struct {
+			X      float64 `xml:"x,attr"`
+			Y      float64 `xml:"y,attr"`
+			Width  string  `xml:"width,attr"`
+			Height string  `xml:"height,attr"`
+			Fill   string  `xml:"fill,attr"`
+		} `xml:"rect"`
+		Texts []struct {
+			X         float64 `xml:"x,attr"`
+			Y         float64 `xml:"y,attr"`
+			Transform string  `xml:"transform,attr"`
+			Body      string  `xml:",chardata"`
+		} `xml:"text"`
+	}
+	if err := xml.Unmarshal([]byte(svg), &root); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(root.Rects); got != 1+28+7 {
+		t.Fatalf("%d rects, want 36", got)
+	}
+	colors := map[string]bool{}
+	for _, r := range root.Rects[1:29] {
+		var w float64
+		fmt.Sscan(r.Width, &w)
+		if w < 17 {
+			t.Errorf("bar %.1f px wide, want >= 17", w)
+		}
+		colors[r.Fill] = true
+	}
+	if len(colors) != len(names) {
+		t.Errorf("%d bar colors for %d series", len(colors), len(names))
+	}
+	for _, r := range root.Rects[29:] { // legend squares
+		if r.X < 0 || r.X > root.Width || r.Y > root.Height-12 {
+			t.Errorf("legend square at (%.0f, %.0f) outside the %.0f x %.0f chart", r.X, r.Y, root.Width, root.Height)
+		}
+	}
+	for _, txt := range root.Texts {
+		if slices.Contains(names, txt.Body) && txt.X+7*float64(len(txt.Body)) > root.Width {
+			t.Errorf("legend name %q runs past the chart's right edge (x %.0f, width %.0f)", txt.Body, txt.X, root.Width)
+		}
+	}
+	if n := strings.Count(svg, "rotate(-90)"); n != 28 {
+		t.Errorf("%d upright value labels, want 28", n)
 	}
 }
 
