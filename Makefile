@@ -18,7 +18,7 @@ LATFORMER := $(BIN)/latformer
 REFERENCE ?= ../shared/bench/latformer_ref.py
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
-.PHONY: sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-quick download stress
+.PHONY: arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-quick download stress
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
@@ -28,6 +28,7 @@ help:
 	@echo "make bench   ms per training step (canvas 10/20/30), side by side with the PyTorch reference when available"
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       full ARC run over the annotated training tasks (Table 2); make arc-quick: 8 tasks"
+	@echo "make arc-baselines  Table 2's baseline rows on the tasks with canvas <= 10 (about 3 h on 2 cores; BASELINES=cnn for one)"
 	@echo "make sample-efficiency  Figure 5: accuracy vs training pairs on the synthetic tasks, 5 models (about 1 h 45 min on 2 cores)"
 	@echo "make noise     Table 4: LatFormer with noisy one-hot inputs (about 22 min on 2 cores)"
 	@echo "make registration  Table 5 analogue: image registration vs phase correlation and SIFT (about 15 min)"
@@ -85,6 +86,19 @@ arc: build
 # Quick mode: 8 tasks, 100 steps; a scratch file under runs/ (ignored), overwritten on purpose.
 arc-quick: build
 	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --limit 8 --steps 100 --out runs/arc_quick.csv --force $(ARC_FLAGS)
+
+# Table 2's baseline rows (package baselines): each baseline on the 59 annotated tasks with canvas <= 10, the
+# Transformer with augmentation on the rotate, reflect and scale ones only (as in the paper); about 3 h on 2
+# cores in all, resumable (each run's output is appended to results/arc_baseline_<model>_run.txt).
+# BASELINES=cnn runs one.
+BASELINES ?= cnn pixelcnn attention_abs attention_rel transformer_aug transformer
+arc-baselines: build
+	@bash -o pipefail -ec 'for m in $(BASELINES); do \
+		cat=all; [ $$m = transformer_aug ] && cat=rotate,reflect,scale; \
+		echo "== $$m (--category $$cat)"; \
+		$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --model $$m --category $$cat --max-canvas 10 --workers 2 --quiet \
+			--out results/arc_baseline_$$m.csv --resume $(ARC_FLAGS) | tee -a results/arc_baseline_$${m}_run.txt; \
+	done'
 
 # Figure 4 and Table 4 on the synthetic tasks (experiments/synthetic), full mode, resumable: an interrupted
 # run continues where it stopped. The *-quick targets take a few minutes and write under runs/.
