@@ -370,7 +370,7 @@ func (o Options) categories() (map[datasets.Category]bool, error) {
 	for _, name := range strings.Split(o.Category, ",") {
 		c := datasets.Category(strings.TrimSpace(name))
 		if !slices.Contains(datasets.Categories, c) {
-			return nil, fmt.Errorf("category must be all, or one or more (comma-separated) of translate, rotate, reflect, scale; got %q", o.Category)
+			return nil, fmt.Errorf("category must be all, or one or more (comma-separated) of translate, rotate, reflect, scale; got %q in %q", c, o.Category)
 		}
 		set[c] = true
 	}
