@@ -14,7 +14,8 @@ var seriesColors = []string{"#0074D9", "#FF851B", "#2ECC40", "#B10DC9", "#AAAAAA
 // (values[s][i] is series s at label i), a y axis from 0 to the largest value, value labels on the bars
 // and a legend. Used by the notebooks for per-category counts and solved fractions. The chart widens so
 // that a bar stays readable (at least 18 px), value labels turn upright when the bars are narrower than
-// the labels, and the legend wraps onto more lines when the series names need them.
+// the labels, and the legend wraps onto more lines when the series names need them. A NaN value is a
+// missing one (a model not run on that label): no bar, and "not run" where its value label would be.
 func BarChartSVG(title string, labels []string, seriesNames []string, values [][]float64) string {
 	const left, bottom, minBarW, uprightBelow = 50, 60, 18.0, 34.0
 	nBars := max(1, len(labels)) * max(1, len(values))
@@ -35,7 +36,9 @@ func BarChartSVG(title string, labels []string, seriesNames []string, values [][
 	maxV := 0.0
 	for _, s := range values {
 		for _, v := range s {
-			maxV = math.Max(maxV, v)
+			if !math.IsNaN(v) {
+				maxV = math.Max(maxV, v)
+			}
 		}
 	}
 	if maxV == 0 {
@@ -69,14 +72,20 @@ func BarChartSVG(title string, labels []string, seriesNames []string, values [][
 				continue
 			}
 			v := values[s][i]
-			h := plotH * v / maxV
 			x := x0 + barW*float64(s)
+			text := "not run" // missing: no bar
+			h := 0.0
+			if !math.IsNaN(v) {
+				h, text = plotH*v/maxV, trimFloat(v)
+			}
 			y := float64(top) + plotH - h
-			fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, x, y, barW*0.95, h, seriesColors[s%len(seriesColors)])
+			if !math.IsNaN(v) {
+				fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, x, y, barW*0.95, h, seriesColors[s%len(seriesColors)])
+			}
 			if upright {
-				fmt.Fprintf(&sb, `<text transform="translate(%.1f,%.1f) rotate(-90)" font-size="10">%s</text>`, x+barW/2+3, y-3, trimFloat(v))
+				fmt.Fprintf(&sb, `<text transform="translate(%.1f,%.1f) rotate(-90)" font-size="10">%s</text>`, x+barW/2+3, y-3, text)
 			} else {
-				fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10">%s</text>`, x+barW/2, y-3, trimFloat(v))
+				fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10">%s</text>`, x+barW/2, y-3, text)
 			}
 		}
 		fmt.Fprintf(&sb, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x0+groupW*0.4, top+int(plotH)+18, html.EscapeString(label))

@@ -103,6 +103,34 @@ func TestBarChartSVGManySeries(t *testing.T) {
 	}
 }
 
+// TestBarChartSVGMissing checks that a NaN value (a model not run on a label) draws no bar and reads "not run", and
+// does not spoil the y axis: the largest finite value still sets the scale.
+func TestBarChartSVGMissing(t *testing.T) {
+	svg := BarChartSVG("rows", []string{"a", "b"}, []string{"x", "y"}, [][]float64{{math.NaN(), 0.5}, {1, 0}})
+	var root struct {
+		Rects []struct {
+			Height string `xml:"height,attr"`
+		} `xml:"rect"`
+	}
+	if err := xml.Unmarshal([]byte(svg), &root); err != nil {
+		t.Fatal(err)
+	}
+	// 1 background + 3 bars (the NaN one left out) + 2 legend squares.
+	if got := len(root.Rects); got != 6 {
+		t.Fatalf("%d rects, want 6", got)
+	}
+	var heights []string
+	for _, r := range root.Rects[1:4] {
+		heights = append(heights, r.Height)
+	}
+	if want := []string{"220.0", "110.0", "0.0"}; !slices.Equal(heights, want) { // y (1) at a, x (0.5) at b, y (0) at b
+		t.Errorf("bar heights %v, want %v", heights, want)
+	}
+	if strings.Contains(svg, "NaN") || !strings.Contains(svg, ">not run<") {
+		t.Errorf("the missing value should read \"not run\", not NaN:\n%s", svg)
+	}
+}
+
 // TestHTMLTable checks rows, cells and escaping.
 func TestHTMLTable(t *testing.T) {
 	h := HTMLTable([]string{"x", "y"}, [][]string{{"1", "<2>"}, {"3", "4"}})
