@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/latformer/latformer/internal/atomicfile"
 )
 
 // LabelsFormat is the value of the "format" field of a labels file.
@@ -167,45 +169,10 @@ func (s *LabelStore) read() (labelsFile, error) {
 	return f, nil
 }
 
-// writeAtomic replaces the file with data: temporary file in the same directory, fsync, rename, fsync of
-// the directory. On any error the temporary file is removed and the old file is untouched.
-func (s *LabelStore) writeAtomic(data []byte) (err error) {
-	dir := filepath.Dir(s.path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(s.path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if s.beforeRename != nil {
-		if err := s.beforeRename(tmp.Name()); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp.Name(), s.path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil { // make the rename itself durable
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+// writeAtomic replaces the labels file with data (atomicfile.Write: temporary file, fsync, rename, fsync
+// of the directory; on any error the old file is untouched).
+func (s *LabelStore) writeAtomic(data []byte) error {
+	return atomicfile.Write(s.path, data, s.beforeRename)
 }
 
 // CheckLabel validates a label and returns it normalized: a valid task id, priors known (in the order of

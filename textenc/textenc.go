@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/latformer/latformer/internal/atomicfile"
 )
 
 // Encoder turns texts into vectors of Dim entries.
@@ -389,20 +391,7 @@ func (c *Cached) Embed(texts []string) ([][]float32, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.path), ".cache-*")
-	if err != nil {
-		return nil, fmt.Errorf("textenc: cache: %w", err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("textenc: cache: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("textenc: cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), c.path); err != nil {
+	if err := atomicfile.Write(c.path, data, nil); err != nil {
 		return nil, fmt.Errorf("textenc: cache: %w", err)
 	}
 	return out, nil

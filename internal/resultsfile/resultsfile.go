@@ -4,12 +4,15 @@
 package resultsfile
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/latformer/latformer/internal/atomicfile"
 )
 
 // Open opens the results file at path for writing rows: appended to with resume, truncated with force,
@@ -41,21 +44,17 @@ func Open(path string, header []string, resume, force bool) (*csv.Writer, func()
 	return w, func() { f.Close() }, w.Error()
 }
 
-// WriteAtomic replaces the file at path with the header and records, through a temporary file in the
-// same directory and a rename: a crash leaves either the old file or the new one, never half of one.
+// WriteAtomic replaces the file at path with the header and records (atomicfile.Write: a crash leaves
+// either the old file or the new one, never half of one).
 func WriteAtomic(path string, header []string, records [][]string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(tmp)
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
 	_ = w.Write(header)
 	_ = w.WriteAll(records)
-	if err := errors.Join(w.Error(), tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
+	if err := w.Error(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, buf.Bytes(), nil)
 }
 
 // Read reads a results CSV whose first line must be header and returns the records after it (rows may
