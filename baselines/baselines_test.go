@@ -371,7 +371,10 @@ func BenchmarkStep(b *testing.B) {
 	tokens, targets := mk(), mk()
 	for _, name := range append([]string{"latformer"}, Names()...) {
 		b.Run(name, func(b *testing.B) {
-			arch, _ := ByName(name)
+			arch, err := ByName(name)
+			if err != nil {
+				b.Fatal(err)
+			}
 			store, err := latformer.NewStoreFor(arch, "")
 			if err != nil {
 				b.Fatal(err)

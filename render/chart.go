@@ -73,13 +73,10 @@ func BarChartSVG(title string, labels []string, seriesNames []string, values [][
 			}
 			v := values[s][i]
 			x := x0 + barW*float64(s)
-			text := "not run" // missing: no bar
-			h := 0.0
+			y, text := float64(top)+plotH, "not run" // missing: no bar
 			if !math.IsNaN(v) {
-				h, text = plotH*v/maxV, trimFloat(v)
-			}
-			y := float64(top) + plotH - h
-			if !math.IsNaN(v) {
+				h := plotH * v / maxV
+				y, text = y-h, trimFloat(v)
 				fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, x, y, barW*0.95, h, seriesColors[s%len(seriesColors)])
 			}
 			if upright {

@@ -151,6 +151,9 @@ func TestCategoryList(t *testing.T) {
 	if err != nil || len(set) != 2 || !set[datasets.CategoryRotate] || !set[datasets.CategoryReflect] {
 		t.Errorf("rotate, reflect: %v, %v", set, err)
 	}
+	if o, err := o.withDefaults(time.Now()); err != nil || !strings.Contains(o.Out, "-rotate+reflect-") {
+		t.Errorf("rotate, reflect: default results file %q (%v), want one naming rotate+reflect (no space)", o.Out, err)
+	}
 	for bad, entry := range map[string]string{"rotate,spin": `"spin"`, "rotate,": `""`, "all,rotate": `"all"`} {
 		if _, err := (Options{Category: bad}).withDefaults(time.Now()); err == nil || !strings.Contains(err.Error(), "comma-separated") || !strings.Contains(err.Error(), entry+" in") {
 			t.Errorf("category %q: got %v, want an error naming %s", bad, err, entry)

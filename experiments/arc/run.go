@@ -100,7 +100,7 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		if o.Resume {
 			return o, fmt.Errorf("resume needs the results file to continue (Out)")
 		}
-		o.Out = filepath.Join("runs", fmt.Sprintf("arc-%s-%s-%s.csv", o.Split, strings.ReplaceAll(o.Category, ",", "+"), now.Format("20060102-150405")))
+		o.Out = filepath.Join("runs", fmt.Sprintf("arc-%s-%s-%s.csv", o.Split, strings.NewReplacer(",", "+", " ", "").Replace(o.Category), now.Format("20060102-150405")))
 	}
 	if o.Steps > 0 {
 		o.Settings = strings.Trim(o.Settings+fmt.Sprintf(";train_steps=%d", o.Steps), ";")
