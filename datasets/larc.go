@@ -134,108 +134,21 @@ func LoadLARC(dir string) (map[string]*LARCTask, error) {
 		return nil, err
 	}
 
-	tasks := map[string]*LARCTask{}
-	byTaskID := map[string]*LARCTask{}
-	for _, r := range taskRows {
-		taskID, name := r.fields[0], r.fields[1]
-		arcID := strings.TrimSuffix(name, ".json")
-		if taskID == "" || arcID == "" {
-			return nil, r.errorf("empty task_id or task_name")
-		}
-		if _, dup := byTaskID[taskID]; dup {
-			return nil, r.errorf("duplicate task_id %s", taskID)
-		}
-		if _, dup := tasks[arcID]; dup {
-			return nil, r.errorf("duplicate task_name %s", name)
-		}
-		t := &LARCTask{ARCID: arcID}
-		tasks[arcID], byTaskID[taskID] = t, t
+	tasks, byTaskID, err := larcTasks(taskRows)
+	if err != nil {
+		return nil, err
 	}
-
-	descs := map[string]*LARCDescription{}
-	for _, r := range descRows {
-		id := r.fields[0]
-		if id == "" {
-			return nil, r.errorf("empty description_id")
-		}
-		if _, dup := descs[id]; dup {
-			return nil, r.errorf("duplicate description_id %s", id)
-		}
-		verified, err := parseLARCBool(r.fields[4])
-		if err != nil {
-			return nil, r.errorf("is_verified: %v", err)
-		}
-		descs[id] = &LARCDescription{
-			ID:       id,
-			See:      trimLARCPrompt(r.fields[1], larcSeePrompt),
-			GridSize: trimLARCPrompt(r.fields[2], larcSizePrompt),
-			Do:       trimLARCPrompt(r.fields[3], larcDoPrompt),
-			Verified: verified,
-		}
+	descs, err := larcDescriptions(descRows)
+	if err != nil {
+		return nil, err
 	}
-
-	builds := map[string]bool{} // build_id -> is_success
-	for _, r := range buildRows {
-		id := r.fields[0]
-		if id == "" {
-			return nil, r.errorf("empty build_id")
-		}
-		if _, dup := builds[id]; dup {
-			return nil, r.errorf("duplicate build_id %s", id)
-		}
-		ok, err := parseLARCBool(r.fields[1])
-		if err != nil {
-			return nil, r.errorf("is_success: %v", err)
-		}
-		builds[id] = ok
+	builds, err := larcBuilds(buildRows)
+	if err != nil {
+		return nil, err
 	}
-
-	// Join: collect each task's descriptions in order of first appearance, and count builds.
-	descTask := map[string]*LARCTask{}
-	seenBuild := map[string]bool{}
-	var order []*LARCTask
-	taskDescs := map[*LARCTask][]string{}
-	for _, r := range joinRows {
-		taskID, descID, buildID := r.fields[0], r.fields[1], r.fields[2]
-		t, ok := byTaskID[taskID]
-		if !ok {
-			return nil, r.errorf("task_id %q is not in task.csv", taskID)
-		}
-		d, ok := descs[descID]
-		if !ok {
-			return nil, r.errorf("description_id %q is not in description.csv", descID)
-		}
-		if prev, ok := descTask[descID]; !ok {
-			descTask[descID] = t
-			if len(taskDescs[t]) == 0 {
-				order = append(order, t)
-			}
-			taskDescs[t] = append(taskDescs[t], descID)
-		} else if prev != t {
-			return nil, r.errorf("description %s belongs to tasks %s and %s", descID, prev.ARCID, t.ARCID)
-		}
-		if buildID == "" {
-			continue
-		}
-		success, ok := builds[buildID]
-		if !ok {
-			return nil, r.errorf("build_id %q is not in build.csv", buildID)
-		}
-		if seenBuild[buildID] {
-			return nil, r.errorf("build_id %q appears twice", buildID)
-		}
-		seenBuild[buildID] = true
-		d.Builds++
-		if success {
-			d.SuccessfulBuilds++
-		}
+	if err := joinLARC(joinRows, byTaskID, descs, builds); err != nil {
+		return nil, err
 	}
-	for _, t := range order {
-		for _, id := range taskDescs[t] {
-			t.Descriptions = append(t.Descriptions, *descs[id])
-		}
-	}
-
 	if err := loadLARCSplit(dir, tasks); err != nil {
 		return nil, err
 	}
@@ -356,4 +269,122 @@ func readLARCCSV(dir, name string, columns ...string) ([]larcRecord, error) {
 		records = append(records, larcRecord{file: p, line: line, fields: fields})
 	}
 	return records, nil
+}
+
+// larcTasks reads task.csv's rows: the tasks keyed by ARC id and by LARC's task_id.
+func larcTasks(rows []larcRecord) (tasks, byTaskID map[string]*LARCTask, err error) {
+	tasks, byTaskID = map[string]*LARCTask{}, map[string]*LARCTask{}
+	for _, r := range rows {
+		taskID, name := r.fields[0], r.fields[1]
+		arcID := strings.TrimSuffix(name, ".json")
+		if taskID == "" || arcID == "" {
+			return nil, nil, r.errorf("empty task_id or task_name")
+		}
+		if _, dup := byTaskID[taskID]; dup {
+			return nil, nil, r.errorf("duplicate task_id %s", taskID)
+		}
+		if _, dup := tasks[arcID]; dup {
+			return nil, nil, r.errorf("duplicate task_name %s", name)
+		}
+		t := &LARCTask{ARCID: arcID}
+		tasks[arcID], byTaskID[taskID] = t, t
+	}
+	return tasks, byTaskID, nil
+}
+
+// larcDescriptions reads description.csv's rows, keyed by description_id, with the prompts LARC put in
+// front of each field trimmed.
+func larcDescriptions(rows []larcRecord) (map[string]*LARCDescription, error) {
+	descs := map[string]*LARCDescription{}
+	for _, r := range rows {
+		id := r.fields[0]
+		if id == "" {
+			return nil, r.errorf("empty description_id")
+		}
+		if _, dup := descs[id]; dup {
+			return nil, r.errorf("duplicate description_id %s", id)
+		}
+		verified, err := parseLARCBool(r.fields[4])
+		if err != nil {
+			return nil, r.errorf("is_verified: %v", err)
+		}
+		descs[id] = &LARCDescription{
+			ID:       id,
+			See:      trimLARCPrompt(r.fields[1], larcSeePrompt),
+			GridSize: trimLARCPrompt(r.fields[2], larcSizePrompt),
+			Do:       trimLARCPrompt(r.fields[3], larcDoPrompt),
+			Verified: verified,
+		}
+	}
+	return descs, nil
+}
+
+// larcBuilds reads build.csv's rows: is_success per build_id.
+func larcBuilds(rows []larcRecord) (map[string]bool, error) {
+	builds := map[string]bool{}
+	for _, r := range rows {
+		id := r.fields[0]
+		if id == "" {
+			return nil, r.errorf("empty build_id")
+		}
+		if _, dup := builds[id]; dup {
+			return nil, r.errorf("duplicate build_id %s", id)
+		}
+		ok, err := parseLARCBool(r.fields[1])
+		if err != nil {
+			return nil, r.errorf("is_success: %v", err)
+		}
+		builds[id] = ok
+	}
+	return builds, nil
+}
+
+// joinLARC reads join.csv's rows: it gives each task its descriptions, in order of first appearance, and
+// counts each description's builds and successful builds.
+func joinLARC(rows []larcRecord, byTaskID map[string]*LARCTask, descs map[string]*LARCDescription, builds map[string]bool) error {
+	descTask := map[string]*LARCTask{}
+	seenBuild := map[string]bool{}
+	var order []*LARCTask
+	taskDescs := map[*LARCTask][]string{}
+	for _, r := range rows {
+		taskID, descID, buildID := r.fields[0], r.fields[1], r.fields[2]
+		t, ok := byTaskID[taskID]
+		if !ok {
+			return r.errorf("task_id %q is not in task.csv", taskID)
+		}
+		d, ok := descs[descID]
+		if !ok {
+			return r.errorf("description_id %q is not in description.csv", descID)
+		}
+		if prev, ok := descTask[descID]; !ok {
+			descTask[descID] = t
+			if len(taskDescs[t]) == 0 {
+				order = append(order, t)
+			}
+			taskDescs[t] = append(taskDescs[t], descID)
+		} else if prev != t {
+			return r.errorf("description %s belongs to tasks %s and %s", descID, prev.ARCID, t.ARCID)
+		}
+		if buildID == "" {
+			continue
+		}
+		success, ok := builds[buildID]
+		if !ok {
+			return r.errorf("build_id %q is not in build.csv", buildID)
+		}
+		if seenBuild[buildID] {
+			return r.errorf("build_id %q appears twice", buildID)
+		}
+		seenBuild[buildID] = true
+		d.Builds++
+		if success {
+			d.SuccessfulBuilds++
+		}
+	}
+	for _, t := range order {
+		for _, id := range taskDescs[t] {
+			t.Descriptions = append(t.Descriptions, *descs[id])
+		}
+	}
+	return nil
 }
