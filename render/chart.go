@@ -145,22 +145,41 @@ type LineChart struct {
 // LineChartSVG draws lines with shaded bands (mean ± standard deviation, say) as an SVG document, the
 // panels of the sample-efficiency figure (Figure 5). Points that are NaN are skipped.
 func LineChartSVG(c LineChart, series []Series) string {
-	width, height := c.Width, c.Height
-	if width == 0 {
-		width = 360
+	f := newLineFrame(c, series)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`, f.width, f.height)
+	sb.WriteString(`<rect width="100%" height="100%" fill="white"/>`)
+	fmt.Fprintf(&sb, `<text x="%.1f" y="18" font-size="13" font-weight="bold" text-anchor="middle">%s</text>`, f.left+f.pw/2, html.EscapeString(c.Title))
+	f.drawAxes(&sb, c)
+	for si, s := range series {
+		f.drawSeries(&sb, c, si, s)
 	}
-	if height == 0 {
-		height = 280
+	sb.WriteString(`</svg>`)
+	return sb.String()
+}
+
+// lineFrame is the geometry of a LineChartSVG: the image size, the plot area (left, top, pw x ph pixels)
+// and the data range it shows (x in the axis' units: log2 x with LogX).
+type lineFrame struct {
+	logX                   bool
+	width, height          int
+	left, top, pw, ph      float64
+	xmin, xmax, ymin, ymax float64
+}
+
+// newLineFrame lays out the chart: the margins (room for the legend under the plot), the x range from the
+// series' points that are drawn, and the y range from c or else from the data.
+func newLineFrame(c LineChart, series []Series) lineFrame {
+	f := lineFrame{logX: c.LogX, width: c.Width, height: c.Height}
+	if f.width == 0 {
+		f.width = 360
+	}
+	if f.height == 0 {
+		f.height = 280
 	}
 	left, right, top, bottom := 48.0, 12.0, 30.0, 42.0
 	if c.Legend {
 		bottom += 18 * math.Ceil(float64(len(series))/2)
-	}
-	fx := func(x float64) float64 {
-		if c.LogX {
-			return math.Log2(x)
-		}
-		return x
 	}
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	ymin, ymax := c.YMin, c.YMax
@@ -173,7 +192,7 @@ func LineChartSVG(c LineChart, series []Series) string {
 			if math.IsNaN(s.Y[i]) || (c.LogX && x <= 0) {
 				continue
 			}
-			xmin, xmax = math.Min(xmin, fx(x)), math.Max(xmax, fx(x))
+			xmin, xmax = math.Min(xmin, f.fx(x)), math.Max(xmax, f.fx(x))
 			if fromData {
 				ymin, ymax = math.Min(ymin, s.Y[i]), math.Max(ymax, s.Y[i])
 			}
@@ -188,84 +207,106 @@ func LineChartSVG(c LineChart, series []Series) string {
 	if math.IsInf(ymin, 0) || ymax == ymin {
 		ymin, ymax = 0, 1
 	}
-	pw, ph := float64(width)-left-right, float64(height)-top-bottom
-	px := func(x float64) float64 { return left + pw*(fx(x)-xmin)/(xmax-xmin) }
-	py := func(y float64) float64 {
-		y = math.Max(ymin, math.Min(ymax, y))
-		return top + ph*(1-(y-ymin)/(ymax-ymin))
+	f.left, f.top = left, top
+	f.pw, f.ph = float64(f.width)-left-right, float64(f.height)-top-bottom
+	f.xmin, f.xmax, f.ymin, f.ymax = xmin, xmax, ymin, ymax
+	return f
+}
+
+// fx is x in the axis' units (log2 x with LogX).
+func (f lineFrame) fx(x float64) float64 {
+	if f.logX {
+		return math.Log2(x)
 	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`, width, height)
-	sb.WriteString(`<rect width="100%" height="100%" fill="white"/>`)
-	fmt.Fprintf(&sb, `<text x="%.1f" y="18" font-size="13" font-weight="bold" text-anchor="middle">%s</text>`, left+pw/2, html.EscapeString(c.Title))
-	for k := 0; k <= 4; k++ {
-		v := ymin + (ymax-ymin)*float64(k)/4
-		y := py(v)
-		fmt.Fprintf(&sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, left, y, left+pw, y)
-		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-4, y+4, trimFloat(v))
-	}
+	return x
+}
+
+// px and py are the pixel coordinates of a data point (y clamped to the plot).
+func (f lineFrame) px(x float64) float64 { return f.left + f.pw*(f.fx(x)-f.xmin)/(f.xmax-f.xmin) }
+
+func (f lineFrame) py(y float64) float64 {
+	y = math.Max(f.ymin, math.Min(f.ymax, y))
+	return f.top + f.ph*(1-(y-f.ymin)/(f.ymax-f.ymin))
+}
+
+// xTicks are the x axis' tick values: the powers of 2 in range with LogX (every other one when more than
+// 8), else 5 evenly spaced values.
+func (f lineFrame) xTicks() []float64 {
 	var ticks []float64
-	if c.LogX {
-		for e := math.Ceil(xmin); e <= xmax; e++ {
+	if f.logX {
+		for e := math.Ceil(f.xmin); e <= f.xmax; e++ {
 			ticks = append(ticks, math.Exp2(e))
 		}
-		for len(ticks) > 8 { // every other power when crowded
+		for len(ticks) > 8 {
 			var kept []float64
 			for i := 0; i < len(ticks); i += 2 {
 				kept = append(kept, ticks[i])
 			}
 			ticks = kept
 		}
-	} else {
-		for k := 0; k <= 4; k++ {
-			ticks = append(ticks, xmin+(xmax-xmin)*float64(k)/4)
-		}
+		return ticks
 	}
-	for _, t := range ticks {
-		x := px(t)
-		fmt.Fprintf(&sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eee"/>`, x, top, x, top+ph)
-		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x, top+ph+14, trimFloat(t))
+	for k := 0; k <= 4; k++ {
+		ticks = append(ticks, f.xmin+(f.xmax-f.xmin)*float64(k)/4)
 	}
-	fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#888"/>`, left, top, pw, ph)
-	fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, left+pw/2, top+ph+30, html.EscapeString(c.XLabel))
-	fmt.Fprintf(&sb, `<text transform="translate(12 %.1f) rotate(-90)" text-anchor="middle">%s</text>`, top+ph/2, html.EscapeString(c.YLabel))
-	for si, s := range series {
-		color := seriesColors[si%len(seriesColors)]
-		if s.Lo != nil && s.Hi != nil {
-			var upper, lower []string
-			for i, x := range s.X {
-				if math.IsNaN(s.Y[i]) {
-					continue
-				}
-				upper = append(upper, fmt.Sprintf("%.1f,%.1f", px(x), py(s.Hi[i])))
-				lower = append([]string{fmt.Sprintf("%.1f,%.1f", px(x), py(s.Lo[i]))}, lower...)
-			}
-			if len(upper) > 0 {
-				fmt.Fprintf(&sb, `<polygon points="%s" fill="%s" fill-opacity="0.15" stroke="none"/>`, strings.Join(append(upper, lower...), " "), color)
-			}
-		}
-		var pts []string
+	return ticks
+}
+
+// drawAxes draws the grid lines and ticks of both axes, the plot's frame and the axis labels.
+func (f lineFrame) drawAxes(sb *strings.Builder, c LineChart) {
+	left, top, pw, ph := f.left, f.top, f.pw, f.ph
+	for k := 0; k <= 4; k++ {
+		v := f.ymin + (f.ymax-f.ymin)*float64(k)/4
+		y := f.py(v)
+		fmt.Fprintf(sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, left, y, left+pw, y)
+		fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-4, y+4, trimFloat(v))
+	}
+	for _, t := range f.xTicks() {
+		x := f.px(t)
+		fmt.Fprintf(sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eee"/>`, x, top, x, top+ph)
+		fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x, top+ph+14, trimFloat(t))
+	}
+	fmt.Fprintf(sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#888"/>`, left, top, pw, ph)
+	fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, left+pw/2, top+ph+30, html.EscapeString(c.XLabel))
+	fmt.Fprintf(sb, `<text transform="translate(12 %.1f) rotate(-90)" text-anchor="middle">%s</text>`, top+ph/2, html.EscapeString(c.YLabel))
+}
+
+// drawSeries draws series si: its shaded band (when it has Lo and Hi), its line and points, and its legend
+// entry (c.Legend).
+func (f lineFrame) drawSeries(sb *strings.Builder, c LineChart, si int, s Series) {
+	color := seriesColors[si%len(seriesColors)]
+	if s.Lo != nil && s.Hi != nil {
+		var upper, lower []string
 		for i, x := range s.X {
-			if !math.IsNaN(s.Y[i]) {
-				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(x), py(s.Y[i])))
+			if math.IsNaN(s.Y[i]) {
+				continue
 			}
+			upper = append(upper, fmt.Sprintf("%.1f,%.1f", f.px(x), f.py(s.Hi[i])))
+			lower = append([]string{fmt.Sprintf("%.1f,%.1f", f.px(x), f.py(s.Lo[i]))}, lower...)
 		}
-		dash := ""
-		if s.Dashed {
-			dash = ` stroke-dasharray="5 3"`
-		}
-		fmt.Fprintf(&sb, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s/>`, strings.Join(pts, " "), color, dash)
-		for _, p := range pts {
-			xy := strings.Split(p, ",")
-			fmt.Fprintf(&sb, `<circle cx="%s" cy="%s" r="2.5" fill="%s"/>`, xy[0], xy[1], color)
-		}
-		if c.Legend {
-			lx := left + float64(si%2)*pw/2
-			ly := top + ph + 46 + 18*float64(si/2)
-			fmt.Fprintf(&sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2"%s/>`, lx, ly-4, lx+18, ly-4, color, dash)
-			fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f">%s</text>`, lx+22, ly, html.EscapeString(s.Name))
+		if len(upper) > 0 {
+			fmt.Fprintf(sb, `<polygon points="%s" fill="%s" fill-opacity="0.15" stroke="none"/>`, strings.Join(append(upper, lower...), " "), color)
 		}
 	}
-	sb.WriteString(`</svg>`)
-	return sb.String()
+	var pts []string
+	for i, x := range s.X {
+		if !math.IsNaN(s.Y[i]) {
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", f.px(x), f.py(s.Y[i])))
+		}
+	}
+	dash := ""
+	if s.Dashed {
+		dash = ` stroke-dasharray="5 3"`
+	}
+	fmt.Fprintf(sb, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s/>`, strings.Join(pts, " "), color, dash)
+	for _, p := range pts {
+		xy := strings.Split(p, ",")
+		fmt.Fprintf(sb, `<circle cx="%s" cy="%s" r="2.5" fill="%s"/>`, xy[0], xy[1], color)
+	}
+	if c.Legend {
+		lx := f.left + float64(si%2)*f.pw/2
+		ly := f.top + f.ph + 46 + 18*float64(si/2)
+		fmt.Fprintf(sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2"%s/>`, lx, ly-4, lx+18, ly-4, color, dash)
+		fmt.Fprintf(sb, `<text x="%.1f" y="%.1f">%s</text>`, lx+22, ly, html.EscapeString(s.Name))
+	}
 }
