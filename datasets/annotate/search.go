@@ -16,10 +16,11 @@ import (
 const (
 	keys1 = datasets.NumTokens * datasets.NumTokens // keys of f(g·x, x)
 	keys2 = keys1 * datasets.NumTokens              // keys of f(g₁·x, g₂·x, x)
-
-	// MaxMerges caps the table merges of one search (one category, one set of pairs).
-	MaxMerges = 1_000_000
 )
+
+// MaxMerges caps the table merges of one search (one category, one set of pairs). No ARC training task
+// reaches it.
+const MaxMerges = 1_000_000
 
 // ErrSearchCap is returned (wrapped) by a search that hit MaxMerges before it decided.
 var ErrSearchCap = errors.New("search cap of table merges hit")
