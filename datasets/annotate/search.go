@@ -91,7 +91,10 @@ func backtrack[T table, R any](groups [][]group[T, R]) (choice []int, merged T, 
 	// nontrivialAfter[k]: some pair order[k:] has a non-trivial group.
 	nontrivialAfter := make([]bool, len(order)+1)
 	for k := len(order) - 1; k >= 0; k-- {
-		nontrivialAfter[k] = nontrivialAfter[k+1] || slices.ContainsFunc(groups[order[k]], func(g group[T, R]) bool { return g.nontrivial })
+		nontrivialAfter[k] = nontrivialAfter[k+1]
+		for gi := range groups[order[k]] {
+			nontrivialAfter[k] = nontrivialAfter[k] || groups[order[k]][gi].nontrivial
+		}
 	}
 	choice = make([]int, len(groups))
 	merges := 0
