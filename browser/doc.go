@@ -4,8 +4,8 @@
 //
 // The page shows:
 //
-//   - a task list with filters: split, category of the annotation (the definition of datasets.Annotate,
-//     i.e. datasets.DefaultAnnotations for the training split), solved or not in a results CSV of
+//   - a task list with filters: split, category of the annotation (the definition of annotate.Task,
+//     i.e. annotate.Default for the training split), solved or not in a results CSV of
 //     `latformer arc`, labelled or not, and whether a label agrees with the definition;
 //   - per task its pairs as pictures (package render), the annotation's category and per-pair action,
 //     and, for each results CSV, the predicted test grids, whether they are exact, the action read from

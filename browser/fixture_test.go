@@ -20,7 +20,7 @@ import (
 	"github.com/latformer/latformer/experiments/arc"
 )
 
-// The fixture: a data directory with a few small tasks whose category under datasets.Annotate is known
+// The fixture: a data directory with a few small tasks whose category under annotate.Task is known
 // (random 5x5 grids, so that no other group fits by accident), a results CSV in the current format and
 // one in the older format without predictions, and a file outside the data directory that no URL may
 // ever read (canary).

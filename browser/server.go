@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experiments/arc"
 )
 
@@ -30,9 +31,9 @@ type Options struct {
 	Results []string
 	// Labels is the path of the labels JSON file (see LabelStore); its directory must exist.
 	Labels string
-	// Annotation is the definition the tasks are categorized by: "one-action" (default: datasets.Annotate,
-	// committed for the training split as datasets.DefaultAnnotations) or "two-actions"
-	// (datasets.AnnotateTwoActions, datasets.TwoActionAnnotations). Tasks without a committed annotation
+	// Annotation is the definition the tasks are categorized by: "one-action" (default: annotate.Task,
+	// committed for the training split as annotate.Default) or "two-actions"
+	// (annotate.TwoActions, annotate.DefaultTwoActions). Tasks without a committed annotation
 	// (the evaluation split) are annotated when the server starts (about 6 s for 400 tasks on 2 cores).
 	Annotation string
 	// LoopbackOnly refuses requests whose Host header is not a loopback name (localhost, 127.0.0.1, ::1),
@@ -64,7 +65,7 @@ type Server struct {
 type taskEntry struct {
 	task  datasets.Task
 	split string
-	ann   datasets.Annotation
+	ann   annotate.Annotation
 }
 
 // resultsRun is one results CSV.
@@ -172,9 +173,9 @@ func (s *Server) loadTasks() error {
 // annotate gives every task its annotation: the committed one when there is one, else the definition
 // run now.
 func (s *Server) annotate() error {
-	committed, annotateFn := datasets.DefaultAnnotations, datasets.Annotate
+	committed, annotateFn := annotate.Default, annotate.Task
 	if s.annotation == "two-actions" {
-		committed, annotateFn = datasets.TwoActionAnnotations, datasets.AnnotateTwoActions
+		committed, annotateFn = annotate.DefaultTwoActions, annotate.TwoActions
 	}
 	anns, err := committed()
 	if err != nil {

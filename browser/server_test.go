@@ -15,10 +15,11 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
 )
 
 // TestBrowserAnnotationFixture checks the fixture's premise: the definition puts each task in the
-// category it was built for (the tasks are not in the committed annotation, so New runs Annotate).
+// category it was built for (the tasks are not in the committed annotation, so New runs annotate.Task).
 func TestBrowserAnnotationFixture(t *testing.T) {
 	fx := newFixture(t)
 	s := fx.server(t)
@@ -613,7 +614,7 @@ func TestBrowserRealData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	anns, err := datasets.DefaultAnnotations()
+	anns, err := annotate.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,19 @@
-// Package datasets holds the data side of LatFormer: typed ARC grids and tasks, their encoding on a
-// fixed canvas (padded with the pad token), the synthetic geometric tasks of Appendix B.1, and the
-// augmentations of Appendix B.
+// Package datasets holds the data side of LatFormer, in pure Go (no GoMLX):
+//
+//   - ARC tasks and grids (arc.go, grid.go): typed grids of colors 0..9, tasks of train and test pairs,
+//     parsing with errors that name the file and the fault (ParseTask, LoadTask, LoadDir, LoadTasks), and
+//     where the data lives (DataDir, ARCSplitDir).
+//   - Canvases (grid.go, actiontask.go): a grid at the top-left of a fixed canvas with the pad token
+//     (PadToken) elsewhere, as the model sees it (ToCanvas), and a lattice action applied to a canvas
+//     (ApplyAction, ActionGather, ActionExamples).
+//   - The geometric categories (category.go): Category, the columns of the paper's Table 2, the label
+//     that annotations, results rows, LARC selections and a person's labels carry.
+//   - LARC (larc.go): the natural-language descriptions of the ARC training tasks (LoadLARC).
+//   - Synthetic tasks (synthetic.go): the four geometric families of Appendix B.1 (SyntheticTasks).
+//   - Augmentation (augment.go): the color permutations of Appendix B.2 (AugmentationPermutations) and
+//     the noisy one-hot inputs of Appendix B.4 (NoisyOneHot).
+//   - Download (download.go): ARC-AGI-1 from its GitHub repository, verified (DownloadARC).
+//
+// The annotation of ARC tasks by the geometric prior they need (the search over group elements and one
+// color table, and the committed annotations of the training tasks) is package datasets/annotate.
 package datasets

@@ -19,7 +19,7 @@ func runARC(args []string) error {
 	split := fs.String("split", "training", "ARC split: training or evaluation")
 	category := fs.String("category", "all", "tasks of the annotated categories: all, or one or more (comma-separated) of translate, rotate, reflect, scale")
 	tasksFlag := fs.String("tasks", "", "comma-separated task ids (overrides --category selection; their category is taken from the annotation)")
-	annotation := fs.String("annotation", "one-action", "annotation that selects and labels the tasks: one-action (the 84 tasks of Table 2, datasets.Annotate) or two-actions (those and 17 that fit y = f(g1·x, g2·x, x))")
+	annotation := fs.String("annotation", "one-action", "annotation that selects and labels the tasks: one-action (the 84 tasks of Table 2, annotate.Task) or two-actions (those and 17 that fit y = f(g1·x, g2·x, x))")
 	holdout := fs.String("holdout", "", "keep half of the selected tasks, split by a hash of the id: dev (to choose hyperparameters on) or eval (to report on); empty: all")
 	maxCanvas := fs.Int("max-canvas", 0, "leave out the tasks whose canvas side is above this (0: none); for the baselines, whose steps on large canvases are slow")
 	limit := fs.Int("limit", 0, "solve at most this many tasks (0: all selected), in id order; for quick runs")

@@ -9,13 +9,8 @@ import (
 	"time"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
 )
-
-// paperCounts are the numbers of ARC training tasks per category implied by the fractions of the
-// paper's Table 2 (hand annotation).
-var paperCounts = map[datasets.Category]int{
-	datasets.CategoryTranslate: 52, datasets.CategoryRotate: 5, datasets.CategoryReflect: 44, datasets.CategoryScale: 11,
-}
 
 func runDownload(args []string) error {
 	fs := newFlagSet("download", "latformer download [flags]",
@@ -50,10 +45,11 @@ func runDownload(args []string) error {
 
 func runAnnotate(args []string) error {
 	fs := newFlagSet("annotate", "latformer annotate [flags]",
-		"Annotates the ARC training tasks by geometric prior (datasets.Annotate) and prints the per-category counts.")
+		"Annotates the ARC training tasks by geometric prior (package datasets/annotate) and prints the per-category counts.")
 	dataFlag := fs.String("data", "", "data directory holding arc/training (default $"+datasets.EnvDataDir+", then ../shared/data)")
-	out := fs.String("out", "", "write the annotation JSON here (the committed copy is datasets/annotations/arc_training.json)")
+	out := fs.String("out", "", "write the annotation JSON here (the committed copies are in datasets/annotate/annotations/)")
 	workers := fs.Int("workers", 0, "parallel workers (0: all cores)")
+	twoActions := fs.Bool("two-actions", false, "annotate with one or two actions, y = f(g1·x, g2·x, x) (the committed arc_training_two_actions.json)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -69,16 +65,30 @@ func runAnnotate(args []string) error {
 	if err != nil {
 		return err
 	}
+	fn, name, committed := annotate.Task, "annotate.Task", annotate.Default
+	if *twoActions {
+		fn, name, committed = annotate.TwoActions, "annotate.TwoActions", annotate.DefaultTwoActions
+	}
 	start := time.Now()
-	anns := datasets.AnnotateAll(tasks, *workers)
-	counts := datasets.CategoryCounts(anns)
-	fmt.Printf("annotated %d ARC training tasks in %s (definition: datasets.Annotate)\n\n", len(anns), time.Since(start).Round(time.Millisecond))
+	anns := annotate.All(tasks, *workers, fn)
+	counts := annotate.Counts(anns)
+	fmt.Printf("annotated %d ARC training tasks in %s (definition: %s)\n\n", len(anns), time.Since(start).Round(time.Millisecond), name)
 	fmt.Printf("%-22s %6s %8s\n", "category", "ours", "paper≈")
 	for _, c := range datasets.Categories {
-		fmt.Printf("%-22s %6d %8d\n", c, counts[c], paperCounts[c])
+		fmt.Printf("%-22s %6d %8d\n", c, counts[c], annotate.PaperCounts[c])
 	}
 	fmt.Printf("%-22s %6d %8s\n", datasets.CategoryNone, counts[datasets.CategoryNone], "-")
-	if committed, err := datasets.DefaultAnnotations(); err == nil {
+	if *twoActions {
+		two := map[datasets.Category]int{}
+		for _, a := range anns {
+			if a.Note == annotate.NoteTwoActions {
+				two[a.Category]++
+			}
+		}
+		fmt.Printf("\nof which with two actions: translate %d, rotate %d, reflect %d, scale %d\n",
+			two[datasets.CategoryTranslate], two[datasets.CategoryRotate], two[datasets.CategoryReflect], two[datasets.CategoryScale])
+	}
+	if committed, err := committed(); err == nil {
 		same := 0
 		for _, a := range anns {
 			if c, ok := committed[a.TaskID]; ok && c.Category == a.Category {
@@ -88,7 +98,7 @@ func runAnnotate(args []string) error {
 		fmt.Printf("\nagrees with the committed annotation on %d/%d tasks\n", same, len(anns))
 	}
 	if *out != "" {
-		if err := datasets.SaveAnnotations(*out, anns); err != nil {
+		if err := annotate.Save(*out, anns); err != nil {
 			return err
 		}
 		fmt.Printf("written to %s\n", *out)

@@ -52,7 +52,7 @@ func parseServeFlags(args []string) (serveOptions, error) {
 	fs.Var(&results, "results", "a results `CSV` written by latformer arc, to show its predictions, actions and masks; repeat the flag or separate with commas for several")
 	labels := fs.String("labels", filepath.Join("runs", "labels.json"), "labels JSON file (created on the first save; its directory is created if missing)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, host:port (port 0: any free port); a non-loopback host makes the page reachable from other machines")
-	annotation := fs.String("annotation", "one-action", "definition that categorizes the tasks: one-action (datasets.Annotate) or two-actions (datasets.AnnotateTwoActions)")
+	annotation := fs.String("annotation", "one-action", "definition that categorizes the tasks: one-action (annotate.Task) or two-actions (annotate.TwoActions)")
 	if err := parseFlags(fs, args); err != nil {
 		return serveOptions{}, err
 	}

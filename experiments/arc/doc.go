@@ -12,7 +12,7 @@
 //   - Results: ReadResults, Summarize, WriteTable, and the paper's numbers (PaperTable2, CategoryTitle).
 //
 // The model and the per-task learner are package latformer's. The annotation that defines the ARC subset
-// (datasets.Annotate, datasets.DefaultAnnotations) stays in package datasets: it is a property of the
-// tasks alone (a search over group actions on input-output pairs, no model), it is read by other
-// experiments and tools besides this one, and keeping it there lets datasets be used without GoMLX.
+// (annotate.Task, annotate.Default) is package datasets/annotate: it is a property of the tasks alone (a
+// search over group actions on input-output pairs, no model), it is read by other experiments and tools
+// besides this one, and keeping it beside datasets lets it be used without GoMLX.
 package arc

@@ -12,6 +12,7 @@ import (
 
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
 )
 
 // TestReadResults checks the round trip of a row and that a malformed value is an error naming the line
@@ -159,7 +160,7 @@ func TestCategoryList(t *testing.T) {
 			t.Errorf("category %q: got %v, want an error naming %s", bad, err, entry)
 		}
 	}
-	anns, err := datasets.DefaultAnnotations()
+	anns, err := annotate.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/internal/resultsfile"
 	"github.com/latformer/latformer/internal/workpool"
 	"github.com/latformer/latformer/latformer"
@@ -26,7 +27,7 @@ type Options struct {
 	Category string   // "all" (default), or one or more of datasets.Categories, comma-separated: the tasks of those annotated categories
 	Tasks    []string // explicit task ids (overrides Category; their category is taken from the annotation)
 	// Annotation chooses the annotation that selects and labels the tasks: "one-action" (default,
-	// datasets.DefaultAnnotations, the 84 tasks of Table 2) or "two-actions" (datasets.TwoActionAnnotations,
+	// annotate.Default, the 84 tasks of Table 2) or "two-actions" (annotate.DefaultTwoActions,
 	// those and the 17 that fit y = f(g₁·x, g₂·x, x)).
 	Annotation string
 	Limit      int // solve at most this many tasks, in id order (0: all selected)
@@ -119,11 +120,11 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 }
 
 // annotations returns the annotation o.Annotation names.
-func (o Options) annotations() (map[string]datasets.Annotation, error) {
+func (o Options) annotations() (map[string]annotate.Annotation, error) {
 	if o.Annotation == "two-actions" {
-		return datasets.TwoActionAnnotations()
+		return annotate.DefaultTwoActions()
 	}
-	return datasets.DefaultAnnotations()
+	return annotate.Default()
 }
 
 // SelectTasks loads the tasks that o selects: the ids in o.Tasks, or the tasks of the committed

@@ -4,7 +4,7 @@
 // gates and to the FFN ("nl", LatFormer + NL).
 //
 // Tasks: the tasks of LARC's train/test split "test" that the committed annotation puts in a geometric
-// category (datasets.DefaultAnnotations) and that have a description; the description used is the
+// category (annotate.Default) and that have a description; the description used is the
 // task's best (datasets.LARCTask.BestDescription: verified, most successful builds). The text encoder is
 // any textenc.Encoder: T5 (package t5) with its weights, or the offline stand-in textenc.BagOfWords
 // fitted on the descriptions of LARC's training split. Both conditions train with the same settings
@@ -27,6 +27,7 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experiments/arc"
 	"github.com/latformer/latformer/internal/resultsfile"
 	"github.com/latformer/latformer/internal/workpool"
@@ -157,7 +158,7 @@ func selectTasks(o Options) (Selection, error) {
 	if err != nil {
 		return Selection{}, err
 	}
-	annotations, err := datasets.DefaultAnnotations()
+	annotations, err := annotate.Default()
 	if err != nil {
 		return Selection{}, err
 	}

@@ -1,0 +1,184 @@
+package annotate
+
+// Two actions: y = f(g₁·x, g₂·x, x), the setting of a LatFormer layer with two experts.
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/lattice"
+)
+
+// TwoActionsTopK is the number of candidates per pair and category that the two-action search combines
+// into pairs (g₁, g₂).
+const TwoActionsTopK = 12
+
+// TwoActions extends Task to two actions, in the setting of a LatFormer layer with two experts
+// (layers.ParamActions = 2): y = f(g₁·x, g₂·x, x), g₁, g₂ ∈ G_c. It returns Task's annotation for a task
+// that Task places in a category or excludes; for a task that fits no category of Task it tries the
+// categories again, in Task's order, with two actions (ConsistentTwoActions; a category whose search hits
+// the cap counts as not fitting). Such a task gets the Note "two actions" and Actions "g₁ + g₂" per pair.
+func TwoActions(task datasets.Task) Annotation {
+	ann := Task(task)
+	if ann.Category != datasets.CategoryNone || ann.Note != noteNoFit {
+		return ann
+	}
+	s := getSpace()
+	pairs, err := taskPairs(task)
+	if err != nil { // Task has said so in a Note already
+		return ann
+	}
+	for _, cat := range datasets.Categories {
+		if fit, _ := search2(s, cat, pairs); fit != nil {
+			return Annotation{TaskID: task.ID, Category: cat, Actions: fit.Strings(), Note: NoteTwoActions}
+		}
+	}
+	ann.Note = noteNoFitTwo
+	return ann
+}
+
+// ConsistentTwoActions is Consistent with two actions: for each pair two elements g₁ᵢ ≠ g₂ᵢ of G_c and
+// one color table f(g₁ᵢ·xᵢ, g₂ᵢ·xᵢ, xᵢ) → yᵢ consistent over all pairs, with at least one non-trivial
+// element. The search is a heuristic (a nil Fit does not prove that no such elements exist): per pair it
+// ranks the elements of G_c by how many output cells they explain that x does not (cells where the
+// output equals g·x and differs from x; ties: Task's candidate order), and combines the best
+// TwoActionsTopK that explain at least one such cell into unordered pairs; the backtracking over the
+// pairs is Consistent's.
+func ConsistentTwoActions(cat datasets.Category, pairs []datasets.Pair) (*Fit, error) {
+	s, ps, err := checkSearch(cat, pairs)
+	if err != nil {
+		return nil, err
+	}
+	return search2(s, cat, ps)
+}
+
+// search2 is the two-action search of category cat over pairs: nil when it finds no solution (with an
+// error wrapping ErrSearchCap if the cap was hit).
+func search2(s *space, cat datasets.Category, pairs []*pair) (*Fit, error) {
+	groups := make([][]group[table2, [2]candidate], len(pairs))
+	for i, p := range pairs {
+		if groups[i] = p.groups2(s, cat); len(groups[i]) == 0 {
+			return nil, nil
+		}
+	}
+	choice, merged, capped := backtrack(groups)
+	if capped {
+		return nil, fmt.Errorf("%w: %d in category %q (two actions)", ErrSearchCap, MaxMerges, cat)
+	}
+	if choice == nil {
+		return nil, nil
+	}
+	fit := &Fit{Table: merged[:]}
+	for i := range pairs {
+		g := groups[i][choice[i]].rep
+		fit.Elements = append(fit.Elements, []lattice.Action{s.action(cat, g[0]), s.action(cat, g[1])})
+	}
+	return fit, nil
+}
+
+// apply writes g·x for the candidate c of category cat into out (gather of its base, then translation).
+func (p *pair) apply(s *space, cat datasets.Category, c candidate, out *[cells]int32) {
+	var gather []int32
+	if c.base >= 0 {
+		gather = s.bases[cat][c.base].gather
+	}
+	tp := s.trans[c.delta]
+	for i := range cells {
+		src := tp[i]
+		if gather != nil {
+			src = gather[src]
+		}
+		if src < 0 {
+			out[i] = datasets.PadToken
+		} else {
+			out[i] = p.x[src]
+		}
+	}
+}
+
+// ranked is a candidate with the number of output cells it explains that x does not, and its g·x.
+type ranked struct {
+	c      candidate
+	useful int
+	gx     *[cells]int32
+}
+
+// topCandidates returns the TwoActionsTopK candidates of category cat that explain the most output cells
+// that x does not (at least one; ties: candidate order), most useful first.
+func (p *pair) topCandidates(s *space, cat datasets.Category) []ranked {
+	var top []ranked
+	scratch := new([cells]int32) // g·x of the candidate at hand; copied only if it enters top
+	consider := func(c candidate) {
+		p.apply(s, cat, c, scratch)
+		useful := 0
+		for _, i := range p.region {
+			if o := int32(p.out[i]); o == scratch[i] && o != p.x[i] {
+				useful++
+			}
+		}
+		if useful == 0 || (len(top) == TwoActionsTopK && useful <= top[len(top)-1].useful) {
+			return
+		}
+		gx := new([cells]int32)
+		*gx = *scratch
+		at := sort.Search(len(top), func(k int) bool { return top[k].useful < useful })
+		top = append(top, ranked{})
+		copy(top[at+1:], top[at:])
+		top[at] = ranked{c: c, useful: useful, gx: gx}
+		if len(top) > TwoActionsTopK {
+			top = top[:TwoActionsTopK]
+		}
+	}
+	for bi := range s.bases[cat] {
+		for d := range cells {
+			consider(candidate{base: int16(bi), delta: int16(d)})
+		}
+	}
+	for d := range cells {
+		consider(candidate{base: -1, delta: int16(d)})
+	}
+	return top
+}
+
+// groups2 returns the distinct pair-local tables of the pairs of top candidates of category cat, each
+// reported by its first pair (top order), or by its first non-trivial pair if it has one.
+func (p *pair) groups2(s *space, cat datasets.Category) []group[table2, [2]candidate] {
+	top := p.topCandidates(s, cat)
+	var groups []group[table2, [2]candidate]
+	index := map[table2]int{}
+	for a := range top {
+		for b := a + 1; b < len(top); b++ {
+			t, ok := p.table2(top[a].gx, top[b].gx)
+			if !ok {
+				continue
+			}
+			nt := nontrivial(cat, top[a].c) || nontrivial(cat, top[b].c)
+			g := group[table2, [2]candidate]{table: t, nontrivial: nt, rep: [2]candidate{top[a].c, top[b].c}}
+			if gi, seen := index[t]; seen {
+				if nt && !groups[gi].nontrivial {
+					groups[gi] = g
+				}
+				continue
+			}
+			index[t] = len(groups)
+			groups = append(groups, g)
+		}
+	}
+	return groups
+}
+
+// table2 builds the pair-local table of f(g₁·x, g₂·x, x) over all cells; false on a conflict.
+func (p *pair) table2(g1x, g2x *[cells]int32) (table2, bool) {
+	t := emptyTable2
+	for i := range cells {
+		k := (g1x[i]*datasets.NumTokens+g2x[i])*datasets.NumTokens + p.x[i]
+		o := p.out[i]
+		if v := t[k]; v < 0 {
+			t[k] = o
+		} else if v != o {
+			return t, false
+		}
+	}
+	return t, true
+}
