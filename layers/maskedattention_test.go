@@ -8,32 +8,13 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
-	_ "github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/lattice"
 )
-
-func goBackend(t testing.TB) compute.Backend {
-	t.Helper()
-	b, err := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see latformer.DefaultGoBackend)
-	if err != nil {
-		t.Fatalf("creating the Go backend: %v", err)
-	}
-	return b
-}
-
-func randomTensor(rng *rand.Rand, dims ...int) *tensors.Tensor {
-	t := tensors.FromShape(shapes.Make(dtypes.Float32, dims...))
-	tensors.MustMutableFlatData[float32](t, func(f []float32) {
-		for i := range f {
-			f[i] = float32(rng.NormFloat64())
-		}
-	})
-	return t
-}
 
 func flat64(t *tensors.Tensor) []float64 {
 	var out []float64
@@ -48,7 +29,7 @@ func flat64(t *tensors.Tensor) []float64 {
 // (n = 7), 2-D lattices (5x5 and 4x6) and a 3-D lattice (3x4x5), on GoMLX's Go backend. Down-scaling is
 // checked on up-scaled inputs, where it is the exact left inverse of up-scaling.
 func TestTheorem1(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	for _, dims := range [][]int{{7}, {5, 5}, {4, 6}, {3, 4, 5}} {
 		actions := lattice.AllActions(dims)
 		checks, err := CheckTheorem1(backend, dims, actions, 4, 1)
@@ -71,7 +52,7 @@ func TestTheorem1(t *testing.T) {
 // outputs and the gradients with respect to Q, K, V and M agree within 1e-5, for shared and per-example
 // masks and two heads.
 func TestMaskedAttentionGradient(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	const batch, heads, n, d = 2, 2, 6, 3
 	reference := func(q, k, v, m *Node) *Node {
@@ -104,8 +85,8 @@ func TestMaskedAttentionGradient(t *testing.T) {
 				f[i] = float32(0.05 + 0.95*rng.Float64())
 			}
 		})
-		outs := exec.MustCall(randomTensor(rng, batch, heads, n, d), randomTensor(rng, batch, heads, n, d),
-			randomTensor(rng, batch, heads, n, d), mask, randomTensor(rng, batch, heads, n, d))
+		outs := exec.MustCall(testutil.NormalTensor(rng, batch, heads, n, d), testutil.NormalTensor(rng, batch, heads, n, d),
+			testutil.NormalTensor(rng, batch, heads, n, d), mask, testutil.NormalTensor(rng, batch, heads, n, d))
 		names := []string{"output", "dQ", "dK", "dV", "dM"}
 		pairs := [][2]int{{0, 1}, {2, 6}, {3, 7}, {4, 8}, {5, 9}}
 		for i, p := range pairs {
@@ -125,14 +106,14 @@ func TestMaskedAttentionGradient(t *testing.T) {
 // TestMaskedAttentionZeroRow checks the guard for an all-zero mask row: that row outputs zeros and
 // the other rows are unaffected (no NaN anywhere, also in the gradients).
 func TestMaskedAttentionZeroRow(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	const n, d = 4, 2
 	mask := lattice.IdentityMatrix(n)
 	for j := range n {
 		mask.Set(2, j, 0)
 	}
-	x := randomTensor(rng, 1, 1, n, d)
+	x := testutil.NormalTensor(rng, 1, 1, n, d)
 	outs := MustNewExec(backend, func(x, m *Node) []*Node {
 		y := MaskedAttentionCore(x, x, x, m)
 		return []*Node{y, Gradient(ReduceAllSum(y), x)[0]}
@@ -174,7 +155,7 @@ func ExampleMaskedAttentionCore() {
 // canvases, the canvas and the grid lattice, soft and hard gates, one and two heads, and two masks at once
 // (plain and smoothed, Section 4.2).
 func TestMaskedAttentionCoreFactoredMatchesDense(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(21, 22))
 	const batch, dh = 3, 4
 	for _, c := range []struct {
@@ -184,9 +165,9 @@ func TestMaskedAttentionCoreFactoredMatchesDense(t *testing.T) {
 		e := experts.DefaultExpert(c.rows, c.cols)
 		e.GridLattice = c.grid
 		n := c.rows * c.cols
-		logits := randomTensor(rng, batch, e.NumGates())
-		q, k, v := randomTensor(rng, batch, c.heads, n, dh), randomTensor(rng, batch, c.heads, n, dh), randomTensor(rng, batch, c.heads, n, dh)
-		cot := randomTensor(rng, batch, c.heads, n, dh)
+		logits := testutil.NormalTensor(rng, batch, e.NumGates())
+		q, k, v := testutil.NormalTensor(rng, batch, c.heads, n, dh), testutil.NormalTensor(rng, batch, c.heads, n, dh), testutil.NormalTensor(rng, batch, c.heads, n, dh)
+		cot := testutil.NormalTensor(rng, batch, c.heads, n, dh)
 		extents := tensors.FromValue([][]int32{{int32(min(3, c.rows)), int32(min(4, c.cols))}, {int32(c.rows), int32(c.cols)}, {2, 2}})
 		outs := MustExecOnceN(backend, func(in []*Node) []*Node {
 			lg, q, k, v, cot, ex := in[0], in[1], in[2], in[3], in[4], in[5]
