@@ -1,6 +1,8 @@
 package layers
 
 import (
+	"maps"
+
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/layers/norm"
@@ -10,12 +12,13 @@ import (
 	"github.com/latformer/latformer/internal/fastgraph"
 )
 
-// Hyperparameters of the LatFormer layer, read from the model.Store by LatFormer. Defaults in brackets.
+// Hyperparameters of the LatFormer layer, read from the model.Store by LatFormer (Param). Defaults in
+// brackets; DefaultParams lists them.
 const (
-	// ParamNumHeads is the number of attention heads [DefaultNumHeads].
+	// ParamNumHeads is the number of attention heads [1].
 	ParamNumHeads = "latformer_heads"
-	// ParamFFNDim is the hidden width of the feed-forward network; 0 means 4 x the model dimension
-	// [DefaultFFNDim].
+	// ParamFFNDim is the hidden width of the feed-forward network; 0 means 4 x the model dimension (128
+	// for the paper's d = 32) [0].
 	ParamFFNDim = "latformer_ffn_dim"
 	// ParamAttention chooses how the layer attends [AttentionFull]: AttentionFull is the paper's masked
 	// attention, softmax(Q Kᵀ/√d) ⊙ M renormalized (Section 3.1); AttentionMaskOnly drops the query-key
@@ -36,17 +39,25 @@ const (
 	AttentionMaskOnly = "mask_only"
 )
 
-// DefaultParams returns the hyperparameters of the LatFormer layer (the Param* keys) with their defaults.
-func DefaultParams() map[string]any {
-	return map[string]any{ParamNumHeads: DefaultNumHeads, ParamFFNDim: DefaultFFNDim, ParamAttention: AttentionFull, ParamActions: 1}
+// defaultParams holds the default of every Param* key of this package, the one place it is written.
+var defaultParams = map[string]any{
+	ParamNumHeads:  1,
+	ParamFFNDim:    0,
+	ParamAttention: AttentionFull,
+	ParamActions:   1,
 }
 
-// DefaultNumHeads is the default of ParamNumHeads.
-const DefaultNumHeads = 1
+// DefaultParams returns the hyperparameters of the LatFormer layer (the Param* keys) with their
+// defaults, a new map on every call.
+func DefaultParams() map[string]any { return maps.Clone(defaultParams) }
 
-// DefaultFFNDim is the default of ParamFFNDim: 0, the Transformer's 4 x the model dimension (128 for the
-// paper's d = 32).
-const DefaultFFNDim = 0
+// Param returns the value of the layer hyperparameter key (one of the Param* constants) in scope, or its
+// default (DefaultParams) when scope does not set it; a value of another type than T (an int given as a
+// float64, say) is converted as model.GetParamOr converts it. T must be the type of the default (int
+// for ParamNumHeads, ParamFFNDim and ParamActions, string for ParamAttention).
+func Param[T any](scope *model.Scope, key string) T {
+	return model.GetParamOr(scope, key, defaultParams[key].(T))
+}
 
 // LatFormerBuilder configures a LatFormer layer. Create it with LatFormer and call Done.
 type LatFormerBuilder struct {
@@ -80,10 +91,10 @@ func LatFormer(scope *model.Scope, x *Node, expert experts.Expert) *LatFormerBui
 	}
 	return &LatFormerBuilder{
 		scope: scope, x: x, expert: expert,
-		numHeads:  model.GetParamOr(scope, ParamNumHeads, DefaultNumHeads),
-		ffnDim:    model.GetParamOr(scope, ParamFFNDim, DefaultFFNDim),
-		attention: model.GetParamOr(scope, ParamAttention, AttentionFull),
-		actions:   model.GetParamOr(scope, ParamActions, 1),
+		numHeads:  Param[int](scope, ParamNumHeads),
+		ffnDim:    Param[int](scope, ParamFFNDim),
+		attention: Param[string](scope, ParamAttention),
+		actions:   Param[int](scope, ParamActions),
 	}
 }
 
