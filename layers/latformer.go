@@ -210,34 +210,22 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 	return out
 }
 
-// MultiMaskedAttention is multi-head masked self-attention of x [batch, n, d] with several masks that
-// share the projections and the softmax (used for the plain and smoothed predictions of Section 4.2).
-// Each mask is [batch, n, n] or [n, n]; it returns one output [batch, n, d] per mask. Variables are
-// created under scope (query, key, value, output).
-func MultiMaskedAttention(scope *model.Scope, x *Node, masks []*Node, numHeads int) []*Node {
-	return multiHeadAttention(scope, x, numHeads, func(q, k, v *Node) []*Node { return MaskedAttentionCoreMulti(q, k, v, masks) })
-}
-
-// MultiLatticeMaskedAttention is MultiMaskedAttention with the lattice masks in factored form
-// (MaskedAttentionCoreFactored): the same outputs, variables and names as MultiMaskedAttention with the
-// masks' Dense tensors, computed faster. It is the LatFormer layer's full attention.
+// MultiLatticeMaskedAttention is multi-head masked self-attention of x [batch, n, d] with several
+// lattice masks that share the projections and the softmax (the plain and smoothed predictions of
+// Section 4.2), with the masks in factored form (MaskedAttentionCoreFactored); it returns one output
+// [batch, n, d] per mask. Each output equals MaskedAttention(scope, x, x, x) with numHeads heads of
+// dimension d/numHeads and that mask's Dense tensor, with the same variables (query, key, value and
+// output, under scope). It is the LatFormer layer's full attention.
 func MultiLatticeMaskedAttention(scope *model.Scope, x *Node, masks []*experts.LatticeMask, numHeads int) []*Node {
-	return multiHeadAttention(scope, x, numHeads, func(q, k, v *Node) []*Node { return MaskedAttentionCoreFactored(q, k, v, masks) })
-}
-
-// multiHeadAttention projects x to queries, keys and values [batch, heads, n, d/heads], applies core
-// and projects each of its outputs back to [batch, n, d].
-func multiHeadAttention(scope *model.Scope, x *Node, numHeads int, core func(q, k, v *Node) []*Node) []*Node {
 	batch, n, d := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2]
 	if d%numHeads != 0 {
-		exceptions.Panicf("masked attention: model dimension %d is not divisible by %d heads", d, numHeads)
+		exceptions.Panicf("MultiLatticeMaskedAttention: model dimension %d is not divisible by %d heads", d, numHeads)
 	}
 	dh := d / numHeads
-	project := func(name string) *Node {
+	project := func(name string) *Node { // [batch, heads, n, dh]
 		return swapHeadsAndCells(fastgraph.Dense(scope.In("%s", name), x, true, numHeads, dh))
 	}
-	q, k, v := project("query"), project("key"), project("value")
-	heads := core(q, k, v)
+	heads := MaskedAttentionCoreFactored(project("query"), project("key"), project("value"), masks)
 	outs := make([]*Node, len(heads))
 	for i, h := range heads {
 		h = Reshape(swapHeadsAndCells(h), batch, n, d)
@@ -256,10 +244,11 @@ func swapHeadsAndCells(x *Node) *Node {
 	return TransposeAllDims(x, 0, 2, 1, 3)
 }
 
-// MultiMaskOnlyAttention is MultiMaskedAttention without the query-key term: multi-head attention whose
-// weights are the rows of each mask, normalized, computed per lattice axis (KroneckerMaskAttention) from
-// the factored masks, so no n x n tensor is formed. It shares the value and output projections (and their
-// variable names) with MultiMaskedAttention and has no query or key projection.
+// MultiMaskOnlyAttention is MultiLatticeMaskedAttention without the query-key term: multi-head
+// attention whose weights are the rows of each mask, normalized, computed per lattice axis
+// (KroneckerMaskAttention) from the factored masks, so no n x n tensor is formed. It shares the value and
+// output projections (and their variable names) with MultiLatticeMaskedAttention and has no query or
+// key projection.
 func MultiMaskOnlyAttention(scope *model.Scope, x *Node, masks []*experts.LatticeMask, numHeads int) []*Node {
 	batch, n, d := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2]
 	if d%numHeads != 0 {

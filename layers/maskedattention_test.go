@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gomlx/compute"
@@ -11,7 +12,9 @@ import (
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/internal/fastgraph"
 	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/lattice"
 )
@@ -223,4 +226,83 @@ func TestMaskedAttentionCoreFactoredMatchesDense(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMaskedAttentionBuilder checks the MaskedAttention builder with numbers, each graph on one store so
+// that all share the variables: it equals the LatFormer layer's attention (MultiLatticeMaskedAttention on
+// the factored mask) given the expert mask's Dense tensor, within 1e-5, for one and two heads; with the
+// identity mask every cell attends only to itself, so the output is the value projection followed by the
+// output projection; with no mask it is plain softmax attention, the same as with an all-ones mask; and
+// WithOutputDim sets the output's last dimension.
+func TestMaskedAttentionBuilder(t *testing.T) {
+	backend := testutil.Backend(t)
+	rng := rand.New(rand.NewPCG(31, 32))
+	const batch, side, d = 2, 3, 4
+	n := side * side
+	e := experts.DefaultExpert(side, side)
+	x := testutil.NormalTensor(rng, batch, n, d)
+	logits := testutil.NormalTensor(rng, batch, e.NumGates())
+	for _, heads := range []int{1, 2} {
+		store := model.NewStore()
+		// run builds one graph of x and the logits on the store and returns its output.
+		run := func(f func(scope *model.Scope, x, lg *Node) *Node) *tensors.Tensor {
+			return model.MustNewExec(backend, store, f).MustCall(x, logits)[0]
+		}
+		builder := func(scope *model.Scope, x *Node) *MaskedAttentionBuilder {
+			return MaskedAttention(scope, x, x, x).WithNumHeads(heads).WithKeyQueryDim(d / heads).WithValueDim(d / heads)
+		}
+		expertMask := func(lg *Node) *experts.LatticeMask { return e.Mask(e.GatesFromLogits(lg, false)) }
+		layer := run(func(scope *model.Scope, x, lg *Node) *Node {
+			return MultiLatticeMaskedAttention(scope, x, []*experts.LatticeMask{expertMask(lg)}, heads)[0]
+		})
+		withMask := run(func(scope *model.Scope, x, lg *Node) *Node {
+			return builder(scope, x).WithMask(expertMask(lg).Dense()).Done()
+		})
+		identity := run(func(scope *model.Scope, x, _ *Node) *Node {
+			eye := ConstTensor(x.Graph(), experts.MatrixTensor(lattice.IdentityMatrix(n)))
+			return builder(scope, x).WithMask(eye).Done()
+		})
+		valueThenOutput := run(func(scope *model.Scope, x, _ *Node) *Node {
+			v := Reshape(fastgraph.Dense(scope.In("value"), x, true, heads, d/heads), batch, n, d)
+			return fastgraph.Dense(scope.In("output"), v, true, d)
+		})
+		noMask := run(func(scope *model.Scope, x, _ *Node) *Node { return builder(scope, x).Done() })
+		allOnes := run(func(scope *model.Scope, x, _ *Node) *Node {
+			return builder(scope, x).WithMask(Ones(x.Graph(), shapes.Make(x.DType(), batch, n, n))).Done()
+		})
+		for _, c := range []struct {
+			name string
+			a, b *tensors.Tensor
+		}{
+			{"with the expert's dense mask vs MultiLatticeMaskedAttention", withMask, layer},
+			{"with the identity mask vs the value and output projections", identity, valueThenOutput},
+			{"with no mask vs an all-ones mask", noMask, allOnes},
+		} {
+			if diff := maxAbsDiff(c.a, c.b); diff > 1e-5 {
+				t.Errorf("%d heads: MaskedAttention %s: they differ by %g", heads, c.name, diff)
+			}
+		}
+		if diff := maxAbsDiff(identity, withMask); diff < 1e-3 {
+			t.Errorf("%d heads: the identity and the expert's mask give the same output (%g apart): the mask is ignored", heads, diff)
+		}
+		wide := run(func(scope *model.Scope, x, _ *Node) *Node {
+			return MaskedAttention(scope.In("wide"), x, x, x).WithOutputDim(7).Done()
+		})
+		if got := wide.Shape().Dimensions; !slices.Equal(got, []int{batch, n, 7}) {
+			t.Errorf("WithOutputDim(7): output shape %v, want [%d %d 7]", got, batch, n)
+		}
+	}
+}
+
+// maxAbsDiff returns the largest |a[i] - b[i]| of two float32 tensors of the same size.
+func maxAbsDiff(a, b *tensors.Tensor) float64 {
+	fa, fb := tensors.MustCopyFlatData[float32](a), tensors.MustCopyFlatData[float32](b)
+	if len(fa) != len(fb) {
+		return math.Inf(1)
+	}
+	d := 0.0
+	for i := range fa {
+		d = max(d, math.Abs(float64(fa[i]-fb[i])))
+	}
+	return d
 }
