@@ -3,7 +3,7 @@
 // LatFormer's protocol (color augmentation, steps, early stopping, restarts, prediction):
 //
 //	cnn              a residual stack of 3 x 3 convolutions (layers.Convolution's variables, computed
-//	                 as one matrix product: faster on the pure-Go backend)
+//	                 as one matrix product, which the pure-Go backend runs on its SIMD kernels)
 //	pixelcnn         a conditional PixelCNN: masked 3 x 3 convolutions (type A, then residual type B)
 //	                 over the output canvas so far, the input added through unmasked convolutions;
 //	                 trained by teacher forcing, decoded cell by cell (Architecture.BuildAutoregressive)

@@ -78,9 +78,9 @@ func CNN() latformer.Architecture {
 // cols, channels], computed as one matrix product: the kernel is the same "weights" variable
 // [3, 3, channels, d] (with "biases" [d]) that layers.Convolution creates in the scope's "conv"
 // sub-scope, and the input is zero-padded and unrolled into the 9 shifted copies of each cell's
-// neighbourhood ("im2col"). Same function and parameters; on the pure-Go backend the product and its
-// gradient run on the SIMD matrix multiplication, about ten times faster than its generic convolution
-// loop (TestConv3x3 checks the two agree; measured in the README).
+// neighbourhood ("im2col"). Same function and parameters (TestConv3x3 checks the two agree); on the
+// pure-Go backend the product and its gradient run on the SIMD matrix multiplication instead of the
+// backend's generic convolution loop (README, "Baselines", has the timings of both).
 func conv3x3(scope *model.Scope, x *Node, d int) *Node { return maskedConv3x3(scope, x, d, nil) }
 
 // The PixelCNN masks of a 3 x 3 kernel (van den Oord et al. 2016), row-major over (dy, dx): mask A lets a

@@ -177,9 +177,9 @@ func (m *LatticeMask) Dense() *Node {
 // term without rotation has L = Row[b,i,c] and R = Col[b,j,e], one with rotation L = Col[b,j,c] and
 // R = (Row J)[b,i,e]). They take n·(Rows+Cols)·T numbers instead of n². Batched matrix products with
 // batch axes (batch, i, j) turn them into the dense mask and back, which is how the full attention
-// (layers.MaskedAttentionCoreFactored) uses them: on GoMLX's Go backend those products are much faster
-// than the broadcast multiplications and reductions over the n x n tensor that the element-wise form and
-// its gradient need.
+// (layers.MaskedAttentionCoreFactored) uses them: GoMLX's Go backend runs those products on its SIMD
+// matrix kernels, where the element-wise form and its gradient need broadcast multiplications and
+// reductions over the n x n tensor.
 func (m *LatticeMask) Factors() (l, r *Node) {
 	var lhs, rhs []*Node
 	for _, t := range m.Terms {

@@ -257,7 +257,8 @@ func broadcastMask(mask *Node, batch, heads, queryLen, keyLen int) *Node {
 		exceptions.Panicf("mask must have rank 2, 3 or 4, got shape %s", mask.Shape())
 	}
 	if mask.Shape().Dimensions[0] != batch || mask.Shape().Dimensions[1] != heads {
-		// Explicit broadcast: much faster than implicit broadcasting on the Go backend.
+		// Broadcast once, explicitly: the Go backend runs an element-wise op on operands of one shape as a
+		// flat loop, and one with size-1 axes through a per-element broadcast iterator.
 		mask = BroadcastToDims(mask, batch, heads, queryLen, keyLen)
 	}
 	return mask
