@@ -3,7 +3,7 @@
 // LatFormer's protocol (color augmentation, steps, early stopping, restarts, prediction):
 //
 //	cnn              a residual stack of 3 x 3 convolutions (layers.Convolution's variables, computed
-//	                 as one matrix product: faster on the pure-Go backend)
+//	                 as one matrix product, which the pure-Go backend runs on its SIMD kernels)
 //	pixelcnn         a conditional PixelCNN: masked 3 x 3 convolutions (type A, then residual type B)
 //	                 over the output canvas so far, the input added through unmasked convolutions;
 //	                 trained by teacher forcing, decoded cell by cell (Architecture.BuildAutoregressive)
@@ -29,7 +29,10 @@ package baselines
 
 import (
 	"fmt"
+	"maps"
 	"sort"
+
+	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/latformer/latformer/latformer"
 )
@@ -48,9 +51,27 @@ const (
 	ParamMaxRelative = "baseline_max_relative"
 )
 
-// params are the hyperparameters every baseline registers; ParamLayers' default is per model (layers).
+// defaultParams holds the defaults of the hyperparameters the baselines share, the one place they are
+// written; ParamLayers' default is per model (params).
+var defaultParams = map[string]any{ParamDim: 32, ParamHeads: 4, ParamMaxRelative: 29}
+
+// params are the hyperparameters a baseline registers (latformer.Architecture.Params): defaultParams
+// and ParamLayers with the model's default, layers.
 func params(layers int) map[string]any {
-	return map[string]any{ParamDim: 32, ParamLayers: layers, ParamHeads: 4, ParamMaxRelative: 29}
+	p := maps.Clone(defaultParams)
+	p[ParamLayers] = layers
+	return p
+}
+
+// param returns the baseline hyperparameter key (ParamDim, ParamHeads or ParamMaxRelative) from scope,
+// or its default from defaultParams.
+func param[T any](scope *model.Scope, key string) T {
+	return model.GetParamOr(scope, key, defaultParams[key].(T))
+}
+
+// numLayers returns ParamLayers from scope, or the model's default defaultLayers.
+func numLayers(scope *model.Scope, defaultLayers int) int {
+	return model.GetParamOr(scope, ParamLayers, defaultLayers)
 }
 
 // registry maps the architecture names to their constructors.

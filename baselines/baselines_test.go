@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
@@ -15,18 +14,10 @@ import (
 	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
 )
-
-func testBackend(t testing.TB) compute.Backend {
-	t.Helper()
-	b, err := compute.NewWithConfig("go:ops_sequential")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // examples returns num pairs of the action on a side x side canvas with grid x grid inputs.
 func examples(t testing.TB, rng *rand.Rand, a lattice.Action, side, grid, num int) []latformer.Example {
@@ -62,7 +53,7 @@ func TestByName(t *testing.T) {
 // loss is finite and falls, the predictions are canvases of the right size without gates, and the
 // baseline's own hyperparameters are accepted.
 func TestBaselinesTrain(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	train := examples(t, rng, lattice.Translation{Deltas: []int{1, 0}}, 6, 4, 3)
 	for _, name := range Names() {
@@ -108,17 +99,12 @@ func TestBaselinesTrain(t *testing.T) {
 // TestRelativeLogits checks the factored relative key term against its definition, cell pair by cell
 // pair: q_i·(a_r[clip(row_j-row_i)] + a_c[clip(col_j-col_i)]).
 func TestRelativeLogits(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	const rows, cols, clip, heads, dh = 3, 4, 2, 2, 3
 	n := rows * cols
 	store := model.NewStore()
 	rng := rand.New(rand.NewPCG(3, 4))
-	q := tensors.FromShape(shapes.Make(dtypes.Float32, 1, heads, n, dh))
-	tensors.MustMutableFlatData[float32](q, func(f []float32) {
-		for i := range f {
-			f[i] = float32(rng.NormFloat64())
-		}
-	})
+	q := testutil.NormalTensor(rng, 1, heads, n, dh)
 	exec, err := model.NewExec(backend, store, func(scope *model.Scope, q *Node) *Node {
 		return relativeLogits(scope, q, rows, cols, clip)
 	})
@@ -159,7 +145,7 @@ func TestRelativeLogits(t *testing.T) {
 
 // TestGatherTokens checks TransformerAug's images of the input against datasets.ApplyAction.
 func TestGatherTokens(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	const side = 6
 	c := datasets.Canvas{Rows: side, Cols: side, Cells: make([]int32, side*side)}
@@ -191,16 +177,11 @@ func TestGatherTokens(t *testing.T) {
 // TestConv3x3 checks the CNN's unrolled convolution against GoMLX's layers.Convolution with the same
 // variables (same names and shapes): the two must agree on a random input.
 func TestConv3x3(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	const batch, rows, cols, ch, d = 2, 4, 5, 3, 6
 	store := model.NewStore()
 	rng := rand.New(rand.NewPCG(5, 6))
-	x := tensors.FromShape(shapes.Make(dtypes.Float32, batch, rows, cols, ch))
-	tensors.MustMutableFlatData[float32](x, func(f []float32) {
-		for i := range f {
-			f[i] = float32(rng.NormFloat64())
-		}
-	})
+	x := testutil.NormalTensor(rng, batch, rows, cols, ch)
 	ours, err := model.NewExec(backend, store, func(scope *model.Scope, x *Node) *Node {
 		return conv3x3(scope.In("c"), x, d)
 	})
@@ -221,12 +202,7 @@ func TestConv3x3(t *testing.T) {
 	// Random biases too, so that the check covers them (they start at zero).
 	for v := range store.IterVariables() {
 		if strings.HasSuffix(v.Path(), "biases") {
-			b := tensors.FromShape(v.Shape())
-			tensors.MustMutableFlatData[float32](b, func(f []float32) {
-				for i := range f {
-					f[i] = float32(rng.NormFloat64())
-				}
-			})
+			b := testutil.NormalTensor(rng, v.Shape().Dimensions...)
 			if err := v.SetValue(b); err != nil {
 				t.Fatal(err)
 			}
@@ -259,7 +235,7 @@ func TestConv3x3(t *testing.T) {
 // previous canvas at cell k leaves the logits of cells 0..k unchanged (they may only see the cells
 // before them) and changes those of some later cell.
 func TestPixelCNNCausal(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	const rows, cols, batch = 5, 6, 2
 	n := rows * cols
 	store, err := latformer.NewStoreFor(PixelCNN(), "baseline_dim=8;baseline_layers=3")
@@ -315,7 +291,7 @@ func TestPixelCNNCausal(t *testing.T) {
 // the previous canvas, the model's argmax at every cell is the decoded cell (each cell was chosen from
 // the cells before it).
 func TestPixelCNNDecoding(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	train := examples(t, rng, lattice.Translation{Deltas: []int{1, 0}}, 5, 3, 3)
 	store, err := latformer.NewStoreFor(PixelCNN(), "train_steps=10;augment_copies=1;train_restarts=1;baseline_dim=8;baseline_layers=2")

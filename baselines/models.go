@@ -19,24 +19,21 @@ import (
 	"github.com/latformer/latformer/lattice"
 )
 
-// architecture is a baseline: its name, the default of baseline_layers, and its graph from the tokens
-// (checked against the canvas first).
-func architecture(name string, layers int, build func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs) latformer.Architecture {
+// architecture is a baseline: its name, the default of ParamLayers, and its graph from the tokens and
+// the number of layers, depth (the tokens checked against the canvas first).
+func architecture(name string, defaultLayers int, build func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs) latformer.Architecture {
 	return latformer.Architecture{
 		Name:   name,
-		Params: params(layers),
+		Params: params(defaultLayers),
 		Build: func(scope *model.Scope, rows, cols int, tokens, _ *Node) *latformer.Outputs {
 			check(name, rows, cols, tokens.Shape().Dimensions)
-			return build(scope, rows, cols, tokens)
+			return build(scope, rows, cols, numLayers(scope, defaultLayers), tokens)
 		},
 	}
 }
 
-func dim(scope *model.Scope) int   { return model.GetParamOr(scope, ParamDim, 32) }
-func heads(scope *model.Scope) int { return model.GetParamOr(scope, ParamHeads, 4) }
-func nLayers(scope *model.Scope, def int) int {
-	return model.GetParamOr(scope, ParamLayers, def)
-}
+func dim(scope *model.Scope) int   { return param[int](scope, ParamDim) }
+func heads(scope *model.Scope) int { return param[int](scope, ParamHeads) }
 
 // embed maps tokens [batch, n] to [batch, n, d] with a learned table.
 func embed(scope *model.Scope, tokens *Node, d int) *Node {
@@ -62,10 +59,10 @@ func ffnBlock(scope *model.Scope, h *Node) *Node {
 // Its receptive field is 2·layers+1 cells: a CNN sees only local neighbourhoods, which is why it cannot
 // learn a long translation or a rotation of the whole canvas.
 func CNN() latformer.Architecture {
-	return architecture("cnn", 4, func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs {
+	return architecture("cnn", 4, func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs {
 		batch, d := tokens.Shape().Dimensions[0], dim(scope)
 		x := Reshape(embed(scope.In("embed"), tokens, d), batch, rows, cols, d)
-		for l := range nLayers(scope, 4) {
+		for l := range depth {
 			h := activation.Relu(conv3x3(scope.In("conv_%d", l), x, d))
 			if l == 0 {
 				x = h
@@ -81,9 +78,9 @@ func CNN() latformer.Architecture {
 // cols, channels], computed as one matrix product: the kernel is the same "weights" variable
 // [3, 3, channels, d] (with "biases" [d]) that layers.Convolution creates in the scope's "conv"
 // sub-scope, and the input is zero-padded and unrolled into the 9 shifted copies of each cell's
-// neighbourhood ("im2col"). Same function and parameters; on the pure-Go backend the product and its
-// gradient run on the SIMD matrix multiplication, about ten times faster than its generic convolution
-// loop (TestConv3x3 checks the two agree; measured in the README).
+// neighbourhood ("im2col"). Same function and parameters (TestConv3x3 checks the two agree); on the
+// pure-Go backend the product and its gradient run on the SIMD matrix multiplication instead of the
+// backend's generic convolution loop (README, "Baselines", has the timings of both).
 func conv3x3(scope *model.Scope, x *Node, d int) *Node { return maskedConv3x3(scope, x, d, nil) }
 
 // The PixelCNN masks of a 3 x 3 kernel (van den Oord et al. 2016), row-major over (dy, dx): mask A lets a
@@ -126,16 +123,17 @@ func maskedConv3x3(scope *model.Scope, x *Node, d int, mask []float32) *Node {
 // through the cells before k (TestPixelCNNCausal); the learner trains it by teacher forcing and decodes
 // the output cell by cell (latformer.Architecture.BuildAutoregressive).
 func PixelCNN() latformer.Architecture {
+	const pixelCNNLayers = 4 // the default of ParamLayers
 	return latformer.Architecture{
 		Name:   "pixelcnn",
-		Params: params(4),
+		Params: params(pixelCNNLayers),
 		BuildAutoregressive: func(scope *model.Scope, rows, cols int, tokens, previous, _ *Node) *latformer.Outputs {
 			check("pixelcnn", rows, cols, tokens.Shape().Dimensions)
 			check("pixelcnn", rows, cols, previous.Shape().Dimensions)
 			batch, d := tokens.Shape().Dimensions[0], dim(scope)
 			x := Reshape(embed(scope.In("embed_input"), tokens, d), batch, rows, cols, d)
 			h := Reshape(embed(scope.In("embed_output"), previous, d), batch, rows, cols, d)
-			for l := range nLayers(scope, 4) {
+			for l := range numLayers(scope, pixelCNNLayers) {
 				mask := pixelMaskB
 				if l == 0 {
 					mask = pixelMaskA
@@ -157,11 +155,11 @@ func PixelCNN() latformer.Architecture {
 // layers of multi-head self-attention (GoMLX attention.SelfAttention) and a ReLU FFN: the LatFormer
 // layer with positions instead of a mask.
 func AttentionAbs() latformer.Architecture {
-	return architecture("attention_abs", 1, func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs {
+	return architecture("attention_abs", 1, func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs {
 		n, d, h := rows*cols, dim(scope), heads(scope)
 		x := embed(scope.In("embed"), tokens, d)
 		x = pos.NewLearned(scope.In("position"), n, d).PreEncode(x, Iota(x.Graph(), shapes.Make(dtypes.Int32, n), 0), 1)
-		for l := range nLayers(scope, 1) {
+		for l := range depth {
 			ls := scope.In("layer_%d", l)
 			a := attention.SelfAttention(ls.In("attention"), x, h, d/h).Done()
 			x = ffnBlock(ls, norm.LayerNorm(ls.In("norm1"), Add(x, a), -1).Done())
@@ -180,11 +178,11 @@ func AttentionAbs() latformer.Architecture {
 // is left out: their own ablation finds it adds nothing on translation, and it would need a
 // [n, n, d] tensor. Otherwise the layer is AttentionAbs's, without absolute positions.
 func AttentionRel() latformer.Architecture {
-	return architecture("attention_rel", 1, func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs {
+	return architecture("attention_rel", 1, func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs {
 		d, h := dim(scope), heads(scope)
-		clip := model.GetParamOr(scope, ParamMaxRelative, 29)
+		clip := param[int](scope, ParamMaxRelative)
 		x := embed(scope.In("embed"), tokens, d)
-		for l := range nLayers(scope, 1) {
+		for l := range depth {
 			ls := scope.In("layer_%d", l)
 			a := relativeAttention(ls.In("attention"), x, rows, cols, h, clip)
 			x = ffnBlock(ls, norm.LayerNorm(ls.In("norm1"), Add(x, a), -1).Done())
@@ -241,10 +239,10 @@ func relTerm(scope *model.Scope, q *Node, side, clip, dh int) (*Node, *Node) {
 // transformerModel is the GoMLX zoo Transformer encoder the two Transformer baselines share: no causal
 // mask, learned absolute positions, baseline_layers [4] layers of baseline_heads [4] heads, width
 // baseline_dim [32] and an FFN of 4 x that.
-func transformerModel(scope *model.Scope, n int) (*transformer.Model, *pos.Learned) {
+func transformerModel(scope *model.Scope, n, depth int) (*transformer.Model, *pos.Learned) {
 	d, h := dim(scope), heads(scope)
 	positions := pos.NewLearned(scope.In("position"), n, d)
-	m := transformer.New(scope).WithVocabSize(datasets.NumTokens).WithEmbedDim(d).WithNumLayers(nLayers(scope, 4)).
+	m := transformer.New(scope).WithVocabSize(datasets.NumTokens).WithEmbedDim(d).WithNumLayers(depth).
 		WithNumHeads(h).WithHeadDim(d / h).WithFFNDim(4 * d).WithMaxPosEmbed(n).WithCausalMask(false).
 		WithPositionalEncoder(positions)
 	return m, positions
@@ -269,8 +267,8 @@ func encoderLayers(m *transformer.Model, positions *pos.Learned, x *Node) *Node 
 
 // Transformer is the Transformer encoder baseline (Vaswani et al. 2017) of GoMLX's ml/zoo/transformer.
 func Transformer() latformer.Architecture {
-	return architecture("transformer", 4, func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs {
-		m, _ := transformerModel(scope, rows*cols)
+	return architecture("transformer", 4, func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs {
+		m, _ := transformerModel(scope, rows*cols, depth)
 		return &latformer.Outputs{Logits: m.Logits(tokens, transformer.CallOptions{})}
 	})
 }
@@ -295,8 +293,8 @@ func AugmentActions() []lattice.Action {
 // cell mapping, computed once per canvas). They need a square canvas (ARC's per-task canvases and the
 // synthetic tasks' are square); on another one the model is the plain Transformer.
 func TransformerAug() latformer.Architecture {
-	return architecture("transformer_aug", 4, func(scope *model.Scope, rows, cols int, tokens *Node) *latformer.Outputs {
-		m, positions := transformerModel(scope, rows*cols)
+	return architecture("transformer_aug", 4, func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs {
+		m, positions := transformerModel(scope, rows*cols, depth)
 		x := m.EmbedTokens(tokens)
 		for i, a := range AugmentActions() {
 			gather, ok := augmentGather(a, rows, cols)

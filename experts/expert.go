@@ -1,10 +1,6 @@
 package experts
 
 import (
-	"math/bits"
-
-	"github.com/latformer/latformer/internal/fastgraph"
-
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
@@ -13,94 +9,9 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/model/initializer"
 	"github.com/gomlx/gomlx/support/exceptions"
+	"github.com/latformer/latformer/internal/fastgraph"
 	"github.com/latformer/latformer/lattice"
 )
-
-// Hyperparameters of the mask experts, read from the model.Store (scope.GetParamOr) by ExpertFromScope,
-// so that notebooks and the CLI can change them with --set "key=value;...". Defaults in brackets.
-const (
-	// ParamTranslation enables the translation expert [true].
-	ParamTranslation = "expert_translation"
-	// ParamRotation enables the rotation expert (C4, square canvases only) [true].
-	ParamRotation = "expert_rotation"
-	// ParamReflection enables the reflection expert (one flip gate per axis) [true].
-	ParamReflection = "expert_reflection"
-	// ParamScaling enables the scaling expert (up-scaling factors 1..MaxScale per axis, plus the transpose
-	// gate for down-scaling) [true].
-	ParamScaling = "expert_scaling"
-	// ParamTranslationLayers is L, the number of gated shift layers per axis: shifts 0..2^L-1 [5].
-	ParamTranslationLayers = "expert_translation_layers"
-	// ParamMaxScale is the largest up-/down-scaling factor [5].
-	ParamMaxScale = "expert_max_scale"
-	// ParamGateHidden is the hidden width of the gating FFN [64].
-	ParamGateHidden = "expert_gate_hidden"
-	// ParamSmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask [1.0].
-	ParamSmoothingTime = "expert_smoothing_time"
-	// ParamFlipGateInit is the initial logit of the reflection and rotation gates, so they start at
-	// sigmoid(init) (the README's "Hyperparameters" says how the default was chosen) [-2].
-	ParamFlipGateInit = "expert_flip_gate_init"
-	// ParamTranslationGateInit is the initial logit of the translation gates: 0 starts every shift bit at
-	// 0.5 (all 2^L shifts mixed evenly), a negative value starts the expert near the identity; -2 solves
-	// more ARC tasks (README, "Table 2") [-2].
-	ParamTranslationGateInit = "expert_translation_gate_init"
-	// ParamZeroFill adds a zero-fill choice to the translation expert: per axis a gate γ makes the shifts
-	// fill with zeros (lattice.Shift) instead of wrapping around the canvas, and a gate δ makes them go
-	// backwards. A zero-fill shift is not a group element (lattice.Shift says what that means for the
-	// masks and the attention). The zero-fill shifts act on the canvas, also for a GridLattice expert.
-	// Overlays of two halves of a grid need them on a per-task canvas [true].
-	ParamZeroFill = "expert_zero_fill"
-	// ParamZeroFillGateInit is the initial logit of the zero-fill gates γ (δ starts at 0.5) [0].
-	ParamZeroFillGateInit = "expert_zero_fill_gate_init"
-	// ParamGridLattice makes the flips, the 180° rotation and the translations act on each example's
-	// own grid (the non-pad top-left rectangle of its input, see GridExtents) instead of the whole canvas,
-	// and the 90° rotation rotate that grid; the grid is then also scaled last (A_a = S_a T_a F_a G). A
-	// mirror of an H x W grid is then the same group element whatever H and W are, where on the canvas it
-	// is a flip followed by a translation that depends on the grid's size. Outputs larger than the input
-	// (tilings) need the canvas lattice [false].
-	ParamGridLattice = "expert_grid_lattice"
-	// ParamHardGates makes Gates discretize the gates (Section 4.1, "at inference time, the values of the
-	// gates can be discretized"); it is usually set as a graph parameter for prediction only [false].
-	ParamHardGates = "expert_hard_gates"
-	// ParamStraightThrough trains with straight-through hard gates: the forward pass uses the
-	// discretized gates (the exact mask of one group element, as at prediction) and the backward pass the
-	// gradient of the soft gates. A soft mixture of actions can fit training pairs that no single action
-	// fits (and then predicts wrongly with hard gates); straight-through gates cannot [false].
-	ParamStraightThrough = "expert_straight_through"
-	// ParamGateNoise is the scale s of the noise added to the gate logits in training graphs (graphs the
-	// store marks as training, model.Store.SetTraining): logistic noise s·log(u/(1-u)) on the sigmoid
-	// gates (the binary concrete relaxation) and Gumbel noise -s·log(-log u) on the scaling softmax
-	// (Gumbel-softmax), u ~ U(0, 1), drawn anew at every step for every example. The noise explores
-	// actions the gradient alone does not reach; 0 turns it off [0].
-	ParamGateNoise = "expert_gate_noise"
-)
-
-// DefaultParams returns the hyperparameters of the mask experts (the Param* keys) with their defaults,
-// the one place they are defined.
-func DefaultParams() map[string]any {
-	return map[string]any{
-		ParamTranslation:         true,
-		ParamRotation:            true,
-		ParamReflection:          true,
-		ParamScaling:             true,
-		ParamTranslationLayers:   5,
-		ParamMaxScale:            5,
-		ParamGateHidden:          64,
-		ParamSmoothingTime:       1.0,
-		ParamFlipGateInit:        -2.0,
-		ParamTranslationGateInit: -2.0,
-		ParamZeroFill:            true,
-		ParamZeroFillGateInit:    0.0,
-		ParamGridLattice:         false,
-		ParamHardGates:           false,
-		ParamStraightThrough:     false,
-		ParamGateNoise:           0.0,
-	}
-}
-
-// paramOr reads a hyperparameter from scope, with its default from DefaultParams.
-func paramOr[T any](scope *model.Scope, key string) T {
-	return model.GetParamOr(scope, key, DefaultParams()[key].(T))
-}
 
 // Expert is the lattice mask expert of a LatFormer layer for a rows x cols canvas (Section 4.1,
 // Appendix A): the product of a translation, a rotation, a reflection and a scaling expert, each a gated
@@ -135,41 +46,6 @@ type Expert struct {
 	// GridLattice: the actions act on each example's grid rather than the canvas (ParamGridLattice);
 	// Gates.Extent must then be set.
 	GridLattice bool
-}
-
-// ExpertFromScope returns the Expert for a rows x cols canvas configured by the hyperparameters of scope
-// (see the Param* constants). Rotation is switched off on non-square canvases, and the number of
-// translation layers is capped at the number of bits needed for shifts up to the canvas side.
-func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
-	e := Expert{
-		Rows: rows, Cols: cols,
-		Translation:         paramOr[bool](scope, ParamTranslation),
-		Rotation:            paramOr[bool](scope, ParamRotation),
-		Reflection:          paramOr[bool](scope, ParamReflection),
-		Scaling:             paramOr[bool](scope, ParamScaling),
-		TranslationLayers:   paramOr[int](scope, ParamTranslationLayers),
-		MaxScale:            paramOr[int](scope, ParamMaxScale),
-		GateHidden:          paramOr[int](scope, ParamGateHidden),
-		SmoothingTime:       paramOr[float64](scope, ParamSmoothingTime),
-		GridLattice:         paramOr[bool](scope, ParamGridLattice),
-		FlipGateInit:        paramOr[float64](scope, ParamFlipGateInit),
-		TranslationGateInit: paramOr[float64](scope, ParamTranslationGateInit),
-		ZeroFill:            paramOr[bool](scope, ParamZeroFill),
-		ZeroFillGateInit:    paramOr[float64](scope, ParamZeroFillGateInit),
-	}
-	if rows != cols {
-		e.Rotation = false
-	}
-	// Shifts of 2^k >= the side are redundant (translations are circular): use at most the layers needed
-	// to reach every shift 0..side-1.
-	need := bits.Len(uint(max(rows, cols) - 1))
-	e.TranslationLayers = max(1, min(e.TranslationLayers, need))
-	return e
-}
-
-// DefaultExpert returns the Expert with all four experts and the default hyperparameters.
-func DefaultExpert(rows, cols int) Expert {
-	return ExpertFromScope(model.NewStore().Scope(""), rows, cols)
 }
 
 // N returns the number of cells Rows*Cols, the size of the masks.
@@ -211,12 +87,12 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 // are discretized when the ParamHardGates hyperparameter (or graph parameter) is true; with
 // ParamStraightThrough they are discretized in the forward pass and soft in the backward pass.
 func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
-	hard := model.GetGraphParamOr(scope, x.Graph(), ParamHardGates, paramOr[bool](scope, ParamHardGates))
+	hard := model.GetGraphParamOr(scope, x.Graph(), ParamHardGates, Param[bool](scope, ParamHardGates))
 	logits := e.GateLogits(scope, x, cond)
-	if noise := paramOr[float64](scope, ParamGateNoise); noise > 0 && !hard && scope.IsTraining(x.Graph()) {
+	if noise := Param[float64](scope, ParamGateNoise); noise > 0 && !hard && scope.IsTraining(x.Graph()) {
 		logits = e.noisyLogits(scope, logits, noise)
 	}
-	if hard || !paramOr[bool](scope, ParamStraightThrough) {
+	if hard || !Param[bool](scope, ParamStraightThrough) {
 		return e.GatesFromLogits(logits, hard)
 	}
 	soft, discrete := e.GatesFromLogits(logits, false), e.GatesFromLogits(logits, true)
@@ -301,9 +177,9 @@ func (m *LatticeMask) Dense() *Node {
 // term without rotation has L = Row[b,i,c] and R = Col[b,j,e], one with rotation L = Col[b,j,c] and
 // R = (Row J)[b,i,e]). They take n·(Rows+Cols)·T numbers instead of n². Batched matrix products with
 // batch axes (batch, i, j) turn them into the dense mask and back, which is how the full attention
-// (layers.MaskedAttentionCoreFactored) uses them: on GoMLX's Go backend those products are much faster
-// than the broadcast multiplications and reductions over the n x n tensor that the element-wise form and
-// its gradient need.
+// (layers.MaskedAttentionCoreFactored) uses them: GoMLX's Go backend runs those products on its SIMD
+// matrix kernels, where the element-wise form and its gradient need broadcast multiplications and
+// reductions over the n x n tensor.
 func (m *LatticeMask) Factors() (l, r *Node) {
 	var lhs, rhs []*Node
 	for _, t := range m.Terms {

@@ -8,21 +8,12 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
-	_ "github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/lattice"
 )
-
-func goBackend(t testing.TB) compute.Backend {
-	t.Helper()
-	b, err := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see latformer.DefaultGoBackend)
-	if err != nil {
-		t.Fatalf("creating the Go backend: %v", err)
-	}
-	return b
-}
 
 func randomConfig(rng *rand.Rand, e Expert) Element {
 	var c Element
@@ -128,7 +119,7 @@ func hardGateMasks(t *testing.T, backend compute.Backend, e Expert, configs []El
 // scalings, and random combinations of everything, on a square canvas (with rotation) and a
 // non-square one (without).
 func TestExpertHardGatesRoundTrip(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, dims := range [][2]int{{6, 6}, {4, 5}} {
 		e := DefaultExpert(dims[0], dims[1])
@@ -158,7 +149,7 @@ func TestExpertHardGatesRoundTrip(t *testing.T) {
 // TestExpertSoftMaskRows checks that with soft gates and without scaling every row of the mask is a
 // probability distribution (a convex combination of permutation masks): rows sum to 1, entries in [0,1].
 func TestExpertSoftMaskRows(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, zeroFill := range []bool{false, true} {
 		e := DefaultExpert(5, 5)
@@ -250,7 +241,7 @@ func TestHeatKernel(t *testing.T) {
 // the heat-kernel mixture Σ_k h_k M_{R^k} of the four rotation masks (translation, reflection and
 // scaling at the identity), and with the gate on it is the same mixture shifted by one rotation.
 func TestRotationalSmoothing(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	e := DefaultExpert(4, 4)
 	e.Translation, e.Reflection, e.Scaling = false, false, false
 	dims := []int{4, 4}
@@ -290,7 +281,7 @@ func TestRotationalSmoothing(t *testing.T) {
 // TestTranslationalSmoothing checks that the smoothed translation mask is the Kronecker product of the
 // per-axis heat kernels times the translation mask (Gaussian smoothing on the translation grid).
 func TestTranslationalSmoothing(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	e := DefaultExpert(5, 6)
 	e.Reflection, e.Scaling, e.Rotation = false, false, false
 	m := MustExecOnce(backend, func(l *Node) *Node {
@@ -311,7 +302,7 @@ func TestTranslationalSmoothing(t *testing.T) {
 // TestGateGradients checks that the loss gradient reaches every gate logit of a soft expert (the
 // kernels are frozen constants, only gates learn).
 func TestGateGradients(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	e := DefaultExpert(5, 5)
 	rng := rand.New(rand.NewPCG(11, 12))
 	target := tensors.FromShape(shapes.Make(dtypes.Float32, 1, 25, 25))
@@ -377,7 +368,7 @@ func ExampleExpert() {
 // TestEvaluateLogits checks the host helper against the exact masks: LogitsFor a configuration, hard
 // gates, gives the mask of the action it reads back, which is the intended one.
 func TestEvaluateLogits(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	e := DefaultExpert(6, 6)
 	logits := [][]float32{
 		e.LogitsFor(Element{Shift: [2]int{1, 2}}, 6),
@@ -407,7 +398,7 @@ func TestEvaluateLogits(t *testing.T) {
 // were set to (zero-fill shifts forwards and backwards, circular shifts, one axis of each, with flips,
 // rotations and scalings), on a square and a non-square canvas.
 func TestExpertZeroFillHardGates(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(17, 18))
 	for _, dims := range [][2]int{{6, 6}, {4, 5}} {
 		e := DefaultExpert(dims[0], dims[1])

@@ -12,6 +12,7 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/internal/testutil"
 )
 
 // TestFreeGates checks the free-gate mask: FreeGates' layout and errors, and that with the mask of "t"
@@ -49,7 +50,7 @@ func TestFreeGates(t *testing.T) {
 		}
 	}
 
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	store := model.NewStore()
 	exec, err := model.NewExec(backend, store, func(scope *model.Scope, x *Node) *Node {
 		return e.GateLogits(scope.In("expert"), x, nil)
@@ -59,12 +60,7 @@ func TestFreeGates(t *testing.T) {
 	}
 	defer exec.Finalize()
 	rng := rand.New(rand.NewPCG(1, 2))
-	x := tensors.FromShape(shapes.Make(dtypes.Float32, 3, e.N(), 8))
-	tensors.MustMutableFlatData[float32](x, func(f []float32) {
-		for i := range f {
-			f[i] = float32(rng.NormFloat64())
-		}
-	})
+	x := testutil.NormalTensor(rng, 3, e.N(), 8)
 	free := tensors.MustCopyFlatData[float32](exec.MustCall(x)[0])
 	var v *model.Variable
 	for vv := range store.IterVariables() {
@@ -112,7 +108,7 @@ func TestFreeGates(t *testing.T) {
 // differ between two calls and from the noiseless ones, and stay in [0, 1]), other graphs none.
 func TestGateNoise(t *testing.T) {
 	e := DefaultExpert(5, 5)
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	store := model.NewStore()
 	store.SetParam(ParamGateNoise, 1.0)
 	gatesOf := func(training bool) *model.Exec {

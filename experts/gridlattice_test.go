@@ -4,10 +4,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/internal/testutil"
 )
 
 // gridRef applies, on the host, the group element of hard config c to an H x W grid the way a
@@ -67,10 +67,7 @@ func gridRef(c Element, grid [][]float64, l int, pad float64) []float64 {
 // rotated, flipped, circularly translated and up-scaled grid at the top-left, pad elsewhere, for every
 // translation, every combination of flips, rotations and up-scalings, and random combinations.
 func TestGridLatticeHardGates(t *testing.T) {
-	backend, err := compute.NewWithConfig("go:ops_sequential")
-	if err != nil {
-		t.Fatal(err)
-	}
+	backend := testutil.Backend(t)
 	const l = 7
 	const pad = 10.0
 	e := DefaultExpert(l, l)
@@ -123,7 +120,7 @@ func TestGridLatticeHardGates(t *testing.T) {
 
 // TestGridExtents checks GridExtents on canvases with grids of several sizes.
 func TestGridExtents(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	const rows, cols, pad = 4, 5, 10
 	var tokens [][]int32
 	var want [][2]int32

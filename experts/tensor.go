@@ -1,8 +1,6 @@
 package experts
 
 import (
-	"fmt"
-
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -18,27 +16,6 @@ func MatrixTensor(m *lattice.Matrix) *tensors.Tensor {
 		}
 	})
 	return t
-}
-
-// MatrixFromTensor converts a float32 or float64 tensor of rank 2 to a lattice.Matrix.
-func MatrixFromTensor(t *tensors.Tensor) (*lattice.Matrix, error) {
-	if t.Rank() != 2 {
-		return nil, fmt.Errorf("experts.MatrixFromTensor: want a rank-2 tensor, got shape %s", t.Shape())
-	}
-	m := lattice.NewMatrix(t.Shape().Dimensions[0], t.Shape().Dimensions[1])
-	switch t.DType() {
-	case dtypes.Float32:
-		tensors.MustConstFlatData[float32](t, func(flat []float32) {
-			for i, v := range flat {
-				m.Data[i] = float64(v)
-			}
-		})
-	case dtypes.Float64:
-		tensors.MustConstFlatData[float64](t, func(flat []float64) { copy(m.Data, flat) })
-	default:
-		return nil, fmt.Errorf("experts.MatrixFromTensor: want float32 or float64, got %s", t.DType())
-	}
-	return m, nil
 }
 
 // mod returns a mod n in 0..n-1.

@@ -170,7 +170,7 @@ func checkDownscale(t *testing.T, dims []int, down Downscale, m *Matrix, x []flo
 }
 
 // TestRotationMatchesRotation90Mask2D checks that Rotation{0,1,1} on an l x l lattice is exactly the
-// primitive Rotation90Mask2D(l) of Table 1, and that Permutation reads it back as Rotation90Permutation.
+// primitive Rotation90Mask2D(l) of Table 1, and that Permutation reads it back: the 1 of each row.
 func TestRotationMatchesRotation90Mask2D(t *testing.T) {
 	for l := 1; l <= 7; l++ {
 		m, err := Rotation{AxisA: 0, AxisB: 1, Quarter: 1}.Mask([]int{l, l})
@@ -184,10 +184,10 @@ func TestRotationMatchesRotation90Mask2D(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := Rotation90Permutation(l)
-		for i := range perm {
-			if perm[i] != want[i] {
-				t.Fatalf("l=%d: Permutation[%d] = %d, want %d", l, i, perm[i], want[i])
+		// perm[k] is the column of the 1 in row k of the mask: output cell k reads input cell perm[k].
+		for k := range perm {
+			if got := m.At(k, perm[k]); got != 1 {
+				t.Fatalf("l=%d: Permutation[%d] = %d, but the mask's row %d has %g there", l, k, perm[k], k, got)
 			}
 		}
 	}

@@ -69,19 +69,6 @@ func Rotation90Mask2D(l int) *Matrix {
 	return m
 }
 
-// Rotation90Permutation returns perm with perm[k] = the flat index of the cell that output cell k reads
-// under a 90° counter-clockwise rotation of an l x l lattice, i.e. the column of the 1 in row k of
-// Rotation90Mask2D(l). Gathering rows of a row-major grid with perm rotates it.
-func Rotation90Permutation(l int) []int {
-	perm := make([]int, l*l)
-	for i := range l {
-		for j := range l {
-			perm[i*l+j] = j*l + (l - 1 - i)
-		}
-	}
-	return perm
-}
-
 // mod returns a mod n in [0, n).
 func mod(a, n int) int {
 	r := a % n

@@ -13,6 +13,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -102,7 +103,7 @@ func denseKron(dims []int, batch int, weights []*Node, factors [][]*Node, perms 
 // factors, with and without axis permutations, for the output and for the gradients with respect to
 // the values, the factors and the weights.
 func TestKroneckerMaskAttentionMatchesDense(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(11, 12))
 	const batch, heads, dv = 2, 2, 3
 	cases := []struct {
@@ -123,15 +124,7 @@ func TestKroneckerMaskAttentionMatchesDense(t *testing.T) {
 				n *= l
 			}
 			var inputs []any
-			randT := func(dims ...int) *tensors.Tensor {
-				t := tensors.FromShape(shapes.Make(dtypes.Float32, dims...))
-				tensors.MustMutableFlatData[float32](t, func(f []float32) {
-					for i := range f {
-						f[i] = rng.Float32()
-					}
-				})
-				return t
-			}
+			randT := func(dims ...int) *tensors.Tensor { return testutil.UniformTensor(rng, dims...) }
 			inputs = append(inputs, randT(batch, heads, n, dv), randT(batch, heads, n, dv)) // values, output cotangent
 			for range c.perms {
 				inputs = append(inputs, randT(batch))
@@ -215,7 +208,7 @@ func TestKroneckerMaskAttentionMatchesDense(t *testing.T) {
 // smoothed mask, and for a grid-lattice expert (per-example reversals), KroneckerMaskAttention of
 // LatticeMaskTerms equals MaskedAttentionCore with a uniform softmax on the dense mask.
 func TestMaskOnlyMatchesDenseExpertMask(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	const batch, heads, dv, l = 3, 2, 4, 5
 	for _, grid := range []bool{false, true} {
@@ -229,12 +222,7 @@ func TestMaskOnlyMatchesDenseExpertMask(t *testing.T) {
 			}
 		}
 		extents := [][]int32{{3, 4}, {5, 5}, {2, 2}}
-		v := tensors.FromShape(shapes.Make(dtypes.Float32, batch, heads, l*l, dv))
-		tensors.MustMutableFlatData[float32](v, func(f []float32) {
-			for i := range f {
-				f[i] = rng.Float32()
-			}
-		})
+		v := testutil.UniformTensor(rng, batch, heads, l*l, dv)
 		for _, mode := range []string{"soft", "hard", "smoothed"} {
 			diff := MustExecOnce(backend, func(lg, ex, v *Node) *Node {
 				gates := e.GatesFromLogits(lg, mode == "hard")
@@ -260,11 +248,11 @@ func TestMaskOnlyMatchesDenseExpertMask(t *testing.T) {
 // the output has the layer's shape, every trainable variable gets a gradient, and the attention has no
 // query or key projection.
 func TestLatFormerMaskOnly(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(15, 16))
 	const batch, rows, cols, d, dc = 2, 4, 4, 8, 3
-	x := randomTensor(rng, batch, rows*cols, d)
-	c := randomTensor(rng, batch, dc)
+	x := testutil.NormalTensor(rng, batch, rows*cols, d)
+	c := testutil.NormalTensor(rng, batch, dc)
 	store := model.NewStore()
 	expert := experts.DefaultExpert(rows, cols)
 	out := model.MustNewExec(backend, store, func(scope *model.Scope, x, cond *Node) []*Node {

@@ -1,6 +1,8 @@
 package layers
 
 import (
+	"maps"
+
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/layers/norm"
@@ -10,12 +12,13 @@ import (
 	"github.com/latformer/latformer/internal/fastgraph"
 )
 
-// Hyperparameters of the LatFormer layer, read from the model.Store by LatFormer. Defaults in brackets.
+// Hyperparameters of the LatFormer layer, read from the model.Store by LatFormer (Param). Defaults in
+// brackets; DefaultParams lists them.
 const (
-	// ParamNumHeads is the number of attention heads [DefaultNumHeads].
+	// ParamNumHeads is the number of attention heads [1].
 	ParamNumHeads = "latformer_heads"
-	// ParamFFNDim is the hidden width of the feed-forward network; 0 means 4 x the model dimension
-	// [DefaultFFNDim].
+	// ParamFFNDim is the hidden width of the feed-forward network; 0 means 4 x the model dimension (128
+	// for the paper's d = 32) [0].
 	ParamFFNDim = "latformer_ffn_dim"
 	// ParamAttention chooses how the layer attends [AttentionFull]: AttentionFull is the paper's masked
 	// attention, softmax(Q Kᵀ/√d) ⊙ M renormalized (Section 3.1); AttentionMaskOnly drops the query-key
@@ -36,17 +39,25 @@ const (
 	AttentionMaskOnly = "mask_only"
 )
 
-// DefaultParams returns the hyperparameters of the LatFormer layer (the Param* keys) with their defaults.
-func DefaultParams() map[string]any {
-	return map[string]any{ParamNumHeads: DefaultNumHeads, ParamFFNDim: DefaultFFNDim, ParamAttention: AttentionFull, ParamActions: 1}
+// defaultParams holds the default of every Param* key of this package, the one place it is written.
+var defaultParams = map[string]any{
+	ParamNumHeads:  1,
+	ParamFFNDim:    0,
+	ParamAttention: AttentionFull,
+	ParamActions:   1,
 }
 
-// DefaultNumHeads is the default of ParamNumHeads.
-const DefaultNumHeads = 1
+// DefaultParams returns the hyperparameters of the LatFormer layer (the Param* keys) with their
+// defaults, a new map on every call.
+func DefaultParams() map[string]any { return maps.Clone(defaultParams) }
 
-// DefaultFFNDim is the default of ParamFFNDim: 0, the Transformer's 4 x the model dimension (128 for the
-// paper's d = 32).
-const DefaultFFNDim = 0
+// Param returns the value of the layer hyperparameter key (one of the Param* constants) in scope, or its
+// default (DefaultParams) when scope does not set it; a value of another type than T (an int given as a
+// float64, say) is converted as model.GetParamOr converts it. T must be the type of the default (int
+// for ParamNumHeads, ParamFFNDim and ParamActions, string for ParamAttention).
+func Param[T any](scope *model.Scope, key string) T {
+	return model.GetParamOr(scope, key, defaultParams[key].(T))
+}
 
 // LatFormerBuilder configures a LatFormer layer. Create it with LatFormer and call Done.
 type LatFormerBuilder struct {
@@ -80,10 +91,10 @@ func LatFormer(scope *model.Scope, x *Node, expert experts.Expert) *LatFormerBui
 	}
 	return &LatFormerBuilder{
 		scope: scope, x: x, expert: expert,
-		numHeads:  model.GetParamOr(scope, ParamNumHeads, DefaultNumHeads),
-		ffnDim:    model.GetParamOr(scope, ParamFFNDim, DefaultFFNDim),
-		attention: model.GetParamOr(scope, ParamAttention, AttentionFull),
-		actions:   model.GetParamOr(scope, ParamActions, 1),
+		numHeads:  Param[int](scope, ParamNumHeads),
+		ffnDim:    Param[int](scope, ParamFFNDim),
+		attention: Param[string](scope, ParamAttention),
+		actions:   Param[int](scope, ParamActions),
 	}
 }
 
@@ -199,34 +210,22 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 	return out
 }
 
-// MultiMaskedAttention is multi-head masked self-attention of x [batch, n, d] with several masks that
-// share the projections and the softmax (used for the plain and smoothed predictions of Section 4.2).
-// Each mask is [batch, n, n] or [n, n]; it returns one output [batch, n, d] per mask. Variables are
-// created under scope (query, key, value, output).
-func MultiMaskedAttention(scope *model.Scope, x *Node, masks []*Node, numHeads int) []*Node {
-	return multiHeadAttention(scope, x, numHeads, func(q, k, v *Node) []*Node { return MaskedAttentionCoreMulti(q, k, v, masks) })
-}
-
-// MultiLatticeMaskedAttention is MultiMaskedAttention with the lattice masks in factored form
-// (MaskedAttentionCoreFactored): the same outputs, variables and names as MultiMaskedAttention with the
-// masks' Dense tensors, computed faster. It is the LatFormer layer's full attention.
+// MultiLatticeMaskedAttention is multi-head masked self-attention of x [batch, n, d] with several
+// lattice masks that share the projections and the softmax (the plain and smoothed predictions of
+// Section 4.2), with the masks in factored form (MaskedAttentionCoreFactored); it returns one output
+// [batch, n, d] per mask. Each output equals MaskedAttention(scope, x, x, x) with numHeads heads of
+// dimension d/numHeads and that mask's Dense tensor, with the same variables (query, key, value and
+// output, under scope). It is the LatFormer layer's full attention.
 func MultiLatticeMaskedAttention(scope *model.Scope, x *Node, masks []*experts.LatticeMask, numHeads int) []*Node {
-	return multiHeadAttention(scope, x, numHeads, func(q, k, v *Node) []*Node { return MaskedAttentionCoreFactored(q, k, v, masks) })
-}
-
-// multiHeadAttention projects x to queries, keys and values [batch, heads, n, d/heads], applies core
-// and projects each of its outputs back to [batch, n, d].
-func multiHeadAttention(scope *model.Scope, x *Node, numHeads int, core func(q, k, v *Node) []*Node) []*Node {
 	batch, n, d := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2]
 	if d%numHeads != 0 {
-		exceptions.Panicf("masked attention: model dimension %d is not divisible by %d heads", d, numHeads)
+		exceptions.Panicf("MultiLatticeMaskedAttention: model dimension %d is not divisible by %d heads", d, numHeads)
 	}
 	dh := d / numHeads
-	project := func(name string) *Node {
+	project := func(name string) *Node { // [batch, heads, n, dh]
 		return swapHeadsAndCells(fastgraph.Dense(scope.In("%s", name), x, true, numHeads, dh))
 	}
-	q, k, v := project("query"), project("key"), project("value")
-	heads := core(q, k, v)
+	heads := MaskedAttentionCoreFactored(project("query"), project("key"), project("value"), masks)
 	outs := make([]*Node, len(heads))
 	for i, h := range heads {
 		h = Reshape(swapHeadsAndCells(h), batch, n, d)
@@ -245,10 +244,11 @@ func swapHeadsAndCells(x *Node) *Node {
 	return TransposeAllDims(x, 0, 2, 1, 3)
 }
 
-// MultiMaskOnlyAttention is MultiMaskedAttention without the query-key term: multi-head attention whose
-// weights are the rows of each mask, normalized, computed per lattice axis (KroneckerMaskAttention) from
-// the factored masks, so no n x n tensor is formed. It shares the value and output projections (and their
-// variable names) with MultiMaskedAttention and has no query or key projection.
+// MultiMaskOnlyAttention is MultiLatticeMaskedAttention without the query-key term: multi-head
+// attention whose weights are the rows of each mask, normalized, computed per lattice axis
+// (KroneckerMaskAttention) from the factored masks, so no n x n tensor is formed. It shares the value and
+// output projections (and their variable names) with MultiLatticeMaskedAttention and has no query or
+// key projection.
 func MultiMaskOnlyAttention(scope *model.Scope, x *Node, masks []*experts.LatticeMask, numHeads int) []*Node {
 	batch, n, d := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2]
 	if d%numHeads != 0 {

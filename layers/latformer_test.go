@@ -7,21 +7,24 @@ import (
 	"testing"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/internal/testutil"
 )
 
 // TestLatFormerShapesAndConditioning builds the layer with and without conditioning and smoothing, and
 // checks output shapes, that the conditioning vector changes the output, and that every trainable
 // variable (projections, norms, FFN, gate FFN) gets a gradient.
 func TestLatFormerShapesAndConditioning(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(13, 14))
 	const batch, rows, cols, d, dc = 2, 4, 4, 8, 5
-	x := randomTensor(rng, batch, rows*cols, d)
-	c1, c2 := randomTensor(rng, batch, dc), randomTensor(rng, batch, dc)
+	x := testutil.NormalTensor(rng, batch, rows*cols, d)
+	c1, c2 := testutil.NormalTensor(rng, batch, dc), testutil.NormalTensor(rng, batch, dc)
 	store := model.NewStore()
 	expert := experts.DefaultExpert(rows, cols)
 	exec := model.MustNewExec(backend, store, func(scope *model.Scope, x, cond *Node) []*Node {
@@ -66,7 +69,7 @@ func ExampleLatFormer() {
 	backend, _ := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see latformer.DefaultGoBackend)
 	store := model.NewStore()
 	expert := experts.DefaultExpert(3, 3)
-	x := tensors.FromShape(randomTensor(rand.New(rand.NewPCG(1, 1)), 1, 9, 4).Shape())
+	x := tensors.FromShape(shapes.Make(dtypes.Float32, 1, 9, 4))
 	out := model.MustExecOnce(backend, store, func(scope *model.Scope, x *Node) *Node {
 		return LatFormer(scope, x, expert).WithFFNDim(16).Done().Output
 	}, x)

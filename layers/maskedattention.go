@@ -40,27 +40,17 @@ import (
 // more than ~100 apart), the row is treated as all-zero: this is a property of masking after the
 // softmax, shared by the paper's formulation.
 func MaskedAttentionCore(query, key, value, mask *Node) *Node {
-	return MaskedAttentionCoreMulti(query, key, value, []*Node{mask})[0]
-}
-
-// MaskedAttentionCoreMulti is MaskedAttentionCore for several masks at once: the scores and the softmax
-// are computed once and shared, and one output is returned per mask (used for the plain and smoothed
-// predictions of Section 4.2). Shapes as in MaskedAttentionCore.
-func MaskedAttentionCoreMulti(query, key, value *Node, masks []*Node) []*Node {
 	checkAttentionShapes(query, key, value)
-	ms := make([]coreMask, len(masks))
-	for i, m := range masks {
-		ms[i] = coreMask{dense: m}
-	}
-	return maskedAttentionCore(query, key, value, ms)
+	return maskedAttentionCore(query, key, value, []coreMask{{dense: mask}})[0]
 }
 
-// MaskedAttentionCoreFactored is MaskedAttentionCoreMulti with lattice masks given in factored form
-// (experts.LatticeMask): the n x n mask is formed from the per-cell factors (LatticeMask.Factors) by one
-// batched matrix product inside the layer, and its gradient goes back to the factors by two more, so
-// neither the mask nor its gradient is ever broadcast or reduced element by element. Same result as
-// MaskedAttentionCoreMulti with the masks' Dense tensors. queryLen and keyLen must be Rows*Cols of
-// every mask, and the masks' batch that of query.
+// MaskedAttentionCoreFactored is MaskedAttentionCore for several lattice masks given in factored form
+// (experts.LatticeMask): the scores and the softmax are computed once and shared, and one output is
+// returned per mask (the plain and smoothed predictions of Section 4.2). The n x n mask is formed from
+// the per-cell factors (LatticeMask.Factors) by one batched matrix product inside the layer, and its
+// gradient goes back to the factors by two more, so neither the mask nor its gradient is ever broadcast
+// or reduced element by element. Each output equals MaskedAttentionCore with that mask's Dense tensor.
+// queryLen and keyLen must be Rows*Cols of every mask, and the masks' batch that of query.
 func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.LatticeMask) []*Node {
 	checkAttentionShapes(query, key, value)
 	batch, queryLen, keyLen := query.Shape().Dimensions[0], query.Shape().Dimensions[2], key.Shape().Dimensions[2]
@@ -267,7 +257,8 @@ func broadcastMask(mask *Node, batch, heads, queryLen, keyLen int) *Node {
 		exceptions.Panicf("mask must have rank 2, 3 or 4, got shape %s", mask.Shape())
 	}
 	if mask.Shape().Dimensions[0] != batch || mask.Shape().Dimensions[1] != heads {
-		// Explicit broadcast: much faster than implicit broadcasting on the Go backend.
+		// Broadcast once, explicitly: the Go backend runs an element-wise op on operands of one shape as a
+		// flat loop, and one with size-1 axes through a per-element broadcast iterator.
 		mask = BroadcastToDims(mask, batch, heads, queryLen, keyLen)
 	}
 	return mask

@@ -4,36 +4,20 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
-	_ "github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/internal/fastgraph"
+	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/lattice"
 )
-
-func goBackend(t testing.TB) compute.Backend {
-	t.Helper()
-	b, err := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see latformer.DefaultGoBackend)
-	if err != nil {
-		t.Fatalf("creating the Go backend: %v", err)
-	}
-	return b
-}
-
-func randomTensor(rng *rand.Rand, dims ...int) *tensors.Tensor {
-	t := tensors.FromShape(shapes.Make(dtypes.Float32, dims...))
-	tensors.MustMutableFlatData[float32](t, func(f []float32) {
-		for i := range f {
-			f[i] = float32(rng.NormFloat64())
-		}
-	})
-	return t
-}
 
 func flat64(t *tensors.Tensor) []float64 {
 	var out []float64
@@ -48,7 +32,7 @@ func flat64(t *tensors.Tensor) []float64 {
 // (n = 7), 2-D lattices (5x5 and 4x6) and a 3-D lattice (3x4x5), on GoMLX's Go backend. Down-scaling is
 // checked on up-scaled inputs, where it is the exact left inverse of up-scaling.
 func TestTheorem1(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	for _, dims := range [][]int{{7}, {5, 5}, {4, 6}, {3, 4, 5}} {
 		actions := lattice.AllActions(dims)
 		checks, err := CheckTheorem1(backend, dims, actions, 4, 1)
@@ -71,7 +55,7 @@ func TestTheorem1(t *testing.T) {
 // outputs and the gradients with respect to Q, K, V and M agree within 1e-5, for shared and per-example
 // masks and two heads.
 func TestMaskedAttentionGradient(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	const batch, heads, n, d = 2, 2, 6, 3
 	reference := func(q, k, v, m *Node) *Node {
@@ -104,8 +88,8 @@ func TestMaskedAttentionGradient(t *testing.T) {
 				f[i] = float32(0.05 + 0.95*rng.Float64())
 			}
 		})
-		outs := exec.MustCall(randomTensor(rng, batch, heads, n, d), randomTensor(rng, batch, heads, n, d),
-			randomTensor(rng, batch, heads, n, d), mask, randomTensor(rng, batch, heads, n, d))
+		outs := exec.MustCall(testutil.NormalTensor(rng, batch, heads, n, d), testutil.NormalTensor(rng, batch, heads, n, d),
+			testutil.NormalTensor(rng, batch, heads, n, d), mask, testutil.NormalTensor(rng, batch, heads, n, d))
 		names := []string{"output", "dQ", "dK", "dV", "dM"}
 		pairs := [][2]int{{0, 1}, {2, 6}, {3, 7}, {4, 8}, {5, 9}}
 		for i, p := range pairs {
@@ -125,14 +109,14 @@ func TestMaskedAttentionGradient(t *testing.T) {
 // TestMaskedAttentionZeroRow checks the guard for an all-zero mask row: that row outputs zeros and
 // the other rows are unaffected (no NaN anywhere, also in the gradients).
 func TestMaskedAttentionZeroRow(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	const n, d = 4, 2
 	mask := lattice.IdentityMatrix(n)
 	for j := range n {
 		mask.Set(2, j, 0)
 	}
-	x := randomTensor(rng, 1, 1, n, d)
+	x := testutil.NormalTensor(rng, 1, 1, n, d)
 	outs := MustNewExec(backend, func(x, m *Node) []*Node {
 		y := MaskedAttentionCore(x, x, x, m)
 		return []*Node{y, Gradient(ReduceAllSum(y), x)[0]}
@@ -174,7 +158,7 @@ func ExampleMaskedAttentionCore() {
 // canvases, the canvas and the grid lattice, soft and hard gates, one and two heads, and two masks at once
 // (plain and smoothed, Section 4.2).
 func TestMaskedAttentionCoreFactoredMatchesDense(t *testing.T) {
-	backend := goBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(21, 22))
 	const batch, dh = 3, 4
 	for _, c := range []struct {
@@ -184,9 +168,9 @@ func TestMaskedAttentionCoreFactoredMatchesDense(t *testing.T) {
 		e := experts.DefaultExpert(c.rows, c.cols)
 		e.GridLattice = c.grid
 		n := c.rows * c.cols
-		logits := randomTensor(rng, batch, e.NumGates())
-		q, k, v := randomTensor(rng, batch, c.heads, n, dh), randomTensor(rng, batch, c.heads, n, dh), randomTensor(rng, batch, c.heads, n, dh)
-		cot := randomTensor(rng, batch, c.heads, n, dh)
+		logits := testutil.NormalTensor(rng, batch, e.NumGates())
+		q, k, v := testutil.NormalTensor(rng, batch, c.heads, n, dh), testutil.NormalTensor(rng, batch, c.heads, n, dh), testutil.NormalTensor(rng, batch, c.heads, n, dh)
+		cot := testutil.NormalTensor(rng, batch, c.heads, n, dh)
 		extents := tensors.FromValue([][]int32{{int32(min(3, c.rows)), int32(min(4, c.cols))}, {int32(c.rows), int32(c.cols)}, {2, 2}})
 		outs := MustExecOnceN(backend, func(in []*Node) []*Node {
 			lg, q, k, v, cot, ex := in[0], in[1], in[2], in[3], in[4], in[5]
@@ -242,4 +226,83 @@ func TestMaskedAttentionCoreFactoredMatchesDense(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMaskedAttentionBuilder checks the MaskedAttention builder with numbers, each graph on one store so
+// that all share the variables: it equals the LatFormer layer's attention (MultiLatticeMaskedAttention on
+// the factored mask) given the expert mask's Dense tensor, within 1e-5, for one and two heads; with the
+// identity mask every cell attends only to itself, so the output is the value projection followed by the
+// output projection; with no mask it is plain softmax attention, the same as with an all-ones mask; and
+// WithOutputDim sets the output's last dimension.
+func TestMaskedAttentionBuilder(t *testing.T) {
+	backend := testutil.Backend(t)
+	rng := rand.New(rand.NewPCG(31, 32))
+	const batch, side, d = 2, 3, 4
+	n := side * side
+	e := experts.DefaultExpert(side, side)
+	x := testutil.NormalTensor(rng, batch, n, d)
+	logits := testutil.NormalTensor(rng, batch, e.NumGates())
+	for _, heads := range []int{1, 2} {
+		store := model.NewStore()
+		// run builds one graph of x and the logits on the store and returns its output.
+		run := func(f func(scope *model.Scope, x, lg *Node) *Node) *tensors.Tensor {
+			return model.MustNewExec(backend, store, f).MustCall(x, logits)[0]
+		}
+		builder := func(scope *model.Scope, x *Node) *MaskedAttentionBuilder {
+			return MaskedAttention(scope, x, x, x).WithNumHeads(heads).WithKeyQueryDim(d / heads).WithValueDim(d / heads)
+		}
+		expertMask := func(lg *Node) *experts.LatticeMask { return e.Mask(e.GatesFromLogits(lg, false)) }
+		layer := run(func(scope *model.Scope, x, lg *Node) *Node {
+			return MultiLatticeMaskedAttention(scope, x, []*experts.LatticeMask{expertMask(lg)}, heads)[0]
+		})
+		withMask := run(func(scope *model.Scope, x, lg *Node) *Node {
+			return builder(scope, x).WithMask(expertMask(lg).Dense()).Done()
+		})
+		identity := run(func(scope *model.Scope, x, _ *Node) *Node {
+			eye := ConstTensor(x.Graph(), experts.MatrixTensor(lattice.IdentityMatrix(n)))
+			return builder(scope, x).WithMask(eye).Done()
+		})
+		valueThenOutput := run(func(scope *model.Scope, x, _ *Node) *Node {
+			v := Reshape(fastgraph.Dense(scope.In("value"), x, true, heads, d/heads), batch, n, d)
+			return fastgraph.Dense(scope.In("output"), v, true, d)
+		})
+		noMask := run(func(scope *model.Scope, x, _ *Node) *Node { return builder(scope, x).Done() })
+		allOnes := run(func(scope *model.Scope, x, _ *Node) *Node {
+			return builder(scope, x).WithMask(Ones(x.Graph(), shapes.Make(x.DType(), batch, n, n))).Done()
+		})
+		for _, c := range []struct {
+			name string
+			a, b *tensors.Tensor
+		}{
+			{"with the expert's dense mask vs MultiLatticeMaskedAttention", withMask, layer},
+			{"with the identity mask vs the value and output projections", identity, valueThenOutput},
+			{"with no mask vs an all-ones mask", noMask, allOnes},
+		} {
+			if diff := maxAbsDiff(c.a, c.b); diff > 1e-5 {
+				t.Errorf("%d heads: MaskedAttention %s: they differ by %g", heads, c.name, diff)
+			}
+		}
+		if diff := maxAbsDiff(identity, withMask); diff < 1e-3 {
+			t.Errorf("%d heads: the identity and the expert's mask give the same output (%g apart): the mask is ignored", heads, diff)
+		}
+		wide := run(func(scope *model.Scope, x, _ *Node) *Node {
+			return MaskedAttention(scope.In("wide"), x, x, x).WithOutputDim(7).Done()
+		})
+		if got := wide.Shape().Dimensions; !slices.Equal(got, []int{batch, n, 7}) {
+			t.Errorf("WithOutputDim(7): output shape %v, want [%d %d 7]", got, batch, n)
+		}
+	}
+}
+
+// maxAbsDiff returns the largest |a[i] - b[i]| of two float32 tensors of the same size.
+func maxAbsDiff(a, b *tensors.Tensor) float64 {
+	fa, fb := tensors.MustCopyFlatData[float32](a), tensors.MustCopyFlatData[float32](b)
+	if len(fa) != len(fb) {
+		return math.Inf(1)
+	}
+	d := 0.0
+	for i := range fa {
+		d = max(d, math.Abs(float64(fa[i]-fb[i])))
+	}
+	return d
 }

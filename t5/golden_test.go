@@ -8,8 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gomlx/compute"
-	_ "github.com/gomlx/compute/gobackend"
+	"github.com/latformer/latformer/internal/testutil"
 )
 
 // goldenTolerance is the largest absolute difference allowed between our float32 encoder and the
@@ -56,15 +55,6 @@ func loadGolden(t *testing.T, name string) golden {
 	return g
 }
 
-func testBackend(t testing.TB) compute.Backend {
-	t.Helper()
-	b, err := compute.NewWithConfig("go:ops_sequential")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // maxDiff returns the largest |a[i] - b[i]|, or +Inf if the lengths differ.
 func maxDiff(a []float32, b []float64) float64 {
 	if len(a) != len(b) {
@@ -82,7 +72,7 @@ func maxDiff(a []float32, b []float64) float64 {
 // Python package's plus </s>, every hidden state and mean within goldenTolerance, for texts alone and
 // for a padded batch (whose real rows and masked means must match the texts alone).
 func TestGolden(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	for _, name := range []string{"tiny", "tiny-gated"} {
 		t.Run(name, func(t *testing.T) {
 			g := loadGolden(t, name)

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/latformer/latformer/internal/testutil"
 )
 
 // rawTensor is a tensor to write in a safetensors file: dtype "F32", "F16" or "BF16" and raw bytes.
@@ -103,7 +105,7 @@ func tinyConfig() Config {
 // Encode's rows, the vectors have Dim entries, and different texts get different vectors.
 func TestGeneratedCheckpoint(t *testing.T) {
 	dir, _ := generateCheckpoint(t, tinyConfig())
-	enc, err := Load(testBackend(t), dir)
+	enc, err := Load(testutil.Backend(t), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +155,7 @@ func toF64(v []float32) []float64 {
 
 // TestLoadErrors checks that broken checkpoints are errors that name the problem.
 func TestLoadErrors(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	c := tinyConfig()
 	for _, tc := range []struct {
 		name, want string
@@ -219,7 +221,7 @@ func TestHalfPrecision(t *testing.T) {
 	}
 	c := tinyConfig()
 	dir, ts := generateCheckpoint(t, c)
-	ref, err := Load(testBackend(t), dir)
+	ref, err := Load(testutil.Backend(t), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +235,7 @@ func TestHalfPrecision(t *testing.T) {
 		ts[name] = rawTensor{"BF16", x.shape, b}
 	}
 	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), ts)
-	half, err := Load(testBackend(t), dir)
+	half, err := Load(testutil.Backend(t), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,42 +5,27 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gomlx/compute"
-	"github.com/gomlx/compute/dtypes"
-	_ "github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/internal/testutil"
 )
-
-func randomTensor(rng *rand.Rand, dims ...int) *tensors.Tensor {
-	t := tensors.FromShape(shapes.Make(dtypes.Float32, dims...))
-	tensors.MustMutableFlatData[float32](t, func(f []float32) {
-		for i := range f {
-			f[i] = float32(rng.NormFloat64())
-		}
-	})
-	return t
-}
 
 // TestDenseMatchesLayersDense checks Dense against GoMLX's layers.Dense: the same variables and values
 // (same initialization from the same seed), and outputs and gradients with respect to the input, the
 // weights and the biases within 1e-5, for rank-2 and rank-3 inputs, several output dimensions, more
 // inputs than outputs and fewer, with and without bias.
 func TestDenseMatchesLayersDense(t *testing.T) {
-	backend, err := compute.NewWithConfig("go:ops_sequential")
-	if err != nil {
-		t.Fatal(err)
-	}
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range []struct {
 		dims    []int
 		outDims []int
 		bias    bool
 	}{{[]int{7, 5}, []int{12}, true}, {[]int{3, 4, 16}, []int{6}, true}, {[]int{2, 5, 8}, []int{2, 3}, false}, {[]int{9, 3}, []int{11}, false}} {
-		x := randomTensor(rng, c.dims...)
+		x := testutil.NormalTensor(rng, c.dims...)
 		var outs [2][]*tensors.Tensor
 		for i, dense := range []func(*model.Scope, *Node, bool, ...int) *Node{layers.Dense, Dense} {
 			store := model.NewStore()

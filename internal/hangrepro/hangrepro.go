@@ -30,13 +30,14 @@ import (
 
 // Config describes one reproduction run.
 type Config struct {
-	Products int           // independent matrix products in the graph (8 hangs every time on 2 cores)
-	Size     int           // side of the square matrices (200)
-	Runs     int           // executions of the same graph (one of the first few hangs)
+	Products int           // independent matrix products in the graph: it hangs when their tasks hold every pool slot
+	Size     int           // side of the square matrices, large enough that each product fans out (Saturate)
+	Runs     int           // executions of the same graph: the hang depends on the scheduling, so one run may finish
 	Timeout  time.Duration // a run that takes longer than this is reported as hung
 }
 
-// DefaultConfig is the reproduction used in the README: eight independent 200×200 products.
+// DefaultConfig is the reproduction `latformer hang-repro` runs: 20 executions of a graph of eight
+// independent 200×200 products, each allowed 10 seconds.
 func DefaultConfig() Config {
 	return Config{Products: 8, Size: 200, Runs: 20, Timeout: 10 * time.Second}
 }
