@@ -103,13 +103,10 @@ type coreMask struct {
 // (= P ⊙ dP, see MaskedAttentionCore),  dQ = dS K/√d,  dK = dSᵀ Q/√d; a factored mask gets
 // dl = dM r and dr = dMᵀ l per query cell.
 func maskedAttentionCore(query, key, value *Node, masks []coreMask) []*Node {
-	g := query.Graph()
 	dims := query.Shape().Dimensions
-	batch, heads, queryLen, keyDim := dims[0], dims[1], dims[2], dims[3]
-	keyLen := key.Shape().Dimensions[2]
-	valueDim := value.Shape().Dimensions[3]
-	scale := 1.0 / math.Sqrt(float64(keyDim))
-
+	c := &attentionCore{masks: masks, batch: dims[0], heads: dims[1], queryLen: dims[2],
+		keyLen: key.Shape().Dimensions[2], valueDim: value.Shape().Dimensions[3],
+		scale: 1.0 / math.Sqrt(float64(dims[3])), fwd: make([]keptMask, len(masks))}
 	inputs := []*Node{query, key, value}
 	for _, m := range masks {
 		if m.dense != nil {
@@ -122,88 +119,115 @@ func maskedAttentionCore(query, key, value *Node, masks []coreMask) []*Node {
 			inputs = append(inputs, m.l, m.r)
 		}
 	}
+	c.numInputs = len(inputs)
+	return fastgraph.WithCustomVJP(inputs, c.forward, c.backward)
+}
 
-	// Forward nodes kept for the backward pass.
-	type kept struct {
-		weights, out, safe, positive *Node
-	}
-	var q, k, probs, valueOnes *Node
-	fwd := make([]kept, len(masks))
-	var in []*Node
-	forward := func(stopped []*Node) []*Node {
-		in = stopped
-		q, k = stopped[0], stopped[1]
-		v := stopped[2]
-		scores := DotGeneral(MulScalar(q, scale), []int{3}, []int{0, 1}, k, []int{3}, []int{0, 1}) // [b, h, q, k]
-		probs = Softmax(scores, -1)
-		// Values with a column of ones: one matrix product gives both A V and the row sums A 1.
-		valueOnes = Concatenate([]*Node{v, OnesLike(Slice(v, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, 1)))}, -1)
-		outs := make([]*Node, len(masks))
-		idx := 3
-		for i, m := range masks {
-			var mask *Node
-			if m.dense != nil {
-				mask = broadcastMask(stopped[idx], batch, heads, queryLen, keyLen)
-				idx++
-			} else {
-				l, r := stopped[idx], stopped[idx+1]
-				idx += 2
-				dense := DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2}) // [b, i, j, c, e]
-				mask = broadcastMask(Reshape(dense, batch, 1, queryLen, keyLen), batch, heads, queryLen, keyLen)
-			}
-			weights := Mul(probs, mask)                                                             // A = P ⊙ M
-			product := DotGeneral(weights, []int{3}, []int{0, 1}, valueOnes, []int{2}, []int{0, 1}) // [A V, A 1]
-			numerator := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, valueDim))
-			rowSum := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(valueDim, valueDim+1))
-			positive := GreaterThan(rowSum, ScalarZero(g, rowSum.DType()))
-			safe := Where(positive, rowSum, OnesLike(rowSum))
-			outs[i] = Div(numerator, safe)
-			fwd[i] = kept{weights: weights, out: outs[i], safe: safe, positive: positive}
-		}
-		return outs
-	}
-	backward := func(dOuts []*Node) []*Node {
-		grads := make([]*Node, len(inputs))
-		var dScores, dValueOnes *Node // dValueOnes: [b, h, dv+1, k]
-		idx := 3
-		for i, m := range masks {
-			f := fwd[i]
-			dNum := Div(dOuts[i], f.safe)
-			dSum := Neg(ReduceAndKeep(Mul(dNum, f.out), ReduceSum, -1))
-			dSum = Where(f.positive, dSum, ZerosLike(dSum))
-			dProduct := Concatenate([]*Node{dNum, dSum}, -1)                                          // [b, h, q, dv+1]
-			dWeights := DotGeneral(dProduct, []int{3}, []int{0, 1}, valueOnes, []int{3}, []int{0, 1}) // [b, h, q, k]
-			// Aᵀ [dN, ds] as [dN, ds]ᵀ A: the small operand is transposed here, so that the Go backend's matrix
-			// product takes A as it is ([B, K, N]) instead of transposing the n x n tensor.
-			dProductT := TransposeAllDims(dProduct, 0, 1, 3, 2) // [b, h, dv+1, q]
-			dValueOnes = addOrSet(dValueOnes, DotGeneral(dProductT, []int{3}, []int{0, 1}, f.weights, []int{2}, []int{0, 1}))
-			dScores = addOrSet(dScores, Mul(f.weights, dWeights)) // P ⊙ dP with dP = dA ⊙ M
-			dMask := Mul(probs, dWeights)                         // [b, h, q, k]
-			if m.dense != nil {
-				grads[idx] = reduceMaskGradient(dMask, in[idx].Shape())
-				idx++
-				continue
-			}
-			if heads > 1 {
-				dMask = ReduceSum(dMask, 1)
-			}
-			l, r := in[idx], in[idx+1]
-			dMask = Reshape(dMask, batch, m.rows, m.cols, m.rows, m.cols)                         // [b, i, j, c, e]
-			grads[idx] = DotGeneral(dMask, []int{4}, []int{0, 1, 2}, r, []int{3}, []int{0, 1, 2}) // [b, i, j, c, T]
-			lT := TransposeAllDims(l, 0, 1, 2, 4, 3)                                              // [b, i, j, T, c], small
-			dR := DotGeneral(lT, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2})       // [b, i, j, T, e]
-			grads[idx+1] = TransposeAllDims(dR, 0, 1, 2, 4, 3)
+// attentionCore holds one maskedAttentionCore's shapes and the forward nodes its backward pass reuses.
+// The inputs are query, key, value, then each mask's dense tensor or its two factors l, r.
+type attentionCore struct {
+	masks                                    []coreMask
+	batch, heads, queryLen, keyLen, valueDim int
+	scale                                    float64
+	numInputs                                int
+	// Set by forward: its (gradient-stopped) inputs, q, k, P, [V, 1] and each mask's kept nodes.
+	in                     []*Node
+	q, k, probs, valueOnes *Node
+	fwd                    []keptMask
+}
+
+// keptMask is the forward nodes of one mask kept for the backward pass: A_m, out_m, s_m with its zero rows
+// set to 1, and where s_m > 0.
+type keptMask struct {
+	weights, out, safe, positive *Node
+}
+
+// forward computes out_m for every mask from the inputs (see maskedAttentionCore).
+func (c *attentionCore) forward(stopped []*Node) []*Node {
+	c.in = stopped
+	c.q, c.k = stopped[0], stopped[1]
+	v := stopped[2]
+	scores := DotGeneral(MulScalar(c.q, c.scale), []int{3}, []int{0, 1}, c.k, []int{3}, []int{0, 1}) // [b, h, q, k]
+	c.probs = Softmax(scores, -1)
+	// Values with a column of ones: one matrix product gives both A V and the row sums A 1.
+	c.valueOnes = Concatenate([]*Node{v, OnesLike(Slice(v, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, 1)))}, -1)
+	outs := make([]*Node, len(c.masks))
+	idx := 3
+	for i, m := range c.masks {
+		var mask *Node
+		if m.dense != nil {
+			mask = broadcastMask(stopped[idx], c.batch, c.heads, c.queryLen, c.keyLen)
+			idx++
+		} else {
+			l, r := stopped[idx], stopped[idx+1]
 			idx += 2
+			dense := DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2}) // [b, i, j, c, e]
+			mask = broadcastMask(Reshape(dense, c.batch, 1, c.queryLen, c.keyLen), c.batch, c.heads, c.queryLen, c.keyLen)
 		}
-		// [b, h, dv+1, k] -> [b, h, k, dv]: the column of ones has no gradient.
-		grads[2] = TransposeAllDims(Slice(dValueOnes, AxisRange(), AxisRange(), AxisRange(0, valueDim), AxisRange()), 0, 1, 3, 2)
-		grads[0] = MulScalar(DotGeneral(dScores, []int{3}, []int{0, 1}, k, []int{2}, []int{0, 1}), scale) // [b, h, q, d]
-		qT := TransposeAllDims(q, 0, 1, 3, 2)                                                             // [b, h, d, q], small
-		dKey := DotGeneral(qT, []int{3}, []int{0, 1}, dScores, []int{2}, []int{0, 1})                     // [b, h, d, k]
-		grads[1] = MulScalar(TransposeAllDims(dKey, 0, 1, 3, 2), scale)
-		return grads
+		outs[i] = c.maskedOutput(i, mask)
 	}
-	return fastgraph.WithCustomVJP(inputs, forward, backward)
+	return outs
+}
+
+// maskedOutput is out_m = N_m / s_m for mask i (M_m broadcast to [b, h, q, k]), keeping its nodes in c.fwd[i].
+func (c *attentionCore) maskedOutput(i int, mask *Node) *Node {
+	weights := Mul(c.probs, mask)                                                             // A = P ⊙ M
+	product := DotGeneral(weights, []int{3}, []int{0, 1}, c.valueOnes, []int{2}, []int{0, 1}) // [A V, A 1]
+	numerator := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, c.valueDim))
+	rowSum := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(c.valueDim, c.valueDim+1))
+	positive := GreaterThan(rowSum, ScalarZero(c.q.Graph(), rowSum.DType()))
+	safe := Where(positive, rowSum, OnesLike(rowSum))
+	out := Div(numerator, safe)
+	c.fwd[i] = keptMask{weights: weights, out: out, safe: safe, positive: positive}
+	return out
+}
+
+// backward computes the inputs' gradients from the outputs' (see maskedAttentionCore).
+func (c *attentionCore) backward(dOuts []*Node) []*Node {
+	grads := make([]*Node, c.numInputs)
+	var dScores, dValueOnes *Node // dValueOnes: [b, h, dv+1, k]
+	idx := 3
+	for i, m := range c.masks {
+		f := c.fwd[i]
+		dNum := Div(dOuts[i], f.safe)
+		dSum := Neg(ReduceAndKeep(Mul(dNum, f.out), ReduceSum, -1))
+		dSum = Where(f.positive, dSum, ZerosLike(dSum))
+		dProduct := Concatenate([]*Node{dNum, dSum}, -1)                                            // [b, h, q, dv+1]
+		dWeights := DotGeneral(dProduct, []int{3}, []int{0, 1}, c.valueOnes, []int{3}, []int{0, 1}) // [b, h, q, k]
+		// Aᵀ [dN, ds] as [dN, ds]ᵀ A: the small operand is transposed here, so that the Go backend's matrix
+		// product takes A as it is ([B, K, N]) instead of transposing the n x n tensor.
+		dProductT := TransposeAllDims(dProduct, 0, 1, 3, 2) // [b, h, dv+1, q]
+		dValueOnes = addOrSet(dValueOnes, DotGeneral(dProductT, []int{3}, []int{0, 1}, f.weights, []int{2}, []int{0, 1}))
+		dScores = addOrSet(dScores, Mul(f.weights, dWeights)) // P ⊙ dP with dP = dA ⊙ M
+		dMask := Mul(c.probs, dWeights)                       // [b, h, q, k]
+		if m.dense != nil {
+			grads[idx] = reduceMaskGradient(dMask, c.in[idx].Shape())
+			idx++
+			continue
+		}
+		grads[idx], grads[idx+1] = c.factorGradients(m, dMask, c.in[idx], c.in[idx+1])
+		idx += 2
+	}
+	// [b, h, dv+1, k] -> [b, h, k, dv]: the column of ones has no gradient.
+	grads[2] = TransposeAllDims(Slice(dValueOnes, AxisRange(), AxisRange(), AxisRange(0, c.valueDim), AxisRange()), 0, 1, 3, 2)
+	grads[0] = MulScalar(DotGeneral(dScores, []int{3}, []int{0, 1}, c.k, []int{2}, []int{0, 1}), c.scale) // [b, h, q, d]
+	qT := TransposeAllDims(c.q, 0, 1, 3, 2)                                                               // [b, h, d, q], small
+	dKey := DotGeneral(qT, []int{3}, []int{0, 1}, dScores, []int{2}, []int{0, 1})                         // [b, h, d, k]
+	grads[1] = MulScalar(TransposeAllDims(dKey, 0, 1, 3, 2), c.scale)
+	return grads
+}
+
+// factorGradients turns dM (the gradient of a factored mask, [b, h, q, k]) into those of its factors:
+// dl = dM r and dr = dMᵀ l per query cell.
+func (c *attentionCore) factorGradients(m coreMask, dMask, l, r *Node) (dl, dr *Node) {
+	if c.heads > 1 {
+		dMask = ReduceSum(dMask, 1)
+	}
+	dMask = Reshape(dMask, c.batch, m.rows, m.cols, m.rows, m.cols)                 // [b, i, j, c, e]
+	dl = DotGeneral(dMask, []int{4}, []int{0, 1, 2}, r, []int{3}, []int{0, 1, 2})   // [b, i, j, c, T]
+	lT := TransposeAllDims(l, 0, 1, 2, 4, 3)                                        // [b, i, j, T, c], small
+	dR := DotGeneral(lT, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2}) // [b, i, j, T, e]
+	return dl, TransposeAllDims(dR, 0, 1, 2, 4, 3)
 }
 
 func addOrSet(sum, x *Node) *Node {
