@@ -215,11 +215,12 @@ def main(argv):
             args.append(a)
     unknown = [f for f in flags if f not in ("--forbid-path", "--failed-run", "--help", "-h")]
     usage_error = unknown or not args or ("--failed-run" in flags and (log is None or len(args) != 1))
-    if "--help" in flags or "-h" in flags or usage_error:
+    wants_help = ("--help" in flags or "-h" in flags) and not unknown
+    if wants_help or usage_error:
         print(__doc__.strip(), file=sys.stderr)
         if unknown:
             print("unknown flag(s): %s" % " ".join(unknown), file=sys.stderr)
-        return 2 if usage_error else 0
+        return 0 if wants_help else 2
     if log is not None:
         return 2 if check_failed_run(log, args[0]) is None else 1
     forbidden = checkout_paths() if "--forbid-path" in flags else []
