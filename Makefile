@@ -168,29 +168,25 @@ jupyter-setup: setup
 	@command -v jupyter-nbconvert >/dev/null || (apt-get update -qq && apt-get install -y -qq jupyter-nbconvert jupyter-client jupyter-notebook)
 	$(BIN)/gonb --install --force_deps --logtostderr=false
 
-# Quick mode (LATFORMER_QUICK=1): executes every notebook into a scratch copy, fails if any cell errors.
+# Quick mode (LATFORMER_QUICK=1): first the checks' self-test (notebooks/testdata: a panic, a compile error,
+# os.Exit(1) and a killed kernel must each fail with the notebook and the cell named), then every notebook
+# executed into a scratch copy by notebooks/execute.sh; fails, naming the notebook and the cell, if any cell fails.
 notebooks: jupyter-setup
-	@mkdir -p /tmp/latformer-notebooks
+	@bash notebooks/testdata/selftest.sh /tmp/latformer-notebooks/selftest
 	@start=$$(date +%s); for nb in $(NOTEBOOKS); do \
 		echo "== $$nb"; t0=$$(date +%s); \
-		LATFORMER_QUICK=1 jupyter nbconvert --to notebook --execute --allow-errors --ExecutePreprocessor.timeout=1200 \
-			--output-dir /tmp/latformer-notebooks "$$nb" 2>/tmp/latformer-notebooks/log.txt \
-			|| { tail -30 /tmp/latformer-notebooks/log.txt; exit 1; }; \
-		python3 notebooks/check_outputs.py "/tmp/latformer-notebooks/$$(basename "$$nb")" || exit 1; \
+		LATFORMER_QUICK=1 bash notebooks/execute.sh "$$nb" /tmp/latformer-notebooks || exit 1; \
 		echo "   ok in $$(( $$(date +%s) - t0 )) s"; \
 	done; echo "all notebooks executed in $$(( $$(date +%s) - start )) s (quick mode)"
 
 # Full mode: executes each notebook into /tmp/latformer-notebooks/full, checks it (no error, no panic, no
 # machine path) and only then copies it over notebooks/, so the committed copies carry the outputs of a full run.
 notebooks-full: jupyter-setup
-	@mkdir -p /tmp/latformer-notebooks/full
 	@start=$$(date +%s); for nb in $(NOTEBOOKS); do \
-		echo "== $$nb"; t0=$$(date +%s); out=/tmp/latformer-notebooks/full/$$(basename "$$nb"); \
-		jupyter nbconvert --to notebook --execute --allow-errors --ExecutePreprocessor.timeout=3600 \
-			--output-dir /tmp/latformer-notebooks/full "$$nb" 2>/tmp/latformer-notebooks/full/log.txt \
-			|| { tail -30 /tmp/latformer-notebooks/full/log.txt; exit 1; }; \
-		python3 notebooks/check_outputs.py --forbid-path "$$out" || { echo "$$nb left unchanged"; exit 1; }; \
-		cp "$$out" "$$nb"; echo "   ok in $$(( $$(date +%s) - t0 )) s"; \
+		echo "== $$nb"; t0=$$(date +%s); \
+		bash notebooks/execute.sh --forbid-path --timeout 3600 "$$nb" /tmp/latformer-notebooks/full \
+			|| { echo "$$nb left unchanged"; exit 1; }; \
+		cp "/tmp/latformer-notebooks/full/$$(basename "$$nb")" "$$nb"; echo "   ok in $$(( $$(date +%s) - t0 )) s"; \
 	done; echo "all notebooks executed in $$(( $$(date +%s) - start )) s (full mode)"
 
 # Opens 01_lattice_masks.ipynb in headless Chromium through a local Jupyter server, runs all cells and saves

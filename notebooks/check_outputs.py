@@ -2,23 +2,30 @@
 """Fails when an executed notebook's outputs show that its Go code did not run cleanly.
 
 Usage: python3 notebooks/check_outputs.py [--forbid-path] NOTEBOOK.ipynb...
+       python3 notebooks/check_outputs.py --failed-run LOG NOTEBOOK.ipynb
 
-GoNB reports a failed `go build` as an `error` output (nbconvert then fails on its own), but a Go panic,
-log.Fatal or os.Exit(1) at run time only prints to the cell's stderr: the cell does not fail and
-`jupyter nbconvert --execute` succeeds. This script reads the outputs that nbconvert saved and exits 1,
-naming the notebook and the cell (its 0-based index in the notebook, as in nbformat, and its "In [n]"
-execution count) with the first lines of the offending output, when a code cell has:
+`make notebooks` executes each notebook with `jupyter nbconvert --execute --allow-errors` (notebooks/execute.sh),
+so nbconvert succeeds whatever the cells do. GoNB (v0.11.4) turns a failed `go build` and a program that exits
+non-zero (a panic, log.Fatal, os.Exit(1)) into an `error` output; older versions printed a run-time failure only
+to the cell's stderr. This script reads the outputs that nbconvert saved and exits 1, naming the notebook and
+each failed cell (its 0-based index in the notebook, as in nbformat, its "In [n]" execution count, its id and
+first line) with the first lines of the offending output, when a code cell has:
 
-  - an `error` output (a failed build, `go get` or special command);
+  - an `error` output (a failed build, a program that exited non-zero, a failed `go get` or special command);
   - a Go panic or runtime error in any text output: a line starting with "panic: " or "fatal error: ",
     or a goroutine trace header ("goroutine 1 [running]:");
   - in a stderr stream: Go compiler errors ("./main.go:12:3: undefined: x", "# gonb_1a2b3c4d") or a
     non-zero "exit status N" (how GoNB reports a program that exited with an error);
-  - a GoNB error report rendered as HTML (compile errors, class "gonb-err-location").
+  - a GoNB error report rendered as HTML (compile errors, run-time stack traces: class "gonb-err-location").
 
-Other stderr is allowed (warnings, library log lines): it is printed as a note, never a failure.
-With --forbid-path, it also fails when an output contains the absolute path of this checkout (the committed
-notebooks must not carry the path of the machine that ran them).
+The text checks do not depend on how a GoNB version reports a failure: they still fail a run if a later version
+stops emitting the error output. Other stderr is allowed (warnings, library log lines): it is printed as a
+note, never a failure. With --forbid-path, it also fails when an output contains the absolute path of this
+checkout (the committed notebooks must not carry the path of the machine that ran them).
+
+--failed-run LOG: nbconvert itself failed (the kernel died, a cell timed out) and wrote no executed copy; LOG
+is its stderr with the lines of notebooks/nbconvert_config.py, which mark each cell as it starts. Names the
+cell that was running (read from NOTEBOOK, the source notebook) and nbconvert's error, and exits 1.
 
 Exit status: 0 when every notebook is clean, 1 when a problem was found, 2 on a usage or read error.
 Python 3 standard library only.
@@ -104,57 +111,125 @@ def checkout_paths():
     return sorted({root, os.path.realpath(root)}, key=len, reverse=True)
 
 
-def check_notebook(path, forbidden):
+def read_notebook(path):
+    """The notebook's JSON, or None after printing why it cannot be read."""
     try:
         with open(path, encoding="utf-8") as f:
-            nb = json.load(f)
+            return json.load(f)
     except (OSError, ValueError) as e:
         print("%s: cannot read the notebook: %s" % (path, e), file=sys.stderr)
         return None
-    problems, notes, outputs, executed = 0, 0, 0, 0
+
+
+def cell_name(index, cell):
+    """How a report names a cell: its index, "In [n]", id and first line of code."""
+    first = next((l.strip() for l in text_of(cell.get("source")).splitlines()
+                  if l.strip() and not l.strip().startswith(("import", "(", "//", "%%"))), "")
+    return "cell %d (In [%s], id %s: %s)" % (index, cell.get("execution_count") or " ",
+                                             cell.get("id", "-"), first[:60])
+
+
+def check_notebook(path, forbidden):
+    """Prints each failed cell of an executed notebook (its first problem in full, the others in one line)
+    and the notes on harmless stderr; returns the number of failed cells, or None if unreadable."""
+    nb = read_notebook(path)
+    if nb is None:
+        return None
+    failed, notes, outputs, executed = 0, 0, 0, 0
     for index, cell in enumerate(nb.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
         if cell.get("execution_count") is not None:
             executed += 1
-        first = next((l.strip() for l in text_of(cell.get("source")).splitlines()
-                      if l.strip() and not l.strip().startswith(("import", "(", "//", "%%"))), "")
-        where = "cell %d (In [%s], id %s: %s)" % (index, cell.get("execution_count") or " ",
-                                                    cell.get("id", "-"), first[:60])
+        problems = []  # (problem, text), in output order
         for out in cell.get("outputs", []):
             outputs += 1
             problem, text = check_output(out, forbidden)
             if problem:
-                problems += 1
-                print("%s: %s: %s\n%s" % (path, where, problem, head(text or "")), file=sys.stderr)
+                problems.append((problem, text))
             elif text:
                 notes += 1
-                print("%s: %s: note, stderr output (allowed):\n%s" % (path, where, head(text, 3)),
+                print("%s: %s: note, stderr output (allowed):\n%s" % (path, cell_name(index, cell), head(text, 3)),
                       file=sys.stderr)
-    if problems:
-        print("%s: FAILED, %d problem(s) in the cell outputs" % (path, problems), file=sys.stderr)
+        if problems:
+            failed += 1
+            problem, text = problems[0]
+            also = "".join("\n      also: %s" % p for p, _ in problems[1:])
+            print("%s: %s: %s\n%s%s" % (path, cell_name(index, cell), problem, head(text or ""), also),
+                  file=sys.stderr)
+    if failed:
+        print("%s: FAILED, %d cell(s) with problems in their outputs" % (path, failed), file=sys.stderr)
     else:
         print("%s: outputs ok (%d code cells executed, %d outputs checked%s)" % (
             path, executed, outputs, ", %d stderr note(s)" % notes if notes else ""))
-    return problems
+    return failed
+
+
+# The line notebooks/nbconvert_config.py logs before each code cell runs.
+RUNNING = re.compile(r"^\[check_outputs\] executing cell (\d+) ", re.M)
+# The last line of a Python traceback in nbconvert's log ("nbclient.exceptions.DeadKernelError: Kernel died").
+EXCEPTION = re.compile(r"^([\w.]*(Error|Exception|Interrupt)\b.*)$", re.M)
+
+
+def check_failed_run(log_path, path):
+    """Reports the cell that was running when nbconvert stopped without writing the executed copy."""
+    nb = read_notebook(path)
+    try:
+        with open(log_path, encoding="utf-8", errors="replace") as f:
+            log = ANSI.sub("", f.read())
+    except OSError as e:
+        print("%s: cannot read nbconvert's log: %s" % (log_path, e), file=sys.stderr)
+        return None
+    if nb is None:
+        return None
+    marks = list(RUNNING.finditer(log))
+    running = [m.group(1) for m in marks]
+    exceptions = EXCEPTION.findall(log)
+    reason = exceptions[-1][0] if exceptions else "no exception in the log"
+    cells = nb.get("cells", [])
+    if running and int(running[-1]) < len(cells):
+        index = int(running[-1])
+        where = cell_name(index, cells[index])
+    else:
+        where = "before any code cell ran (the kernel did not start?)"
+    # What the kernel and nbconvert logged while that cell ran, without nbconvert's Python traceback.
+    tail = log[marks[-1].end():] if marks else log
+    tail = tail.split("Traceback (most recent call last):")[0]
+    lines = [l for l in tail.splitlines()[1 if marks else 0:] if l.strip()]
+    print("%s: %s: execution stopped, no executed copy written (%s)\n%s" % (
+        path, where, reason, head("\n".join(lines[-HEAD_LINES:]))), file=sys.stderr)
+    print("%s: FAILED, nbconvert did not finish (log: %s)" % (path, log_path), file=sys.stderr)
+    return 1
 
 
 def main(argv):
-    args = [a for a in argv if not a.startswith("--")]
-    flags = [a for a in argv if a.startswith("--")]
-    unknown = [f for f in flags if f not in ("--forbid-path", "--help", "-h")]
-    if "--help" in flags or not args or unknown:
+    args, flags, log = [], [], None
+    it = iter(argv)
+    for a in it:
+        if a == "--failed-run":
+            log = next(it, None)
+            flags.append(a)
+        elif a.startswith("--") or a == "-h":
+            flags.append(a)
+        else:
+            args.append(a)
+    unknown = [f for f in flags if f not in ("--forbid-path", "--failed-run", "--help", "-h")]
+    usage_error = unknown or not args or ("--failed-run" in flags and (log is None or len(args) != 1))
+    wants_help = ("--help" in flags or "-h" in flags) and not unknown
+    if wants_help or usage_error:
         print(__doc__.strip(), file=sys.stderr)
         if unknown:
             print("unknown flag(s): %s" % " ".join(unknown), file=sys.stderr)
-        return 0 if "--help" in flags and not unknown else 2
+        return 0 if wants_help else 2
+    if log is not None:
+        return 2 if check_failed_run(log, args[0]) is None else 1
     forbidden = checkout_paths() if "--forbid-path" in flags else []
     status = 0
     for path in args:
-        problems = check_notebook(path, forbidden)
-        if problems is None:
+        failed = check_notebook(path, forbidden)
+        if failed is None:
             status = max(status, 2)
-        elif problems:
+        elif failed:
             status = max(status, 1)
     return status
 
