@@ -72,19 +72,19 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 	for r := range run.restarts {
 		out, err := l.restart(run, r)
 		if err != nil {
-			return res, err
+			return res, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
 		}
 		res.count(out)
 		last := r+1 == run.restarts || (out.hardFit && run.stopAtFit)
 		if best, err = l.keepBetter(best, out, last); err != nil {
-			return res, err
+			return res, fmt.Errorf("latformer.Learner.Fit: keeping restart %d: %w", r, err)
 		}
 		if last {
 			break
 		}
 	}
 	if err := l.restoreKept(best); err != nil {
-		return res, err
+		return res, fmt.Errorf("latformer.Learner.Fit: bringing back restart %d: %w", best.restart, err)
 	}
 	res.keep(best)
 	res.Elapsed = time.Since(start)
@@ -136,12 +136,12 @@ func (res *FitResult) keep(best *restartOutcome) {
 func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 	if r > 0 {
 		if err := l.reinitialize(r); err != nil {
-			return restartOutcome{}, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
+			return restartOutcome{}, err
 		}
 	}
 	entry := r % len(run.schedule)
 	if err := l.restrictExperts(run.freeMasks[entry], run.schedule[entry]); err != nil {
-		return restartOutcome{}, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
+		return restartOutcome{}, err
 	}
 	run.restart = r
 	return l.fitOnce(run)

@@ -1,11 +1,10 @@
 package latformer
 
 import (
-	"fmt"
-
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/support/exceptions"
 )
 
 // stepInputs are the inputs of a training step's graph: tokens and targets [batch, n] int32 canvases,
@@ -90,6 +89,7 @@ func canvasShape(l *Learner, batch int) shapes.Shape {
 	return shapes.Make(dtypes.Int32, batch, l.rows*l.cols)
 }
 
+// values returns the values fields point to.
 func values[T any](fields []*T) []T {
 	out := make([]T, len(fields))
 	for i, f := range fields {
@@ -98,9 +98,10 @@ func values[T any](fields []*T) []T {
 	return out
 }
 
+// unpack sets the fields to the values of list, in order; their numbers must agree.
 func unpack[T any](fields []*T, list []T) {
 	if len(list) != len(fields) {
-		panic(fmt.Sprintf("latformer: the graph has %d inputs, the learner's layout %d", len(list), len(fields)))
+		exceptions.Panicf("latformer: the graph has %d inputs, the learner's input layout %d", len(list), len(fields))
 	}
 	for i, f := range fields {
 		*f = list[i]
