@@ -11,25 +11,6 @@ import (
 	latlayers "github.com/latformer/latformer/layers"
 )
 
-// Hyperparameters of the model and its training, in the model.Store (set them with Config.Set or
-// --set "key=value;..."). Defaults in brackets. The expert and layer hyperparameters are in packages
-// experts (experts.Param*) and layers (layers.Param*).
-const (
-	// ParamDim is the model dimension d [32].
-	ParamDim = "model_dim"
-	// ParamNumLayers is the number of LatFormer layers [1].
-	ParamNumLayers = "model_layers"
-	// ParamSmoothing trains with the extra smoothed-mask prediction of Section 4.2 [false].
-	ParamSmoothing = "mask_smoothing"
-	// ParamNoise is the one-hot noise level w of Appendix B.4 applied to the inputs [0].
-	ParamNoise = "input_noise"
-	// ParamNoiseRandom replaces the all-ones vector of Appendix B.4's formula, ((1-w) onehot + w 1) W,
-	// by a random vector u ~ U(0,1)^11 drawn anew for every cell of every input, in training and in
-	// prediction: ((1-w) onehot + w u) W. The formula as written adds the same vector to every cell, an
-	// affine change of the embedding that the model can undo for any w < 1 (README, "Table 4") [false].
-	ParamNoiseRandom = "input_noise_random"
-)
-
 // Model builds the LatFormer graph for a rows x cols canvas.
 type Model struct {
 	Rows, Cols int

@@ -1,72 +1,90 @@
 package latformer
 
 import (
+	"maps"
+
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/layers"
 )
 
-// Training hyperparameters (model.Store keys). Defaults in brackets.
+// Hyperparameters of the model and its training (model.Store keys; set them with --set "key=value;..."
+// or NewStore's settings). Their defaults are written once, in the map defaults below, and DefaultParams
+// returns them. The expert and layer hyperparameters are in packages experts (experts.Param*) and layers
+// (layers.Param*).
 const (
-	// ParamSteps is the maximum number of training steps per task [500].
+	// ParamDim is the model dimension d.
+	ParamDim = "model_dim"
+	// ParamNumLayers is the number of LatFormer layers.
+	ParamNumLayers = "model_layers"
+	// ParamSmoothing trains with the extra smoothed-mask prediction of Section 4.2.
+	ParamSmoothing = "mask_smoothing"
+	// ParamNoise is the one-hot noise level w of Appendix B.4 applied to the inputs.
+	ParamNoise = "input_noise"
+	// ParamNoiseRandom replaces the all-ones vector of Appendix B.4's formula, ((1-w) onehot + w 1) W,
+	// by a random vector u ~ U(0,1)^11 drawn anew for every cell of every input, in training and in
+	// prediction: ((1-w) onehot + w u) W. The formula as written adds the same vector to every cell, an
+	// affine change of the embedding that the model can undo for any w < 1 (README, "Table 4").
+	ParamNoiseRandom = "input_noise_random"
+
+	// ParamSteps is the maximum number of training steps per task.
 	ParamSteps = "train_steps"
 	// ParamAugment is the number of color-permuted copies of the training pairs in every step
-	// (Appendix B.2 uses 10; the first copy is the original colors) [10].
+	// (Appendix B.2 uses 10; the first copy is the original colors).
 	ParamAugment = "augment_copies"
 	// ParamAugmentKeepBlack keeps color 0 (black) fixed in the augmentation's permutations: ARC's
-	// background rules depend on it [true].
+	// background rules depend on it.
 	ParamAugmentKeepBlack = "augment_keep_black"
 	// ParamAugmentTaskColors permutes only the colors that occur in the training inputs, among
-	// themselves (datasets.AugmentOptions) [false].
+	// themselves (datasets.AugmentOptions).
 	ParamAugmentTaskColors = "augment_task_colors"
 	// ParamAugmentFixOutputColors keeps fixed the colors that the training outputs create and no
 	// training input has (datasets.OutputOnlyColors): a rule's constant colors, which a permutation
-	// would make a different rule in every copy (README, "Table 2") [true].
+	// would make a different rule in every copy (README, "Table 2").
 	ParamAugmentFixOutputColors = "augment_fix_output_colors"
 	// ParamFitPatience stops training after this many consecutive steps with every training canvas
-	// predicted exactly (0 disables early stopping) [3].
+	// predicted exactly (0 disables early stopping).
 	ParamFitPatience = "fit_patience"
-	// ParamSeed seeds the initialization and the augmentation [1].
+	// ParamSeed seeds the initialization and the augmentation.
 	ParamSeed = "seed"
 	// ParamRestarts is the number of training runs per task from different initializations; Fit keeps
-	// the best (see Learner.Fit) [3].
+	// the best (see Learner.Fit).
 	ParamRestarts = "train_restarts"
 	// ParamRestartsStopAtFit ends the restarts at the first one whose hard gates fit every training
-	// pair [true].
+	// pair.
 	ParamRestartsStopAtFit = "train_restarts_stop_at_fit"
 	// ParamRestartsMaxCells limits the restarts after the first to canvases of at most this many cells
-	// (rows·cols; 0: no limit). A step's cost grows with the square of the cells and few large tasks fit,
-	// so this keeps the restarts' time where they pay: with 81 (canvases up to 9 x 9) the full ARC run
-	// stays within 45 minutes on 2 cores [81].
+	// (rows·cols; 0: no limit): a step's cost grows with the square of the cells and few large tasks fit,
+	// so the restarts are spent on the small canvases.
 	ParamRestartsMaxCells = "train_restarts_max_cells"
 	// ParamHardSteps continues a restart whose hard gates do not fit the training pairs after
 	// ParamSteps steps with up to this many steps in which the gates are held at their discretized values
 	// (their gradient is cut): the rest of the model learns to work with the exact action that prediction
-	// uses, where the soft gates had mixed a little of other actions in (README, "Table 2") [0].
+	// uses, where the soft gates had mixed a little of other actions in (README, "Table 2").
 	ParamHardSteps = "train_hard_steps"
 	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn (the others are
 	// held at the identity, experts.Expert.FreeGates): comma-separated entries, "all" or letters of t
 	// (translation), r (rotation), f (reflection), s (scaling); restart r uses entry r modulo their
 	// number. "all" searches every action at every restart; "all,t" makes every second restart a
 	// translation-only search, which the full expert's gates often miss by opening a rotation or scaling
-	// that fits part of a translation task first (README, "Table 2") [all].
+	// that fits part of a translation task first (README, "Table 2").
 	ParamRestartExperts = "train_restart_experts"
 	// ParamBatchPairs > 0 trains on minibatches: every step takes this many of the training pairs (a
 	// shuffled pass over all of them, then another), each in ParamAugment color copies, instead of all of
-	// them; tasks with at most this many pairs train on all of them as before. For training sets of
-	// hundreds or thousands of pairs (the synthetic tasks of Figure 5); the fit checks that end training
-	// early still predict every training pair [0: all pairs every step].
+	// them; tasks with at most this many pairs train on all of them. For training sets of hundreds or
+	// thousands of pairs (the synthetic tasks of Figure 5); the fit checks that end training early still
+	// predict every training pair. 0 trains on all pairs in every step.
 	ParamBatchPairs = "train_batch_pairs"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
-	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
+	// share one compiled training graph (LearnerCache). 1 pads nothing.
 	ParamPadPairs = "train_pad_pairs"
 )
 
-// modelParams are the defaults of the hyperparameters this package defines, and of the GoMLX optimizer
-// keys it sets differently from GoMLX's own defaults.
-var modelParams = map[string]any{
+// defaults holds the default of every hyperparameter this package defines, and of the GoMLX optimizer
+// keys it sets differently from GoMLX's own defaults: the one place they are written.
+var defaults = map[string]any{
 	ParamDim:                    32,
 	ParamNumLayers:              1,
 	ParamSmoothing:              false,
@@ -79,13 +97,13 @@ var modelParams = map[string]any{
 	ParamAugmentFixOutputColors: true,
 	ParamFitPatience:            3,
 	ParamSeed:                   1,
-	ParamPadPairs:               1,
-	ParamBatchPairs:             0,
 	ParamRestarts:               3,
 	ParamRestartsStopAtFit:      true,
 	ParamRestartsMaxCells:       81,
-	ParamRestartExperts:         "all",
 	ParamHardSteps:              0,
+	ParamRestartExperts:         "all",
+	ParamBatchPairs:             0,
+	ParamPadPairs:               1,
 	optimizer.ParamOptimizer:    "adam", // GoMLX's default is "adamw"
 	optimizer.ParamLearningRate: 1e-3,
 }
@@ -93,20 +111,17 @@ var modelParams = map[string]any{
 // DefaultParams returns every hyperparameter of the model, its layers (layers.DefaultParams), experts
 // (experts.DefaultParams) and training with its default value, used to fill a model.Store before parsing
 // --set. The optimizer is GoMLX's, chosen by optimizer.ParamOptimizer ("adam") and configured by its own
-// keys (optimizer.ParamLearningRate, optimizer.ParamAdamEpsilon, ...).
+// keys (optimizer.ParamLearningRate, optimizer.ParamAdamEpsilon, ...). The map is the caller's to change.
 func DefaultParams() map[string]any {
-	out := map[string]any{}
-	for _, m := range []map[string]any{modelParams, layers.DefaultParams(), experts.DefaultParams()} {
-		for k, v := range m {
-			out[k] = v
-		}
-	}
+	out := maps.Clone(defaults)
+	maps.Copy(out, layers.DefaultParams())
+	maps.Copy(out, experts.DefaultParams())
 	return out
 }
 
-// param reads a hyperparameter of this package from scope, with its default from modelParams.
+// param reads a hyperparameter of this package from scope, with its default from defaults.
 func param[T any](scope *model.Scope, key string) T {
-	return model.GetParamOr(scope, key, modelParams[key].(T))
+	return model.GetParamOr(scope, key, defaults[key].(T))
 }
 
 // NewStore returns a model.Store holding DefaultParams, with settings applied on top. settings uses

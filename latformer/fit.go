@@ -1,0 +1,241 @@
+package latformer
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gomlx/gomlx/core/tensors"
+)
+
+// Progress reports one training step to the callback of Fit.
+type Progress struct {
+	Step, MaxSteps int
+	// Restart counts from 0 to Restarts-1 (ParamRestarts); Step starts again from 1 at each restart.
+	Restart, Restarts int
+	// Loss is the training loss and CellAccuracy the fraction of correct cells, both of the batch
+	// (all augmented copies) before this step's update; Exact is the fraction of exactly right canvases.
+	Loss, CellAccuracy, Exact float64
+	Elapsed                   time.Duration
+}
+
+// FitResult summarizes a Fit.
+type FitResult struct {
+	// Steps is the number of training steps taken; Fitted is true if the model used for prediction
+	// (HardGates: with discretized gates, else soft gates) predicts every training canvas exactly.
+	// Training stops early when the soft model has fitted all augmented copies for ParamFitPatience
+	// steps and the hard-gated model fits the training pairs.
+	Steps     int
+	Fitted    bool
+	HardGates bool
+	Loss      float64
+	Exact     float64
+	// Restarts ran (ParamRestarts; fewer when ParamRestartsStopAtFit stopped at the first fit), of which
+	// RestartsFitted fitted the training pairs with hard gates; Restart is the one kept (from 0), whose
+	// Steps, Loss and Exact are above; TotalSteps counts the steps of all of them.
+	Restarts, RestartsFitted, Restart, TotalSteps int
+	// Elapsed is the whole Fit; Compile the part of it spent building and compiling graphs (zero when a
+	// reused learner already had them, see LearnerCache).
+	Elapsed, Compile time.Duration
+}
+
+// Fit trains on the examples: every step uses ParamAugment color-permuted copies of all examples (the
+// first copy keeps the original colors; one permutation per copy shared by all examples and by input
+// and output, Appendix B.2; ParamAugmentKeepBlack and ParamAugmentTaskColors restrict the permutations),
+// Adam, and the cross-entropy over all canvas cells. It stops after
+// ParamSteps steps or when the training canvases are all exact for ParamFitPatience steps in a row.
+// progress (may be nil) is called after every step.
+//
+// With ParamRestarts = R > 1, training runs up to R times, each restart from its own initialization (seed
+// ParamSeed + 7919·r) and its own augmentation stream, and the restart kept for prediction is the best by:
+// its discretized gates predict every training pair exactly; then the fraction of training pairs
+// predicted exactly (with hard or soft gates, whichever is better); then the lower final training loss.
+// With ParamRestartsStopAtFit the first restart whose hard gates fit ends the search. Restart 0 is exactly
+// what R = 1 trains. Canvases of more than ParamRestartsMaxCells cells (when > 0) train once.
+func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, error) {
+	if err := l.checkExamples(examples, true); err != nil {
+		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
+	}
+	run, err := l.newFitRun(examples, progress)
+	if err != nil {
+		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
+	}
+	start := time.Now()
+	res := FitResult{}
+	if res.Compile, err = l.prepare(run.batch); err != nil {
+		return res, fmt.Errorf("latformer.Learner.Fit: %w", err)
+	}
+	l.makeRunTensors(run)
+	defer run.release()
+
+	var best *restartOutcome
+	for r := range run.restarts {
+		out, err := l.restart(run, r)
+		if err != nil {
+			return res, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
+		}
+		res.count(out)
+		last := r+1 == run.restarts || (out.hardFit && run.stopAtFit)
+		if best, err = l.keepBetter(best, out, last); err != nil {
+			return res, fmt.Errorf("latformer.Learner.Fit: keeping restart %d: %w", r, err)
+		}
+		if last {
+			break
+		}
+	}
+	if err := l.restoreKept(best); err != nil {
+		return res, fmt.Errorf("latformer.Learner.Fit: bringing back restart %d: %w", best.restart, err)
+	}
+	res.keep(best)
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// restartOutcome is the result of one restart of Fit.
+type restartOutcome struct {
+	restart, steps int
+	loss, exact    float64
+	// hardFit: the hard-gated model predicts every training pair exactly. Otherwise useSoft says whether
+	// soft gates predict more of them than hard ones, and score is the better fraction.
+	hardFit, useSoft bool
+	score            float64
+	variables        map[string]*tensors.Tensor // the trained variables, when kept for later
+}
+
+// better orders restarts: hard gates fitting first, then the fraction of training pairs predicted exactly
+// (with the better of hard and soft gates), then the lower final training loss; ties keep the earlier.
+func (o restartOutcome) better(than *restartOutcome) bool {
+	if o.hardFit != than.hardFit {
+		return o.hardFit
+	}
+	if o.score != than.score {
+		return o.score > than.score
+	}
+	return o.loss < than.loss
+}
+
+// count adds a finished restart to the totals.
+func (res *FitResult) count(out restartOutcome) {
+	res.TotalSteps += out.steps
+	res.Restarts++
+	if out.hardFit {
+		res.RestartsFitted++
+	}
+}
+
+// keep reports the kept restart.
+func (res *FitResult) keep(best *restartOutcome) {
+	res.Restart = best.restart
+	res.Steps, res.Loss, res.Exact = best.steps, best.loss, best.exact
+	res.HardGates = !best.useSoft
+	res.Fitted = best.hardFit || best.score == 1
+}
+
+// restart runs restart r of Fit from its own initialization, with the experts' gates its entry of
+// ParamRestartExperts frees.
+func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
+	if r > 0 {
+		if err := l.reinitialize(r); err != nil {
+			return restartOutcome{}, err
+		}
+	}
+	entry := r % len(run.schedule)
+	if err := l.restrictExperts(run.freeMasks[entry], run.schedule[entry]); err != nil {
+		return restartOutcome{}, err
+	}
+	run.restart = r
+	return l.fitOnce(run)
+}
+
+// keepBetter returns the better of best (nil before the first restart) and out, releasing the other's
+// variables. When out is kept and more restarts follow (not last), it keeps a copy of out's trained
+// variables, which the next restart overwrites.
+func (l *Learner) keepBetter(best *restartOutcome, out restartOutcome, last bool) (*restartOutcome, error) {
+	if best != nil && !out.better(best) {
+		return best, nil
+	}
+	if !last {
+		var err error
+		if out.variables, err = l.snapshot(); err != nil {
+			return best, err
+		}
+	}
+	if best != nil {
+		finalizeAll(best.variables)
+	}
+	return &out, nil
+}
+
+// restoreKept brings back the variables of the kept restart when an earlier restart than the last one is
+// kept, and predicts with the gates (hard or soft) that it chose.
+func (l *Learner) restoreKept(best *restartOutcome) error {
+	if best.variables != nil {
+		if err := l.restore(best.variables); err != nil {
+			return err
+		}
+		finalizeAll(best.variables)
+	}
+	l.useSoft = best.useSoft
+	return nil
+}
+
+// fitOnce trains the current variables (one restart of Fit) and scores the result on the training pairs:
+// run.maxSteps steps with soft gates, then, if the hard gates do not fit yet, up to run.hardSteps steps
+// with the gates held at their discretized values (ParamHardSteps), then the choice of hard or soft gates.
+func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
+	out := restartOutcome{restart: run.restart}
+	rng := l.rng
+	if run.restart > 0 {
+		rng = newAugmentationRNG(l.seed, run.restart)
+	}
+	run.resetOrder()
+	start := time.Now()
+	fitted, err := l.trainPhase(run, l.stepExec, run.maxSteps, 0, rng, start, &out)
+	if err != nil || fitted {
+		return out, err
+	}
+	if run.hardSteps > 0 && l.hardStepExec != nil {
+		if fitted, err = l.hardPhase(run, rng, start, &out); err != nil || fitted {
+			return out, err
+		}
+	}
+	return out, l.chooseGates(run.examples, &out)
+}
+
+// hardPhase continues training with the gates held at their discretized values (ParamHardSteps). It
+// either ends in a hard fit or is undone: the soft model it started from may fit the training pairs
+// where the hard one does not, and is then the better prediction (its undone steps still count).
+func (l *Learner) hardPhase(run *fitRun, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
+	before, err := l.snapshot()
+	if err != nil {
+		return false, err
+	}
+	defer finalizeAll(before)
+	soft := *out
+	if fitted, err := l.trainPhase(run, l.hardStepExec, run.hardSteps, run.maxSteps, rng, start, out); err != nil || fitted {
+		return fitted, err
+	}
+	if err := l.restore(before); err != nil {
+		return false, err
+	}
+	soft.steps = out.steps
+	*out = soft
+	return false, nil
+}
+
+// chooseGates ends a restart whose training did not end with the hard gates fitting the training pairs:
+// it predicts with whichever of hard or soft gates fits them best (model selection on training data only).
+func (l *Learner) chooseGates(examples []Example, out *restartOutcome) error {
+	hard, err := l.scoreOnTraining(examples, false)
+	if err != nil {
+		return err
+	}
+	soft, err := l.scoreOnTraining(examples, true)
+	if err != nil {
+		return err
+	}
+	out.hardFit = hard == 1
+	out.useSoft = soft > hard
+	out.score = max(hard, soft)
+	return nil
+}

@@ -1,0 +1,252 @@
+package latformer
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
+)
+
+// fitRun holds what every restart of one Fit shares: the training hyperparameters, the examples and the
+// layout of a step's batch (copies of pairs, the padding rows), and the minibatches' order.
+type fitRun struct {
+	examples, padded     []Example
+	pairs, copies, batch int
+	// real is the number of real (not padding) pairs of a step: all examples, or minibatch of them.
+	real int
+	// minibatch > 0: every step trains on this many examples, the next ones of order (a permutation of
+	// the examples, shuffled again whenever next reaches its end).
+	minibatch          int
+	order              []int
+	next               int
+	augment            datasets.AugmentOptions
+	maxSteps, patience int
+	hardSteps          int // ParamHardSteps
+	restart, restarts  int
+	stopAtFit          bool // ParamRestartsStopAtFit
+	// schedule holds the entries of ParamRestartExperts, freeMasks their experts.Expert.FreeGates masks.
+	schedule  []string
+	freeMasks [][]float32
+	// rowMask ([batch] bool, ParamPadPairs > 1) and cond (conditioning vectors) are inputs of every step.
+	rowMask, cond *tensors.Tensor
+	progress      func(Progress)
+}
+
+// hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
+const hardCheckEvery = 10
+
+// newFitRun reads the training hyperparameters, checks them (the restarts' expert schedule too, before
+// any training) and lays out a step's batch: ParamAugment copies of the pairs (all examples, or a
+// minibatch of ParamBatchPairs), padded to a multiple of ParamPadPairs with copies of the first one.
+func (l *Learner) newFitRun(examples []Example, progress func(Progress)) (*fitRun, error) {
+	scope := l.store.RootScope()
+	run := &fitRun{examples: examples, progress: progress, copies: max(1, param[int](scope, ParamAugment)),
+		augment: augmentOptions(scope, examples), maxSteps: param[int](scope, ParamSteps),
+		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
+		restarts: param[int](scope, ParamRestarts), stopAtFit: param[bool](scope, ParamRestartsStopAtFit)}
+	if run.restarts < 1 {
+		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamRestarts, run.restarts)
+	}
+	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
+	run.schedule = strings.Split(param[string](scope, ParamRestartExperts), ",")
+	run.freeMasks = make([][]float32, len(run.schedule))
+	for i := range run.schedule {
+		run.schedule[i] = strings.TrimSpace(run.schedule[i])
+		var err error
+		if run.freeMasks[i], err = expert.FreeGates(run.schedule[i]); err != nil {
+			return nil, fmt.Errorf("%s: %w", ParamRestartExperts, err)
+		}
+	}
+	if maxCells := param[int](scope, ParamRestartsMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
+		run.restarts = 1
+	}
+	batchPairs := param[int](scope, ParamBatchPairs)
+	if batchPairs < 0 {
+		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamBatchPairs, batchPairs)
+	}
+	run.real = len(examples)
+	if batchPairs > 0 && len(examples) > batchPairs {
+		// Minibatches: every step takes batchPairs of the pairs (trainPhase draws them), all real.
+		run.minibatch, run.real = batchPairs, batchPairs
+		run.order = make([]int, len(examples)) // set for each restart by resetOrder
+	}
+	run.pairs = (run.real + l.padPairs - 1) / l.padPairs * l.padPairs
+	run.padded = examples[:run.real]
+	for len(run.padded) < run.pairs {
+		run.padded = append(run.padded[:len(run.padded):len(run.padded)], examples[0])
+	}
+	run.batch = run.copies * run.pairs
+	return run, nil
+}
+
+// augmentOptions are the color permutations the augmentation may use on the examples
+// (ParamAugmentKeepBlack, ParamAugmentTaskColors, ParamAugmentFixOutputColors).
+func augmentOptions(scope *model.Scope, examples []Example) datasets.AugmentOptions {
+	augment := datasets.AugmentOptions{KeepBlack: param[bool](scope, ParamAugmentKeepBlack)}
+	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
+	for i, ex := range examples {
+		inputs[i], outputs[i] = ex.Input, ex.Output
+	}
+	if param[bool](scope, ParamAugmentTaskColors) {
+		augment.Colors = datasets.TaskColors(inputs...)
+	}
+	if param[bool](scope, ParamAugmentFixOutputColors) {
+		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
+	}
+	return augment
+}
+
+// makeRunTensors makes the step inputs that do not change from step to step: the padding rows' mask
+// (ParamPadPairs > 1) and the conditioning vectors (all pairs every step). release frees them.
+func (l *Learner) makeRunTensors(run *fitRun) {
+	if l.padPairs > 1 {
+		real := make([]bool, run.batch)
+		for r := range real {
+			real[r] = r%run.pairs < run.real
+		}
+		run.rowMask = tensors.FromValue(real)
+	}
+	if l.condDim > 0 {
+		run.cond = l.condTensor(run.padded, run.copies)
+	}
+}
+
+// release frees the tensors of makeRunTensors.
+func (run *fitRun) release() {
+	for _, t := range []*tensors.Tensor{run.rowMask, run.cond} {
+		if t != nil {
+			t.MustFinalizeAll()
+		}
+	}
+}
+
+// resetOrder starts the minibatches of a restart again from the examples' order: every restart draws
+// them from its own random stream, shuffling before its first step.
+func (run *fitRun) resetOrder() {
+	if run.minibatch == 0 {
+		return
+	}
+	for i := range run.order {
+		run.order[i] = i
+	}
+	run.next = len(run.order)
+}
+
+// drawMinibatch sets run.padded to the next run.minibatch examples of a shuffled pass over all of them,
+// shuffling again (with rng) whenever a pass ends.
+func (run *fitRun) drawMinibatch(rng *rand.Rand) {
+	batch := make([]Example, 0, run.pairs)
+	for len(batch) < run.minibatch {
+		if run.next == len(run.order) {
+			rng.Shuffle(len(run.order), func(i, j int) { run.order[i], run.order[j] = run.order[j], run.order[i] })
+			run.next = 0
+		}
+		batch = append(batch, run.examples[run.order[run.next]])
+		run.next++
+	}
+	for len(batch) < run.pairs {
+		batch = append(batch, run.examples[0])
+	}
+	run.padded = batch
+}
+
+// trainPhase runs up to steps training steps of exec (the soft-gated or the hard-gated training graph),
+// numbered after the done steps of earlier phases, and records them in out. It returns true, with out
+// marked as a hard fit, when the trained model (soft or hard gates, as exec has them) has fitted every
+// augmented copy for run.patience steps and the hard-gated model then predicts every training pair
+// exactly.
+func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
+	streak := 0
+	for step := done; step < done+steps; step++ {
+		cellAcc, err := l.trainOneStep(run, exec, rng, out)
+		if err != nil {
+			return false, fmt.Errorf("training step %d: %w", step, err)
+		}
+		out.steps = step + 1
+		if run.progress != nil {
+			run.progress(Progress{Step: step + 1, MaxSteps: run.maxSteps + run.hardSteps, Restart: run.restart, Restarts: run.restarts,
+				Loss: out.loss, CellAccuracy: cellAcc, Exact: out.exact, Elapsed: time.Since(start)})
+		}
+		if out.exact == 1 {
+			streak++
+		} else {
+			streak = 0
+		}
+		if run.patience > 0 && streak >= run.patience && (streak-run.patience)%hardCheckEvery == 0 {
+			// The soft model fits: stop as soon as the discretized gates fit too (Section 4.1: the
+			// prediction uses hard gates).
+			hardExact, err := l.exactOnTraining(run.examples, false)
+			if err != nil {
+				return false, err
+			}
+			if hardExact {
+				out.hardFit, out.score = true, 1
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// trainOneStep runs one training step of exec on the next augmented batch, sets out's loss and exact
+// fraction (of the real pairs' copies) and returns the batch's cell accuracy.
+func (l *Learner) trainOneStep(run *fitRun, exec *model.Exec, rng *rand.Rand, out *restartOutcome) (float64, error) {
+	in := l.nextBatch(run, rng)
+	defer func() {
+		in.tokens.MustFinalizeAll()
+		in.targets.MustFinalizeAll()
+		if in.cond != run.cond {
+			in.cond.MustFinalizeAll()
+		}
+	}()
+	outs, err := exec.Call(callArgs(in.list(l))...)
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		for _, o := range outs {
+			o.MustFinalizeAll()
+		}
+	}()
+	out.loss = float64(tensors.ToScalar[float32](outs[0]))
+	exact := 0.0
+	for r, v := range tensors.MustCopyFlatData[float32](outs[2]) {
+		if r%run.pairs < run.real {
+			exact += float64(v)
+		}
+	}
+	out.exact = exact / float64(run.copies*run.real)
+	return float64(tensors.ToScalar[float32](outs[1])), nil
+}
+
+// nextBatch draws the next step's batch: the pairs (the next minibatch, when run has them) in run.copies
+// color-permuted copies, copy c of pair e at row c*run.pairs+e.
+func (l *Learner) nextBatch(run *fitRun, rng *rand.Rand) stepInputs[*tensors.Tensor] {
+	in := stepInputs[*tensors.Tensor]{cond: run.cond, rows: run.rowMask}
+	if run.minibatch > 0 {
+		run.drawMinibatch(rng)
+		if run.cond != nil {
+			in.cond = l.condTensor(run.padded, run.copies)
+		}
+	}
+	n := l.rows * l.cols
+	in.tokens = tensors.FromShape(canvasShape(l, run.batch))
+	in.targets = tensors.FromShape(canvasShape(l, run.batch))
+	tensors.MustMutableFlatData[int32](in.tokens, func(tok []int32) {
+		tensors.MustMutableFlatData[int32](in.targets, func(tgt []int32) {
+			for c, perm := range datasets.AugmentationPermutationsWith(rng, run.copies, run.augment) {
+				for e, ex := range run.padded {
+					off := (c*run.pairs + e) * n
+					perm.Apply(tok[off:off+n], ex.Input.Cells)
+					perm.Apply(tgt[off:off+n], ex.Output.Cells)
+				}
+			}
+		})
+	})
+	return in
+}

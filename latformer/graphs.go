@@ -1,0 +1,126 @@
+package latformer
+
+import (
+	"strings"
+
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train/loss"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
+	"github.com/latformer/latformer/experts"
+)
+
+// modelOutputs builds the architecture's outputs; previous is the output canvas so far, used by an
+// autoregressive architecture only (the targets in training, the partial decoding in prediction).
+func (l *Learner) modelOutputs(scope *model.Scope, tokens, previous, cond *Node) *Outputs {
+	if l.arch.Autoregressive() {
+		return l.arch.BuildAutoregressive(scope, l.rows, l.cols, tokens, previous, cond)
+	}
+	return l.arch.Build(scope, l.rows, l.cols, tokens, cond)
+}
+
+// stepGraph is the graph function of a training step (stepInputs in, trainStep's outputs out), with the
+// gates held at their discretized values when hard.
+func (l *Learner) stepGraph(opt optimizer.Interface, hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
+	return func(scope *model.Scope, inputs []*Node) []*Node {
+		if hard {
+			scope.SetGraphParam(inputs[0].Graph(), experts.ParamHardGates, true)
+		}
+		return l.trainStep(scope, opt, stepInputsOf(l, inputs), hard)
+	}
+}
+
+// trainStep builds one training step: the loss of the batch, the optimizer's update, and the cell
+// accuracy and per-example exactness of the batch's predictions (before the update).
+//
+// With frozenGates the gating FFNs' variables are left out of the update (not even the optimizer's
+// momentum moves them): the gates stay exactly where the soft training left them.
+func (l *Learner) trainStep(scope *model.Scope, opt optimizer.Interface, in stepInputs[*Node], frozenGates bool) []*Node {
+	g := in.tokens.Graph()
+	scope.Store().SetTraining(g, true)
+	out := l.modelOutputs(scope, in.tokens, in.targets, in.cond) // teacher forcing for an autoregressive model
+	theLoss := crossEntropy(out.Logits, in.targets, in.rows)
+	if out.SmoothedLogits != nil {
+		// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.
+		theLoss = Add(theLoss, crossEntropy(out.SmoothedLogits, in.targets, in.rows))
+	}
+	if frozenGates {
+		defer freezeGates(scope.Store())()
+	}
+	opt.UpdateGraph(scope, g, theLoss)
+	return []*Node{theLoss, cellAccuracy(out.Logits, in.targets, in.rows), exactPerExample(out.Logits, in.targets)}
+}
+
+// freezeGates makes the trainable variables of the gating FFNs untrainable and returns the function that
+// makes them trainable again.
+func freezeGates(store *model.Store) (thaw func()) {
+	var frozen []*model.Variable
+	for v := range store.IterVariables() {
+		if v.Trainable && isGateVariable(v.Path()) {
+			v.SetTrainable(false)
+			frozen = append(frozen, v)
+		}
+	}
+	return func() {
+		for _, v := range frozen {
+			v.SetTrainable(true)
+		}
+	}
+}
+
+// isGateVariable says whether a variable path belongs to a gating FFN of a mask expert.
+func isGateVariable(path string) bool {
+	return strings.Contains(path, "/gate_hidden/") || strings.Contains(path, "/gate_logits/")
+}
+
+// crossEntropy is the mean cross-entropy over all cells (pad cells included) of logits [batch, n, tokens]
+// against targets [batch, n], Appendix B.2. rows ([batch] bool, may be nil) leaves out the batch's padding
+// rows (ParamPadPairs): GoMLX's loss takes it as a mask of the cells, [batch, n].
+func crossEntropy(logits, targets, rows *Node) *Node {
+	labels := []*Node{ExpandAxes(targets, -1)}
+	if rows != nil {
+		labels = append(labels, rowsMask(rows, targets))
+	}
+	return loss.SparseCategoricalCrossEntropyLogits(labels, []*Node{logits})
+}
+
+// rowsMask broadcasts rows [batch] bool to the cells of x [batch, n].
+func rowsMask(rows, x *Node) *Node {
+	return BroadcastToDims(ExpandAxes(rows, -1), x.Shape().Dimensions...)
+}
+
+// cellAccuracy is the fraction of the cells, of the rows that are true in rows (all when nil), whose
+// argmax prediction equals the target.
+func cellAccuracy(logits, targets, rows *Node) *Node {
+	right := ConvertDType(Equal(ConvertDType(ArgMax(logits, -1), targets.DType()), targets), dtypes.Float32)
+	if rows == nil {
+		return ReduceAllMean(right)
+	}
+	return MaskedReduceAllMean(right, rowsMask(rows, right))
+}
+
+// exactPerExample returns [batch] float32: 1 where every cell of the argmax prediction equals targets.
+func exactPerExample(logits, targets *Node) *Node {
+	pred := ConvertDType(ArgMax(logits, -1), targets.DType())
+	return ConvertDType(LogicalAll(Equal(pred, targets), -1), dtypes.Float32)
+}
+
+// predictGraph is the graph function of prediction (predictInputs in) with hard (discretized) or soft
+// gates: the argmax canvas [predictChunk, n] int32, then the gate tensors of the first layer's expert
+// and, with two actions, those of the second.
+func (l *Learner) predictGraph(hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
+	return func(scope *model.Scope, inputs []*Node) []*Node {
+		in := predictInputsOf(l, inputs)
+		scope.SetGraphParam(in.tokens.Graph(), experts.ParamHardGates, hard)
+		out := l.modelOutputs(scope, in.tokens, in.previous, in.cond)
+		outs := []*Node{ConvertDType(ArgMax(out.Logits, -1), dtypes.Int32)}
+		if out.Gates != nil {
+			outs = append(outs, out.Gates.GateTensors()...)
+		}
+		if out.Gates2 != nil {
+			outs = append(outs, out.Gates2.GateTensors()...)
+		}
+		return outs
+	}
+}

@@ -1,0 +1,132 @@
+package latformer
+
+import (
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/support/exceptions"
+)
+
+// stepInputs are the inputs of a training step's graph: tokens and targets [batch, n] int32 canvases,
+// cond [batch, condDim] float32 (only when the learner has conditioning vectors) and rows [batch] bool,
+// false for the padding rows (only when ParamPadPairs > 1). T is shapes.Shape to compile the graph,
+// *tensors.Tensor to call it and *Node inside it: fields is the one place that orders them.
+type stepInputs[T any] struct {
+	tokens, targets, cond, rows T
+}
+
+// fields returns the inputs the learner's step graph takes, in their order.
+func (in *stepInputs[T]) fields(l *Learner) []*T {
+	out := []*T{&in.tokens, &in.targets}
+	if l.condDim > 0 {
+		out = append(out, &in.cond)
+	}
+	if l.padPairs > 1 {
+		out = append(out, &in.rows)
+	}
+	return out
+}
+
+// list returns the inputs in the order of the graph's parameters.
+func (in stepInputs[T]) list(l *Learner) []T { return values(in.fields(l)) }
+
+// stepInputsOf unpacks the inputs of a step graph.
+func stepInputsOf[T any](l *Learner, list []T) stepInputs[T] {
+	var in stepInputs[T]
+	unpack(in.fields(l), list)
+	return in
+}
+
+// stepInputShapes are the input shapes of the step graph for batch rows.
+func stepInputShapes(l *Learner, batch int) []shapes.Shape {
+	in := stepInputs[shapes.Shape]{tokens: canvasShape(l, batch), targets: canvasShape(l, batch), rows: shapes.Make(dtypes.Bool, batch)}
+	if l.condDim > 0 {
+		in.cond = shapes.Make(dtypes.Float32, batch, l.condDim)
+	}
+	return in.list(l)
+}
+
+// predictInputs are the inputs of a prediction graph: tokens [predictChunk, n] int32, previous
+// [predictChunk, n] int32, the output canvas decoded so far (only for an autoregressive architecture),
+// and cond [predictChunk, condDim] float32 (only when the learner has conditioning vectors).
+type predictInputs[T any] struct {
+	tokens, previous, cond T
+}
+
+// fields returns the inputs the learner's prediction graphs take, in their order.
+func (in *predictInputs[T]) fields(l *Learner) []*T {
+	out := []*T{&in.tokens}
+	if l.arch.Autoregressive() {
+		out = append(out, &in.previous)
+	}
+	if l.condDim > 0 {
+		out = append(out, &in.cond)
+	}
+	return out
+}
+
+// list returns the inputs in the order of the graph's parameters.
+func (in predictInputs[T]) list(l *Learner) []T { return values(in.fields(l)) }
+
+// predictInputsOf unpacks the inputs of a prediction graph.
+func predictInputsOf[T any](l *Learner, list []T) predictInputs[T] {
+	var in predictInputs[T]
+	unpack(in.fields(l), list)
+	return in
+}
+
+// predictInputShapes are the input shapes of the prediction graphs.
+func predictInputShapes(l *Learner) []shapes.Shape {
+	in := predictInputs[shapes.Shape]{tokens: canvasShape(l, predictChunk), previous: canvasShape(l, predictChunk)}
+	if l.condDim > 0 {
+		in.cond = shapes.Make(dtypes.Float32, predictChunk, l.condDim)
+	}
+	return in.list(l)
+}
+
+// canvasShape is the shape of batch canvases of the learner's: [batch, rows*cols] int32.
+func canvasShape(l *Learner, batch int) shapes.Shape {
+	return shapes.Make(dtypes.Int32, batch, l.rows*l.cols)
+}
+
+// values returns the values fields point to.
+func values[T any](fields []*T) []T {
+	out := make([]T, len(fields))
+	for i, f := range fields {
+		out[i] = *f
+	}
+	return out
+}
+
+// unpack sets the fields to the values of list, in order; their numbers must agree.
+func unpack[T any](fields []*T, list []T) {
+	if len(list) != len(fields) {
+		exceptions.Panicf("latformer: the graph has %d inputs, the learner's input layout %d", len(list), len(fields))
+	}
+	for i, f := range fields {
+		*f = list[i]
+	}
+}
+
+// callArgs converts tensors to the arguments of model.Exec.Call.
+func callArgs(list []*tensors.Tensor) []any {
+	out := make([]any, len(list))
+	for i, t := range list {
+		out[i] = t
+	}
+	return out
+}
+
+// condTensor is the [copies*len(examples), condDim] float32 conditioning input of the examples repeated
+// copies times (copy c of example e at row c*len(examples)+e).
+func (l *Learner) condTensor(examples []Example, copies int) *tensors.Tensor {
+	t := tensors.FromShape(shapes.Make(dtypes.Float32, copies*len(examples), l.condDim))
+	tensors.MustMutableFlatData[float32](t, func(flat []float32) {
+		for c := range copies {
+			for e, ex := range examples {
+				copy(flat[(c*len(examples)+e)*l.condDim:], ex.Cond)
+			}
+		}
+	})
+	return t
+}
