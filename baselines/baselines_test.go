@@ -370,3 +370,7 @@ func BenchmarkStep(b *testing.B) {
 		})
 	}
 }
+
+// TestDocDefaults checks that every hyperparameter's doc comment ends with its default in brackets, the
+// value defaultParams has.
+func TestDocDefaults(t *testing.T) { testutil.CheckDocDefaults(t, ".", defaultParams) }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/internal/testutil"
 )
 
 // TestParam checks the experts' hyperparameters: on an empty store Param gives every key the default of
@@ -52,3 +53,7 @@ func TestParam(t *testing.T) {
 		t.Errorf("ExpertFromScope with rotation off, max scale 3.0, smoothing time 2, 8 hidden units = %+v", e)
 	}
 }
+
+// TestDocDefaults checks that every hyperparameter's doc comment ends with its default in brackets, the
+// value DefaultParams has.
+func TestDocDefaults(t *testing.T) { testutil.CheckDocDefaults(t, ".", DefaultParams()) }

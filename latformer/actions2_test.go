@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/latformer/latformer/internal/testutil"
+
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/lattice"
 )
@@ -48,7 +50,7 @@ func mirrorCorners(t *testing.T, rng *rand.Rand) Example {
 func TestTwoActions(t *testing.T) {
 	const settings = "expert_translation=false;expert_rotation=false;expert_scaling=false;expert_straight_through=true;" +
 		"train_steps=600;augment_copies=4;latformer_actions="
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(21, 22))
 	var train, test []Example
 	for range 6 {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latformer/latformer/internal/testutil"
+
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/layers"
@@ -45,7 +47,7 @@ func TestArchitecture(t *testing.T) {
 		t.Errorf("redefining %s: error %v", ParamSteps, err)
 	}
 
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	store, err := NewStoreFor(arch, "train_steps=200;augment_copies=4;learning_rate=0.05")
 	if err != nil {
 		t.Fatal(err)

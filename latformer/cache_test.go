@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/latformer/latformer/internal/testutil"
+
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -39,7 +41,7 @@ func fitAndPredict(t *testing.T, l *Learner, train, test []Example) (FitResult, 
 // and was reset gives, on the next task, the loss, gates choice and predictions of a new learner, with
 // another batch shape (a new graph) and again with the same shape (no compiling at all).
 func TestLearnerResetMatchesNew(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	const settings = "train_steps=30;augment_copies=3;fit_patience=0"
 	rng := rand.New(rand.NewPCG(7, 8))
 	trainA, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 4)
@@ -89,7 +91,7 @@ func TestLearnerResetMatchesNew(t *testing.T) {
 // TestPadPairsMatchesUnpadded checks ParamPadPairs: padding 3 training pairs to 4 with masked-out rows
 // gives the same losses (within float rounding) and the same predictions as no padding.
 func TestPadPairsMatchesUnpadded(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(9, 10))
 	train, _ := examples(t, rng, lattice.Translation{Deltas: []int{2, 1}}, 6, 4, 3)
 	test, _ := examples(t, rng, lattice.Translation{Deltas: []int{2, 1}}, 6, 4, 5)
@@ -115,7 +117,7 @@ func TestPadPairsMatchesUnpadded(t *testing.T) {
 // initializations, the kept restart reports its own loss, an earlier restart's variables are brought back
 // to predict, and a reset learner repeats every restart exactly.
 func TestRestarts(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(11, 12))
 	train, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 3)
 	test, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 4)

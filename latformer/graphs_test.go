@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/latformer/latformer/internal/testutil"
+
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -16,7 +18,7 @@ import (
 // cells of -log softmax(logits)[target]; its gradient is zero on the logits of the masked rows and
 // equals the explicit formula's gradient on the real ones.
 func TestCrossEntropyMasksRows(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	const batch, n, k = 4, 5, datasets.NumTokens
 	rng := rand.New(rand.NewPCG(3, 4))
 	logits := make([]float32, batch*n*k)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latformer/latformer/internal/testutil"
+
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -16,16 +18,6 @@ import (
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/lattice"
 )
-
-func testBackend(t testing.TB) compute.Backend {
-	t.Helper()
-	t.Setenv(compute.ConfigEnvVar, "go")
-	b, err := NewBackend()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // newTestLearner returns a learner for a side x side canvas with the hyperparameters of settings.
 func newTestLearner(t testing.TB, backend compute.Backend, settings string, side int) *Learner {
@@ -58,7 +50,7 @@ func examples(t testing.TB, rng *rand.Rand, action lattice.Action, canvas, grid,
 // checks that it predicts 30 held-out pairs exactly and that the discretized gates read back an element
 // that acts on the test inputs as the true one.
 func TestLearnerLearnsActions(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	tasks := []struct {
 		action lattice.Action
 		grid   int
@@ -104,7 +96,7 @@ func TestLearnerLearnsActions(t *testing.T) {
 
 // TestLearnerErrors checks the errors for examples that do not match the learner's canvas.
 func TestLearnerErrors(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	if _, err := NewLearner(backend, nil, 31, 5); err == nil || !strings.Contains(err.Error(), "1..30") {
 		t.Errorf("canvas 31x5: want an error naming the range, got %v", err)
 	}
@@ -167,8 +159,13 @@ func TestBackendConfig(t *testing.T) {
 // BenchmarkTrainStep times one training step (forward, backward, Adam) of the reference configuration
 // (batch 16, d 32, d_ff 128, all four experts) per canvas side. `latformer bench` prints the same as a
 // table, side by side with the PyTorch reference.
+//
+// It runs on the backend users get (NewBackend: $GOMLX_BACKEND, else DefaultGoBackend), not the tests'.
 func BenchmarkTrainStep(b *testing.B) {
-	backend := testBackend(b)
+	backend, err := NewBackend()
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, canvas := range []int{10, 20, 30} {
 		b.Run(fmt.Sprintf("canvas=%d", canvas), func(b *testing.B) {
 			store, err := NewStore("model_dim=32;latformer_ffn_dim=128;augment_copies=1")

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/latformer/latformer/internal/testutil"
+
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -48,7 +50,7 @@ func TestDrawMinibatch(t *testing.T) {
 // translation exactly on held-out inputs, and a minibatch at least as large as the training set trains
 // exactly as without minibatches (same steps, same loss).
 func TestMinibatchFit(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	action := lattice.Translation{Deltas: []int{1, 2}}
 	rng := rand.New(rand.NewPCG(5, 99))
 	train, _ := examples(t, rng, action, 6, 4, 24)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/latformer/latformer/internal/testutil"
+
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
@@ -14,7 +16,7 @@ import (
 // datasets.NoisyOneHot (the reference) for every token; the random reading (ParamNoiseRandom) keeps each
 // entry within [(1-w) onehot, (1-w) onehot + w], has mean noise w/2, and draws anew at every call.
 func TestNoisyOneHot(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	const w = 0.4
 	tokens := make([]int32, 2*datasets.NumTokens*50)
 	for i := range tokens {

@@ -10,81 +10,82 @@ import (
 )
 
 // Hyperparameters of the model and its training (model.Store keys; set them with --set "key=value;..."
-// or NewStore's settings). Their defaults are written once, in the map defaults below, and DefaultParams
-// returns them. The expert and layer hyperparameters are in packages experts (experts.Param*) and layers
+// or NewStore's settings). Their defaults are written once, in the map defaultParams below, which
+// DefaultParams returns; each doc comment ends with the default in brackets (TestDocDefaults checks they
+// agree). The expert and layer hyperparameters are in packages experts (experts.Param*) and layers
 // (layers.Param*).
 const (
-	// ParamDim is the model dimension d.
+	// ParamDim is the model dimension d [32].
 	ParamDim = "model_dim"
-	// ParamNumLayers is the number of LatFormer layers.
+	// ParamNumLayers is the number of LatFormer layers [1].
 	ParamNumLayers = "model_layers"
-	// ParamSmoothing trains with the extra smoothed-mask prediction of Section 4.2.
+	// ParamSmoothing trains with the extra smoothed-mask prediction of Section 4.2 [false].
 	ParamSmoothing = "mask_smoothing"
-	// ParamNoise is the one-hot noise level w of Appendix B.4 applied to the inputs.
+	// ParamNoise is the one-hot noise level w of Appendix B.4 applied to the inputs [0].
 	ParamNoise = "input_noise"
 	// ParamNoiseRandom replaces the all-ones vector of Appendix B.4's formula, ((1-w) onehot + w 1) W,
 	// by a random vector u ~ U(0,1)^11 drawn anew for every cell of every input, in training and in
 	// prediction: ((1-w) onehot + w u) W. The formula as written adds the same vector to every cell, an
-	// affine change of the embedding that the model can undo for any w < 1 (README, "Table 4").
+	// affine change of the embedding that the model can undo for any w < 1 (README, "Table 4") [false].
 	ParamNoiseRandom = "input_noise_random"
 
-	// ParamSteps is the maximum number of training steps per task.
+	// ParamSteps is the maximum number of training steps per task [500].
 	ParamSteps = "train_steps"
 	// ParamAugment is the number of color-permuted copies of the training pairs in every step
-	// (Appendix B.2 uses 10; the first copy is the original colors).
+	// (Appendix B.2 uses 10; the first copy is the original colors) [10].
 	ParamAugment = "augment_copies"
 	// ParamAugmentKeepBlack keeps color 0 (black) fixed in the augmentation's permutations: ARC's
-	// background rules depend on it.
+	// background rules depend on it [true].
 	ParamAugmentKeepBlack = "augment_keep_black"
 	// ParamAugmentTaskColors permutes only the colors that occur in the training inputs, among
-	// themselves (datasets.AugmentOptions).
+	// themselves (datasets.AugmentOptions) [false].
 	ParamAugmentTaskColors = "augment_task_colors"
 	// ParamAugmentFixOutputColors keeps fixed the colors that the training outputs create and no
 	// training input has (datasets.OutputOnlyColors): a rule's constant colors, which a permutation
-	// would make a different rule in every copy (README, "Table 2").
+	// would make a different rule in every copy (README, "Table 2") [true].
 	ParamAugmentFixOutputColors = "augment_fix_output_colors"
 	// ParamFitPatience stops training after this many consecutive steps with every training canvas
-	// predicted exactly (0 disables early stopping).
+	// predicted exactly (0 disables early stopping) [3].
 	ParamFitPatience = "fit_patience"
-	// ParamSeed seeds the initialization and the augmentation.
+	// ParamSeed seeds the initialization and the augmentation [1].
 	ParamSeed = "seed"
 	// ParamRestarts is the number of training runs per task from different initializations; Fit keeps
-	// the best (see Learner.Fit).
+	// the best (see Learner.Fit) [3].
 	ParamRestarts = "train_restarts"
 	// ParamRestartsStopAtFit ends the restarts at the first one whose hard gates fit every training
-	// pair.
+	// pair [true].
 	ParamRestartsStopAtFit = "train_restarts_stop_at_fit"
 	// ParamRestartsMaxCells limits the restarts after the first to canvases of at most this many cells
 	// (rows·cols; 0: no limit): a step's cost grows with the square of the cells and few large tasks fit,
-	// so the restarts are spent on the small canvases.
+	// so the restarts are spent on the small canvases [81].
 	ParamRestartsMaxCells = "train_restarts_max_cells"
 	// ParamHardSteps continues a restart whose hard gates do not fit the training pairs after
 	// ParamSteps steps with up to this many steps in which the gates are held at their discretized values
 	// (their gradient is cut): the rest of the model learns to work with the exact action that prediction
-	// uses, where the soft gates had mixed a little of other actions in (README, "Table 2").
+	// uses, where the soft gates had mixed a little of other actions in (README, "Table 2") [0].
 	ParamHardSteps = "train_hard_steps"
 	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn (the others are
 	// held at the identity, experts.Expert.FreeGates): comma-separated entries, "all" or letters of t
 	// (translation), r (rotation), f (reflection), s (scaling); restart r uses entry r modulo their
 	// number. "all" searches every action at every restart; "all,t" makes every second restart a
 	// translation-only search, which the full expert's gates often miss by opening a rotation or scaling
-	// that fits part of a translation task first (README, "Table 2").
+	// that fits part of a translation task first (README, "Table 2") [all].
 	ParamRestartExperts = "train_restart_experts"
 	// ParamBatchPairs > 0 trains on minibatches: every step takes this many of the training pairs (a
 	// shuffled pass over all of them, then another), each in ParamAugment color copies, instead of all of
 	// them; tasks with at most this many pairs train on all of them. For training sets of hundreds or
 	// thousands of pairs (the synthetic tasks of Figure 5); the fit checks that end training early still
-	// predict every training pair. 0 trains on all pairs in every step.
+	// predict every training pair. 0 trains on all pairs in every step [0].
 	ParamBatchPairs = "train_batch_pairs"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
-	// share one compiled training graph (LearnerCache). 1 pads nothing.
+	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
 	ParamPadPairs = "train_pad_pairs"
 )
 
-// defaults holds the default of every hyperparameter this package defines, and of the GoMLX optimizer
+// defaultParams holds the default of every hyperparameter this package defines, and of the GoMLX optimizer
 // keys it sets differently from GoMLX's own defaults: the one place they are written.
-var defaults = map[string]any{
+var defaultParams = map[string]any{
 	ParamDim:                    32,
 	ParamNumLayers:              1,
 	ParamSmoothing:              false,
@@ -113,15 +114,15 @@ var defaults = map[string]any{
 // --set. The optimizer is GoMLX's, chosen by optimizer.ParamOptimizer ("adam") and configured by its own
 // keys (optimizer.ParamLearningRate, optimizer.ParamAdamEpsilon, ...). The map is the caller's to change.
 func DefaultParams() map[string]any {
-	out := maps.Clone(defaults)
+	out := maps.Clone(defaultParams)
 	maps.Copy(out, layers.DefaultParams())
 	maps.Copy(out, experts.DefaultParams())
 	return out
 }
 
-// param reads a hyperparameter of this package from scope, with its default from defaults.
+// param reads a hyperparameter of this package from scope, with its default from defaultParams.
 func param[T any](scope *model.Scope, key string) T {
-	return model.GetParamOr(scope, key, defaults[key].(T))
+	return model.GetParamOr(scope, key, defaultParams[key].(T))
 }
 
 // NewStore returns a model.Store holding DefaultParams, with settings applied on top. settings uses

@@ -101,7 +101,7 @@ func (l *Learner) runChunk(exec *model.Exec, chunk []Example) ([]*tensors.Tensor
 func (l *Learner) decodeChunk(outs []*tensors.Tensor, size int) ([]Prediction, error) {
 	n := l.rows * l.cols
 	expert := experts.ExpertFromScope(l.store.Scope(""), l.rows, l.cols)
-	actions := model.GetParamOr(l.store.RootScope(), latlayers.ParamActions, 1)
+	actions := latlayers.Param[int](l.store.RootScope(), latlayers.ParamActions)
 	cells := tensors.MustCopyFlatData[int32](outs[0])
 	var gates, gates2 []experts.GateValues
 	var err error

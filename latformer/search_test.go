@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latformer/latformer/internal/testutil"
+
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -15,7 +17,7 @@ import (
 // does not end in a hard fit is undone (the learner predicts as without it), and during it the gating
 // FFNs do not move at all while the rest of the model trains.
 func TestHardSteps(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(21, 22))
 	train, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 3)
 	test, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 3)
@@ -75,7 +77,7 @@ func TestHardSteps(t *testing.T) {
 // softmax on factor 1, while with every expert free the same gates sit near their initial sigmoid(-2);
 // a bad entry anywhere in the schedule is an error naming the key, before any training.
 func TestRestartExperts(t *testing.T) {
-	backend := testBackend(t)
+	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(31, 32))
 	mirror := lattice.Reflection{Axis: 1}
 	train, _ := examples(t, rng, mirror, 6, 4, 3)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/internal/testutil"
 )
 
 // TestParam checks the layer's hyperparameters: on an empty store Param gives every key the default of
@@ -52,3 +53,7 @@ func TestParam(t *testing.T) {
 		t.Errorf("Param(%q) not set = %d, want the default 0", ParamFFNDim, got)
 	}
 }
+
+// TestDocDefaults checks that every hyperparameter's doc comment ends with its default in brackets, the
+// value DefaultParams has.
+func TestDocDefaults(t *testing.T) { testutil.CheckDocDefaults(t, ".", DefaultParams()) }

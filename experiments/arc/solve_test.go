@@ -3,18 +3,17 @@ package arc
 import (
 	"testing"
 
+	"github.com/latformer/latformer/internal/testutil"
+
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/latformer"
 )
 
 // TestSolverArchitecture checks that a Solver trains the architecture it is given, the autoregressive
 // PixelCNN included (a Solver without one trains LatFormer), and that the result names it.
 func TestSolverArchitecture(t *testing.T) {
-	backend, err := latformer.NewBackend()
-	if err != nil {
-		t.Fatal(err)
-	}
+	backend := testutil.Backend(t)
+	var err error
 	g := func(a, b, c, d int) datasets.Grid { return datasets.Grid{{a, b}, {c, d}} }
 	task := datasets.Task{ID: "t", Train: []datasets.Pair{{Input: g(1, 2, 3, 4), Output: g(2, 1, 4, 3)}, {Input: g(5, 6, 7, 8), Output: g(6, 5, 8, 7)}},
 		Test: []datasets.Pair{{Input: g(1, 3, 5, 7), Output: g(3, 1, 7, 5)}}}

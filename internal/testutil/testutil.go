@@ -3,7 +3,15 @@
 package testutil
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/compute"
@@ -50,4 +58,81 @@ func fill(dims []int, next func() float32) *tensors.Tensor {
 		}
 	})
 	return t
+}
+
+// CheckDocDefaults checks that the doc comment of every exported constant of the package in dir whose
+// value is a key of defaults ends with that key's default in brackets, as in
+//
+//	// ParamSteps is the maximum number of training steps per task [500].
+//	ParamSteps = "train_steps"
+//
+// so that `go doc` shows the defaults and cannot drift from the map they are read from. Numbers
+// compare as numbers ("[-2]" matches -2.0), booleans and strings as written.
+func CheckDocDefaults(t testing.TB, dir string, defaults map[string]any) {
+	t.Helper()
+	fset := token.NewFileSet()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range f.Decls {
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Names) != 1 || len(vs.Values) != 1 || !vs.Names[0].IsExported() {
+					continue
+				}
+				lit, ok := vs.Values[0].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					continue
+				}
+				key, _ := strconv.Unquote(lit.Value)
+				want, ok := defaults[key]
+				if !ok {
+					continue
+				}
+				checked++
+				name := vs.Names[0].Name
+				doc := strings.TrimSpace(vs.Doc.Text())
+				open := strings.LastIndex(doc, "[")
+				if open < 0 || !strings.HasSuffix(strings.TrimSuffix(doc, "."), "]") {
+					t.Errorf("%s (%q): the doc comment does not end with its default in brackets [%v]", name, key, want)
+					continue
+				}
+				got := strings.TrimSuffix(strings.TrimSuffix(doc, "."), "]")[open+1:]
+				if !sameDefault(got, want) {
+					t.Errorf("%s (%q): the doc comment says [%s], the default is %v", name, key, got, want)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Errorf("no constant of %s names a key of the defaults", dir)
+	}
+}
+
+// sameDefault says whether a default written in a doc comment equals want.
+func sameDefault(written string, want any) bool {
+	switch w := want.(type) {
+	case int:
+		v, err := strconv.ParseFloat(written, 64)
+		return err == nil && v == float64(w)
+	case float64:
+		v, err := strconv.ParseFloat(written, 64)
+		return err == nil && v == w
+	default:
+		return written == fmt.Sprint(want)
+	}
 }

@@ -1,9 +1,13 @@
 package testutil
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/compute/dtypes"
@@ -69,4 +73,58 @@ func TestRandomTensors(t *testing.T) {
 			t.Errorf("%s: seeds (1, 2) and (3, 4) give the same tensor", c.name)
 		}
 	}
+}
+
+// TestCheckDocDefaults checks the doc-comment check on a package written for it: the right defaults pass,
+// a wrong or missing one is reported.
+func TestCheckDocDefaults(t *testing.T) {
+	dir := t.TempDir()
+	src := `package p
+
+const (
+	// A is a [3].
+	A = "a"
+	// B is b [-2].
+	B = "b"
+	// C is c [full].
+	C = "c"
+	// D has no default written.
+	D = "d"
+)
+`
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := map[string]any{"a": 3, "b": -2.0, "c": "full"}
+	if rec := record(func(tb testing.TB) { CheckDocDefaults(tb, dir, good) }); len(rec) != 0 {
+		t.Errorf("matching defaults: got errors %q", rec)
+	}
+	bad := map[string]any{"a": 4, "b": -2.0, "c": "mask_only", "d": true}
+	rec := record(func(tb testing.TB) { CheckDocDefaults(tb, dir, bad) })
+	if len(rec) != 3 {
+		t.Fatalf("a wrong int, a wrong string and a missing default: want 3 errors, got %q", rec)
+	}
+	for i, name := range []string{"A", "C", "D"} {
+		if !strings.HasPrefix(rec[i], name+" ") {
+			t.Errorf("error %d: want it to name %s, got %q", i, name, rec[i])
+		}
+	}
+}
+
+// recorder is a testing.TB that keeps the errors reported to it.
+type recorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Fatal(args ...any) { r.errs = append(r.errs, fmt.Sprint(args...)) }
+
+func record(f func(testing.TB)) []string {
+	r := &recorder{}
+	f(r)
+	return r.errs
 }
