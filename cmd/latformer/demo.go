@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/latformer/latformer/datasets"
@@ -38,7 +37,7 @@ func demoTasks(canvas int) map[string]demoTask {
 func runDemo(args []string) error {
 	fs := newFlagSet("demo", "latformer demo [flags]",
 		"Learns geometric tasks (rotation, translation, ...) from a few examples each on a small canvas and\nprints the test accuracy (\"accuracy: 100/100\"), the learned group element and mask.")
-	tasksFlag := fs.String("tasks", "rotate,translate", "comma-separated tasks: rotate, translate, reflect, upscale")
+	taskNames := stringsFlag(fs, "tasks", []string{"rotate", "translate"}, "comma-separated `tasks`: rotate, translate, reflect, upscale")
 	canvas := fs.Int("canvas", 10, "canvas side (the grids live on a canvas x canvas lattice, 2..30)")
 	numTrain := fs.Int("train", 10, "number of training example pairs per task")
 	numTest := fs.Int("test", 100, "number of held-out test pairs per task")
@@ -57,8 +56,8 @@ func runDemo(args []string) error {
 	}
 	all := demoTasks(*canvas)
 	var tasks []demoTask
-	for _, name := range strings.Split(*tasksFlag, ",") {
-		task, ok := all[strings.TrimSpace(name)]
+	for _, name := range *taskNames {
+		task, ok := all[name]
 		if !ok {
 			return fmt.Errorf("unknown task %q in --tasks (known: rotate, translate, reflect, upscale)", name)
 		}

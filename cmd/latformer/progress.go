@@ -45,6 +45,15 @@ func (b *taskBar) add(desc string) {
 	}
 }
 
+// done prints the line of a unit finished (finished of total) and advances the bar.
+func (b *taskBar) done(line string, finished, total int) {
+	b.println(os.Stdout, line)
+	b.add(fmt.Sprintf("%d/%d", finished, total))
+}
+
+// warn prints a warning on stderr.
+func (b *taskBar) warn(err error) { b.println(os.Stderr, "warning: "+err.Error()) }
+
 func (b *taskBar) finish() {
 	if b != nil && b.bar != nil {
 		_ = b.bar.Finish()
