@@ -37,14 +37,13 @@ func runARC(args []string) error {
 	var bar *taskBar
 	report := arc.Report{
 		Start: func(info arc.RunInfo) {
-			fmt.Printf("backend: %s\n", info.Backend)
 			o := info.Options
-			fmt.Printf("%d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s), model %s; results in %s\n",
+			summary := fmt.Sprintf("%d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s), model %s; results in %s",
 				info.Selected, o.Split, o.Category, info.Done, info.Selected-info.Done, o.Workers, o.Model, o.Out)
 			if info.LeftOut > 0 {
-				fmt.Printf("%d tasks left out by --max-canvas %d (canvas side above it): in no table below\n", info.LeftOut, o.MaxCanvas)
+				summary += fmt.Sprintf("\n%d tasks left out by --max-canvas %d (canvas side above it): in no table below", info.LeftOut, o.MaxCanvas)
 			}
-			bar = newTaskBar(info.Selected-info.Done, "solving", run.quiet)
+			bar = startRun(info.Backend, summary, info.Selected-info.Done, "solving", run.quiet)
 		},
 		Task:  func(r arc.Result, finished, total int) { bar.done(taskLine(r, finished, total), finished, total) },
 		Error: func(err error) { bar.warn(err) },

@@ -75,10 +75,9 @@ func runLARC(args []string) error {
 	var bar *taskBar
 	report := larc.Report{
 		Start: func(info larc.RunInfo) {
-			fmt.Printf("backend: %s\n", info.Backend)
-			fmt.Printf("%d tasks (LARC test split, annotated %s), %d runs (%s), %d already done, %d to run with %d worker(s); results in %s\n",
-				info.Tasks, info.Options.Category, info.Units, strings.Join(info.Options.Conditions, ", "), info.Done, info.Units-info.Done, info.Options.Workers, info.Options.Out)
-			bar = newTaskBar(info.Units-info.Done, "training", run.quiet)
+			bar = startRun(info.Backend, fmt.Sprintf("%d tasks (LARC test split, annotated %s), %d runs (%s), %d already done, %d to run with %d worker(s); results in %s",
+				info.Tasks, info.Options.Category, info.Units, strings.Join(info.Options.Conditions, ", "), info.Done, info.Units-info.Done, info.Options.Workers, info.Options.Out),
+				info.Units-info.Done, "training", run.quiet)
 		},
 		Unit: func(r larc.Result, finished, total int) {
 			solved := "unsolved"

@@ -43,12 +43,10 @@ func runRegistration(args []string) error {
 	var bar *taskBar
 	outcome, err := registration.Run(o, registration.Report{
 		Start: func(info registration.RunInfo) {
-			fmt.Printf("backend: %s\n", info.Backend)
 			p := info.Options.PairOptions
-			fmt.Printf("registration: %d registrations (%d images x %d windows of %d x %d cells in %d x %d patches of %d, shifts up to %d, modality %s, conditions %s), %d already done; results in %s\n",
+			bar = startRun(info.Backend, fmt.Sprintf("registration: %d registrations (%d images x %d windows of %d x %d cells in %d x %d patches of %d, shifts up to %d, modality %s, conditions %s), %d already done; results in %s",
 				info.Pairs, len(p.Images), p.PairsPerImage, p.Patch*p.Grid, p.Patch*p.Grid, p.Grid, p.Grid, p.Patch, p.MaxShift, p.Modality,
-				strings.Join(info.Options.Conditions, ","), info.Done, info.Options.Out)
-			bar = newTaskBar(info.Pairs-info.Done, "registering", run.quiet)
+				strings.Join(info.Options.Conditions, ","), info.Done, info.Options.Out), info.Pairs-info.Done, "registering", run.quiet)
 		},
 		Pair: func(r registration.Result, finished, total int) {
 			ok := "fail"

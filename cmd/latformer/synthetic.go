@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -91,11 +92,9 @@ func runSynthetic(experiment string, args []string) error {
 	var bar *taskBar
 	report := synthetic.Report{
 		Start: func(info synthetic.RunInfo) {
-			fmt.Printf("backend: %s\n", info.Backend)
 			o := info.Options
-			fmt.Printf("%s: %d training runs (%s), %d already done, %d to run with %d worker(s); results in %s\n",
-				o.Experiment, info.Units, describe(o), info.Done, info.Units-info.Done, o.Workers, o.Out)
-			bar = newTaskBar(info.Units-info.Done, "training", run.quiet)
+			bar = startRun(info.Backend, fmt.Sprintf("%s: %d training runs (%s), %d already done, %d to run with %d worker(s); results in %s",
+				o.Experiment, info.Units, describe(o), info.Done, info.Units-info.Done, o.Workers, o.Out), info.Units-info.Done, "training", run.quiet)
 		},
 		Unit:  func(r synthetic.Result, finished, total int) { bar.done(unitLine(r, finished, total), finished, total) },
 		Error: func(err error) { bar.warn(err) },
@@ -105,7 +104,12 @@ func runSynthetic(experiment string, args []string) error {
 	if outcome.Out == "" {
 		return err
 	}
-	o = outcome.Options
+	return errors.Join(writeSynthetic(outcome, *svg), err)
+}
+
+// writeSynthetic prints the tables of a run (and writes its figure to svg, "" for none).
+func writeSynthetic(outcome synthetic.Outcome, svg string) error {
+	o := outcome.Options
 	points := synthetic.Summarize(outcome.Results, o.Models, o.Families)
 	fmt.Println()
 	synthetic.WriteTable(os.Stdout, points, o.Experiment)
@@ -113,14 +117,14 @@ func runSynthetic(experiment string, args []string) error {
 		fmt.Println()
 		synthetic.WriteReach(os.Stdout, points, o.Models, o.Families, 0.9)
 	}
-	if *svg != "" {
-		if err := os.WriteFile(*svg, []byte(synthetic.FigureSVG(points, o.Models, o.Families)), 0o644); err != nil {
+	if svg != "" {
+		if err := os.WriteFile(svg, []byte(synthetic.FigureSVG(points, o.Models, o.Families)), 0o644); err != nil {
 			return err
 		}
-		fmt.Printf("figure written to %s\n", *svg)
+		fmt.Printf("figure written to %s\n", svg)
 	}
 	fmt.Printf("wall time %s; results written to %s\n", outcome.Elapsed.Round(1e9), outcome.Out)
-	return err
+	return nil
 }
 
 // unitLine is the plain line printed for each finished training run.

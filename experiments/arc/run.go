@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/runner"
@@ -249,7 +250,6 @@ func Run(o Options, report Report) (Outcome, error) {
 	}
 	arch, _ := baselines.ByName(o.Model) // checked by withDefaults
 	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch}
-	var backend string // the description of worker 0's
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
 		Units: tasks, Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },
@@ -260,15 +260,8 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers,
-		NewWorker: func(i int) (runner.Worker[datasets.Task, Result], error) {
-			b, err := latformer.NewBackendWithConfig(o.BackendConfig)
-			if err != nil {
-				return nil, err
-			}
-			if i == 0 {
-				backend = latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), b)
-			}
+		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
 			s, err := NewSolver(b, o.Settings, solverOpts)
 			if err != nil {
 				return nil, err
@@ -277,7 +270,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Report: runner.Report[Result]{Done: report.Task, Error: report.Error, Start: func(info runner.Info) {
 			if report.Start != nil {
-				report.Start(RunInfo{Options: o, Backend: backend, Selected: info.Units, Done: info.Done, LeftOut: leftOut})
+				report.Start(RunInfo{Options: o, Backend: info.Backend, Selected: info.Units, Done: info.Done, LeftOut: leftOut})
 			}
 		}},
 	})

@@ -329,7 +329,6 @@ func Run(o Options, report Report) (Outcome, error) {
 			units = append(units, unit{t, c})
 		}
 	}
-	var backend string // the description of worker 0's
 	run, err := runner.Run(runner.Spec[unit, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
 		Units: units, Key: unit.key, Describe: func(u unit) string { return fmt.Sprintf("task %s (%s)", u.task.ID, u.condition) },
@@ -340,15 +339,8 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers,
-		NewWorker: func(i int) (runner.Worker[unit, Result], error) {
-			b, err := latformer.NewBackendWithConfig(o.BackendConfig)
-			if err != nil {
-				return nil, err
-			}
-			if i == 0 {
-				backend = latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), b)
-			}
+		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		NewWorker: func(b compute.Backend) (runner.Worker[unit, Result], error) {
 			w, err := newWorker(b, o, cond, encoderName)
 			if err != nil {
 				return nil, err
@@ -357,7 +349,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
 			if report.Start != nil {
-				report.Start(RunInfo{Options: o, Backend: backend, Tasks: len(sel.Tasks), Units: info.Units, Done: info.Done})
+				report.Start(RunInfo{Options: o, Backend: info.Backend, Tasks: len(sel.Tasks), Units: info.Units, Done: info.Done})
 			}
 		}},
 	})

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/internal/resultsfile"
@@ -196,7 +197,6 @@ func Run(o Options, report Report) (Outcome, error) {
 			jobs = append(jobs, job{p, c})
 		}
 	}
-	var backend string // the description of worker 0's
 	run, err := runner.Run(runner.Spec[job, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
 		Units: jobs, Key: job.key, Describe: func(j job) string { return fmt.Sprintf("pair %d (%s)", j.pair.ID, j.cond) },
@@ -206,15 +206,8 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers,
-		NewWorker: func(i int) (runner.Worker[job, Result], error) {
-			b, err := latformer.NewBackendWithConfig(o.BackendConfig)
-			if err != nil {
-				return nil, err
-			}
-			if i == 0 {
-				backend = latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), b)
-			}
+		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		NewWorker: func(b compute.Backend) (runner.Worker[job, Result], error) {
 			cache, err := latformer.NewLearnerCache(b, settings)
 			if err != nil {
 				return nil, err
@@ -223,7 +216,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Report: runner.Report[Result]{Done: report.Pair, Error: report.Error, Start: func(info runner.Info) {
 			if report.Start != nil {
-				report.Start(RunInfo{Options: o, Backend: backend, Pairs: info.Units, Done: info.Done})
+				report.Start(RunInfo{Options: o, Backend: info.Backend, Pairs: info.Units, Done: info.Done})
 			}
 		}},
 	})

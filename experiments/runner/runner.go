@@ -14,8 +14,8 @@
 //     it (and in the current format if its header is one of Format.OldHeaders), and its unit runs again.
 //     Spec.Check sees every row first and may refuse the file (rows of another model, other options): the
 //     run then stops before any work. Rows of units outside the run stay in the file.
-//   - Workers: Spec.Workers workers, each made by Spec.NewWorker with its own state (backend, solver,
-//     caches), run one unit at a time and are closed at the end.
+//   - Workers: Spec.Workers workers, each with a GoMLX backend of its own (Spec.BackendConfig) on which
+//     Spec.NewWorker makes its state (solver, caches), run one unit at a time and are closed at the end.
 //   - Order: the units not done are handed out in the order of Spec.Units, or by decreasing Spec.Cost
 //     (ties in that order), so that the workers finish together rather than one starting the largest last.
 //   - Rows: a finished unit's row is written and flushed before Report.Done, so a run killed afterwards
@@ -34,8 +34,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/internal/resultsfile"
 	"github.com/latformer/latformer/internal/workpool"
+	"github.com/latformer/latformer/latformer"
 )
 
 // Worker runs units one at a time on its own state.
@@ -62,16 +64,19 @@ type Spec[U, R any] struct {
 	// Check returns an error for a row that the run must not be mixed with (inRun: the row is of one of
 	// the run's units); it is called on every row of a resumed file before any work.
 	Check func(row R, inRun bool) error
-	// Workers is the number of workers (at least 1); NewWorker(i) makes worker i.
-	Workers   int
-	NewWorker func(i int) (Worker[U, R], error)
-	Report    Report[R]
+	// Workers is the number of workers (at least 1), BackendConfig the GoMLX configuration of their
+	// backends ("": latformer.BackendConfig()), and NewWorker makes a worker on its own backend.
+	Workers       int
+	BackendConfig string
+	NewWorker     func(backend compute.Backend) (Worker[U, R], error)
+	Report        Report[R]
 }
 
 // Info describes a run about to start.
 type Info struct {
-	Units int // units of the run
-	Done  int // of which already in the results file
+	Backend string // the workers' backend (latformer.BackendDescription)
+	Units   int    // units of the run
+	Done    int    // of which already in the results file
 }
 
 // Report receives a run's progress; the calls are serialized.
@@ -125,15 +130,24 @@ func Run[U, R any](s Spec[U, R]) (Outcome[R], error) {
 		return out, err
 	}
 	defer closeFile()
+	config := cmp.Or(s.BackendConfig, latformer.BackendConfig())
 	workers := make([]Worker[U, R], max(1, s.Workers))
+	info := Info{Units: len(s.Units), Done: len(s.Units) - len(todo)}
 	for i := range workers {
-		if workers[i], err = s.NewWorker(i); err != nil {
+		backend, err := latformer.NewBackendWithConfig(config)
+		if err != nil {
+			return out, err
+		}
+		if i == 0 {
+			info.Backend = latformer.BackendDescription(latformer.SafeGoConfig(config), backend)
+		}
+		if workers[i], err = s.NewWorker(backend); err != nil {
 			return out, err
 		}
 		defer workers[i].Close()
 	}
 	if s.Report.Start != nil {
-		s.Report.Start(Info{Units: len(s.Units), Done: len(s.Units) - len(todo)})
+		s.Report.Start(info)
 	}
 	start := time.Now()
 	var firstErr error

@@ -12,6 +12,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/latformer"
 )
 
 // row is the test experiment's row: unit n's value is n².
@@ -39,13 +42,14 @@ var testFormat = Format[row]{
 
 // testWorker squares units; it records its calls and fails on the units in fail.
 type testWorker struct {
-	id     int
-	busy   atomic.Bool
-	closed atomic.Int32
-	fail   map[int]bool
-	ran    *[]int
-	mu     *sync.Mutex
-	t      *testing.T
+	id      int
+	backend compute.Backend
+	busy    atomic.Bool
+	closed  atomic.Int32
+	fail    map[int]bool
+	ran     *[]int
+	mu      *sync.Mutex
+	t       *testing.T
 }
 
 func (w *testWorker) Do(u int) (row, error) {
@@ -87,9 +91,9 @@ func (h *harness) spec(n, workers int) Spec[int, row] {
 	}
 	h.ran, h.workers, h.errs = nil, nil, nil
 	return Spec[int, row]{Format: testFormat, Out: h.out, Units: units, Key: strconv.Itoa,
-		Describe: func(u int) string { return fmt.Sprintf("unit %d", u) }, Workers: workers,
-		NewWorker: func(i int) (Worker[int, row], error) {
-			w := &testWorker{id: i, fail: h.fail, ran: &h.ran, mu: &h.mu, t: h.t}
+		Describe: func(u int) string { return fmt.Sprintf("unit %d", u) }, Workers: workers, BackendConfig: "go",
+		NewWorker: func(b compute.Backend) (Worker[int, row], error) {
+			w := &testWorker{id: len(h.workers), backend: b, fail: h.fail, ran: &h.ran, mu: &h.mu, t: h.t}
 			h.workers = append(h.workers, w)
 			return w, nil
 		},
@@ -122,11 +126,14 @@ func count(n int) []int {
 	return out
 }
 
-// TestRunWorkers runs 30 units on 3 workers: every unit once, each worker made once with its own index,
-// never running two units at once, and closed once at the end; a row per unit in the file and the outcome.
+// TestRunWorkers runs 30 units on 3 workers: every unit once, each worker made once on a backend of its
+// own, never running two units at once, and closed once at the end; a row per unit in the file and the
+// outcome, and the backend described at the start.
 func TestRunWorkers(t *testing.T) {
 	h := newHarness(t)
 	s := h.spec(30, 3)
+	var info Info
+	s.Report.Start = func(i Info) { info = i }
 	done := 0
 	s.Report.Done = func(r row, finished, total int) {
 		done++
@@ -142,10 +149,15 @@ func TestRunWorkers(t *testing.T) {
 		t.Fatalf("%d workers made, want 3", len(h.workers))
 	}
 	used := map[int]int{}
+	backends := map[compute.Backend]bool{}
 	for i, w := range h.workers {
-		if w.id != i || w.closed.Load() != 1 {
-			t.Errorf("worker %d: index %d, closed %d times; want %d and once", i, w.id, w.closed.Load(), i)
+		backends[w.backend] = true
+		if w.closed.Load() != 1 {
+			t.Errorf("worker %d closed %d times, want once", i, w.closed.Load())
 		}
+	}
+	if len(backends) != 3 || !strings.HasPrefix(info.Backend, latformer.DefaultGoBackend+" (") {
+		t.Errorf("%d distinct backends, described as %q; want 3, and the pure-Go backend", len(backends), info.Backend)
 	}
 	for _, r := range out.Results {
 		used[r.worker]++
@@ -174,7 +186,7 @@ func TestResumeSkipsDone(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(h.ran)
-	if !slices.Equal(h.ran, []int{5, 6, 7, 8, 9}) || info != (Info{Units: 10, Done: 5}) {
+	if !slices.Equal(h.ran, []int{5, 6, 7, 8, 9}) || info.Units != 10 || info.Done != 5 {
 		t.Errorf("resume ran %v with %+v; want 5..9, 5 of 10 done", h.ran, info)
 	}
 	if len(out.Results) != 10 || out.Results[4].unit != 4 {

@@ -104,7 +104,6 @@ func Run(o Options, report Report) (Outcome, error) {
 	if err != nil {
 		return out, err
 	}
-	var backend string // the description of worker 0's
 	run, err := runner.Run(runner.Spec[Unit, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
 		Units: units, Key: Unit.key, Describe: func(u Unit) string {
@@ -116,20 +115,13 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers,
-		NewWorker: func(i int) (runner.Worker[Unit, Result], error) {
-			b, err := latformer.NewBackendWithConfig(o.BackendConfig)
-			if err != nil {
-				return nil, err
-			}
-			if i == 0 {
-				backend = latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), b)
-			}
+		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		NewWorker: func(b compute.Backend) (runner.Worker[Unit, Result], error) {
 			return &worker{o: o, backend: b, pool: pool, caches: map[string]*latformer.LearnerCache{}}, nil
 		},
 		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
 			if report.Start != nil {
-				report.Start(RunInfo{Options: o, Backend: backend, Units: info.Units, Done: info.Done})
+				report.Start(RunInfo{Options: o, Backend: info.Backend, Units: info.Units, Done: info.Done})
 			}
 		}},
 	})
