@@ -180,6 +180,7 @@ func selectTasks(o Options) ([]datasets.Task, int, error) {
 		ids = kept
 	}
 	sort.Strings(ids)
+	ids = slices.Compact(ids) // a task given twice is solved once
 	if o.Limit > 0 && len(ids) > o.Limit {
 		ids = ids[:o.Limit]
 	}
