@@ -16,7 +16,7 @@ func runARC(args []string) error {
 		"Solves ARC tasks one by one: a fresh LatFormer is trained on each task's training pairs and predicts its\ntest outputs (Appendix B.2). Prints one line per finished task and Table 2; writes one CSV row per task.")
 	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", then ../shared/data)")
 	split := fs.String("split", "training", "ARC split: training or evaluation")
-	category := stringsFlag(fs, "category", []string{"all"}, "tasks of the annotated categories: all, or one or more (comma-separated) of translate, rotate, reflect, scale")
+	category := stringsFlag(fs, "category", []string{"all"}, "tasks of the annotated `categories`: all, or one or more (comma-separated) of translate, rotate, reflect, scale")
 	tasks := stringsFlag(fs, "tasks", nil, "comma-separated task `ids` (overrides --category selection; their category is taken from the annotation)")
 	annotation := fs.String("annotation", "one-action", "annotation that selects and labels the tasks: one-action (the 84 tasks of Table 2, datasets.Annotate) or two-actions (those and 17 that fit y = f(g1·x, g2·x, x))")
 	holdout := fs.String("holdout", "", "keep half of the selected tasks, split by a hash of the id: dev (to choose hyperparameters on) or eval (to report on); empty: all")

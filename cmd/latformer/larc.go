@@ -35,7 +35,7 @@ func runLARC(args []string) error {
 	t5Dir := fs.String("t5", "", "T5 checkpoint directory (e.g. t5-small: config.json, model.safetensors, spiece.model); default: the bag-of-words stand-in")
 	bowDim := fs.Int("bow-dim", 32, "dimensions of the bag-of-words stand-in (without --t5)")
 	cacheDir := fs.String("cache", filepath.Join("runs", "embeddings"), "directory of the description-embedding cache (one file per encoder and checkpoint)")
-	conditions := stringsFlag(fs, "conditions", []string{larc.ConditionIO, larc.ConditionNL}, "comma-separated conditions: io (pairs only), nl (pairs and description)")
+	conditions := stringsFlag(fs, "conditions", []string{larc.ConditionIO, larc.ConditionNL}, "comma-separated `conditions`: io (pairs only), nl (pairs and description)")
 	category := fs.String("category", "all", "tasks of one annotated category: all, translate, rotate, reflect, scale")
 	tasks := stringsFlag(fs, "tasks", nil, "comma-separated task `ids` among the selected ones")
 	limit := fs.Int("limit", 0, "at most this many tasks, in id order (0: all)")

@@ -24,7 +24,7 @@ func runRegistration(args []string) error {
 	grid := fs.Int("grid", 2, "patches per window side k: the window is k*s cells")
 	maxShift := fs.Int("max-shift", 4, "largest translation per axis (|dr|, |dc|)")
 	modality := fs.String("modality", "parabola", "intensity transform T of the second modality: parabola (4v(1-v)), invert (1-v), identity")
-	conditions := stringsFlag(fs, "conditions", []string{registration.Raw, registration.Oracle}, "comma-separated conditions: raw (LatFormer sees A and learns T as its per-cell function), oracle (it sees T(A): a perfect modality translation)")
+	conditions := stringsFlag(fs, "conditions", []string{registration.Raw, registration.Oracle}, "comma-separated `conditions`: raw (LatFormer sees A and learns T as its per-cell function), oracle (it sees T(A): a perfect modality translation)")
 	seed := fs.Uint64("seed", 0, "seed of the windows and translations")
 	export := fs.String("export", "", "write the windows (16-bit PNG) and pairs.csv to this directory, for scripts/registration_reference.py")
 	reference := fs.String("reference", "", "the reference script's CSV (phase correlation, SIFT), shown beside LatFormer")
