@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -17,63 +16,37 @@ func runARC(args []string) error {
 		"Solves ARC tasks one by one: a fresh LatFormer is trained on each task's training pairs and predicts its\ntest outputs (Appendix B.2). Prints one line per finished task and Table 2; writes one CSV row per task.")
 	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", then ../shared/data)")
 	split := fs.String("split", "training", "ARC split: training or evaluation")
-	category := fs.String("category", "all", "tasks of the annotated categories: all, or one or more (comma-separated) of translate, rotate, reflect, scale")
-	tasksFlag := fs.String("tasks", "", "comma-separated task ids (overrides --category selection; their category is taken from the annotation)")
+	category := stringsFlag(fs, "category", []string{"all"}, "tasks of the annotated `categories`: all, or one or more (comma-separated) of translate, rotate, reflect, scale")
+	tasks := stringsFlag(fs, "tasks", nil, "comma-separated task `ids` (overrides --category selection; their category is taken from the annotation)")
 	annotation := fs.String("annotation", "one-action", "annotation that selects and labels the tasks: one-action (the 84 tasks of Table 2, annotate.Task) or two-actions (those and 17 that fit y = f(g1·x, g2·x, x))")
 	holdout := fs.String("holdout", "", "keep half of the selected tasks, split by a hash of the id: dev (to choose hyperparameters on) or eval (to report on); empty: all")
 	maxCanvas := fs.Int("max-canvas", 0, "leave out the tasks whose canvas side is above this (0: none); for the baselines, whose steps on large canvases are slow")
 	limit := fs.Int("limit", 0, "solve at most this many tasks (0: all selected), in id order; for quick runs")
-	workers := fs.Int("workers", 1, "tasks solved in parallel")
 	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
 	canvas := fs.Int("canvas", 0, "canvas side (0: per task, the largest grid side of its training pairs and test inputs; 30: the paper's)")
-	out := fs.String("out", "", "results CSV, one row per task, written as tasks finish (default: a new file runs/arc-<split>-<category>-<date>-<time>.csv); an existing file is never overwritten without --resume or --force")
-	resume := fs.Bool("resume", false, "append to --out, skipping the tasks already in it (after an interruption)")
-	force := fs.Bool("force", false, "overwrite --out if it exists")
-	buckets := fs.String("canvas-buckets", "", `comma-separated canvas sides to round each task's canvas up to, e.g. "10,20,30": fewer graphs to compile (XLA), more work per step (empty: each task's own canvas)`)
+	buckets := intsFlag(fs, "canvas-buckets", nil, `comma-separated canvas `+"`sides`"+` to round each task's canvas up to, e.g. "10,20,30": fewer graphs to compile (XLA), more work per step (empty: each task's own canvas)`)
 	perTask := fs.Bool("compile-per-task", false, "build and compile every task's graphs anew (default: reuse those of an earlier task on the same canvas, reset; same results)")
-	settings := fs.String("set", "", `hyperparameters, "key=value;key=value"`)
 	modelName := fs.String("model", "latformer", "model to train per task: latformer, or a baseline of Table 2: "+strings.Join(baselines.Names(), ", ")+" (their hyperparameters: baseline_dim, baseline_layers, baseline_heads, baseline_max_relative)")
-	quiet := fs.Bool("quiet", false, "no progress bar")
+	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/arc-<split>-<category>-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: *category, Annotation: *annotation, Limit: *limit, MaxCanvas: *maxCanvas, Holdout: *holdout, Workers: *workers,
-		Steps: *steps, Canvas: *canvas, Settings: *settings, Model: *modelName, Out: *out, Resume: *resume, Force: *force}
-	if *tasksFlag != "" {
-		opts.Tasks = strings.Split(*tasksFlag, ",")
-	}
-	opts.CompilePerTask = *perTask
-	if *buckets != "" {
-		for _, b := range strings.Split(*buckets, ",") {
-			side, err := strconv.Atoi(strings.TrimSpace(b))
-			if err != nil {
-				return usageError{fmt.Errorf("--canvas-buckets: %q is not a number", b), fs}
-			}
-			opts.Buckets = append(opts.Buckets, side)
-		}
-	}
+	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: strings.Join(*category, ","), Tasks: *tasks, Annotation: *annotation, Limit: *limit,
+		MaxCanvas: *maxCanvas, Holdout: *holdout, Steps: *steps, Canvas: *canvas, Buckets: *buckets, CompilePerTask: *perTask, Model: *modelName,
+		Workers: run.workers, Settings: run.settings, Out: run.out, Resume: run.resume, Force: run.force}
 	var bar *taskBar
 	report := arc.Report{
 		Start: func(info arc.RunInfo) {
-			fmt.Printf("backend: %s\n", info.Backend)
 			o := info.Options
-			fmt.Printf("%d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s), model %s; results in %s\n",
+			summary := fmt.Sprintf("%d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s), model %s; results in %s",
 				info.Selected, o.Split, o.Category, info.Done, info.Selected-info.Done, o.Workers, o.Model, o.Out)
 			if info.LeftOut > 0 {
-				fmt.Printf("%d tasks left out by --max-canvas %d (canvas side above it): in no table below\n", info.LeftOut, o.MaxCanvas)
+				summary += fmt.Sprintf("\n%d tasks left out by --max-canvas %d (canvas side above it): in no table below", info.LeftOut, o.MaxCanvas)
 			}
-			bar = newTaskBar(info.Selected-info.Done, "solving", *quiet)
+			bar = startRun(info.Backend, summary, info.Selected-info.Done, "solving", run.quiet)
 		},
-		Task: func(r arc.Result, finished, total int) {
-			bar.println(os.Stdout, taskLine(r, finished, total))
-			bar.add(fmt.Sprintf("%d/%d", finished, total))
-		},
-		Error: func(id string, err error) {
-			if id != "" {
-				err = fmt.Errorf("task %s: %w", id, err)
-			}
-			bar.println(os.Stderr, "warning: "+err.Error())
-		},
+		Task:  func(r arc.Result, finished, total int) { bar.done(taskLine(r, finished, total), finished, total) },
+		Error: func(err error) { bar.warn(err) },
 	}
 	outcome, err := arc.Run(opts, report)
 	bar.finish()

@@ -24,7 +24,7 @@ import (
 func runBench(args []string) error {
 	fs := newFlagSet("bench", "latformer bench [flags]",
 		"Times the training step (forward, backward, Adam) of the reference configuration and prints one\n\"bench canvas=N attention=full|factored ... step_ms=X\" line per canvas and attention path.")
-	canvasesFlag := fs.String("canvas", "10,20,30", "comma-separated canvas sides to time")
+	canvases := intsFlag(fs, "canvas", []int{10, 20, 30}, "comma-separated canvas `sides` to time")
 	batch := fs.Int("batch", 16, "batch size")
 	dim := fs.Int("d", 32, "model dimension d")
 	ffn := fs.Int("dff", 128, "FFN hidden width d_ff")
@@ -34,26 +34,19 @@ func runBench(args []string) error {
 	factoredRef := fs.String("factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference at canvas 30; empty: skip")
 	settings := fs.String("set", "", `extra hyperparameters, "key=value;..."`)
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed steps (all canvases and paths) to this file (go tool pprof)")
-	attentionFlag := fs.String("attention", "full,factored", `comma-separated attention paths to time: "full" (the paper's masked attention) and "factored" (mask-only, per lattice axis; latformer_attention=mask_only)`)
+	attentions := stringsFlag(fs, "attention", []string{"full", "factored"}, "comma-separated attention `paths` to time: \"full\" (the paper's masked attention) and \"factored\" (mask-only, per lattice axis; latformer_attention=mask_only)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	var attentions []string
-	for _, a := range strings.Split(*attentionFlag, ",") {
-		switch a = strings.TrimSpace(a); a {
-		case "full", "factored":
-			attentions = append(attentions, a)
-		default:
+	for _, a := range *attentions {
+		if a != "full" && a != "factored" {
 			return fmt.Errorf("--attention: %q is neither full nor factored", a)
 		}
 	}
-	var canvases []int
-	for _, s := range strings.Split(*canvasesFlag, ",") {
-		c, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || c < 2 || c > datasets.MaxGridSide {
-			return fmt.Errorf("--canvas: %q is not a side in 2..%d", s, datasets.MaxGridSide)
+	for _, c := range *canvases {
+		if c < 2 || c > datasets.MaxGridSide {
+			return fmt.Errorf("--canvas: %d is not a side in 2..%d", c, datasets.MaxGridSide)
 		}
-		canvases = append(canvases, c)
 	}
 	if *steps < 1 || *batch < 1 {
 		return fmt.Errorf("--steps and --batch must be positive")
@@ -78,8 +71,8 @@ func runBench(args []string) error {
 		defer pprof.StopCPUProfile()
 	}
 	goMs30 := map[string]float64{}
-	for _, c := range canvases {
-		for _, att := range attentions {
+	for _, c := range *canvases {
+		for _, att := range *attentions {
 			set := *settings
 			if att == "factored" {
 				set = strings.Trim(set+";"+layers.ParamAttention+"="+layers.AttentionMaskOnly, ";")
@@ -100,7 +93,7 @@ func runBench(args []string) error {
 			return fmt.Errorf("PyTorch reference: %w", err)
 		}
 		fmt.Printf("bench reference=pytorch canvas=30 batch=16 d=32 step_ms=%.1f\n", torchMs)
-		for _, att := range attentions {
+		for _, att := range *attentions {
 			if ms := goMs30[att]; ms > 0 {
 				fmt.Printf("bench ratio go/pytorch canvas=30 attention=%s: %.2f (below 1 means faster than PyTorch's full step)\n", att, ms/torchMs)
 			}

@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
@@ -38,7 +38,7 @@ func demoTasks(canvas int) map[string]demoTask {
 func runDemo(args []string) error {
 	fs := newFlagSet("demo", "latformer demo [flags]",
 		"Learns geometric tasks (rotation, translation, ...) from a few examples each on a small canvas and\nprints the test accuracy (\"accuracy: 100/100\"), the learned group element and mask.")
-	tasksFlag := fs.String("tasks", "rotate,translate", "comma-separated tasks: rotate, translate, reflect, upscale")
+	taskNames := stringsFlag(fs, "tasks", []string{"rotate", "translate"}, "comma-separated `tasks`: rotate, translate, reflect, upscale")
 	canvas := fs.Int("canvas", 10, "canvas side (the grids live on a canvas x canvas lattice, 2..30)")
 	numTrain := fs.Int("train", 10, "number of training example pairs per task")
 	numTest := fs.Int("test", 100, "number of held-out test pairs per task")
@@ -57,8 +57,8 @@ func runDemo(args []string) error {
 	}
 	all := demoTasks(*canvas)
 	var tasks []demoTask
-	for _, name := range strings.Split(*tasksFlag, ",") {
-		task, ok := all[strings.TrimSpace(name)]
+	for _, name := range *taskNames {
+		task, ok := all[name]
 		if !ok {
 			return fmt.Errorf("unknown task %q in --tasks (known: rotate, translate, reflect, upscale)", name)
 		}
@@ -72,91 +72,15 @@ func runDemo(args []string) error {
 		return err
 	}
 	fmt.Printf("backend: %s\n", latformer.BackendDescription(latformer.BackendConfig(), backend))
+	o := demoOptions{canvas: *canvas, numTrain: *numTrain, numTest: *numTest, seed: *seed, outDir: *outDir, settings: *settings, quiet: *quiet}
 	allExact := true
 	start := time.Now()
 	for _, task := range tasks {
-		store, err := latformer.NewStore(*settings)
+		exact, err := runDemoTask(backend, task, o)
 		if err != nil {
 			return err
 		}
-		rng := rand.New(rand.NewPCG(*seed, uint64(len(task.name))))
-		_, trainIn, trainOut, err := datasets.ActionExamples(rng, task.action, *canvas, *canvas, task.gridRows, task.gridCols, *numTrain)
-		if err != nil {
-			return err
-		}
-		_, testIn, testOut, err := datasets.ActionExamples(rng, task.action, *canvas, *canvas, task.gridRows, task.gridCols, *numTest)
-		if err != nil {
-			return err
-		}
-		learner, err := latformer.NewLearner(backend, store, *canvas, *canvas)
-		if err != nil {
-			return err
-		}
-		train := make([]latformer.Example, len(trainIn))
-		for i := range trainIn {
-			train[i] = latformer.Example{Input: trainIn[i], Output: trainOut[i]}
-		}
-		fmt.Printf("\n== task %s: %v on a %dx%d canvas, %d training pairs, %d test pairs\n",
-			task.name, task.action, *canvas, *canvas, *numTrain, *numTest)
-		bar := newProgressBar(fmt.Sprintf("training %s", task.name), *quiet)
-		res, err := learner.Fit(train, bar.update)
-		bar.finish()
-		if err != nil {
-			return err
-		}
-		fmt.Printf("trained %d steps in %s (loss %.4f, training canvases exact: %.0f%%, fitted: %v)\n",
-			res.Steps, res.Elapsed.Round(time.Millisecond), res.Loss, 100*res.Exact, res.Fitted)
-		test := make([]latformer.Example, len(testIn))
-		for i := range testIn {
-			test[i] = latformer.Example{Input: testIn[i]}
-		}
-		preds, err := learner.Predict(test)
-		if err != nil {
-			return err
-		}
-		exact := 0
-		actions := map[string]int{}
-		for i, p := range preds {
-			if slices.Equal(p.Canvas.Cells, testOut[i].Cells) {
-				exact++
-			}
-			actions[p.Action.String()]++
-		}
-		acc := float64(exact) / float64(len(preds))
-		if exact != len(preds) {
-			allExact = false
-		}
-		learned := preds[0].Action
-		fmt.Printf("test exact-match accuracy: %d/%d = %.1f%%\n", exact, len(preds), 100*acc)
-		fmt.Printf("learned action (discretized gates): %v   [true: %v]   %s\n", learned, task.action, actionAgreement(actions))
-		dims := []int{*canvas, *canvas}
-		mask, err := learned.Mask(dims)
-		if err != nil {
-			return err
-		}
-		trueMask, _ := task.action.Mask(dims)
-		fmt.Printf("learned mask equals the true mask M_g: %v\n", mask.Equal(trueMask, 0))
-		fmt.Printf("learned %dx%d mask (# = 1):\n%s", mask.Rows, mask.Cols,
-			render.MaskASCII(mask.Rows, mask.Cols, mask.Data, 34))
-		in0, _ := testIn[0].Grid()
-		exp0 := canvasGrid(testOut[0])
-		pred0 := canvasGrid(preds[0].Canvas)
-		fmt.Printf("first test pair (input | expected | predicted):\n%s\n",
-			render.SideBySide(3, render.GridText(toRender(in0)), render.GridText(exp0), render.GridText(pred0)))
-		if *outDir != "" {
-			if err := os.MkdirAll(*outDir, 0o755); err != nil {
-				return err
-			}
-			path := filepath.Join(*outDir, task.name+"_mask.png")
-			if err := render.SavePNG(path, render.MaskImage(mask.Rows, mask.Cols, mask.Data, max(1, 400/mask.Rows))); err != nil {
-				return err
-			}
-			gpath := filepath.Join(*outDir, task.name+"_example.png")
-			if err := render.SavePNG(gpath, render.GridsRow([]render.Grid{toRender(in0), exp0, pred0}, 16)); err != nil {
-				return err
-			}
-			fmt.Printf("pictures: %s, %s\n", path, gpath)
-		}
+		allExact = allExact && exact
 	}
 	if !allExact {
 		fmt.Printf("\nnot every test pair was predicted exactly (%s)\n", time.Since(start).Round(100*time.Millisecond))
@@ -164,6 +88,99 @@ func runDemo(args []string) error {
 	}
 	fmt.Printf("\nall %d tasks: every test pair exact; demo finished in %s\n", len(tasks), time.Since(start).Round(100*time.Millisecond))
 	return nil
+}
+
+// demoOptions are the flags of `latformer demo` that each task uses.
+type demoOptions struct {
+	canvas, numTrain, numTest int
+	seed                      uint64
+	outDir, settings          string
+	quiet                     bool
+}
+
+// runDemoTask trains a fresh LatFormer on one demo task, prints its accuracy, learned action and mask
+// (and saves the pictures under o.outDir), and reports whether every test pair came out exact.
+func runDemoTask(backend compute.Backend, task demoTask, o demoOptions) (bool, error) {
+	store, err := latformer.NewStore(o.settings)
+	if err != nil {
+		return false, err
+	}
+	rng := rand.New(rand.NewPCG(o.seed, uint64(len(task.name))))
+	_, trainIn, trainOut, err := datasets.ActionExamples(rng, task.action, o.canvas, o.canvas, task.gridRows, task.gridCols, o.numTrain)
+	if err != nil {
+		return false, err
+	}
+	_, testIn, testOut, err := datasets.ActionExamples(rng, task.action, o.canvas, o.canvas, task.gridRows, task.gridCols, o.numTest)
+	if err != nil {
+		return false, err
+	}
+	learner, err := latformer.NewLearner(backend, store, o.canvas, o.canvas)
+	if err != nil {
+		return false, err
+	}
+	train := make([]latformer.Example, len(trainIn))
+	for i := range trainIn {
+		train[i] = latformer.Example{Input: trainIn[i], Output: trainOut[i]}
+	}
+	fmt.Printf("\n== task %s: %v on a %dx%d canvas, %d training pairs, %d test pairs\n",
+		task.name, task.action, o.canvas, o.canvas, o.numTrain, o.numTest)
+	bar := newProgressBar(fmt.Sprintf("training %s", task.name), o.quiet)
+	res, err := learner.Fit(train, bar.update)
+	bar.finish()
+	if err != nil {
+		return false, err
+	}
+	fmt.Printf("trained %d steps in %s (loss %.4f, training canvases exact: %.0f%%, fitted: %v)\n",
+		res.Steps, res.Elapsed.Round(time.Millisecond), res.Loss, 100*res.Exact, res.Fitted)
+	test := make([]latformer.Example, len(testIn))
+	for i := range testIn {
+		test[i] = latformer.Example{Input: testIn[i]}
+	}
+	preds, err := learner.Predict(test)
+	if err != nil {
+		return false, err
+	}
+	exact := 0
+	actions := map[string]int{}
+	for i, p := range preds {
+		if slices.Equal(p.Canvas.Cells, testOut[i].Cells) {
+			exact++
+		}
+		actions[p.Action.String()]++
+	}
+	acc := float64(exact) / float64(len(preds))
+	learned := preds[0].Action
+	fmt.Printf("test exact-match accuracy: %d/%d = %.1f%%\n", exact, len(preds), 100*acc)
+	fmt.Printf("learned action (discretized gates): %v   [true: %v]   %s\n", learned, task.action, actionAgreement(actions))
+	dims := []int{o.canvas, o.canvas}
+	mask, err := learned.Mask(dims)
+	if err != nil {
+		return false, err
+	}
+	trueMask, _ := task.action.Mask(dims)
+	fmt.Printf("learned mask equals the true mask M_g: %v\n", mask.Equal(trueMask, 0))
+	fmt.Printf("learned %dx%d mask (# = 1):\n%s", mask.Rows, mask.Cols,
+		render.MaskASCII(mask.Rows, mask.Cols, mask.Data, 34))
+	in0, _ := testIn[0].Grid()
+	exp0 := canvasGrid(testOut[0])
+	pred0 := canvasGrid(preds[0].Canvas)
+	fmt.Printf("first test pair (input | expected | predicted):\n%s\n",
+		render.SideBySide(3, render.GridText(toRender(in0)), render.GridText(exp0), render.GridText(pred0)))
+	if o.outDir != "" {
+		if err := os.MkdirAll(o.outDir, 0o755); err != nil {
+			return false, err
+		}
+		path := filepath.Join(o.outDir, task.name+"_mask.png")
+		if err := render.SavePNG(path, render.MaskImage(mask.Rows, mask.Cols, mask.Data, max(1, 400/mask.Rows))); err != nil {
+			return false, err
+		}
+		gpath := filepath.Join(o.outDir, task.name+"_example.png")
+		if err := render.SavePNG(gpath, render.GridsRow([]render.Grid{toRender(in0), exp0, pred0}, 16)); err != nil {
+			return false, err
+		}
+		fmt.Printf("pictures: %s, %s\n", path, gpath)
+	}
+	return exact == len(preds), nil
 }
 
 // canvasGrid returns the whole canvas as a render.Grid (pad cells included).

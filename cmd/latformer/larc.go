@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,30 +35,17 @@ func runLARC(args []string) error {
 	t5Dir := fs.String("t5", "", "T5 checkpoint directory (e.g. t5-small: config.json, model.safetensors, spiece.model); default: the bag-of-words stand-in")
 	bowDim := fs.Int("bow-dim", 32, "dimensions of the bag-of-words stand-in (without --t5)")
 	cacheDir := fs.String("cache", filepath.Join("runs", "embeddings"), "directory of the description-embedding cache (one file per encoder and checkpoint)")
-	conditions := fs.String("conditions", "io,nl", "comma-separated conditions: io (pairs only), nl (pairs and description)")
+	conditions := stringsFlag(fs, "conditions", []string{larc.ConditionIO, larc.ConditionNL}, "comma-separated `conditions`: io (pairs only), nl (pairs and description)")
 	category := fs.String("category", "all", "tasks of one annotated category: all, translate, rotate, reflect, scale")
-	tasksFlag := fs.String("tasks", "", "comma-separated task ids among the selected ones")
+	tasks := stringsFlag(fs, "tasks", nil, "comma-separated task `ids` among the selected ones")
 	limit := fs.Int("limit", 0, "at most this many tasks, in id order (0: all)")
 	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
-	settings := fs.String("set", "", `hyperparameters, "key=value;key=value"`)
-	workers := fs.Int("workers", 1, "tasks solved in parallel")
-	out := fs.String("out", "", "results CSV (default runs/larc-<date>-<time>.csv); never overwritten without --resume or --force")
-	resume := fs.Bool("resume", false, "append to --out, skipping the rows already in it")
-	force := fs.Bool("force", false, "overwrite --out if it exists")
-	quiet := fs.Bool("quiet", false, "no progress bar")
+	run := addRunFlags(fs, runHelp{unit: "task and condition", units: "rows", out: "runs/larc-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	o := larc.Options{DataDir: *dataFlag, Category: *category, Limit: *limit, Steps: *steps, Settings: *settings, Workers: *workers,
-		Out: *out, Resume: *resume, Force: *force}
-	for _, c := range strings.Split(*conditions, ",") {
-		if c = strings.TrimSpace(c); c != "" {
-			o.Conditions = append(o.Conditions, c)
-		}
-	}
-	if *tasksFlag != "" {
-		o.Tasks = strings.Split(*tasksFlag, ",")
-	}
+	o := larc.Options{DataDir: *dataFlag, Conditions: *conditions, Category: *category, Tasks: *tasks, Limit: *limit, Steps: *steps,
+		Settings: run.settings, Workers: run.workers, Out: run.out, Resume: run.resume, Force: run.force}
 	if *quick {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -72,11 +60,7 @@ func runLARC(args []string) error {
 		}
 		o.Settings = strings.Trim(larcQuick.settings+";"+o.Settings, ";")
 	}
-	needsText := false
-	for _, c := range o.Conditions {
-		needsText = needsText || c == larc.ConditionNL
-	}
-	if needsText {
+	if slices.Contains(o.Conditions, larc.ConditionNL) {
 		enc, describe, err := larcEncoder(o, *t5Dir, *bowDim)
 		if err != nil {
 			return err
@@ -91,26 +75,19 @@ func runLARC(args []string) error {
 	var bar *taskBar
 	report := larc.Report{
 		Start: func(info larc.RunInfo) {
-			fmt.Printf("backend: %s\n", info.Backend)
-			fmt.Printf("%d tasks (LARC test split, annotated %s), %d runs (%s), %d already done, %d to run with %d worker(s); results in %s\n",
-				info.Tasks, info.Options.Category, info.Units, strings.Join(info.Options.Conditions, ", "), info.Done, info.Units-info.Done, info.Options.Workers, info.Options.Out)
-			bar = newTaskBar(info.Units-info.Done, "training", *quiet)
+			bar = startRun(info.Backend, fmt.Sprintf("%d tasks (LARC test split, annotated %s), %d runs (%s), %d already done, %d to run with %d worker(s); results in %s",
+				info.Tasks, info.Options.Category, info.Units, strings.Join(info.Options.Conditions, ", "), info.Done, info.Units-info.Done, info.Options.Workers, info.Options.Out),
+				info.Units-info.Done, "training", run.quiet)
 		},
 		Unit: func(r larc.Result, finished, total int) {
 			solved := "unsolved"
 			if r.Solved {
 				solved = "SOLVED"
 			}
-			bar.println(os.Stdout, fmt.Sprintf("[%d/%d] %s %-9s %-2s %-8s test %d/%d  steps %d  %.1fs  %s", finished, total, r.ID, r.Category,
-				r.Condition, solved, r.TestExact, r.TestTotal, r.Steps, r.Seconds, r.Action))
-			bar.add(fmt.Sprintf("%d/%d", finished, total))
+			bar.done(fmt.Sprintf("[%d/%d] %s %-9s %-2s %-8s test %d/%d  steps %d  %.1fs  %s", finished, total, r.ID, r.Category,
+				r.Condition, solved, r.TestExact, r.TestTotal, r.Steps, r.Seconds, r.Action), finished, total)
 		},
-		Error: func(id, condition string, err error) {
-			if id != "" {
-				err = fmt.Errorf("task %s (%s): %w", id, condition, err)
-			}
-			bar.println(os.Stderr, "warning: "+err.Error())
-		},
+		Error: func(err error) { bar.warn(err) },
 	}
 	outcome, err := larc.Run(o, report)
 	bar.finish()

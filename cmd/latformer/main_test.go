@@ -17,7 +17,8 @@ func TestFlagErrors(t *testing.T) {
 		{runDemo, []string{"--train", "0"}, "must be positive"},
 		{runDemo, []string{"--no-such-flag"}, "not defined"},
 		{runDemo, []string{"--set", "no_such_param=3"}, "no_such_param"},
-		{runBench, []string{"--canvas", "10,x"}, `"x" is not a side`},
+		{runBench, []string{"--canvas", "10,x"}, `"x" is not a whole number`},
+		{runBench, []string{"--canvas", "10, 31"}, "31 is not a side"},
 		{runBench, []string{"--steps", "0"}, "must be positive"},
 	}
 	for _, c := range cases {

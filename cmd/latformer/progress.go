@@ -30,6 +30,13 @@ func newTaskBar(total int, desc string, quiet bool) *taskBar {
 		progressbar.OptionClearOnFinish())}
 }
 
+// startRun prints the start of a run (the backend, then summary: what the run does) and returns the
+// progress bar of its todo units.
+func startRun(backend, summary string, todo int, desc string, quiet bool) *taskBar {
+	fmt.Printf("backend: %s\n%s\n", backend, summary)
+	return newTaskBar(todo, desc, quiet)
+}
+
 // println prints a line above the bar (the bar is cleared and redrawn below it).
 func (b *taskBar) println(w io.Writer, line string) {
 	if b != nil && b.bar != nil {
@@ -44,6 +51,15 @@ func (b *taskBar) add(desc string) {
 		_ = b.bar.Add(1)
 	}
 }
+
+// done prints the line of a unit finished (finished of total) and advances the bar.
+func (b *taskBar) done(line string, finished, total int) {
+	b.println(os.Stdout, line)
+	b.add(fmt.Sprintf("%d/%d", finished, total))
+}
+
+// warn prints a warning on stderr.
+func (b *taskBar) warn(err error) { b.println(os.Stderr, "warning: "+err.Error()) }
 
 func (b *taskBar) finish() {
 	if b != nil && b.bar != nil {

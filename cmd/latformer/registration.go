@@ -17,29 +17,25 @@ func runRegistration(args []string) error {
 			"registration error < 2%. Phase correlation and SIFT on the same windows: scripts/registration_reference.py\n"+
 			"on the --export directory. One CSV row per registration (--resume continues).")
 	images := fs.String("images", registration.DefaultImagesDir, "directory of the images (Debian's python3-skimage puts scikit-image's sample images here)")
-	names := fs.String("image-list", strings.Join(registration.DefaultImages, ","), "comma-separated image files in --images")
+	names := stringsFlag(fs, "image-list", registration.DefaultImages, "comma-separated image `files` in --images")
 	quick := fs.Bool("quick", false, "quick mode for CI: 3 images, 1 pair each, 8 x 8 patches, raw condition only, 150 steps")
 	perImage := fs.Int("pairs-per-image", 2, "windows (registration tasks) per image")
 	patch := fs.Int("patch", 16, "patch side s, LatFormer's canvas (the paper's is 30)")
 	grid := fs.Int("grid", 2, "patches per window side k: the window is k*s cells")
 	maxShift := fs.Int("max-shift", 4, "largest translation per axis (|dr|, |dc|)")
 	modality := fs.String("modality", "parabola", "intensity transform T of the second modality: parabola (4v(1-v)), invert (1-v), identity")
-	conditions := fs.String("conditions", "raw,oracle", "raw: LatFormer sees A and learns T as its per-cell function; oracle: it sees T(A) (a perfect modality translation)")
+	conditions := stringsFlag(fs, "conditions", []string{registration.Raw, registration.Oracle}, "comma-separated `conditions`: raw (LatFormer sees A and learns T as its per-cell function), oracle (it sees T(A): a perfect modality translation)")
 	seed := fs.Uint64("seed", 0, "seed of the windows and translations")
-	settings := fs.String("set", "", `LatFormer hyperparameters after the registration settings, "key=value;..."`)
-	workers := fs.Int("workers", 1, "registrations in parallel")
 	export := fs.String("export", "", "write the windows (16-bit PNG) and pairs.csv to this directory, for scripts/registration_reference.py")
-	out := fs.String("out", "", "results CSV (default runs/registration-<date>-<time>.csv)")
-	resume := fs.Bool("resume", false, "append to --out, skipping registrations already in it")
-	force := fs.Bool("force", false, "overwrite --out if it exists")
 	reference := fs.String("reference", "", "the reference script's CSV (phase correlation, SIFT), shown beside LatFormer")
-	quiet := fs.Bool("quiet", false, "no progress bar")
+	run := addRunFlags(fs, runHelp{unit: "registration", units: "registrations", out: "runs/registration-<date>-<time>.csv",
+		set: `LatFormer hyperparameters after the registration settings, "key=value;..."`})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	o := registration.Options{PairOptions: registration.PairOptions{ImagesDir: *images, Images: splitList(*names), PairsPerImage: *perImage,
+	o := registration.Options{PairOptions: registration.PairOptions{ImagesDir: *images, Images: *names, PairsPerImage: *perImage,
 		Patch: *patch, Grid: *grid, MaxShift: *maxShift, Modality: *modality, Seed: *seed},
-		Conditions: splitList(*conditions), Settings: *settings, Workers: *workers, Export: *export, Out: *out, Resume: *resume, Force: *force}
+		Conditions: *conditions, Settings: run.settings, Workers: run.workers, Export: *export, Out: run.out, Resume: run.resume, Force: run.force}
 	if *quick {
 		o.Images, o.PairsPerImage, o.Patch, o.MaxShift, o.Conditions = o.Images[:min(3, len(o.Images))], 1, 8, 2, []string{registration.Raw}
 		o.Settings = strings.Trim("train_steps=150;"+o.Settings, ";")
@@ -47,23 +43,20 @@ func runRegistration(args []string) error {
 	var bar *taskBar
 	outcome, err := registration.Run(o, registration.Report{
 		Start: func(info registration.RunInfo) {
-			fmt.Printf("backend: %s\n", info.Backend)
 			p := info.Options.PairOptions
-			fmt.Printf("registration: %d registrations (%d images x %d windows of %d x %d cells in %d x %d patches of %d, shifts up to %d, modality %s, conditions %s), %d already done; results in %s\n",
+			bar = startRun(info.Backend, fmt.Sprintf("registration: %d registrations (%d images x %d windows of %d x %d cells in %d x %d patches of %d, shifts up to %d, modality %s, conditions %s), %d already done; results in %s",
 				info.Pairs, len(p.Images), p.PairsPerImage, p.Patch*p.Grid, p.Patch*p.Grid, p.Grid, p.Grid, p.Patch, p.MaxShift, p.Modality,
-				strings.Join(info.Options.Conditions, ","), info.Done, info.Options.Out)
-			bar = newTaskBar(info.Pairs-info.Done, "registering", *quiet)
+				strings.Join(info.Options.Conditions, ","), info.Done, info.Options.Out), info.Pairs-info.Done, "registering", run.quiet)
 		},
 		Pair: func(r registration.Result, finished, total int) {
 			ok := "fail"
 			if r.Success {
 				ok = "OK"
 			}
-			bar.println(os.Stdout, fmt.Sprintf("[%d/%d] pair %d %-22s %-6s true (%d,%d) estimated (%d,%d) error %.3f %-4s  cells right %.2f  %d steps  %.1fs",
-				finished, total, r.ID, r.Image, r.Condition, r.DR, r.DC, r.EstDR, r.EstDC, r.RelError, ok, r.CellsRight, r.Steps, r.Seconds))
-			bar.add(fmt.Sprintf("%d/%d", finished, total))
+			bar.done(fmt.Sprintf("[%d/%d] pair %d %-22s %-6s true (%d,%d) estimated (%d,%d) error %.3f %-4s  cells right %.2f  %d steps  %.1fs",
+				finished, total, r.ID, r.Image, r.Condition, r.DR, r.DC, r.EstDR, r.EstDC, r.RelError, ok, r.CellsRight, r.Steps, r.Seconds), finished, total)
 		},
-		Error: func(id int, err error) { bar.println(os.Stderr, fmt.Sprintf("warning: pair %d: %v", id, err)) },
+		Error: func(err error) { bar.warn(err) },
 	})
 	bar.finish()
 	if outcome.Out == "" {

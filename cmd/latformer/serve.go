@@ -18,20 +18,6 @@ import (
 	"github.com/latformer/latformer/datasets"
 )
 
-// stringList is a flag that may be given several times (and takes comma-separated values).
-type stringList []string
-
-func (l *stringList) String() string { return strings.Join(*l, ",") }
-
-func (l *stringList) Set(v string) error {
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			*l = append(*l, s)
-		}
-	}
-	return nil
-}
-
 // serveOptions are the parsed flags of `latformer serve`.
 type serveOptions struct {
 	browser browser.Options
@@ -48,8 +34,7 @@ func parseServeFlags(args []string) (serveOptions, error) {
 			"a form to label the priors a task needs (saved atomically to --labels), and the labels next to the\n"+
 			"definition (/export). Listens on the loopback interface unless --addr says otherwise; Ctrl-C stops it.")
 	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", then ../shared/data)")
-	var results stringList
-	fs.Var(&results, "results", "a results `CSV` written by latformer arc, to show its predictions, actions and masks; repeat the flag or separate with commas for several")
+	results := stringsFlag(fs, "results", nil, "a results `CSV` written by latformer arc, to show its predictions, actions and masks; repeat the flag or separate with commas for several")
 	labels := fs.String("labels", filepath.Join("runs", "labels.json"), "labels JSON file (created on the first save; its directory is created if missing)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, host:port (port 0: any free port); a non-loopback host makes the page reachable from other machines")
 	annotation := fs.String("annotation", "one-action", "definition that categorizes the tasks: one-action (annotate.Task) or two-actions (annotate.TwoActions)")
@@ -69,7 +54,7 @@ func parseServeFlags(args []string) (serveOptions, error) {
 	if err != nil {
 		return serveOptions{}, err
 	}
-	return serveOptions{addr: *addr, browser: browser.Options{DataDir: dataDir, Results: results, Labels: *labels, Annotation: *annotation}}, nil
+	return serveOptions{addr: *addr, browser: browser.Options{DataDir: dataDir, Results: *results, Labels: *labels, Annotation: *annotation}}, nil
 }
 
 // loopbackHost reports whether the host of addr (host:port) is a loopback address or "localhost". An

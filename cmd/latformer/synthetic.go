@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -36,22 +37,18 @@ func runSynthetic(experiment string, args []string) error {
 	quick := fs.Bool("quick", false, "quick mode for CI: "+describe(quickOpts))
 	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs (default $"+datasets.EnvDataDir+", then ../shared/data)")
 	randomGrids := fs.Bool("random-grids", false, "inputs are random grids instead of ARC grids (no data needed)")
-	families := fs.String("families", "", "comma-separated families (default all: translation,rotation,reflection,scaling)")
-	models := fs.String("models", "", "comma-separated models: latformer, latformer_nosmooth, transformer, attention_abs, attention_rel, cnn, transformer_aug (default: "+strings.Join(full.Models, ",")+")")
-	sizes := fs.String("sizes", "", "comma-separated training-set sizes (default "+joinInts(full.Sizes)+")")
-	noise := fs.String("noise", "", "comma-separated noise levels w in [0,1] (default "+joinFloats(full.Noise)+")")
+	families := stringsFlag(fs, "families", nil, "comma-separated `families` (default all: translation,rotation,reflection,scaling)")
+	models := stringsFlag(fs, "models", nil, "comma-separated `models`: latformer, latformer_nosmooth, transformer, attention_abs, attention_rel, cnn, transformer_aug (default: "+strings.Join(full.Models, ",")+")")
+	sizes := intsFlag(fs, "sizes", nil, "comma-separated training-set `sizes` (default "+joinInts(full.Sizes)+")")
+	noise := floatsFlag(fs, "noise", nil, "comma-separated noise `levels` w in [0,1] (default "+joinFloats(full.Noise)+")")
 	tasks := fs.Int("tasks", 0, "tasks per family, the first of each (default: 5 translations and 5 scalings, all 3 rotations and 4 reflections; 0: all, 100 translations and 32 scalings)")
 	canvas := fs.Int("canvas", full.Canvas, "canvas side (the paper's is 30)")
 	numTest := fs.Int("test", full.NumTest, "test pairs per task")
 	steps := fs.Int("steps", full.Steps, "max training steps per run")
 	seed := fs.Uint64("seed", 0, "seed of the synthetic tasks")
-	settings := fs.String("set", "", `hyperparameters for every model, "key=value;key=value" (after `+synthetic.TrainingSettings+`)`)
-	workers := fs.Int("workers", 1, "training runs in parallel (one backend each)")
-	out := fs.String("out", "", "results CSV, one row per training run (default runs/"+experiment+"-<date>-<time>.csv); never overwritten without --resume or --force")
-	resume := fs.Bool("resume", false, "append to --out, skipping the runs already in it")
-	force := fs.Bool("force", false, "overwrite --out if it exists")
 	svg := fs.String("svg", "", "write the figure (one panel per family) to this SVG file")
-	quiet := fs.Bool("quiet", false, "no progress bar")
+	run := addRunFlags(fs, runHelp{unit: "training run", units: "training runs", out: "runs/" + experiment + "-<date>-<time>.csv",
+		set: `hyperparameters for every model, "key=value;key=value" (after ` + synthetic.TrainingSettings + `)`})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -61,9 +58,10 @@ func runSynthetic(experiment string, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	o.DataDir, o.RandomGrids, o.Seed, o.Settings, o.Workers = *dataFlag, *randomGrids, *seed, *settings, *workers
-	o.Out, o.Resume, o.Force = *out, *resume, *force
-	// o holds the mode's settings; a flag given on the command line overrides them.
+	o.DataDir, o.RandomGrids, o.Seed, o.Settings, o.Workers = *dataFlag, *randomGrids, *seed, run.settings, run.workers
+	o.Out, o.Resume, o.Force = run.out, run.resume, run.force
+	// o holds the mode's settings; a flag given on the command line overrides them (an empty list keeps
+	// them).
 	if set["canvas"] {
 		o.Canvas = *canvas
 	}
@@ -76,49 +74,42 @@ func runSynthetic(experiment string, args []string) error {
 	if set["tasks"] {
 		o.Tasks, o.TasksOf = *tasks, nil
 	}
-	var err error
-	if *families != "" {
+	if len(*families) > 0 {
 		o.Families = nil
-		for _, f := range splitList(*families) {
+		for _, f := range *families {
 			o.Families = append(o.Families, datasets.SyntheticFamily(f))
 		}
 	}
-	if *models != "" {
-		o.Models = splitList(*models)
+	if len(*models) > 0 {
+		o.Models = *models
 	}
-	if *sizes != "" {
-		if o.Sizes, err = parseInts(*sizes); err != nil {
-			return usageError{fmt.Errorf("--sizes: %w", err), fs}
-		}
+	if len(*sizes) > 0 {
+		o.Sizes = *sizes
 	}
-	if *noise != "" {
-		if o.Noise, err = parseFloats(*noise); err != nil {
-			return usageError{fmt.Errorf("--noise: %w", err), fs}
-		}
+	if len(*noise) > 0 {
+		o.Noise = *noise
 	}
 	var bar *taskBar
 	report := synthetic.Report{
 		Start: func(info synthetic.RunInfo) {
-			fmt.Printf("backend: %s\n", info.Backend)
 			o := info.Options
-			fmt.Printf("%s: %d training runs (%s), %d already done, %d to run with %d worker(s); results in %s\n",
-				o.Experiment, info.Units, describe(o), info.Done, info.Units-info.Done, o.Workers, o.Out)
-			bar = newTaskBar(info.Units-info.Done, "training", *quiet)
+			bar = startRun(info.Backend, fmt.Sprintf("%s: %d training runs (%s), %d already done, %d to run with %d worker(s); results in %s",
+				o.Experiment, info.Units, describe(o), info.Done, info.Units-info.Done, o.Workers, o.Out), info.Units-info.Done, "training", run.quiet)
 		},
-		Unit: func(r synthetic.Result, finished, total int) {
-			bar.println(os.Stdout, unitLine(r, finished, total))
-			bar.add(fmt.Sprintf("%d/%d", finished, total))
-		},
-		Error: func(u synthetic.Unit, err error) {
-			bar.println(os.Stderr, "warning: "+err.Error())
-		},
+		Unit:  func(r synthetic.Result, finished, total int) { bar.done(unitLine(r, finished, total), finished, total) },
+		Error: func(err error) { bar.warn(err) },
 	}
 	outcome, err := synthetic.Run(o, report)
 	bar.finish()
 	if outcome.Out == "" {
 		return err
 	}
-	o = outcome.Options
+	return errors.Join(writeSynthetic(outcome, *svg), err)
+}
+
+// writeSynthetic prints the tables of a run (and writes its figure to svg, "" for none).
+func writeSynthetic(outcome synthetic.Outcome, svg string) error {
+	o := outcome.Options
 	points := synthetic.Summarize(outcome.Results, o.Models, o.Families)
 	fmt.Println()
 	synthetic.WriteTable(os.Stdout, points, o.Experiment)
@@ -126,14 +117,14 @@ func runSynthetic(experiment string, args []string) error {
 		fmt.Println()
 		synthetic.WriteReach(os.Stdout, points, o.Models, o.Families, 0.9)
 	}
-	if *svg != "" {
-		if err := os.WriteFile(*svg, []byte(synthetic.FigureSVG(points, o.Models, o.Families)), 0o644); err != nil {
+	if svg != "" {
+		if err := os.WriteFile(svg, []byte(synthetic.FigureSVG(points, o.Models, o.Families)), 0o644); err != nil {
 			return err
 		}
-		fmt.Printf("figure written to %s\n", *svg)
+		fmt.Printf("figure written to %s\n", svg)
 	}
 	fmt.Printf("wall time %s; results written to %s\n", outcome.Elapsed.Round(1e9), outcome.Out)
-	return err
+	return nil
 }
 
 // unitLine is the plain line printed for each finished training run.
@@ -186,38 +177,4 @@ func joinFloats(v []float64) string {
 		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	return strings.Join(s, ",")
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func parseInts(s string) ([]int, error) {
-	var out []int
-	for _, x := range splitList(s) {
-		v, err := strconv.Atoi(x)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", x)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-func parseFloats(s string) ([]float64, error) {
-	var out []float64
-	for _, x := range splitList(s) {
-		v, err := strconv.ParseFloat(x, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", x)
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }

@@ -14,7 +14,7 @@ import (
 func TestSyntheticCommands(t *testing.T) {
 	dir := t.TempDir()
 	noise := filepath.Join(dir, "noise.csv")
-	if err := runNoise([]string{"--random-grids", "--families", "rotation", "--tasks", "1", "--sizes", "4", "--noise", "0,0.5",
+	if err := runNoise([]string{"--random-grids", "--families", "rotation", "--tasks", "1", "--sizes", "4", "--noise", " 0, 0.5,",
 		"--canvas", "5", "--steps", "20", "--test", "5", "--out", noise, "--quiet"}); err != nil {
 		t.Fatal(err)
 	}

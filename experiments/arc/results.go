@@ -1,18 +1,13 @@
 package arc
 
 import (
-	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/experiments/runner"
 )
 
 // Header is the header of the results CSV written by `latformer arc`, one row per task.
@@ -26,11 +21,16 @@ import (
 var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action", "compile_seconds",
 	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions"}
 
-// oldHeaders are the headers of results files written before compile_seconds, before the restart
-// columns, before the model column and before the predictions column existed; ReadResults reads them
-// too (the missing columns zero, restarts 1, model latformer: the only model there was, no
-// predictions).
+// oldHeaders are the other headers ReadResults reads: the first 11, 12, 16 or 17 columns of Header. A
+// row of such a file reads as the current format with the missing columns filled in: compile_seconds
+// 0; restarts 1, restarts_fitted 0, restart 0 and total_steps equal to steps (one training run); model
+// latformer; no predictions (parseRecord). A resumed run rewrites such a file in the current format
+// before appending to it (runner.Run).
 var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16], Header[:17]}
+
+// resultsFormat is how the rows of Header are written and read (runner.Format), a task's key its id.
+var resultsFormat = runner.Format[Result]{Header: Header, OldHeaders: oldHeaders, Record: Result.Record, Parse: parseRecord,
+	Key: func(r Result) string { return r.ID }}
 
 // PaperTable2 holds the paper's Table 2 for reference: the solved fractions of LatFormer and of the
 // best search over a hand-engineered DSL, per category.
@@ -100,53 +100,24 @@ func PredictionsJSON(grids []datasets.Grid) string {
 	return string(data)
 }
 
-// ErrOldResults is returned (wrapped) by ReadResults for a results file in an older format: its rows are
-// read, but a run must not append rows of the current format to it.
-var ErrOldResults = errors.New("results file in an older format (no compile_seconds, restart, model or predictions columns)")
+// ErrOldResults is returned (wrapped) by ReadResults for a file with one of the shorter headers
+// (oldHeaders): its rows are read all the same (the missing columns filled in), but rows of the
+// current format must not be appended to it.
+var ErrOldResults = runner.ErrOldFormat
 
-// ReadResults reads a results CSV (as written by `latformer arc`), keyed by task id. A malformed line
-// (e.g. the partial last line of an interrupted run) returns the rows read so far and an error naming
-// the line.
-func ReadResults(path string) (_ map[string]Result, err error) {
-	f, err := os.Open(path)
-	if err != nil {
+// ReadResults reads a results CSV (as written by `latformer arc`), keyed by task id (the last row of an
+// id if there are several). A malformed line (e.g. the partial last line of an interrupted run) is
+// skipped: the rows of the other lines are returned with an error naming it.
+func ReadResults(path string) (map[string]Result, error) {
+	rows, err := resultsFormat.Read(path)
+	if rows == nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	header, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: reading the header: %w", path, err)
+	byID := make(map[string]Result, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = r
 	}
-	joined := strings.Join(header, ",")
-	old := false
-	for _, h := range oldHeaders {
-		old = old || joined == strings.Join(h, ",")
-	}
-	if !old && joined != strings.Join(Header, ",") {
-		return nil, fmt.Errorf("%s: unexpected header %v (want %v)", path, header, Header)
-	}
-	rows := map[string]Result{}
-	defer func() {
-		if old && err == nil {
-			err = fmt.Errorf("%s: %w", path, ErrOldResults)
-		}
-	}()
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return rows, fmt.Errorf("%s line %d: %w", path, line, err)
-		}
-		row, err := parseRecord(rec, len(header))
-		if err != nil {
-			return rows, fmt.Errorf("%s line %d: %w", path, line, err)
-		}
-		rows[row.ID] = row
-	}
-	return rows, nil
+	return byID, err
 }
 
 // CategorySummary aggregates results of one category.
@@ -232,10 +203,12 @@ func WriteModelTable(w io.Writer, summaries []CategorySummary, model string) {
 	}
 }
 
-// parseRecord parses one CSV record (see Header), with an error naming the bad column.
-func parseRecord(rec []string, columns int) (Result, error) {
-	if len(rec) != columns {
-		return Result{}, fmt.Errorf("%d columns, want %d", len(rec), columns)
+// parseRecord parses one CSV record of Header or of one of oldHeaders (its length says which), with an
+// error naming the bad column.
+func parseRecord(rec []string) (Result, error) {
+	columns := len(rec)
+	if columns < len(oldHeaders[0]) || columns > len(Header) {
+		return Result{}, fmt.Errorf("%d columns, want %d", len(rec), len(Header))
 	}
 	var firstErr error
 	atoi := func(col int) int {
@@ -284,19 +257,4 @@ func parseRecord(rec []string, columns int) (Result, error) {
 		firstErr = fmt.Errorf("empty task id")
 	}
 	return r, firstErr
-}
-
-// upgradeResults rewrites an older-format results file (ErrOldResults) in the current format, keeping
-// every row (the missing columns as ReadResults fills them), so that a run can append to it.
-func upgradeResults(path string, rows map[string]Result) error {
-	ids := make([]string, 0, len(rows))
-	for id := range rows {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	records := make([][]string, len(ids))
-	for i, id := range ids {
-		records[i] = rows[id].Record()
-	}
-	return resultsfile.WriteAtomic(path, Header, records)
 }

@@ -1,10 +1,8 @@
 package arc
 
 import (
-	"errors"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -15,8 +13,7 @@ import (
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/datasets/annotate"
-	"github.com/latformer/latformer/internal/resultsfile"
-	"github.com/latformer/latformer/internal/workpool"
+	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -184,6 +181,7 @@ func selectTasks(o Options) ([]datasets.Task, int, error) {
 		ids = kept
 	}
 	sort.Strings(ids)
+	ids = slices.Compact(ids) // a task given twice is solved once
 	if o.Limit > 0 && len(ids) > o.Limit {
 		ids = ids[:o.Limit]
 	}
@@ -214,8 +212,9 @@ type Report struct {
 	Start func(RunInfo)
 	// Task is called when a task is finished (its row is already written): finished of total to solve.
 	Task func(r Result, finished, total int)
-	// Error is called when a task fails (the run goes on; Run returns the first error at the end).
-	Error func(id string, err error)
+	// Error is called when a task fails (the error names it; the run goes on and Run returns the first
+	// error at the end) or a bad line of a resumed results file is dropped.
+	Error func(err error)
 }
 
 // Outcome is what a run produced.
@@ -230,9 +229,10 @@ type Outcome struct {
 func (o Outcome) Summaries() []CategorySummary { return Summarize(o.Results, o.Selected) }
 
 // Run solves the tasks o selects and writes one CSV row per task as soon as it finishes (Header), so an
-// interrupted run loses nothing and Resume continues it. Each of the o.Workers workers has its own
-// backend and Solver; the tasks are handed out largest first (by canvas and number of pairs), so that the
-// workers finish together. A task that fails is reported and skipped; Run returns the first such error with the outcome.
+// interrupted run loses nothing and Resume continues it (runner.Run; a file of another model is
+// refused, one in an older format rewritten in the current one). Each of the o.Workers workers has its
+// own backend and Solver; the tasks are handed out largest first (taskCost), so that the workers finish
+// together. A task that fails is reported and skipped; Run returns the first such error with the outcome.
 func Run(o Options, report Report) (Outcome, error) {
 	o, err := o.withDefaults(time.Now())
 	if err != nil {
@@ -250,103 +250,65 @@ func Run(o Options, report Report) (Outcome, error) {
 	for _, t := range tasks {
 		out.Selected = append(out.Selected, t.ID)
 	}
-	if o.Resume {
-		rows, err := ReadResults(o.Out)
-		for _, r := range rows {
+	arch, _ := baselines.ByName(o.Model) // checked by withDefaults
+	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch}
+	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
+		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
+		Units: tasks, Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },
+		Cost: func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
+		Check: func(r Result, _ bool) error {
 			if r.Model != o.Model {
-				return out, fmt.Errorf("resume: %s holds results of model %s (task %s), this run trains %s: write another file", o.Out, r.Model, r.ID, o.Model)
+				return fmt.Errorf("results of model %s (task %s), this run trains %s", r.Model, r.ID, o.Model)
 			}
-		}
-		switch {
-		case errors.Is(err, ErrOldResults):
-			// Rows of LatFormer in an older format: rewritten in the current one, nothing lost.
-			if err := upgradeResults(o.Out, rows); err != nil {
-				return out, fmt.Errorf("resume: upgrading %s to the current format: %w", o.Out, err)
+			return nil
+		},
+		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
+			s, err := NewSolver(b, o.Settings, solverOpts)
+			if err != nil {
+				return nil, err
 			}
-		case errors.Is(err, os.ErrNotExist):
-		case err != nil && rows == nil:
-			return out, err
-		case err != nil && report.Error != nil:
-			report.Error("", fmt.Errorf("%w (the tasks after the bad line are solved again)", err))
-		}
-		for id, r := range rows {
-			out.Results[id] = r
-		}
-	}
-	var todo []datasets.Task
-	for _, t := range tasks {
-		if _, ok := out.Results[t.ID]; !ok {
-			todo = append(todo, t)
-		}
-	}
-	w, closeCSV, err := resultsfile.Open(o.Out, Header, o.Resume, o.Force)
-	if err != nil {
-		return out, err
-	}
-	defer closeCSV()
-
-	backends := make([]compute.Backend, o.Workers)
-	solvers := make([]*Solver, o.Workers)
-	for i := range backends {
-		if backends[i], err = latformer.NewBackendWithConfig(o.BackendConfig); err != nil {
-			return out, err
-		}
-		arch, _ := baselines.ByName(o.Model) // checked by withDefaults
-		solvers[i], err = NewSolver(backends[i], o.Settings, SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch})
-		if err != nil {
-			return out, err
-		}
-		defer solvers[i].Close()
-	}
-	if report.Start != nil {
-		report.Start(RunInfo{Options: o, Backend: latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), backends[0]),
-			Selected: len(tasks), Done: len(tasks) - len(todo), LeftOut: leftOut})
-	}
-	start := time.Now()
-	var firstErr error
-	finished := 0
-	workpool.Run(o.Workers, largestFirst(todo, solvers[0].Canvas), func(wi int, task datasets.Task) (TaskResult, error) {
-		return solvers[wi].Solve(task, nil, nil)
-	}, func(task datasets.Task, res TaskResult, err error) {
-		if err != nil {
-			if firstErr == nil {
-				firstErr = err
+			return worker{s, annotations}, nil
+		},
+		Report: runner.Report[Result]{Done: report.Task, Error: report.Error, Start: func(info runner.Info) {
+			if report.Start != nil {
+				report.Start(RunInfo{Options: o, Backend: info.Backend, Selected: info.Units, Done: info.Done, LeftOut: leftOut})
 			}
-			if report.Error != nil {
-				report.Error(task.ID, err)
-			}
-			return
-		}
-		row := Result{Category: annotations[task.ID].Category, TaskResult: res}
-		if row.Category == "" {
-			row.Category = datasets.CategoryNone
-		}
-		if err := resultsfile.WriteRow(w, row.Record()); err != nil && firstErr == nil { // nothing lost if interrupted
-			firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
-		}
-		out.Results[task.ID] = row
-		finished++
-		if report.Task != nil {
-			report.Task(row, finished, len(todo))
-		}
+		}},
 	})
-	out.Elapsed = time.Since(start)
-	return out, firstErr
+	for _, r := range run.Results {
+		out.Results[r.ID] = r
+	}
+	out.Elapsed = run.Elapsed
+	return out, err
 }
 
-// largestFirst orders the tasks by their estimated training cost, largest first, so that the workers
-// finish at about the same time instead of one of them starting the largest task last (each task's
-// result does not depend on the order). The estimate is a step's work for the task's canvas side s and
-// its number of pairs p: p·(n² + 32 n) with n = s² cells (attention and dense layers at d = 32).
-func largestFirst(tasks []datasets.Task, canvasOf func(datasets.Task) int) []datasets.Task {
-	cost := func(t datasets.Task) float64 {
-		side := canvasOf(t)
-		n := float64(side * side)
-		return float64(len(t.Train)) * (n*n + 32*n)
+// worker solves tasks with its Solver (its own backend) and labels them with their annotated category.
+type worker struct {
+	solver      *Solver
+	annotations map[string]annotate.Annotation
+}
+
+func (w worker) Do(task datasets.Task) (Result, error) {
+	res, err := w.solver.Solve(task, nil, nil)
+	if err != nil {
+		return Result{}, err
 	}
-	out := append([]datasets.Task(nil), tasks...)
-	sort.SliceStable(out, func(i, j int) bool { return cost(out[i]) > cost(out[j]) })
-	return out
+	row := Result{Category: w.annotations[task.ID].Category, TaskResult: res}
+	if row.Category == "" {
+		row.Category = datasets.CategoryNone
+	}
+	return row, nil
+}
+
+func (w worker) Close() { w.solver.Close() }
+
+// taskCost estimates a task's training cost on a canvas of the given side, to hand out the largest
+// tasks first: a step's work for n = side² cells and p training pairs, p·(n² + 32 n) (attention and
+// dense layers at d = 32). The results do not depend on the order.
+func taskCost(t datasets.Task, side int) float64 {
+	n := float64(side * side)
+	return float64(len(t.Train)) * (n*n + 32*n)
 }
 
 // InHoldout returns the half of the task set a task id belongs to, "dev" or "eval", by the parity of the

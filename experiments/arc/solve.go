@@ -125,12 +125,16 @@ func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*S
 func (s *Solver) Close() { s.cache.Close() }
 
 // Canvas returns the canvas side the solver uses for the task (SolverOptions).
-func (s *Solver) Canvas(task datasets.Task) int {
-	if s.opts.Canvas > 0 {
-		return s.opts.Canvas
+func (s *Solver) Canvas(task datasets.Task) int { return s.opts.canvas(task) }
+
+// canvas returns the canvas side of the task: Canvas, or TaskCanvas rounded up to the first bucket that
+// holds it.
+func (o SolverOptions) canvas(task datasets.Task) int {
+	if o.Canvas > 0 {
+		return o.Canvas
 	}
 	side := TaskCanvas(task)
-	for _, b := range s.opts.Buckets {
+	for _, b := range o.Buckets {
 		if b >= side {
 			return b
 		}

@@ -13,11 +13,9 @@
 package larc
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -29,8 +27,7 @@ import (
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experiments/arc"
-	"github.com/latformer/latformer/internal/resultsfile"
-	"github.com/latformer/latformer/internal/workpool"
+	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/textenc"
 )
@@ -244,42 +241,17 @@ func (r Result) Record() []string {
 		r.Action, r.DescriptionID, r.Predictions}
 }
 
-// ReadResults reads a results CSV. A line that does not parse (the cut last line of an interrupted run)
-// ends the reading: the rows before it are returned (non-nil) with an error naming the line; a missing
-// file or a wrong header returns nil rows.
-func ReadResults(path string) ([]Result, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
-	if err != nil || !slices.Equal(header, Header) {
-		return nil, fmt.Errorf("%s: header %q, want %q (%v)", path, header, Header, err)
-	}
-	out := []Result{}
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err == nil {
-			var row Result
-			if row, err = parseRecord(rec); err == nil {
-				out = append(out, row)
-				continue
-			}
-		}
-		return out, fmt.Errorf("%s line %d: %w", path, line, err)
-	}
-}
+// resultsFormat is how the rows of Header are written and read (runner.Format), keyed by task and
+// condition.
+var resultsFormat = runner.Format[Result]{Header: Header, Record: Result.Record, Parse: parseRecord, Key: Result.key}
 
+// ReadResults reads a results CSV. A line that does not parse (the cut last line of an interrupted run)
+// is skipped: the rows of the other lines are returned with an error naming it; a missing file or a
+// wrong header returns no rows.
+func ReadResults(path string) ([]Result, error) { return resultsFormat.Read(path) }
+
+// parseRecord parses a record of Header.
 func parseRecord(rec []string) (Result, error) {
-	if len(rec) != len(Header) {
-		return Result{}, fmt.Errorf("%d columns, want %d", len(rec), len(Header))
-	}
 	var errs []error
 	atoi := func(s string) int {
 		v, err := strconv.Atoi(s)
@@ -312,7 +284,9 @@ type RunInfo struct {
 type Report struct {
 	Start func(RunInfo)
 	Unit  func(r Result, finished, total int)
-	Error func(id, condition string, err error)
+	// Error is called when a unit fails (the error names the task and condition; the run goes on) or a
+	// bad line of a resumed results file is dropped.
+	Error func(err error)
 }
 
 // Outcome is a run's results: every row of the selected tasks and conditions, resumed ones included.
@@ -324,13 +298,18 @@ type Outcome struct {
 	Elapsed   time.Duration
 }
 
+// unit is a task under a condition.
 type unit struct {
 	task      Task
 	condition string
 }
 
+func (u unit) key() string { return u.task.ID + "|" + u.condition }
+
 // Run embeds the selected tasks' descriptions (ConditionNL), then trains LatFormer on every task and
-// condition and writes a row as each finishes.
+// condition and writes a row as each finishes (runner.Run: Resume skips the rows already in o.Out, and
+// refuses nl rows of another encoder). The units are handed out largest canvas first, so that the
+// workers finish together.
 func Run(o Options, report Report) (Outcome, error) {
 	o, err := o.withDefaults(time.Now())
 	if err != nil {
@@ -341,21 +320,9 @@ func Run(o Options, report Report) (Outcome, error) {
 		return Outcome{}, err
 	}
 	out := Outcome{Out: o.Out, Options: o, Selection: sel}
-	cond := map[string][]float32{}
-	encoderName := ""
-	if slices.Contains(o.Conditions, ConditionNL) {
-		texts := make([]string, len(sel.Tasks))
-		for i, t := range sel.Tasks {
-			texts[i] = t.Description.Text()
-		}
-		vecs, err := o.Encoder.Embed(texts)
-		if err != nil {
-			return out, fmt.Errorf("embedding the descriptions with %s: %w", o.Encoder.Name(), err)
-		}
-		for i, t := range sel.Tasks {
-			cond[t.ID] = vecs[i]
-		}
-		encoderName = o.Encoder.Name()
+	cond, encoderName, err := embed(o, sel)
+	if err != nil {
+		return out, err
 	}
 	var units []unit
 	for _, t := range sel.Tasks {
@@ -363,114 +330,98 @@ func Run(o Options, report Report) (Outcome, error) {
 			units = append(units, unit{t, c})
 		}
 	}
-	done := map[string]bool{}
-	if o.Resume {
-		rows, err := ReadResults(o.Out)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-		case err != nil && rows == nil:
-			return out, err
-		case err != nil:
-			if err := writeAtomic(o.Out, rows); err != nil {
-				return out, err
+	run, err := runner.Run(runner.Spec[unit, Result]{
+		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
+		Units: units, Key: unit.key, Describe: func(u unit) string { return fmt.Sprintf("task %s (%s)", u.task.ID, u.condition) },
+		Cost: func(u unit) float64 { return float64(arc.TaskCanvas(u.task.Task)) },
+		Check: func(r Result, inRun bool) error {
+			if inRun && r.Condition == ConditionNL && r.Encoder != encoderName {
+				return fmt.Errorf("%s rows of encoder %s, this run uses %s", ConditionNL, r.Encoder, encoderName)
 			}
-			if report.Error != nil {
-				report.Error("", "", fmt.Errorf("%w (those rows are run again)", err))
-			}
-		}
-		inRun := map[string]bool{}
-		for _, u := range units {
-			inRun[u.task.ID+"|"+u.condition] = true
-		}
-		for _, r := range rows {
-			if r.Condition == ConditionNL && r.Encoder != encoderName && inRun[r.key()] {
-				return out, fmt.Errorf("resume: %s has %s rows of encoder %s, this run uses %s: write another file", o.Out, ConditionNL, r.Encoder, encoderName)
-			}
-			if inRun[r.key()] && !done[r.key()] {
-				done[r.key()] = true
-				out.Results = append(out.Results, r)
-			}
-		}
-	}
-	var todo []unit
-	for _, u := range units {
-		if !done[u.task.ID+"|"+u.condition] {
-			todo = append(todo, u)
-		}
-	}
-	// Largest canvases first, so that the workers finish together instead of one starting a 27 x 27
-	// task last (a unit's result does not depend on the order).
-	sort.SliceStable(todo, func(a, b int) bool { return arc.TaskCanvas(todo[a].task.Task) > arc.TaskCanvas(todo[b].task.Task) })
-	w, closeCSV, err := resultsfile.Open(o.Out, Header, o.Resume, o.Force)
-	if err != nil {
-		return out, err
-	}
-	defer closeCSV()
-	// Each worker has a backend and a Solver per condition (their graphs differ by the conditioning input).
-	backends := make([]compute.Backend, o.Workers)
-	solvers := make([]map[string]*arc.Solver, o.Workers)
-	for i := range backends {
-		if backends[i], err = latformer.NewBackendWithConfig(o.BackendConfig); err != nil {
-			return out, err
-		}
-		solvers[i] = map[string]*arc.Solver{}
-		for _, c := range o.Conditions {
-			s, err := arc.NewSolver(backends[i], o.Settings, arc.SolverOptions{Reuse: true})
+			return nil
+		},
+		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		NewWorker: func(b compute.Backend) (runner.Worker[unit, Result], error) {
+			w, err := newWorker(b, o, cond, encoderName)
 			if err != nil {
-				return out, err
+				return nil, err
 			}
-			defer s.Close()
-			solvers[i][c] = s
-		}
-	}
-	if report.Start != nil {
-		report.Start(RunInfo{Options: o, Backend: latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), backends[0]),
-			Tasks: len(sel.Tasks), Units: len(units), Done: len(units) - len(todo)})
-	}
-	start := time.Now()
-	var firstErr error
-	finished := 0
-	workpool.Run(o.Workers, todo, func(wi int, u unit) (arc.TaskResult, error) {
-		var c []float32
-		if u.condition == ConditionNL {
-			c = cond[u.task.ID]
-		}
-		return solvers[wi][u.condition].Solve(u.task.Task, c, nil)
-	}, func(u unit, res arc.TaskResult, err error) {
-		if err != nil {
-			if firstErr == nil {
-				firstErr = fmt.Errorf("task %s (%s): %w", u.task.ID, u.condition, err)
+			return w, nil
+		},
+		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
+			if report.Start != nil {
+				report.Start(RunInfo{Options: o, Backend: info.Backend, Tasks: len(sel.Tasks), Units: info.Units, Done: info.Done})
 			}
-			if report.Error != nil {
-				report.Error(u.task.ID, u.condition, err)
-			}
-			return
-		}
-		row := Result{ID: u.task.ID, Category: u.task.Category, Condition: u.condition, Solved: res.Solved, TestExact: res.TestExact,
-			TestTotal: res.TestTotal, Steps: res.TotalSteps, Seconds: res.Seconds, Canvas: res.Canvas, Action: res.Action,
-			DescriptionID: u.task.Description.ID, Predictions: arc.PredictionsJSON(res.Predictions)}
-		if u.condition == ConditionNL {
-			row.Encoder = encoderName
-		}
-		if err := resultsfile.WriteRow(w, row.Record()); err != nil && firstErr == nil {
-			firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
-		}
-		out.Results = append(out.Results, row)
-		finished++
-		if report.Unit != nil {
-			report.Unit(row, finished, len(todo))
-		}
+		}},
 	})
-	out.Elapsed = time.Since(start)
-	return out, firstErr
+	out.Results, out.Elapsed = run.Results, run.Elapsed
+	return out, err
 }
 
-func writeAtomic(path string, rows []Result) error {
-	records := make([][]string, len(rows))
-	for i, r := range rows {
-		records[i] = r.Record()
+// embed returns the embedding of each selected task's description by task id, and the encoder's name
+// (none without ConditionNL).
+func embed(o Options, sel Selection) (map[string][]float32, string, error) {
+	if !slices.Contains(o.Conditions, ConditionNL) {
+		return nil, "", nil
 	}
-	return resultsfile.WriteAtomic(path, Header, records)
+	texts := make([]string, len(sel.Tasks))
+	for i, t := range sel.Tasks {
+		texts[i] = t.Description.Text()
+	}
+	vecs, err := o.Encoder.Embed(texts)
+	if err != nil {
+		return nil, "", fmt.Errorf("embedding the descriptions with %s: %w", o.Encoder.Name(), err)
+	}
+	cond := map[string][]float32{}
+	for i, t := range sel.Tasks {
+		cond[t.ID] = vecs[i]
+	}
+	return cond, o.Encoder.Name(), nil
+}
+
+// worker trains units on its own backend, with a Solver per condition (their graphs differ by the
+// conditioning input).
+type worker struct {
+	solvers     map[string]*arc.Solver
+	cond        map[string][]float32 // the descriptions' embeddings by task id
+	encoderName string
+}
+
+func newWorker(b compute.Backend, o Options, cond map[string][]float32, encoderName string) (*worker, error) {
+	w := &worker{solvers: map[string]*arc.Solver{}, cond: cond, encoderName: encoderName}
+	for _, c := range o.Conditions {
+		s, err := arc.NewSolver(b, o.Settings, arc.SolverOptions{Reuse: true})
+		if err != nil {
+			w.Close()
+			return nil, err
+		}
+		w.solvers[c] = s
+	}
+	return w, nil
+}
+
+func (w *worker) Do(u unit) (Result, error) {
+	var c []float32
+	if u.condition == ConditionNL {
+		c = w.cond[u.task.ID]
+	}
+	res, err := w.solvers[u.condition].Solve(u.task.Task, c, nil)
+	if err != nil {
+		return Result{}, err
+	}
+	row := Result{ID: u.task.ID, Category: u.task.Category, Condition: u.condition, Solved: res.Solved, TestExact: res.TestExact,
+		TestTotal: res.TestTotal, Steps: res.TotalSteps, Seconds: res.Seconds, Canvas: res.Canvas, Action: res.Action,
+		DescriptionID: u.task.Description.ID, Predictions: arc.PredictionsJSON(res.Predictions)}
+	if u.condition == ConditionNL {
+		row.Encoder = w.encoderName
+	}
+	return row, nil
+}
+
+func (w *worker) Close() {
+	for _, s := range w.solvers {
+		s.Close()
+	}
 }
 
 // Summary is a condition's solved counts per category.

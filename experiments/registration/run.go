@@ -4,15 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/internal/resultsfile"
-	"github.com/latformer/latformer/internal/workpool"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
 )
@@ -80,32 +80,28 @@ func (r Result) Record() []string {
 		strconv.Itoa(r.Steps), strconv.FormatFloat(r.CellsRight, 'f', 4, 64), strconv.FormatFloat(r.Seconds, 'f', 2, 64), r.Action}
 }
 
-// ReadResults reads a results CSV (LatFormer's rows).
-func ReadResults(path string) ([]Result, error) {
-	records, err := resultsfile.Read(path, Header)
-	if err != nil {
-		return nil, err
-	}
-	var out []Result
-	for i, rec := range records {
-		if len(rec) != len(Header) {
-			return out, fmt.Errorf("%s line %d: %d fields, want %d", path, i+2, len(rec), len(Header))
-		}
-		var r Result
-		var errs []error
-		atoi := func(s string) int { v, err := strconv.Atoi(s); errs = append(errs, err); return v }
-		atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
-		r.ID, r.Image, r.Condition, r.Modality, r.Window = atoi(rec[0]), rec[1], rec[2], rec[3], atoi(rec[4])
-		r.DR, r.DC, r.EstDR, r.EstDC, r.RelError = atoi(rec[5]), atoi(rec[6]), atoi(rec[7]), atoi(rec[8]), atof(rec[9])
-		ok, err := strconv.ParseBool(rec[10])
-		errs = append(errs, err)
-		r.Success, r.Steps, r.CellsRight, r.Seconds, r.Action = ok, atoi(rec[11]), atof(rec[12]), atof(rec[13]), rec[14]
-		if err := errors.Join(errs...); err != nil {
-			return out, fmt.Errorf("%s line %d: %w", path, i+2, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
+// resultsFormat is how the rows of Header are written and read (runner.Format), keyed by pair and
+// condition.
+var resultsFormat = runner.Format[Result]{Header: Header, Record: Result.Record, Parse: parseRecord, Key: Result.key}
+
+func (r Result) key() string { return strconv.Itoa(r.ID) + "|" + r.Condition }
+
+// ReadResults reads a results CSV (LatFormer's rows). A line that does not parse is skipped: the rows of
+// the other lines are returned with an error naming it.
+func ReadResults(path string) ([]Result, error) { return resultsFormat.Read(path) }
+
+// parseRecord parses a record of Header.
+func parseRecord(rec []string) (Result, error) {
+	var r Result
+	var errs []error
+	atoi := func(s string) int { v, err := strconv.Atoi(s); errs = append(errs, err); return v }
+	atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
+	r.ID, r.Image, r.Condition, r.Modality, r.Window = atoi(rec[0]), rec[1], rec[2], rec[3], atoi(rec[4])
+	r.DR, r.DC, r.EstDR, r.EstDC, r.RelError = atoi(rec[5]), atoi(rec[6]), atoi(rec[7]), atoi(rec[8]), atof(rec[9])
+	ok, err := strconv.ParseBool(rec[10])
+	errs = append(errs, err)
+	r.Success, r.Steps, r.CellsRight, r.Seconds, r.Action = ok, atoi(rec[11]), atof(rec[12]), atof(rec[13]), rec[14]
+	return r, errors.Join(errs...)
 }
 
 // RunInfo describes a run about to start.
@@ -119,7 +115,9 @@ type RunInfo struct {
 type Report struct {
 	Start func(RunInfo)
 	Pair  func(r Result, finished, total int)
-	Error func(id int, err error)
+	// Error is called when a registration fails (the error names the pair and condition; the run goes
+	// on) or a bad line of a resumed results file is dropped.
+	Error func(err error)
 }
 
 // Outcome is what a run produced (resumed rows included).
@@ -129,31 +127,29 @@ type Outcome struct {
 	Elapsed time.Duration
 }
 
-// Run registers every pair under every condition with a fresh LatFormer each, one CSV row per
-// registration as it finishes.
-func Run(o Options, report Report) (Outcome, error) {
+// withDefaults returns o with its defaults filled in, and the settings LatFormer trains with (Settings,
+// then o.Settings), or an error naming the bad option.
+func (o Options) withDefaults(now time.Time) (Options, string, error) {
 	if len(o.Conditions) == 0 {
 		o.Conditions = []string{Raw, Oracle}
 	}
 	for _, c := range o.Conditions {
 		if c != Raw && c != Oracle {
-			return Outcome{}, fmt.Errorf("condition must be %s or %s, got %q", Raw, Oracle, c)
+			return o, "", fmt.Errorf("condition must be %s or %s, got %q", Raw, Oracle, c)
 		}
 	}
 	if o.Workers == 0 {
 		o.Workers = 1
 	}
-	if o.Workers < 1 {
-		return Outcome{}, fmt.Errorf("workers must be >= 1, got %d", o.Workers)
-	}
-	if o.Resume && o.Force {
-		return Outcome{}, fmt.Errorf("resume and force contradict each other")
-	}
-	if o.Out == "" {
-		if o.Resume {
-			return Outcome{}, fmt.Errorf("resume needs the results file to continue (Out)")
-		}
-		o.Out = filepath.Join("runs", "registration-"+time.Now().Format("20060102-150405")+".csv")
+	switch {
+	case o.Workers < 1:
+		return o, "", fmt.Errorf("workers must be >= 1, got %d", o.Workers)
+	case o.Resume && o.Force:
+		return o, "", fmt.Errorf("resume and force contradict each other")
+	case o.Out == "" && o.Resume:
+		return o, "", fmt.Errorf("resume needs the results file to continue (Out)")
+	case o.Out == "":
+		o.Out = filepath.Join("runs", "registration-"+now.Format("20060102-150405")+".csv")
 	}
 	if o.BackendConfig == "" {
 		o.BackendConfig = latformer.BackendConfig()
@@ -163,10 +159,27 @@ func Run(o Options, report Report) (Outcome, error) {
 		settings += ";" + o.Settings
 	}
 	if _, err := latformer.NewStore(settings); err != nil {
-		return Outcome{}, err
+		return o, "", err
 	}
 	var err error
-	if o.PairOptions, err = o.PairOptions.withDefaults(); err != nil {
+	o.PairOptions, err = o.PairOptions.withDefaults()
+	return o, settings, err
+}
+
+// job is the registration of a pair under a condition.
+type job struct {
+	pair Pair
+	cond string
+}
+
+func (j job) key() string { return strconv.Itoa(j.pair.ID) + "|" + j.cond }
+
+// Run registers every pair under every condition with a fresh LatFormer each, one CSV row per
+// registration as it finishes (runner.Run: Resume skips the rows already in o.Out and refuses a file
+// whose pairs differ from these).
+func Run(o Options, report Report) (Outcome, error) {
+	o, settings, err := o.withDefaults(time.Now())
+	if err != nil {
 		return Outcome{}, err
 	}
 	pairs, err := MakePairs(o.PairOptions)
@@ -178,83 +191,47 @@ func Run(o Options, report Report) (Outcome, error) {
 			return Outcome{}, err
 		}
 	}
-	out := Outcome{Out: o.Out}
-	done := map[string]bool{}
-	key := func(id int, cond string) string { return strconv.Itoa(id) + "|" + cond }
-	if o.Resume {
-		rows, err := ReadResults(o.Out)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return out, err
-		}
-		for _, r := range rows {
-			if r.ID < len(pairs) && (pairs[r.ID].DR != r.DR || pairs[r.ID].DC != r.DC || pairs[r.ID].Image != r.Image) {
-				return out, fmt.Errorf("resume: %s holds pair %d of other options (image %s, shift %d,%d): write another file", o.Out, r.ID, r.Image, r.DR, r.DC)
-			}
-			if r.ID < len(pairs) && slices.Contains(o.Conditions, r.Condition) && !done[key(r.ID, r.Condition)] {
-				done[key(r.ID, r.Condition)] = true
-				out.Results = append(out.Results, r) // rows of other pairs or conditions stay in the file, unsummarized
-			}
-		}
-	}
-	type job struct {
-		pair Pair
-		cond string
-	}
-	var todo []job
+	var jobs []job
 	for _, p := range pairs {
 		for _, c := range o.Conditions {
-			if !done[key(p.ID, c)] {
-				todo = append(todo, job{p, c})
-			}
+			jobs = append(jobs, job{p, c})
 		}
 	}
-	w, closeCSV, err := resultsfile.Open(o.Out, Header, o.Resume, o.Force)
-	if err != nil {
-		return out, err
-	}
-	defer closeCSV()
-	caches := make([]*latformer.LearnerCache, o.Workers)
-	for i := range caches {
-		b, err := latformer.NewBackendWithConfig(o.BackendConfig)
-		if err != nil {
-			return out, err
-		}
-		if caches[i], err = latformer.NewLearnerCache(b, settings); err != nil {
-			return out, err
-		}
-		defer caches[i].Close()
-		if i == 0 && report.Start != nil {
-			report.Start(RunInfo{Options: o, Backend: latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), b),
-				Pairs: len(pairs) * len(o.Conditions), Done: len(pairs)*len(o.Conditions) - len(todo)})
-		}
-	}
-	start := time.Now()
-	var firstErr error
-	finished := 0
-	workpool.Run(o.Workers, todo, func(wi int, j job) (Result, error) {
-		return register(caches[wi], j.pair, j.cond, o.Patch)
-	}, func(j job, res Result, err error) {
-		if err != nil {
-			if firstErr == nil {
-				firstErr = fmt.Errorf("pair %d (%s): %w", j.pair.ID, j.cond, err)
+	run, err := runner.Run(runner.Spec[job, Result]{
+		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
+		Units: jobs, Key: job.key, Describe: func(j job) string { return fmt.Sprintf("pair %d (%s)", j.pair.ID, j.cond) },
+		Check: func(r Result, _ bool) error {
+			if r.ID < len(pairs) && (pairs[r.ID].DR != r.DR || pairs[r.ID].DC != r.DC || pairs[r.ID].Image != r.Image) {
+				return fmt.Errorf("pair %d of other options (image %s, shift %d,%d)", r.ID, r.Image, r.DR, r.DC)
 			}
-			if report.Error != nil {
-				report.Error(j.pair.ID, err)
+			return nil
+		},
+		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		NewWorker: func(b compute.Backend) (runner.Worker[job, Result], error) {
+			cache, err := latformer.NewLearnerCache(b, settings)
+			if err != nil {
+				return nil, err
 			}
-			return
-		}
-		if err := resultsfile.WriteRow(w, res.Record()); err != nil && firstErr == nil { // nothing lost if interrupted
-			firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
-		}
-		out.Results = append(out.Results, res)
-		finished++
-		if report.Pair != nil {
-			report.Pair(res, finished, len(todo))
-		}
+			return worker{cache, o.Patch}, nil
+		},
+		Report: runner.Report[Result]{Done: report.Pair, Error: report.Error, Start: func(info runner.Info) {
+			if report.Start != nil {
+				report.Start(RunInfo{Options: o, Backend: info.Backend, Pairs: info.Units, Done: info.Done})
+			}
+		}},
 	})
-	out.Elapsed = time.Since(start)
-	return out, firstErr
+	return Outcome{Out: o.Out, Results: run.Results, Elapsed: run.Elapsed}, err
 }
+
+// worker registers pairs with its learner cache (its own backend) on patches of side patch.
+type worker struct {
+	cache *latformer.LearnerCache
+	patch int
+}
+
+func (w worker) Do(j job) (Result, error) { return register(w.cache, j.pair, j.cond, w.patch) }
+
+func (w worker) Close() { w.cache.Close() }
 
 // register trains a fresh LatFormer on the patches of one pair and reads the translation from its gates.
 func register(cache *latformer.LearnerCache, p Pair, cond string, s int) (Result, error) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/experiments/runner"
 )
 
 // Result is the outcome of one unit.
@@ -41,34 +41,16 @@ func (r Result) Record() []string {
 		strconv.FormatFloat(r.TrainExact, 'f', 4, 64), strconv.FormatFloat(r.Seconds, 'f', 2, 64), r.Action}
 }
 
-// errTruncated marks a results file whose last line is incomplete (a run killed mid-write).
-var errTruncated = errors.New("the results file ends in an incomplete line")
+// resultsFormat is how the rows of Header are written and read (runner.Format), keyed by unit.
+var resultsFormat = runner.Format[Result]{Header: Header, Record: Result.Record, Parse: parseRecord,
+	Key: func(r Result) string { return r.Unit.key() }}
 
-// ReadResults reads a results CSV. A file whose last line is incomplete gives the complete rows before it
-// and an error wrapping errTruncated; any other bad line is an error naming it.
-func ReadResults(path string) ([]Result, error) {
-	records, err := resultsfile.Read(path, Header)
-	if err != nil {
-		return nil, err
-	}
-	var out []Result
-	for i, rec := range records {
-		res, err := parseRecord(rec)
-		if err != nil {
-			if i == len(records)-1 { // the last line
-				return out, fmt.Errorf("%s line %d: %w: %w", path, i+2, errTruncated, err)
-			}
-			return nil, fmt.Errorf("%s line %d: %w", path, i+2, err)
-		}
-		out = append(out, res)
-	}
-	return out, nil
-}
+// ReadResults reads a results CSV. A line that does not parse (the cut last line of a killed run) is
+// skipped: the rows of the other lines are returned with an error naming it.
+func ReadResults(path string) ([]Result, error) { return resultsFormat.Read(path) }
 
+// parseRecord parses a record of Header.
 func parseRecord(rec []string) (Result, error) {
-	if len(rec) != len(Header) {
-		return Result{}, fmt.Errorf("%d fields, want %d", len(rec), len(Header))
-	}
 	var r Result
 	var errs []error
 	atoi := func(s string) int {
@@ -95,15 +77,6 @@ func parseRecord(rec []string) (Result, error) {
 		return r, fmt.Errorf("test_exact %d of test_total %d", r.TestExact, r.TestTotal)
 	}
 	return r, nil
-}
-
-// writeResultsAtomic rewrites a results file with rows (temporary file, then rename).
-func writeResultsAtomic(path string, rows []Result) error {
-	records := make([][]string, len(rows))
-	for i, r := range rows {
-		records[i] = r.Record()
-	}
-	return resultsfile.WriteAtomic(path, Header, records)
 }
 
 // Point is one point of a curve: the mean and the standard deviation over the tasks of a family of

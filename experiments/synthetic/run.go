@@ -1,16 +1,13 @@
 package synthetic
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/internal/resultsfile"
-	"github.com/latformer/latformer/internal/workpool"
+	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -75,7 +72,9 @@ type RunInfo struct {
 type Report struct {
 	Start func(RunInfo)
 	Unit  func(r Result, finished, total int) // a unit finished (its row is written)
-	Error func(u Unit, err error)             // a unit failed (the run goes on)
+	// Error is called when a unit fails (the error names it; the run goes on) or a bad line of a resumed
+	// results file is dropped.
+	Error func(err error)
 }
 
 // Outcome is what a run produced: every row of its units, resumed ones included.
@@ -86,10 +85,11 @@ type Outcome struct {
 	Elapsed time.Duration
 }
 
-// Run trains the units of o and writes one CSV row per unit as soon as it finishes. Each worker has its
-// own backend and one learner cache per model, so the graphs of a canvas and batch shape are compiled
-// once per worker and model. A unit that fails is reported and skipped; Run returns the first such error
-// with the outcome.
+// Run trains the units of o and writes one CSV row per unit as soon as it finishes (runner.Run: Resume
+// skips the units already in o.Out and refuses a file of another experiment or canvas). Each worker has
+// its own backend and one learner cache per model, so the graphs of a canvas and batch shape are
+// compiled once per worker and model. A unit that fails is reported and skipped; Run returns the first
+// such error with the outcome.
 func Run(o Options, report Report) (Outcome, error) {
 	o, err := o.withDefaults(time.Now())
 	if err != nil {
@@ -100,92 +100,33 @@ func Run(o Options, report Report) (Outcome, error) {
 		return Outcome{}, err
 	}
 	out := Outcome{Out: o.Out, Options: o}
-	done := map[string]bool{}
-	inRun := map[string]bool{}
-	for _, u := range units {
-		inRun[u.key()] = true
-	}
-	if o.Resume {
-		rows, err := ReadResults(o.Out)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-		case errors.Is(err, errTruncated):
-			// A run killed mid-write left a partial last line: keep the good rows, drop the rest.
-			if err := writeResultsAtomic(o.Out, rows); err != nil {
-				return out, err
-			}
-			if report.Error != nil {
-				report.Error(Unit{}, fmt.Errorf("%w; its complete rows are kept", err))
-			}
-		case err != nil:
-			return out, err
-		}
-		for _, r := range rows {
-			if r.Experiment != o.Experiment || r.Canvas != o.Canvas {
-				return out, fmt.Errorf("resume: %s holds %s results on a %d x %d canvas, this run is %s on %d x %d: write another file",
-					o.Out, r.Experiment, r.Canvas, r.Canvas, o.Experiment, o.Canvas, o.Canvas)
-			}
-			if inRun[r.Unit.key()] && !done[r.Unit.key()] { // rows of other units (another selection) are kept in the file, not summarized
-				done[r.Unit.key()] = true
-				out.Results = append(out.Results, r)
-			}
-		}
-	}
-	var todo []Unit
-	for _, u := range units {
-		if !done[u.key()] {
-			todo = append(todo, u)
-		}
-	}
-	w, closeCSV, err := resultsfile.Open(o.Out, Header, o.Resume, o.Force)
-	if err != nil {
-		return out, err
-	}
-	defer closeCSV()
-
 	pool, err := o.pool()
 	if err != nil {
 		return out, err
 	}
-	workers := make([]*worker, o.Workers)
-	for i := range workers {
-		b, err := latformer.NewBackendWithConfig(o.BackendConfig)
-		if err != nil {
-			return out, err
-		}
-		workers[i] = &worker{o: o, backend: b, pool: pool, caches: map[string]*latformer.LearnerCache{}}
-		defer workers[i].close()
-	}
-	if report.Start != nil {
-		report.Start(RunInfo{Options: o, Backend: latformer.BackendDescription(latformer.SafeGoConfig(o.BackendConfig), workers[0].backend),
-			Units: len(units), Done: len(units) - len(todo)})
-	}
-	start := time.Now()
-	var firstErr error
-	finished := 0
-	workpool.Run(len(workers), todo, func(wi int, u Unit) (Result, error) {
-		return workers[wi].run(u)
-	}, func(u Unit, res Result, err error) {
-		if err != nil {
-			if firstErr == nil {
-				firstErr = fmt.Errorf("%s on %s task %d, %d pairs: %w", u.Model, u.Family, u.Task, u.NumTrain, err)
+	run, err := runner.Run(runner.Spec[Unit, Result]{
+		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
+		Units: units, Key: Unit.key, Describe: func(u Unit) string {
+			return fmt.Sprintf("%s on %s task %d, %d pairs", u.Model, u.Family, u.Task, u.NumTrain)
+		},
+		Check: func(r Result, _ bool) error {
+			if r.Experiment != o.Experiment || r.Canvas != o.Canvas {
+				return fmt.Errorf("%s results on a %d x %d canvas, this run is %s on %d x %d", r.Experiment, r.Canvas, r.Canvas, o.Experiment, o.Canvas, o.Canvas)
 			}
-			if report.Error != nil {
-				report.Error(u, err)
+			return nil
+		},
+		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		NewWorker: func(b compute.Backend) (runner.Worker[Unit, Result], error) {
+			return &worker{o: o, backend: b, pool: pool, caches: map[string]*latformer.LearnerCache{}}, nil
+		},
+		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
+			if report.Start != nil {
+				report.Start(RunInfo{Options: o, Backend: info.Backend, Units: info.Units, Done: info.Done})
 			}
-			return
-		}
-		if err := resultsfile.WriteRow(w, res.Record()); err != nil && firstErr == nil { // nothing lost if interrupted
-			firstErr = fmt.Errorf("writing %s: %w", o.Out, err)
-		}
-		out.Results = append(out.Results, res)
-		finished++
-		if report.Unit != nil {
-			report.Unit(res, finished, len(todo))
-		}
+		}},
 	})
-	out.Elapsed = time.Since(start)
-	return out, firstErr
+	out.Results, out.Elapsed = run.Results, run.Elapsed
+	return out, err
 }
 
 // pool returns the grids the task inputs are drawn from: every grid of the ARC training tasks, or nil
@@ -222,7 +163,7 @@ type worker struct {
 	}
 }
 
-func (wk *worker) close() {
+func (wk *worker) Close() {
 	for _, c := range wk.caches {
 		c.Close()
 	}
@@ -243,8 +184,8 @@ func (wk *worker) synthetic(f datasets.SyntheticFamily, index int) (datasets.Syn
 	return t, nil
 }
 
-// run trains and scores one unit.
-func (wk *worker) run(u Unit) (Result, error) {
+// Do trains and scores one unit.
+func (wk *worker) Do(u Unit) (Result, error) {
 	start := time.Now()
 	task, err := wk.synthetic(u.Family, u.Task)
 	if err != nil {

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// listFlag is a flag whose value is a comma-separated list: the spaces around an item are trimmed and
+// empty items dropped ("a, b,,c" is a, b and c). The first time the flag is given its list replaces the
+// default; given again, the lists are concatenated. Each item is parsed with parse.
+type listFlag[T any] struct {
+	items []T
+	parse func(string) (T, error)
+	given bool
+}
+
+func (l *listFlag[T]) String() string {
+	s := make([]string, len(l.items))
+	for i, v := range l.items {
+		s[i] = fmt.Sprint(v)
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *listFlag[T]) Set(value string) error {
+	if !l.given {
+		l.items, l.given = nil, true
+	}
+	for _, item := range strings.Split(value, ",") {
+		if item = strings.TrimSpace(item); item == "" {
+			continue
+		}
+		v, err := l.parse(item)
+		if err != nil {
+			return err
+		}
+		l.items = append(l.items, v)
+	}
+	return nil
+}
+
+// listVar defines a list flag with parse for its items and returns its items (def until given).
+func listVar[T any](fs *flag.FlagSet, name string, def []T, usage string, parse func(string) (T, error)) *[]T {
+	l := &listFlag[T]{items: def, parse: parse}
+	fs.Var(l, name, usage)
+	return &l.items
+}
+
+// stringsFlag defines a comma-separated list of strings.
+func stringsFlag(fs *flag.FlagSet, name string, def []string, usage string) *[]string {
+	return listVar(fs, name, def, usage, func(s string) (string, error) { return s, nil })
+}
+
+// intsFlag defines a comma-separated list of whole numbers.
+func intsFlag(fs *flag.FlagSet, name string, def []int, usage string) *[]int {
+	return listVar(fs, name, def, usage, func(s string) (int, error) {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a whole number", s)
+		}
+		return v, nil
+	})
+}
+
+// floatsFlag defines a comma-separated list of numbers.
+func floatsFlag(fs *flag.FlagSet, name string, def []float64, usage string) *[]float64 {
+	return listVar(fs, name, def, usage, func(s string) (float64, error) {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a number", s)
+		}
+		return v, nil
+	})
+}
+
+// runFlags are the flags of the commands that run an experiment's units into a results CSV (arc, larc,
+// sample-efficiency, noise, registration): where the rows go, how many workers, the hyperparameters,
+// and the progress bar.
+type runFlags struct {
+	out           string
+	resume, force bool
+	workers       int
+	settings      string
+	quiet         bool
+}
+
+// runHelp is what a command's run flags say: what a row is (unit, units: "task", "tasks"), the default
+// results file, and the help of --set.
+type runHelp struct {
+	unit, units string
+	out         string
+	set         string
+}
+
+// addRunFlags defines --out, --resume, --force, --workers (default 1), --set and --quiet on fs.
+func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
+	f := &runFlags{}
+	fs.StringVar(&f.out, "out", "", fmt.Sprintf("results CSV, one row per %s, written as each finishes (default: a new file %s); an existing file is never overwritten without --resume or --force", h.unit, h.out))
+	fs.BoolVar(&f.resume, "resume", false, fmt.Sprintf("append to --out, skipping the %s already in it (after an interruption)", h.units))
+	fs.BoolVar(&f.force, "force", false, "overwrite --out if it exists")
+	fs.IntVar(&f.workers, "workers", 1, h.units+" run in parallel, one backend each")
+	fs.StringVar(&f.settings, "set", "", h.set)
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	return f
+}

@@ -1,0 +1,218 @@
+// Package runner runs the units of work of an experiment (an ARC task, a task under a condition, a
+// training run, a registration) on a few workers and keeps their results in a CSV file, one row per
+// finished unit, written as it finishes: an interrupted run loses nothing and a resumed one continues it.
+// Each experiment supplies what differs (Spec): its units and their keys, its row (Format: record and
+// parse), its worker (the work of one unit, on the worker's own state) and what it checks on resumed
+// rows. The contract:
+//
+//   - Units and keys: Spec.Units are the run's units, Spec.Key names each (the keys are distinct), and
+//     Format.Key names the unit a row belongs to. A unit is done when the file holds a row of its key.
+//   - The results file (Spec.Out): a new file is created with the header; an existing one is an error
+//     unless Spec.Resume (append) or Spec.Force (truncate).
+//   - Resume: the rows already in the file are read (Format.Read). A line that does not parse is
+//     reported (Report.Error) and dropped, the rows of the other lines kept, the file rewritten without
+//     it (and in the current format if its header is one of Format.OldHeaders), and its unit runs again.
+//     Spec.Check sees every row first and may refuse the file (rows of another model, other options): the
+//     run then stops before any work. Rows of units outside the run stay in the file.
+//   - Workers: Spec.Workers workers, each with a GoMLX backend of its own (Spec.BackendConfig) on which
+//     Spec.NewWorker makes its state (solver, caches), run one unit at a time and are closed at the end.
+//   - Order: the units not done are handed out in the order of Spec.Units, or by decreasing Spec.Cost
+//     (ties in that order), so that the workers finish together rather than one starting the largest last.
+//   - Rows: a finished unit's row is written and flushed before Report.Done, so a run killed afterwards
+//     keeps it. A unit that fails is reported (Report.Error) and the others go on; Run returns the first
+//     error at the end.
+//
+// A unit's result must not depend on the order or the worker: the same units give the same rows with
+// any number of workers, and a resumed run the rows of an uninterrupted one.
+package runner
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/internal/workpool"
+	"github.com/latformer/latformer/latformer"
+)
+
+// Worker runs units one at a time on its own state.
+type Worker[U, R any] interface {
+	// Do runs one unit and returns its row.
+	Do(unit U) (R, error)
+	// Close releases the worker's state (backends, compiled graphs) after the run.
+	Close()
+}
+
+// Spec describes a run: the units, the results file and the workers. Cost, Check and the Report's
+// functions may be nil.
+type Spec[U, R any] struct {
+	Format Format[R]
+	// Out is the results file; Resume appends to it (skipping the units done), Force overwrites it.
+	Out           string
+	Resume, Force bool
+	Units         []U
+	Key           func(U) string
+	// Describe names a unit in errors ("task 3c9b0459"; nil: its key).
+	Describe func(U) string
+	// Cost estimates a unit's work: the units are handed out largest first (nil: in order).
+	Cost func(U) float64
+	// Check returns an error for a row that the run must not be mixed with (inRun: the row is of one of
+	// the run's units); it is called on every row of a resumed file before any work.
+	Check func(row R, inRun bool) error
+	// Workers is the number of workers (at least 1), BackendConfig the GoMLX configuration of their
+	// backends ("": latformer.BackendConfig()), and NewWorker makes a worker on its own backend.
+	Workers       int
+	BackendConfig string
+	NewWorker     func(backend compute.Backend) (Worker[U, R], error)
+	Report        Report[R]
+}
+
+// Info describes a run about to start.
+type Info struct {
+	Backend string // the workers' backend (latformer.BackendDescription)
+	Units   int    // units of the run
+	Done    int    // of which already in the results file
+}
+
+// Report receives a run's progress; the calls are serialized.
+type Report[R any] struct {
+	Start func(Info) // the workers are made, the units about to be handed out
+	// Done is called when a unit is finished and its row written: finished of total to run.
+	Done func(row R, finished, total int)
+	// Error is called when a unit fails (the error names it, the run goes on) or a line of a resumed file
+	// is dropped.
+	Error func(err error)
+}
+
+// Outcome is what a run produced.
+type Outcome[R any] struct {
+	// Results are the rows of the run's units: those already in the file (in file order), then the new
+	// ones in the order they finished.
+	Results []R
+	Elapsed time.Duration // of the units' work
+}
+
+// Run runs the units of s that the results file does not hold yet and writes a row for each as it
+// finishes (see the package documentation).
+func Run[U, R any](s Spec[U, R]) (Outcome[R], error) {
+	var out Outcome[R]
+	inRun := map[string]bool{}
+	for _, u := range s.Units {
+		k := s.Key(u)
+		if inRun[k] {
+			return out, fmt.Errorf("two units with the key %q", k)
+		}
+		inRun[k] = true
+	}
+	if s.Resume {
+		rows, err := s.resume(inRun)
+		if err != nil {
+			return out, err
+		}
+		for _, r := range rows {
+			if k := s.Format.Key(r); inRun[k] {
+				inRun[k] = false // done: rows of it further down the file are ignored
+				out.Results = append(out.Results, r)
+			}
+		}
+	}
+	todo := slices.DeleteFunc(slices.Clone(s.Units), func(u U) bool { return !inRun[s.Key(u)] })
+	if s.Cost != nil {
+		slices.SortStableFunc(todo, func(a, b U) int { return cmp.Compare(s.Cost(b), s.Cost(a)) })
+	}
+	w, closeFile, err := resultsfile.Open(s.Out, s.Format.Header, s.Resume, s.Force)
+	if err != nil {
+		return out, err
+	}
+	defer closeFile()
+	config := cmp.Or(s.BackendConfig, latformer.BackendConfig())
+	workers := make([]Worker[U, R], max(1, s.Workers))
+	info := Info{Units: len(s.Units), Done: len(s.Units) - len(todo)}
+	for i := range workers {
+		backend, err := latformer.NewBackendWithConfig(config)
+		if err != nil {
+			return out, err
+		}
+		if i == 0 {
+			info.Backend = latformer.BackendDescription(latformer.SafeGoConfig(config), backend)
+		}
+		if workers[i], err = s.NewWorker(backend); err != nil {
+			return out, err
+		}
+		defer workers[i].Close()
+	}
+	if s.Report.Start != nil {
+		s.Report.Start(info)
+	}
+	start := time.Now()
+	var firstErr error
+	fail := func(err error) {
+		if firstErr == nil {
+			firstErr = err
+		}
+		if s.Report.Error != nil {
+			s.Report.Error(err)
+		}
+	}
+	finished := 0
+	workpool.Run(len(workers), todo, func(wi int, u U) (R, error) {
+		return workers[wi].Do(u)
+	}, func(u U, row R, err error) {
+		if err != nil {
+			fail(fmt.Errorf("%s: %w", s.describe(u), err))
+			return
+		}
+		if err := resultsfile.WriteRow(w, s.Format.Record(row)); err != nil {
+			fail(fmt.Errorf("writing %s: %w", s.Out, err))
+		}
+		out.Results = append(out.Results, row)
+		finished++
+		if s.Report.Done != nil {
+			s.Report.Done(row, finished, len(todo))
+		}
+	})
+	out.Elapsed = time.Since(start)
+	return out, firstErr
+}
+
+func (s Spec[U, R]) describe(u U) string {
+	if s.Describe == nil {
+		return s.Key(u)
+	}
+	return s.Describe(u)
+}
+
+// resume reads the rows of the results file (none if it does not exist), checks them, and rewrites the
+// file without its bad lines and in the current format when it needs to.
+func (s Spec[U, R]) resume(inRun map[string]bool) ([]R, error) {
+	c, err := s.Format.read(s.Out)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.Check != nil {
+		for _, r := range c.rows {
+			if err := s.Check(r, inRun[s.Format.Key(r)]); err != nil {
+				return nil, fmt.Errorf("resume: %s: %w: write another file", s.Out, err)
+			}
+		}
+	}
+	if len(c.bad) > 0 || c.old {
+		if err := s.Format.rewrite(s.Out, c.rows); err != nil {
+			return nil, fmt.Errorf("resume: rewriting %s: %w", s.Out, err)
+		}
+	}
+	for _, e := range c.bad {
+		if s.Report.Error != nil {
+			s.Report.Error(fmt.Errorf("%w (the line is dropped and its unit run again)", e))
+		}
+	}
+	return c.rows, nil
+}
