@@ -224,8 +224,8 @@ func (s *Server) loadResults() error {
 		case err != nil && len(results) == 0:
 			return fmt.Errorf("results file: %w", err)
 		case err != nil:
-			s.log.Printf("warning: %v (the %d rows before it are shown)", err, len(results))
-			run.note = fmt.Sprintf("read up to a malformed line (%d rows)", len(results))
+			s.log.Printf("warning: %v (the %d rows of the other lines are shown)", err, len(results))
+			run.note = fmt.Sprintf("a malformed line skipped (%d rows)", len(results))
 		}
 		base := filepath.Base(path)
 		names[base]++

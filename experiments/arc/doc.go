@@ -6,9 +6,10 @@
 //     its test outputs on a per-task canvas (TaskCanvas) or the paper's 30 × 30. A Solver solves many
 //     tasks on one backend and reuses the compiled graphs of a canvas for the next task on it
 //     (latformer.LearnerCache), optionally with canvases rounded up to a few sizes (SolverOptions).
-//   - The run loop: Run solves the selected tasks with several workers (one backend each), writes one CSV
-//     row per finished task (Header, Result.Record), resumes an interrupted run and never overwrites a
-//     results file unless asked (Options.Resume, Options.Force); Report receives the progress.
+//   - The run loop: Run hands the selected tasks to experiments/runner (the loop every experiment shares:
+//     several workers with a backend and a Solver each, one CSV row per finished task (Header,
+//     Result.Record), resume of an interrupted run, no results file overwritten unless asked:
+//     Options.Resume, Options.Force); Report receives the progress.
 //   - Results: ReadResults, Summarize, WriteTable, and the paper's numbers (PaperTable2, CategoryTitle).
 //
 // The model and the per-task learner are package latformer's. The annotation that defines the ARC subset

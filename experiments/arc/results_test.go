@@ -3,9 +3,11 @@ package arc
 import (
 	"encoding/csv"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,16 +18,18 @@ import (
 )
 
 // TestReadResults checks the round trip of a row and that a malformed value is an error naming the line
-// and the column, with the rows before it kept.
+// and the column, with the rows of the other lines, before and after it, kept.
 func TestReadResults(t *testing.T) {
 	good := Result{Category: datasets.CategoryRotate, TaskResult: TaskResult{ID: "abcd1234", Solved: true, TestExact: 1,
 		TestTotal: 1, Steps: 42, Seconds: 1.5, Canvas: 3, HardGates: true, Action: "rot90(0,1)x1",
 		Restarts: 3, RestartsFitted: 1, Restart: 2, TotalSteps: 1042, Model: "cnn",
 		Predictions: []datasets.Grid{{{1, 2}, {3, 4}}, nil}}}
+	after := good
+	after.ID = "after000"
 	path := filepath.Join(t.TempDir(), "r.csv")
 	var sb strings.Builder
 	w := csv.NewWriter(&sb)
-	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25", "1", "0", "0", "42", "latformer", ""}})
+	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25", "1", "0", "0", "42", "latformer", ""}, after.Record()})
 	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -41,6 +45,9 @@ func TestReadResults(t *testing.T) {
 	}
 	if _, ok := rows["bad00000"]; ok {
 		t.Error("the malformed row was kept")
+	}
+	if _, ok := rows["after000"]; !ok || len(rows) != 2 {
+		t.Errorf("want the rows before and after the malformed line (2), got %d: %v", len(rows), slices.Collect(maps.Keys(rows)))
 	}
 }
 

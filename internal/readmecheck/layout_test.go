@@ -1,0 +1,109 @@
+package readmecheck
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/latformer/latformer/"
+
+// packageImports returns, for every package of the module (by its directory relative to the root, with
+// slashes), the packages of the module its non-test files import.
+func packageImports(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "runs" || d.Name() == "testdata" || d.Name() == "notebooks") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		if _, ok := out[pkg]; !ok {
+			out[pkg] = nil
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if dep, ok := strings.CutPrefix(p, module); ok && !slices.Contains(out[pkg], dep) {
+				out[pkg] = append(out[pkg], dep)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var (
+	tableRow = regexp.MustCompile("^\\| `([^`]+)` \\| (.*) \\|$")
+	quoted   = regexp.MustCompile("`([a-z0-9/]+)`")
+)
+
+// TestReadmeImportsTable checks the README's table of the imports between the packages against the
+// code: every package of the module but internal/ and examples/ has a row, and each row lists exactly the
+// module's packages that the package imports (internal ones included).
+func TestReadmeImportsTable(t *testing.T) {
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "Imports between the packages")
+	if !ok {
+		t.Fatal(`README.md has no "Imports between the packages" table`)
+	}
+	section, _, _ = strings.Cut(section, "\n#")
+	rows := map[string][]string{}
+	for _, line := range strings.Split(section, "\n") {
+		m := tableRow.FindStringSubmatch(line)
+		if m == nil || m[1] == "package" {
+			continue
+		}
+		var deps []string
+		for _, q := range quoted.FindAllStringSubmatch(m[2], -1) {
+			deps = append(deps, q[1])
+		}
+		rows[m[1]] = deps
+	}
+	actual := packageImports(t, root)
+	if len(rows) < 10 {
+		t.Fatalf("the imports table has %d rows; want one per package", len(rows))
+	}
+	for pkg, deps := range actual {
+		written, ok := rows[pkg]
+		if !ok {
+			if !strings.HasPrefix(pkg, "internal/") && !strings.HasPrefix(pkg, "examples/") {
+				t.Errorf("README imports table: no row for package %s (it imports %v)", pkg, deps)
+			}
+			continue
+		}
+		slices.Sort(deps)
+		slices.Sort(written)
+		if !slices.Equal(deps, written) {
+			t.Errorf("README imports table, %s: written %v, the code imports %v", pkg, written, deps)
+		}
+	}
+	for pkg := range rows {
+		if _, ok := actual[pkg]; !ok {
+			t.Errorf("README imports table: row for %s, which is not a package of the module", pkg)
+		}
+	}
+}
