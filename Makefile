@@ -1,3 +1,4 @@
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 # LatFormer for Go. Run `make help` for the targets.
 #
 # Variables:

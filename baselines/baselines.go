@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package baselines holds the neural baselines of the paper's Table 2 (Section 5.2) as
 // latformer.Architecture values, so that a latformer.Learner trains them task by task with exactly
 // LatFormer's protocol (color augmentation, steps, early stopping, restarts, prediction):

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 """PyTorch mask-only attention computed per lattice axis: the same-work yardstick for
 `latformer_attention=mask_only` (layers.KroneckerMaskAttention), beside the shared full-attention
 reference (shared/bench/latformer_ref.py), whose model, mask expert and training step it reuses.

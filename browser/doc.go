@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package browser is a small web page to look at ARC tasks and label them, the analogue of the
 // annotation interface of the LatFormer paper (Appendix B.3, Figure 7b), served with the standard
 // library (net/http, html/template; no JavaScript).

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 package datasets
 
 // Category is the geometric prior an ARC task needs: a column of the paper's Table 2, or none. It is the

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package datasets holds the data side of LatFormer, in pure Go (no GoMLX):
 //
 //   - ARC tasks and grids (arc.go, grid.go): typed grids of colors 0..9, tasks of train and test pairs,

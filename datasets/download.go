@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 package datasets
 
 // Downloading ARC-AGI-1 (Chollet 2019) from its public GitHub repository.

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 package datasets
 
 // The Language-complemented ARC (LARC, Acquaviva et al., "Communicating Natural Programs to Humans and

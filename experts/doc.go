@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package experts holds the gated lattice mask experts of LatFormer (Section 4.1, Appendix A) as GoMLX
 // graph code: small CNNs that build a soft attention mask from the identity with frozen convolution
 // kernels whose gates are predicted from the layer input (Figure 3b).

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package latformer is the LatFormer model of Atzeni, Sachan and Loukas (ICML 2023) for grid tasks: a
 // token embedding of the 10 ARC colors and the pad token on a fixed canvas, one or more LatFormer layers
 // (package layers) whose attention is modulated by lattice mask experts (package experts), and per-cell

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package lattice holds the exact group theory of LatFormer (Atzeni, Sachan, Loukas, ICML 2023) in plain
 // Go, with no graph and no GoMLX: the actions g of the symmetry group of an m-dimensional hypercubic
 // lattice and of scaling, their binary attention masks M_g, composition, and the Fourier and kernel forms.

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package layers implements the attention layers of LatFormer (Atzeni, Sachan, Loukas, ICML 2023) as
 // GoMLX graph functions:
 //

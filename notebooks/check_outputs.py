@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 """Fails when an executed notebook's outputs show that its Go code did not run cleanly.
 
 Usage: python3 notebooks/check_outputs.py [--forbid-path] NOTEBOOK.ipynb...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 # Executes one notebook headless with the GoNB kernel into OUTDIR, then checks the executed copy with
 # check_outputs.py: exits 1, naming the notebook and the cell, on an error output, a panic, a compile error,
 # a killed kernel or a timeout. Used by `make notebooks`, `make notebooks-full` and notebooks/testdata/selftest.sh.

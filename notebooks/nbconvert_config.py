@@ -1,3 +1,4 @@
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 """nbconvert configuration for notebooks/execute.sh: logs each code cell to stderr just before it runs.
 
 When the kernel dies or a cell runs past the timeout, nbconvert stops without writing the executed copy, so

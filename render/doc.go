@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package render turns ARC grids and attention masks into pictures (PNG) and
 // terminal text, for use by the CLI, the model code and notebooks.
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 """Reference registrations for `latformer registration` (our analogue of the paper's Table 5).
 
 Reads the windows that `latformer registration --export DIR` wrote (DIR/pairs.csv and the 16-bit PNGs

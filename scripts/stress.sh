@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 # make stress: the newcomer path under load, each run under a timeout. Fails if any run hangs (timeout)
 # or fails. Not part of `make test` (about 15 minutes on 2 cores).
 #   1. `latformer demo` five times in a row (each must print 100/100 for both tasks)

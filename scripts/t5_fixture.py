@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 """Tiny T5 fixtures for the Go T5 encoder (package t5): a SentencePiece model, two tiny checkpoints and
 golden encoder outputs.
 

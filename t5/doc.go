@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package t5 is a T5 text encoder (Raffel et al. 2020) in GoMLX, for the LARC experiment (Section
 // 5.3 of the paper: "LatFormer + NL" feeds a T5 embedding of the task's description to the mask
 // experts' gates and to the FFN).

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package textenc turns task descriptions into the conditioning vectors of LatFormer + NL (Section
 // 5.3): the Encoder interface, which t5.Encoder implements; BagOfWords, an offline stand-in fitted on
 // a corpus (latent semantic analysis of TF-IDF word counts), for machines without T5 weights; and

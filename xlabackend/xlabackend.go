@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package xlabackend links GoMLX's XLA backend (github.com/gomlx/go-xla) into a program that uses
 // LatFormer, so that latformer.NewBackend can choose "xla:cpu" (when its PJRT plugin is installed) and
 // $GOMLX_BACKEND can ask for "xla:cpu" or "xla:cuda".

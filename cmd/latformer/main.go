@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Command latformer trains and evaluates LatFormer (Atzeni, Sachan, Loukas, ICML 2023) on geometric
 // grid tasks with GoMLX.
 //

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package annotate gives ARC tasks the geometric category they need, by an objective, reproducible
 // definition that stands in for the hand annotation of the paper (Section 5.2, Table 2, Appendix B.2).
 //

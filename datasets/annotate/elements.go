@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 package annotate
 
 // The group-element sets G_c on the 30x30 canvas, precomputed as gather indices.

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 package annotate
 
 // One pair on the canvas, and the pair-local tables of f that the candidates of G_c give it.

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 package annotate
 
 // Two actions: y = f(g₁·x, g₂·x, x), the setting of a LatFormer layer with two experts.

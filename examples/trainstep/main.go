@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Command trainstep is the README's "Use it in your GoMLX model": a GoMLX model built around the
 // LatFormer layer, trained for a few steps with GoMLX's own trainer and Adam. Copy this file into your
 // module (see the README) and run it; its Example test runs the same code in CI.

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package arc is the ARC experiment of the paper (Section 5.2, Appendix B.2, Table 2): what the
 // `latformer arc` command and notebook 04 share.
 //

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package larc is the LARC experiment of the paper (Section 5.3, Table 3): LatFormer on the geometric
 // tasks of LARC's test split (Acquaviva et al. 2021), trained per task on the input-output pairs alone
 // ("io") and with the embedding of the task's natural-language description fed to the mask experts'

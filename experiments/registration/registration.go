@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package registration is our analogue of the paper's image-registration experiment (Appendix B.5,
 // Table 5). The paper's aerial and cytological image pairs (Lu et al. 2021) are not reachable here, so we
 // build pairs the same way from natural images that a Debian package ships (scikit-image's sample

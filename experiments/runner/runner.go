@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package runner runs the units of work of an experiment (an ARC task, a task under a condition, a
 // training run, a registration) on a few workers and keeps their results in a CSV file, one row per
 // finished unit, written as it finishes: an interrupted run loses nothing and a resumed one continues it.

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package synthetic runs the paper's experiments on the synthetic geometric tasks of Appendix B.1
 // (datasets.SyntheticTasks): sample efficiency (Figure 5: test accuracy against the number of training
 // pairs, for LatFormer, LatFormer without smoothing and the attention and Transformer baselines) and

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package atomicfile replaces a file's contents so that a crash leaves either the old file or the new one,
 // never part of one: results CSVs, the text-embedding cache and the browser's labels file all go through it.
 package atomicfile

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package fastgraph holds graph building blocks that compute what GoMLX's own do, with gradients
 // arranged for GoMLX's pure-Go backend: WithCustomVJP (a hand-written gradient for a function of several
 // tensors) and Dense (layers.Dense with a gradient free of transposes the backend would otherwise run

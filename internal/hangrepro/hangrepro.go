@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package hangrepro is the minimal reproduction of the deadlock of GoMLX's pure-Go backend
 // (github.com/gomlx/compute v0.1.2 to v0.1.6) when it executes a graph's nodes in parallel.
 //

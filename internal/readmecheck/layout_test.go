@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 package readmecheck
 
 import (
@@ -105,5 +107,55 @@ func TestReadmeImportsTable(t *testing.T) {
 		if _, ok := actual[pkg]; !ok {
 			t.Errorf("README imports table: row for %s, which is not a package of the module", pkg)
 		}
+	}
+}
+
+// Header is the first line (after a #! line) of every source file, in the file's comment syntax.
+const Header = "Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0"
+
+// TestLicense checks that the repository holds the Apache-2.0 license and that every source file (Go,
+// Python, shell, JavaScript, the Makefile) starts with the license header, after its #! line if it has one.
+func TestLicense(t *testing.T) {
+	root := filepath.Join("..", "..")
+	license, err := os.ReadFile(filepath.Join(root, "LICENSE"))
+	if err != nil || !strings.Contains(string(license), "Apache License") || !strings.Contains(string(license), "Version 2.0, January 2004") {
+		t.Fatalf("LICENSE must hold the Apache License 2.0 (err %v)", err)
+	}
+	checked := 0
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") && d.Name() != ".ci" || d.Name() == "runs" || d.Name() == "bin" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		ext := filepath.Ext(path)
+		if d.IsDir() || !(ext == ".go" || ext == ".py" || ext == ".sh" || ext == ".mjs" || d.Name() == "Makefile" || d.Name() == "Dockerfile" || path == filepath.Join(root, ".ci", "run")) {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		lines := strings.SplitN(string(data), "\n", 3)
+		first := lines[0]
+		if strings.HasPrefix(first, "#!") && len(lines) > 1 {
+			first = lines[1]
+		}
+		comment := "# "
+		if ext == ".go" || ext == ".mjs" {
+			comment = "// "
+		}
+		if first != comment+Header {
+			t.Errorf("%s: the first line must be %q, got %q", path, comment+Header, first)
+		}
+		checked++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 100 {
+		t.Errorf("only %d source files checked: the walk missed the tree", checked)
 	}
 }

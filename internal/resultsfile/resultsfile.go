@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package resultsfile opens and rewrites the results CSVs of the experiments (one row per finished
 // unit of work, written as it finishes, so that an interrupted run loses nothing and a resumed one
 // continues it).

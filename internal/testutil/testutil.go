@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package testutil holds what the project's tests share: the compute backend they run on and random
 // input tensors drawn from a seeded generator, so that every test builds them the same way.
 package testutil

@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 // Package workpool runs the experiments' units of work on a fixed number of workers (each with its own
 // backend, so the units of one worker run one at a time) and reports each result, serialized, as soon as
 // it is ready.

@@ -1,3 +1,4 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 // Opens a notebook served by a local Jupyter Notebook server in headless Chromium, runs all cells,
 // checks that no cell failed and that the Figure 2 mask images are there, and saves a screenshot.
 // Usage: node check.mjs URL SCREENSHOT.png

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 # Browser check: serve the repository with Jupyter Notebook on 127.0.0.1, open notebooks/01_lattice_masks.ipynb
 # in headless Debian Chromium, run all cells, and save results/browser-check.png. Called by `make browser-check`.
 set -euo pipefail

@@ -1,3 +1,4 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 // Drives the ARC browser (`latformer serve`) in headless Chromium as a person would: open the task list,
 // filter to Reflect, open a task, label it (priors and a note), save, reload, see the label; then the
 // export shows it next to the definition. Every step is asserted; a screenshot of the labelled task page

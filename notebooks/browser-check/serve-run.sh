@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 # Browser check of the ARC browser: builds bin/latformer, writes two small results CSVs (the current
 # format with predictions, and an older one without), starts `latformer serve` on a free loopback port
 # with a temporary labels file, and drives it in headless Debian Chromium (serve-check.mjs): list, filter

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 # Self-test of the notebook checks, run first by `make notebooks`: executes each broken_*.ipynb here with
 # notebooks/execute.sh and fails unless that run fails naming the fixture and its broken cell (index 2, id
 # "broken") and neither clean cell around it (1 and 3). The fixtures: a run-time panic (index out of range),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 # Ablations of the default hyperparameters on the 31 small dev tasks, each change off in turn (with the
 # defaults since issue 12: 3 restarts up to 81 cells, translation gates at sigmoid(-2), keep black, zero
 # fill). Run from the root of the checkout after `make build`; about 40 minutes on 2 cores.
