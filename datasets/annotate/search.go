@@ -139,23 +139,32 @@ func backtrack[T table, R any](groups [][]group[T, R]) (choice []int, merged T, 
 	return choice, merged, false
 }
 
+// chooseGroups builds each pair's groups (groupsOf) and chooses one group per pair whose tables merge
+// (backtrack). choice is nil when a pair has no group or no choice agrees; err wraps ErrSearchCap, naming
+// what was searched, when the search hit MaxMerges.
+func chooseGroups[T table, R any](pairs []*pair, groupsOf func(*pair) []group[T, R], what string) (groups [][]group[T, R], choice []int, merged T, err error) {
+	groups = make([][]group[T, R], len(pairs))
+	for i, p := range pairs {
+		if groups[i] = groupsOf(p); len(groups[i]) == 0 {
+			return nil, nil, merged, nil
+		}
+	}
+	choice, merged, capped := backtrack(groups)
+	if capped {
+		return nil, nil, merged, fmt.Errorf("%w: %d in %s", ErrSearchCap, MaxMerges, what)
+	}
+	return groups, choice, merged, nil
+}
+
 // search1 is the one-action search of category cat over pairs: nil when it finds no solution (with an
 // error wrapping ErrSearchCap if the cap was hit). A chosen group reports its most agreeing candidate;
 // if no reported candidate is non-trivial, the first pair whose group has a non-trivial candidate
 // reports its best non-trivial one instead.
 func search1(s *space, cat datasets.Category, pairs []*pair) (*Fit, error) {
-	groups := make([][]group[table1, best1], len(pairs))
-	for i, p := range pairs {
-		if groups[i] = p.groups1(s, cat); len(groups[i]) == 0 {
-			return nil, nil
-		}
-	}
-	choice, merged, capped := backtrack(groups)
-	if capped {
-		return nil, fmt.Errorf("%w: %d in category %q", ErrSearchCap, MaxMerges, cat)
-	}
-	if choice == nil {
-		return nil, nil
+	groups, choice, merged, err := chooseGroups(pairs, func(p *pair) []group[table1, best1] { return p.groups1(s, cat) },
+		fmt.Sprintf("category %q", cat))
+	if err != nil || choice == nil {
+		return nil, err
 	}
 	cands := make([]candidate, len(pairs))
 	anyNontrivial := false

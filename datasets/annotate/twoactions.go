@@ -58,18 +58,10 @@ func ConsistentTwoActions(cat datasets.Category, pairs []datasets.Pair) (*Fit, e
 // search2 is the two-action search of category cat over pairs: nil when it finds no solution (with an
 // error wrapping ErrSearchCap if the cap was hit).
 func search2(s *space, cat datasets.Category, pairs []*pair) (*Fit, error) {
-	groups := make([][]group[table2, [2]candidate], len(pairs))
-	for i, p := range pairs {
-		if groups[i] = p.groups2(s, cat); len(groups[i]) == 0 {
-			return nil, nil
-		}
-	}
-	choice, merged, capped := backtrack(groups)
-	if capped {
-		return nil, fmt.Errorf("%w: %d in category %q (two actions)", ErrSearchCap, MaxMerges, cat)
-	}
-	if choice == nil {
-		return nil, nil
+	groups, choice, merged, err := chooseGroups(pairs, func(p *pair) []group[table2, [2]candidate] { return p.groups2(s, cat) },
+		fmt.Sprintf("category %q (two actions)", cat))
+	if err != nil || choice == nil {
+		return nil, err
 	}
 	fit := &Fit{Table: merged[:]}
 	for i := range pairs {
