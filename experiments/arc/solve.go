@@ -157,24 +157,9 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	if err != nil {
 		return res, err
 	}
-	toCanvas := func(g datasets.Grid, what string) (datasets.Canvas, error) {
-		c, err := datasets.ToCanvas(g, canvas, canvas)
-		if err != nil {
-			return c, fmt.Errorf("task %s, %s: %w", task.ID, what, err)
-		}
-		return c, nil
-	}
-	var train []latformer.Example
-	for i, p := range task.Train {
-		in, err := toCanvas(p.Input, fmt.Sprintf("train pair %d input", i))
-		if err != nil {
-			return res, err
-		}
-		out, err := toCanvas(p.Output, fmt.Sprintf("train pair %d output", i))
-		if err != nil {
-			return res, err
-		}
-		train = append(train, latformer.Example{Input: in, Output: out, Cond: cond})
+	train, test, err := taskExamples(task, canvas, cond)
+	if err != nil {
+		return res, err
 	}
 	fit, err := learner.Fit(train, progress)
 	if err != nil {
@@ -183,14 +168,6 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	res.Steps, res.Fitted, res.HardGates = fit.Steps, fit.Fitted, fit.HardGates
 	res.Restarts, res.RestartsFitted, res.Restart, res.TotalSteps = fit.Restarts, fit.RestartsFitted, fit.Restart, fit.TotalSteps
 	res.CompileSeconds = fit.Compile.Seconds()
-	var test []latformer.Example
-	for i, p := range task.Test {
-		in, err := toCanvas(p.Input, fmt.Sprintf("test pair %d input", i))
-		if err != nil {
-			return res, err
-		}
-		test = append(test, latformer.Example{Input: in, Cond: cond})
-	}
 	preds, err := learner.Predict(test)
 	if err != nil {
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
@@ -202,11 +179,55 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 			res.Action += " + " + preds[0].Action2.String()
 		}
 	}
+	canvases := make([]*datasets.Canvas, len(preds))
+	for i := range preds {
+		canvases[i] = &preds[i].Canvas
+	}
+	res.score(task, canvases)
+	return res, nil
+}
+
+// taskExamples places the task's training pairs and test inputs on a canvas x canvas canvas, each with the
+// conditioning vector cond (nil: none). The test examples have no output.
+func taskExamples(task datasets.Task, canvas int, cond []float32) (train, test []latformer.Example, err error) {
+	toCanvas := func(g datasets.Grid, what string) (datasets.Canvas, error) {
+		c, err := datasets.ToCanvas(g, canvas, canvas)
+		if err != nil {
+			return c, fmt.Errorf("task %s, %s: %w", task.ID, what, err)
+		}
+		return c, nil
+	}
+	for i, p := range task.Train {
+		in, err := toCanvas(p.Input, fmt.Sprintf("train pair %d input", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := toCanvas(p.Output, fmt.Sprintf("train pair %d output", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		train = append(train, latformer.Example{Input: in, Output: out, Cond: cond})
+	}
+	for i, p := range task.Test {
+		in, err := toCanvas(p.Input, fmt.Sprintf("test pair %d input", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		test = append(test, latformer.Example{Input: in, Cond: cond})
+	}
+	return train, test, nil
+}
+
+// score records the predicted test canvases (nil: no prediction) in res: the predicted grids, how many
+// test outputs are exact and how many are wrong only in size, and Solved (every known test output exact).
+func (res *TaskResult) score(task datasets.Task, preds []*datasets.Canvas) {
 	res.Solved = true
 	for i, p := range preds {
-		grid, ok := p.Canvas.Grid()
-		if !ok {
-			grid = nil
+		var grid datasets.Grid
+		if p != nil {
+			if g, ok := p.Grid(); ok {
+				grid = g
+			}
 		}
 		res.Predictions = append(res.Predictions, grid)
 		want := task.Test[i].Output
@@ -219,14 +240,13 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 			continue
 		}
 		res.Solved = false
-		if cellsRightSizeWrong(p.Canvas, want) {
+		if p != nil && cellsRightSizeWrong(*p, want) {
 			res.SizeOnly++
 		}
 	}
 	if res.TestTotal == 0 {
 		res.Solved = false
 	}
-	return res, nil
 }
 
 // cellsRightSizeWrong reports whether every cell of want is predicted right on the canvas (top-left)
