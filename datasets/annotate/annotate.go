@@ -91,7 +91,7 @@ func identitySolves(s *space, pairs []*pair) bool {
 	cur := emptyTable1
 	var t table1
 	for _, p := range pairs {
-		if ok, _ := p.scan(&p.x, &p.xTotal, s.trans[0], &t); !ok || !merge(&cur, &t) {
+		if ok, _ := p.scan(p.xp, &p.xTotal, s.rowOff[0], s.colSrc[0], &t); !ok || !merge(&cur, &t) {
 			return false
 		}
 	}

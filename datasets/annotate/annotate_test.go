@@ -280,7 +280,15 @@ func TestGathers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := gatherApply(s.trans[d[0]*side+d[1]]); !reflect.DeepEqual(got, want.Cells) {
+		p, err := newCanvasPair(c, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]int32, cells)
+		for i := range got {
+			got[i] = int32(p.xp[s.rowOff[d[0]][i/side]+s.colSrc[d[1]][i%side]])
+		}
+		if !reflect.DeepEqual(got, want.Cells) {
 			t.Errorf("translation %v: gather differs from ApplyAction", d)
 		}
 	}

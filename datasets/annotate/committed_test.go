@@ -186,7 +186,7 @@ func TestCountsVersusPaper(t *testing.T) {
 
 // loadARC loads the ARC training tasks from $LATFORMER_DATA, else from the shared/data beside the
 // checkout (../../../shared/data from this package), skipping the test without them.
-func loadARC(t *testing.T) []datasets.Task {
+func loadARC(t testing.TB) []datasets.Task {
 	t.Helper()
 	dataDir := os.Getenv(datasets.EnvDataDir)
 	if dataDir == "" {

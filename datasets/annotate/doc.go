@@ -61,6 +61,20 @@
 // Cells outside a pair's region (where x and y are both pad) are not scanned one by one: there the only
 // constraint is f(a, pad) = pad for each token a that g·x has there, which follows from token counts.
 //
+// # The lattice search on a task's training pairs
+//
+// Propose is the search a solver runs on a task: on the task's own canvas (any rows x cols), over a
+// Group of elements g = T ∘ B that the mask experts can encode (every base B, such as the experts'
+// reflections, scalings and quarter turns, followed by every translation T, circular or zero-fill per
+// axis), it keeps the elements under which one table f(g·x, x) → y is consistent over all the pairs it
+// is given, every cell of the canvas, pad included, and ranks them (fewest non-identity parts, then
+// fewest table entries, then smallest shift). Unlike Task it looks for one element shared by all pairs,
+// and it is given training pairs only. Proposal.Predict applies an element and its table to a test
+// input. Propose and the annotation scan a pair under an element with the same code (pair.scanRegion
+// and outside, on B·x in a padded layout where translations, zero-fill shifts included, are two index
+// lookups) and merge tables with the same merge; the gathers of both come from actionGather, equal to
+// datasets.ApplyAction.
+//
 // # Two actions
 //
 // TwoActions is the setting of a LatFormer layer with two experts: y = f(g₁·x, g₂·x, x), g₁, g₂ ∈ G_c,

@@ -27,10 +27,11 @@ type base struct {
 // space holds the translations T_δ and, per category, the non-translation elements B of G_c, as gather
 // indices on the canvas.
 type space struct {
-	trans     [cells][]int32 // trans[dr*side+dc][i]: the cell that T_(dr,dc) moves onto i
-	transActs [cells]lattice.Action
-	bases     map[datasets.Category][]base // none for translate
-	err       error
+	// rowOff[dr] and colSrc[dc]: the axis gathers (axisGather) of T_(dr,dc) in the padded layout.
+	rowOff, colSrc [side][]int32
+	transActs      [cells]lattice.Action
+	bases          map[datasets.Category][]base // none for translate
+	err            error
 }
 
 var (
@@ -70,33 +71,17 @@ func scaleActions() []lattice.Action {
 // newSpace builds the translations and the bases of every category (space.err on failure).
 func newSpace() *space {
 	s := &space{bases: map[datasets.Category][]base{}}
-	var rows, cols [side][]int32
 	for d := range side {
-		var err error
-		if rows[d], err = datasets.ActionGather(lattice.Translation{Deltas: []int{d, 0}}, side); err != nil {
-			s.err = err
-			return s
-		}
-		if cols[d], err = datasets.ActionGather(lattice.Translation{Deltas: []int{0, d}}, side); err != nil {
-			s.err = err
-			return s
-		}
+		s.rowOff[d] = axisGather(side, side+1, AxisShift{Delta: d})
+		s.colSrc[d] = axisGather(side, 1, AxisShift{Delta: d})
 	}
-	// T_(dr,dc) = T_(dr,0) ∘ T_(0,dc): output i reads cell rows[dr][i] of T_(0,dc)·x, which reads
-	// cols[dc][rows[dr][i]] of x.
-	for dr := range side {
-		for dc := range side {
-			t := make([]int32, cells)
-			for i := range t {
-				t[i] = cols[dc][rows[dr][i]]
-			}
-			s.trans[dr*side+dc] = t
-			s.transActs[dr*side+dc] = lattice.Translation{Deltas: []int{dr, dc}}
-		}
+	for d := range cells {
+		s.transActs[d] = lattice.Translation{Deltas: []int{d / side, d % side}}
 	}
+	cache := map[string]*primGather{}
 	add := func(cat datasets.Category, actions ...lattice.Action) {
 		for _, a := range actions {
-			g, err := datasets.ActionGather(a, side)
+			g, err := actionGather(a, side, side, cache)
 			if err != nil && s.err == nil {
 				s.err = fmt.Errorf("gather of %v: %w", a, err)
 			}

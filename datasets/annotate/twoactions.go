@@ -6,6 +6,7 @@ package annotate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/latformer/latformer/datasets"
@@ -71,64 +72,49 @@ func search2(s *space, cat datasets.Category, pairs []*pair) (*Fit, error) {
 	return fit, nil
 }
 
-// apply writes g·x for the candidate c of category cat into out (gather of its base, then translation).
-func (p *pair) apply(s *space, cat datasets.Category, c candidate, out *[cells]int32) {
-	var gather []int32
-	if c.base >= 0 {
-		gather = s.bases[cat][c.base].gather
-	}
-	tp := s.trans[c.delta]
-	for i := range cells {
-		src := tp[i]
-		if gather != nil {
-			src = gather[src]
-		}
-		if src < 0 {
-			out[i] = datasets.PadToken
-		} else {
-			out[i] = p.x[src]
-		}
-	}
-}
-
-// ranked is a candidate with the number of output cells it explains that x does not, and its g·x.
+// ranked is a candidate with the number of output cells it explains that x does not, and its g·x
+// (row-major).
 type ranked struct {
 	c      candidate
 	useful int
-	gx     *[cells]int32
+	gx     []int8
 }
 
 // topCandidates returns the TwoActionsTopK candidates of category cat that explain the most output cells
 // that x does not (at least one; ties: candidate order), most useful first.
 func (p *pair) topCandidates(s *space, cat datasets.Category) []ranked {
 	var top []ranked
-	scratch := new([cells]int32) // g·x of the candidate at hand; copied only if it enters top
+	scratch := make([]int8, cells) // g·x of the candidate at hand; copied only if it enters top
+	bx := make([]int8, len(p.xp))
 	consider := func(c candidate) {
-		p.apply(s, cat, c, scratch)
+		rowOff, colSrc := s.rowOff[c.delta/side], s.colSrc[c.delta%side]
+		for i := range scratch {
+			scratch[i] = bx[rowOff[i/side]+colSrc[i%side]]
+		}
 		useful := 0
-		for _, i := range p.region {
-			if o := int32(p.out[i]); o == scratch[i] && o != p.x[i] {
+		for _, rc := range p.region {
+			if g := scratch[int(rc.row)*side+int(rc.col)]; rc.out == g && g != rc.x {
 				useful++
 			}
 		}
 		if useful == 0 || (len(top) == TwoActionsTopK && useful <= top[len(top)-1].useful) {
 			return
 		}
-		gx := new([cells]int32)
-		*gx = *scratch
 		at := sort.Search(len(top), func(k int) bool { return top[k].useful < useful })
 		top = append(top, ranked{})
 		copy(top[at+1:], top[at:])
-		top[at] = ranked{c: c, useful: useful, gx: gx}
+		top[at] = ranked{c: c, useful: useful, gx: slices.Clone(scratch)}
 		if len(top) > TwoActionsTopK {
 			top = top[:TwoActionsTopK]
 		}
 	}
-	for bi := range s.bases[cat] {
+	for bi, b := range s.bases[cat] {
+		p.based(b.gather, bx)
 		for d := range cells {
 			consider(candidate{base: int16(bi), delta: int16(d)})
 		}
 	}
+	copy(bx, p.xp)
 	for d := range cells {
 		consider(candidate{base: -1, delta: int16(d)})
 	}
@@ -163,10 +149,10 @@ func (p *pair) groups2(s *space, cat datasets.Category) []group[table2, [2]candi
 }
 
 // table2 builds the pair-local table of f(g₁·x, g₂·x, x) over all cells; false on a conflict.
-func (p *pair) table2(g1x, g2x *[cells]int32) (table2, bool) {
+func (p *pair) table2(g1x, g2x []int8) (table2, bool) {
 	t := emptyTable2
 	for i := range cells {
-		k := (g1x[i]*datasets.NumTokens+g2x[i])*datasets.NumTokens + p.x[i]
+		k := (int(g1x[i])*datasets.NumTokens+int(g2x[i]))*datasets.NumTokens + int(p.x[i])
 		o := p.out[i]
 		if v := t[k]; v < 0 {
 			t[k] = o

@@ -1,0 +1,148 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package annotate
+
+// Gather indices of lattice actions on a rows x cols canvas, equal to datasets.ApplyAction.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/lattice"
+)
+
+// axisGather returns the gather of a translation along one axis of length l, in the padded layout (see
+// pair.go) with the given stride between positions: entry i is stride·j for the position j that
+// position i reads (circular: j = (i - Delta) mod l; zero-fill: j = i - Delta when 0 <= j < l), and
+// stride·l, the pad row or column, where a zero-fill shift reads nothing.
+func axisGather(l, stride int, sh AxisShift) []int32 {
+	g := make([]int32, l)
+	for i := range g {
+		j := i - sh.Delta
+		switch {
+		case !sh.ZeroFill:
+			j = ((j % l) + l) % l
+		case j < 0 || j >= l:
+			j = l
+		}
+		g[i] = int32(j * stride)
+	}
+	return g
+}
+
+// primGather is the gather of one part of a composition: src[i] is the cell that output cell i reads
+// (-1: none), or, for a down-scaling, blocks[i] the cells of the block that lands on i.
+type primGather struct {
+	src    []int32
+	blocks [][]int32
+}
+
+// actionGather returns, for a rows x cols canvas, gather[i] = the cell whose token
+// datasets.ApplyAction(a, ·) puts in cell i, or -1 where it puts pad; an error if a does not act on the
+// canvas. ApplyAction reads the first column of row i of the mask M = M_1 ⋯ M_k of a = g_1 ∘ ⋯ ∘ g_k; the
+// support of that row is the set of cells reached from i through the supports of the rows of M_1, ...,
+// M_k, so the gather is the smallest cell of that set. The parts are read from a's String (each one
+// parsed by lattice.ParseAction) and their gathers are kept in cache (by String; nil: no cache). An
+// action whose parts do not parse back to themselves is applied by ApplyAction to a canvas of cell
+// indices instead.
+func actionGather(a lattice.Action, rows, cols int, cache map[string]*primGather) ([]int32, error) {
+	parts := strings.Split(a.String(), lattice.ComposeSeparator)
+	prims := make([]*primGather, len(parts))
+	for i, s := range parts {
+		if pg, ok := cache[s]; ok {
+			prims[i] = pg
+			continue
+		}
+		part, err := lattice.ParseAction(s)
+		if err != nil || part.String() != s {
+			return applyGather(a, rows, cols)
+		}
+		if prims[i], err = primitiveGather(part, rows, cols); err != nil {
+			return nil, fmt.Errorf("%v on a %dx%d canvas: %w", a, rows, cols, err)
+		}
+		if cache != nil {
+			cache[s] = prims[i]
+		}
+	}
+	gather := make([]int32, rows*cols)
+	var cur, next []int32
+	for i := range gather {
+		cur = append(cur[:0], int32(i))
+		for _, pg := range prims {
+			next = next[:0]
+			for _, c := range cur {
+				if pg.blocks != nil {
+					next = append(next, pg.blocks[c]...)
+				} else if s := pg.src[c]; s >= 0 {
+					next = append(next, s)
+				}
+			}
+			cur, next = next, cur
+		}
+		gather[i] = -1
+		for _, c := range cur {
+			if gather[i] < 0 || c < gather[i] {
+				gather[i] = c
+			}
+		}
+	}
+	return gather, nil
+}
+
+// primitiveGather returns the gather of one lattice action that is not a composition: the blocks of a
+// Downscale, else the single cell each output cell reads, found by Apply on the cell indices + 1 (0
+// where nothing lands).
+func primitiveGather(a lattice.Action, rows, cols int) (*primGather, error) {
+	dims, n := []int{rows, cols}, rows*cols
+	idx := make([]float64, n)
+	for i := range idx {
+		idx[i] = float64(i + 1)
+	}
+	y, err := a.Apply(dims, idx, 1)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := a.(lattice.Downscale); ok {
+		hr, hc := d.Factors[0], d.Factors[1]
+		blocks := make([][]int32, n)
+		for r := 0; r*hr < rows; r++ {
+			for c := 0; c*hc < cols; c++ {
+				var b []int32
+				for i := r * hr; i < min((r+1)*hr, rows); i++ {
+					for j := c * hc; j < min((c+1)*hc, cols); j++ {
+						b = append(b, int32(i*cols+j))
+					}
+				}
+				blocks[r*cols+c] = b
+			}
+		}
+		return &primGather{blocks: blocks}, nil
+	}
+	src := make([]int32, n)
+	for i, v := range y {
+		src[i] = int32(v) - 1
+	}
+	return &primGather{src: src}, nil
+}
+
+// applyGather is actionGather by datasets.ApplyAction on a canvas of distinct cell indices (offset by
+// NumTokens so that none reads as pad), as datasets.ActionGather does on square canvases.
+func applyGather(a lattice.Action, rows, cols int) ([]int32, error) {
+	idx := datasets.Canvas{Rows: rows, Cols: cols, Cells: make([]int32, rows*cols)}
+	for i := range idx.Cells {
+		idx.Cells[i] = int32(i + datasets.NumTokens)
+	}
+	out, err := datasets.ApplyAction(a, idx)
+	if err != nil {
+		return nil, err
+	}
+	gather := make([]int32, len(out.Cells))
+	for i, v := range out.Cells {
+		gather[i] = v - datasets.NumTokens
+		if v == datasets.PadToken {
+			gather[i] = -1
+		}
+	}
+	return gather, nil
+}
