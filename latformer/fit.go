@@ -39,6 +39,11 @@ type FitResult struct {
 	// Elapsed is the whole Fit; Compile the part of it spent building and compiling graphs (zero when a
 	// reused learner already had them, see LearnerCache).
 	Elapsed, Compile time.Duration
+	// Proposals is the number of restarts that start at an element the training pairs determine
+	// (ParamGateInit "search": restart r < Proposals starts at proposal r, if it runs), StartedAt the
+	// proposal the kept restart started at (-1: none), and Search the time the search took.
+	Proposals, StartedAt int
+	Search               time.Duration
 }
 
 // Fit trains on the examples: every step uses ParamAugment color-permuted copies of all examples (the
@@ -54,6 +59,13 @@ type FitResult struct {
 // predicted exactly (with hard or soft gates, whichever is better); then the lower final training loss.
 // With ParamRestartsStopAtFit the first restart whose hard gates fit ends the search. Restart 0 is exactly
 // what R = 1 trains. Canvases of more than ParamRestartsMaxCells cells (when > 0) train once.
+//
+// With ParamGateInit = "search", Fit first searches the elements the training pairs determine
+// (Proposals, on the examples' Input and Output only), and restart r < min(R, number found) starts at
+// proposal r: after its usual initialization the first mask expert's gates of every layer are set to
+// select that element (startAtProposal). Those restarts run also on canvases above
+// ParamRestartsMaxCells; the restarts after them, and all of a task with no proposal, start as with
+// "paper".
 func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, error) {
 	if err := l.checkExamples(examples, true); err != nil {
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
@@ -63,12 +75,15 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
 	}
 	start := time.Now()
-	res := FitResult{}
+	res := FitResult{StartedAt: -1}
 	if res.Compile, err = l.prepare(run.batch); err != nil {
 		return res, fmt.Errorf("latformer.Learner.Fit: %w", err)
 	}
 	l.makeRunTensors(run)
 	defer run.release()
+	if err := l.findProposals(run, &res); err != nil {
+		return res, fmt.Errorf("latformer.Learner.Fit: %w", err)
+	}
 
 	var best *restartOutcome
 	for r := range run.restarts {
@@ -131,10 +146,13 @@ func (res *FitResult) keep(best *restartOutcome) {
 	res.Steps, res.Loss, res.Exact = best.steps, best.loss, best.exact
 	res.HardGates = !best.useSoft
 	res.Fitted = best.hardFit || best.score == 1
+	if best.restart < res.Proposals {
+		res.StartedAt = best.restart
+	}
 }
 
 // restart runs restart r of Fit from its own initialization, with the experts' gates its entry of
-// ParamRestartExperts frees.
+// ParamRestartExperts frees and, for r < len(run.proposals), the gates started at proposal r.
 func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 	if r > 0 {
 		if err := l.reinitialize(r); err != nil {
@@ -144,6 +162,11 @@ func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 	entry := r % len(run.schedule)
 	if err := l.restrictExperts(run.freeMasks[entry], run.schedule[entry]); err != nil {
 		return restartOutcome{}, err
+	}
+	if r < len(run.proposals) {
+		if err := l.startAtProposal(run.proposals[r].Element, run.margin); err != nil {
+			return restartOutcome{}, fmt.Errorf("starting at proposal %d: %w", r, err)
+		}
 	}
 	run.restart = r
 	return l.fitOnce(run)

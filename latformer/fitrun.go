@@ -37,6 +37,12 @@ type fitRun struct {
 	// rowMask ([batch] bool, ParamPadPairs > 1) and cond (conditioning vectors) are inputs of every step.
 	rowMask, cond *tensors.Tensor
 	progress      func(Progress)
+	// gateInit is ParamGateInit and margin ParamProposalMargin; maxRestarts is ParamRestarts before the
+	// ParamRestartsMaxCells limit; restart r < len(proposals) starts at proposals[r] (findProposals).
+	gateInit    string
+	margin      float64
+	maxRestarts int
+	proposals   []Proposal
 }
 
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
@@ -53,6 +59,11 @@ func (l *Learner) newFitRun(examples []Example, progress func(Progress)) (*fitRu
 		restarts: param[int](scope, ParamRestarts), stopAtFit: param[bool](scope, ParamRestartsStopAtFit)}
 	if run.restarts < 1 {
 		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamRestarts, run.restarts)
+	}
+	run.maxRestarts = run.restarts
+	run.gateInit, run.margin = param[string](scope, ParamGateInit), param[float64](scope, ParamProposalMargin)
+	if run.gateInit != GateInitPaper && run.gateInit != GateInitSearch {
+		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInit, run.gateInit, GateInitPaper, GateInitSearch)
 	}
 	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
 	run.schedule = strings.Split(param[string](scope, ParamRestartExperts), ",")

@@ -79,6 +79,16 @@ const (
 	// thousands of pairs (the synthetic tasks of Figure 5); the fit checks that end training early still
 	// predict every training pair. 0 trains on all pairs in every step [0].
 	ParamBatchPairs = "train_batch_pairs"
+	// ParamGateInit chooses where the restarts' gates start: "paper" at the paper's initialization (the
+	// experts' gate init hyperparameters) for every restart; "search" starts restart r at the r-th
+	// element that the training pairs determine (Proposals: one color table f(g·x, x) → y consistent
+	// over all training pairs), the gates' logits at ±ParamProposalMargin and the gating FFN's last
+	// weights at zero, and the restarts beyond the elements found as "paper" [paper].
+	ParamGateInit = "gate_init"
+	// ParamProposalMargin is the magnitude of the gate logits that start a restart at a proposal
+	// (ParamGateInit "search"): sigmoid gates at sigmoid(±margin), the scaling softmax's chosen factor
+	// margin above the others' -margin [3.0].
+	ParamProposalMargin = "gate_init_margin"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
 	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
@@ -107,6 +117,8 @@ var defaultParams = map[string]any{
 	ParamRestartExperts:         "all",
 	ParamBatchPairs:             0,
 	ParamPadPairs:               1,
+	ParamGateInit:               GateInitPaper,
+	ParamProposalMargin:         3.0,
 	optimizer.ParamOptimizer:    "adam", // GoMLX's default is "adamw"
 	optimizer.ParamLearningRate: 1e-3,
 }

@@ -1,0 +1,164 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package latformer
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
+	"github.com/latformer/latformer/experts"
+)
+
+// Gate initializations (ParamGateInit).
+const (
+	// GateInitPaper starts every restart's gates at the paper's initialization.
+	GateInitPaper = "paper"
+	// GateInitSearch starts the first restarts at the elements the training pairs determine (Proposals).
+	GateInitSearch = "search"
+)
+
+// Proposal is a group element of a mask expert under which one color table maps every training pair's
+// input to its output (annotate.Proposal: the table, the action T ∘ B), in the expert's own
+// parametrization: the hard gates set by Element.LogitsFor select exactly Action.
+type Proposal struct {
+	Element experts.Element
+	annotate.Proposal
+}
+
+// Proposals returns the elements that e's hard gates can encode on its canvas and under which one color
+// table f(g·x, x) → y is consistent over all examples (annotate.Propose over T ∘ B, B in e.Bases(), T a
+// circular translation or, with the zero-fill gates, a zero-fill shift by up to 2^L - 1 per axis),
+// ranked as annotate.Propose ranks them (fewest parts, then table entries, then shift, then base), at
+// most max of them (0: all). Only the examples' Input and Output canvases are read. A GridLattice
+// expert's elements act on each example's grid rather than the canvas, which the search does not
+// model: it is an error.
+func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error) {
+	if e.GridLattice {
+		return nil, fmt.Errorf("latformer.Proposals: the search models canvas elements, not those of a grid-lattice expert (%s)", experts.ParamGridLattice)
+	}
+	if len(examples) == 0 {
+		return nil, fmt.Errorf("latformer.Proposals: no examples")
+	}
+	bases := e.Bases()
+	group := annotate.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: 1<<e.TranslationLayers - 1}
+	for _, b := range bases {
+		group.Bases = append(group.Bases, e.ActionOf(b))
+		group.BaseCost = append(group.BaseCost, b.Parts())
+	}
+	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
+	for i, ex := range examples {
+		inputs[i], outputs[i] = ex.Input, ex.Output
+	}
+	// The search's circular translations cover every shift of the canvas; the gates hold them modulo
+	// 2^L, and none without the translation expert: those the gates cannot hold are dropped below.
+	limit := max
+	if !e.Translation || 1<<e.TranslationLayers < e.Rows || 1<<e.TranslationLayers < e.Cols {
+		limit = 0
+	}
+	found, err := annotate.Propose(inputs, outputs, group, limit)
+	if err != nil {
+		return nil, fmt.Errorf("latformer.Proposals on the %dx%d canvas: %w", e.Rows, e.Cols, err)
+	}
+	var out []Proposal
+	for _, p := range found {
+		el, ok := elementOf(e, bases[p.Base], p.Shift)
+		if !ok {
+			continue
+		}
+		same, err := e.SameMask(e.ActionOf(el), p.Action)
+		if err != nil {
+			return nil, fmt.Errorf("latformer.Proposals: %w", err)
+		}
+		if !same {
+			return nil, fmt.Errorf("latformer.Proposals: the search's %v and the expert's %v (%+v) differ", p.Action, e.ActionOf(el), el)
+		}
+		out = append(out, Proposal{Element: el, Proposal: p})
+		if max > 0 && len(out) == max {
+			break
+		}
+	}
+	return out, nil
+}
+
+// elementOf is the base element with the search's translation: a circular shift modulo the side (false
+// when the gates cannot hold it), a zero-fill shift by Delta.
+func elementOf(e experts.Expert, base experts.Element, shift [2]annotate.AxisShift) (experts.Element, bool) {
+	el := base
+	for a, side := range []int{e.Rows, e.Cols} {
+		d := shift[a].Delta
+		if shift[a].ZeroFill {
+			el.Shift[a], el.ZeroFill[a] = d, d != 0
+		} else {
+			el.Shift[a] = ((d % side) + side) % side
+		}
+		if el.Shift[a] != 0 && (!e.Translation || max(el.Shift[a], -el.Shift[a]) >= 1<<e.TranslationLayers) {
+			return el, false
+		}
+	}
+	return el, true
+}
+
+// gateLogitsSuffix ends the paths of the gating FFN's last layer of every layer's first mask expert
+// (experts.Expert.GateLogits under the scope "expert"; the second action's is under "expert_2").
+const gateLogitsSuffix = "/expert/gate_logits/"
+
+// hasMaskExperts reports whether the learner's model has a mask expert (gate logits variables).
+func (l *Learner) hasMaskExperts() bool {
+	for v := range l.store.IterVariables() {
+		if strings.HasSuffix(v.Path(), gateLogitsSuffix+"biases") {
+			return true
+		}
+	}
+	return false
+}
+
+// findProposals runs the search of ParamGateInit = "search" on the training examples and records its
+// result and time: restart r < len(run.proposals) starts at proposal r. On a canvas above
+// ParamRestartsMaxCells, the restarts that start at a proposal run too.
+func (l *Learner) findProposals(run *fitRun, res *FitResult) error {
+	if run.gateInit != GateInitSearch || !l.hasMaskExperts() {
+		return nil
+	}
+	start := time.Now()
+	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+	var err error
+	if run.proposals, err = Proposals(expert, run.examples, run.maxRestarts); err != nil {
+		return err
+	}
+	res.Search = time.Since(start)
+	res.Proposals = len(run.proposals)
+	run.restarts = max(run.restarts, min(run.maxRestarts, len(run.proposals)))
+	return nil
+}
+
+// startAtProposal sets the gating FFN's last layer of every layer's first mask expert so that its hard
+// gates select el whatever the input: the biases to el's logits ±margin (experts.Expert.LogitsFor) and
+// the weights to zero, so that the input-dependent part of the logits starts at zero and the training
+// moves the gates from el by gradient alone.
+func (l *Learner) startAtProposal(el experts.Element, margin float64) error {
+	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+	logits := expert.LogitsFor(el, float32(margin))
+	for v := range l.store.IterVariables() {
+		path := v.Path()
+		var value *tensors.Tensor
+		switch {
+		case strings.HasSuffix(path, gateLogitsSuffix+"biases"):
+			if v.Shape().Size() != len(logits) {
+				return fmt.Errorf("variable %s has %d gates, the expert %d", path, v.Shape().Size(), len(logits))
+			}
+			value = tensors.FromValue(logits)
+		case strings.HasSuffix(path, gateLogitsSuffix+"weights"):
+			value = tensors.FromShape(v.Shape()) // zeros
+		default:
+			continue
+		}
+		if err := v.SetValue(value); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}

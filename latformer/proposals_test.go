@@ -1,0 +1,179 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package latformer
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/internal/testutil"
+	"github.com/latformer/latformer/lattice"
+)
+
+// proposalTask is a synthetic task on a 6x6 canvas filled by its grid: outputs are recolor(g·input),
+// and want is the element the search must rank first.
+type proposalTask struct {
+	name    string
+	action  lattice.Action
+	recolor map[int32]int32
+	want    experts.Element
+}
+
+// one is the scaling of an unscaled element, as Expert.Bases writes it.
+var one = [2]int{1, 1}
+
+var proposalTasks = []proposalTask{
+	{name: "flip columns", action: lattice.Reflection{Axis: 1}, want: experts.Element{Flip: [2]bool{false, true}, Scale: one}},
+	{name: "rot90", action: lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1}, want: experts.Element{Quarter: 1, Scale: one}},
+	{name: "zero-fill shift right", action: lattice.Shift{Deltas: []int{0, 2}}, want: experts.Element{Shift: [2]int{0, 2}, ZeroFill: [2]bool{false, true}, Scale: one}},
+	{name: "zero-fill shift up", action: lattice.Shift{Deltas: []int{-3, 0}}, want: experts.Element{Shift: [2]int{-3, 0}, ZeroFill: [2]bool{true, false}, Scale: one}},
+	{name: "recolored translation", action: lattice.Translation{Deltas: []int{1, 2}}, recolor: map[int32]int32{1: 5, 5: 1, 2: 7},
+		want: experts.Element{Shift: [2]int{1, 2}, Scale: one}},
+}
+
+// taskExamples draws num pairs of the task from rng.
+func (task proposalTask) examples(t *testing.T, rng *rand.Rand, num int) []Example {
+	t.Helper()
+	ex, _ := examples(t, rng, task.action, 6, 6, num)
+	for i := range ex {
+		for c, v := range ex[i].Output.Cells {
+			if to, ok := task.recolor[v]; ok {
+				ex[i].Output.Cells[c] = to
+			}
+		}
+	}
+	return ex
+}
+
+// TestProposals checks that the search on synthetic tasks of each kind ranks the task's element first,
+// that every proposal's Element has, on the expert's canvas, the dense mask of its Action (lattice's
+// masks), and that the proposal's table predicts the training pairs.
+func TestProposals(t *testing.T) {
+	e := experts.DefaultExpert(6, 6)
+	for i, task := range proposalTasks {
+		rng := rand.New(rand.NewPCG(uint64(i), 41))
+		train := task.examples(t, rng, 3)
+		props, err := Proposals(e, train, 3)
+		if err != nil {
+			t.Fatalf("%s: %v", task.name, err)
+		}
+		if len(props) == 0 {
+			t.Fatalf("%s: no proposal", task.name)
+		}
+		if props[0].Element != task.want {
+			t.Errorf("%s: first proposal %+v (%v), want %+v", task.name, props[0].Element, props[0].Action, task.want)
+		}
+		for _, p := range props {
+			a, err := e.ActionOf(p.Element).Mask([]int{6, 6})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := p.Action.Mask([]int{6, 6})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := a.MaxAbsDiff(b); d != 0 {
+				t.Errorf("%s: %+v's mask differs from %v's by %g", task.name, p.Element, p.Action, d)
+			}
+		}
+		for _, ex := range train {
+			got, ok, err := props[0].Predict(ex.Input)
+			if err != nil || !ok || !slices.Equal(got.Cells, ex.Output.Cells) {
+				t.Errorf("%s: the first proposal predicts a training pair: ok %v, err %v, exact %v", task.name, ok, err, slices.Equal(got.Cells, ex.Output.Cells))
+			}
+		}
+		t.Logf("%s: %d proposals, first %+v (%v, %d table entries)", task.name, len(props), props[0].Element, props[0].Action, props[0].Entries)
+	}
+}
+
+// TestGateInitSearchStartsAtProposal checks startAtProposal before any training step: with
+// gate_init=search and no training steps, the hard gates read the first proposal's element on every
+// input (Predict's Action has its mask), where the paper's initialization reads the identity. The
+// gating FFN's last weights start at zero, so that a margin as small as 0.05 still selects the element.
+func TestGateInitSearchStartsAtProposal(t *testing.T) {
+	backend := testutil.Backend(t)
+	task := proposalTasks[1] // rot90
+	rng := rand.New(rand.NewPCG(5, 41))
+	train := task.examples(t, rng, 3)
+	props, err := Proposals(experts.DefaultExpert(6, 6), train, 1)
+	if err != nil || len(props) == 0 {
+		t.Fatalf("proposals: %v, %v", props, err)
+	}
+	const base = "train_steps=0;augment_copies=2;train_restarts=1"
+	for _, init := range []string{GateInitSearch, GateInitSearch + ";gate_init_margin=0.05", GateInitPaper} {
+		l := newTestLearner(t, backend, base+";gate_init="+init, 6)
+		res, preds := fitPredict(t, l, train, train)
+		e := experts.DefaultExpert(6, 6)
+		for i, p := range preds {
+			want := props[0].Action
+			if init == GateInitPaper {
+				want = lattice.IdentityAction{}
+			}
+			if same, err := e.SameMask(p.Action, want); err != nil || !same {
+				t.Errorf("gate_init=%s, input %d: hard gates read %v before training, want %v", init, i, p.Action, want)
+			}
+		}
+		if wantAt := map[bool]int{true: -1, false: 0}[init == GateInitPaper]; res.StartedAt != wantAt || res.Steps != 0 {
+			t.Errorf("gate_init=%s: StartedAt %d, Steps %d; want %d, 0", init, res.StartedAt, res.Steps, wantAt)
+		}
+	}
+}
+
+// TestGateInitSearch checks gate_init=search against paper on a flip and a rotation: the kept
+// restart is restart 0, started at proposal 0, it fits in fewer steps than paper takes in all on the
+// same task, and its hard gates predict held-out pairs with the task's element; and on a task with no
+// consistent element (outputs unrelated to inputs) it trains exactly as paper (same steps, loss and
+// predictions).
+func TestGateInitSearch(t *testing.T) {
+	backend := testutil.Backend(t)
+	const base = "train_steps=150;augment_copies=4"
+	e := experts.DefaultExpert(6, 6)
+	for _, task := range []proposalTask{proposalTasks[0], proposalTasks[1]} {
+		rng := rand.New(rand.NewPCG(7, 41))
+		train, test := task.examples(t, rng, 3), task.examples(t, rng, 4)
+		paper, _ := fitPredict(t, newTestLearner(t, backend, base, 6), train, test)
+		search, preds := fitPredict(t, newTestLearner(t, backend, base+";gate_init=search", 6), train, test)
+		t.Logf("%s: paper %d steps in all (fitted %v, restart %d), search %d (proposals %d, search %v)",
+			task.name, paper.TotalSteps, paper.Fitted, paper.Restart, search.TotalSteps, search.Proposals, search.Search)
+		if search.Restart != 0 || search.StartedAt != 0 || search.Proposals == 0 || !search.Fitted {
+			t.Errorf("%s: search kept restart %d started at %d of %d proposals, fitted %v; want restart 0 at proposal 0, fitted",
+				task.name, search.Restart, search.StartedAt, search.Proposals, search.Fitted)
+		}
+		if search.TotalSteps >= paper.TotalSteps {
+			t.Errorf("%s: search took %d steps, paper %d: want fewer", task.name, search.TotalSteps, paper.TotalSteps)
+		}
+		for i, p := range preds {
+			if same, err := e.SameMask(p.Action, e.ActionOf(task.want)); err != nil || !same || !slices.Equal(p.Canvas.Cells, test[i].Output.Cells) {
+				t.Errorf("%s: test %d predicted with %v (exact %v), want %v", task.name, i, p.Action, slices.Equal(p.Canvas.Cells, test[i].Output.Cells), e.ActionOf(task.want))
+			}
+		}
+	}
+
+	// No consistent element: the outputs are random grids.
+	rng := rand.New(rand.NewPCG(9, 41))
+	train, _ := examples(t, rng, lattice.IdentityAction{}, 6, 6, 3)
+	for i := range train {
+		out, err := datasets.ToCanvas(datasets.RandomGrid(rng, 6, 6), 6, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		train[i].Output = out
+	}
+	if props, err := Proposals(e, train, 0); err != nil || len(props) != 0 {
+		t.Fatalf("random outputs: %d proposals (%v), want none", len(props), err)
+	}
+	const short = "train_steps=20;augment_copies=2;train_restarts=2;fit_patience=0"
+	paper, paperPreds := fitAndPredict(t, newTestLearner(t, backend, short, 6), train, train)
+	search, searchPreds := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=search", 6), train, train)
+	if paper.TotalSteps != search.TotalSteps || paper.Loss != search.Loss || paper.Restart != search.Restart || search.StartedAt != -1 || search.Proposals != 0 {
+		t.Errorf("no proposal: search %+v, paper %+v; want the same training", search, paper)
+	}
+	for i := range paperPreds {
+		if !slices.Equal(paperPreds[i], searchPreds[i]) {
+			t.Errorf("no proposal: prediction %d differs between search and paper", i)
+		}
+	}
+}
