@@ -28,7 +28,7 @@ func runARC(args []string) error {
 	canvas := fs.Int("canvas", 0, "canvas side (0: per task, the largest grid side of its training pairs and test inputs; 30: the paper's)")
 	buckets := intsFlag(fs, "canvas-buckets", nil, `comma-separated canvas `+"`sides`"+` to round each task's canvas up to, e.g. "10,20,30": fewer graphs to compile (XLA), more work per step (empty: each task's own canvas)`)
 	perTask := fs.Bool("compile-per-task", false, "build and compile every task's graphs anew (default: reuse those of an earlier task on the same canvas, reset; same results)")
-	modelName := fs.String("model", "latformer", "model to train per task: latformer, or a baseline of Table 2: "+strings.Join(baselines.Names(), ", ")+" (their hyperparameters: baseline_dim, baseline_layers, baseline_heads, baseline_max_relative)")
+	modelName := fs.String("model", "latformer", "model to train per task: latformer, lattice_search (the lattice search alone: the top element and color table consistent with the training pairs, nothing trained), or a baseline of Table 2: "+strings.Join(baselines.Names(), ", ")+" (their hyperparameters: baseline_dim, baseline_layers, baseline_heads, baseline_max_relative)")
 	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/arc-<split>-<category>-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`})
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -42,7 +42,8 @@ type Options struct {
 	Canvas   int    // canvas side (0: per task, TaskCanvas; 30: the paper's)
 	Buckets  []int  // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
 	Settings string // hyperparameters, "key=value;key=value"
-	// Model is the architecture to train: "latformer" (default) or a baseline (baselines.Names).
+	// Model is the architecture to train: "latformer" (default) or a baseline (baselines.Names), or
+	// LatticeSearch: the lattice search alone, nothing trained.
 	Model string
 	// CompilePerTask builds and compiles every task's graphs anew instead of reusing those of an earlier
 	// task on the same canvas (SolverOptions.Reuse); the results are the same.
@@ -108,7 +109,7 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	if o.Model == "" {
 		o.Model = "latformer"
 	}
-	arch, err := baselines.ByName(o.Model)
+	arch, err := modelArchitecture(o.Model)
 	if err != nil {
 		return o, err
 	}
@@ -116,6 +117,15 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		return o, err
 	}
 	return o, nil
+}
+
+// modelArchitecture returns the architecture a model name trains: LatFormer's for LatticeSearch (whose
+// experts' group it searches), else baselines.ByName's.
+func modelArchitecture(name string) (latformer.Architecture, error) {
+	if name == LatticeSearch {
+		return latformer.LatFormerArchitecture(), nil
+	}
+	return baselines.ByName(name)
 }
 
 // annotations returns the annotation o.Annotation names.
@@ -252,8 +262,8 @@ func Run(o Options, report Report) (Outcome, error) {
 	for _, t := range tasks {
 		out.Selected = append(out.Selected, t.ID)
 	}
-	arch, _ := baselines.ByName(o.Model) // checked by withDefaults
-	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch}
+	arch, _ := modelArchitecture(o.Model) // checked by withDefaults
+	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch, Search: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
 		Units: tasks, Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
 )
@@ -90,6 +91,9 @@ type SolverOptions struct {
 	Buckets []int
 	// Architecture is the model to train (zero value: LatFormer, latformer.LatFormerArchitecture).
 	Architecture latformer.Architecture
+	// Search predicts with the lattice search alone (LatticeSearch): the top proposal of
+	// latformer.Proposals on the training pairs, applied to the test inputs; no network is trained.
+	Search bool
 	// Reuse keeps each canvas' compiled graphs for the next task on that canvas (latformer.LearnerCache):
 	// the variables and the optimizer state are reset per task, so the results are those of fresh
 	// learners.
@@ -101,6 +105,7 @@ type SolverOptions struct {
 type Solver struct {
 	opts  SolverOptions
 	cache *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
+	store *model.Store            // the hyperparameters (the experts' group of a Search solver)
 }
 
 // NewSolver returns a Solver; bad settings or options are an error here, before any work.
@@ -120,7 +125,11 @@ func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*S
 	if err != nil {
 		return nil, err
 	}
-	return &Solver{opts: opts, cache: cache}, nil
+	store, err := latformer.NewStoreFor(opts.Architecture, settings)
+	if err != nil {
+		return nil, err
+	}
+	return &Solver{opts: opts, cache: cache, store: store}, nil
 }
 
 // Close releases the compiled graphs the solver keeps.
@@ -146,6 +155,9 @@ func (o SolverOptions) canvas(task datasets.Task) int {
 
 // Solve solves one task (see SolveTask).
 func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
+	if s.opts.Search {
+		return s.solveBySearch(task)
+	}
 	res := TaskResult{ID: task.ID, Model: s.opts.Architecture.Name}
 	canvas := s.Canvas(task)
 	res.Canvas = canvas

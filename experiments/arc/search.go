@@ -1,0 +1,54 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package arc
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/latformer"
+)
+
+// LatticeSearch is the model name of the lattice search alone (`latformer arc --model lattice_search`): no
+// network is trained; the top proposal of latformer.Proposals on the task's training pairs (the element of
+// the experts' group and the one color table that map every training input to its output) is applied to
+// each test input. What a program search over the experts' group, with a color table, gets.
+const LatticeSearch = "lattice_search"
+
+// solveBySearch solves a task with the lattice search alone: the top proposal's element and color table
+// applied to each test input. A task without a proposal, or a test input with a color pair the table has
+// no entry for, gets no prediction (unsolved).
+func (s *Solver) solveBySearch(task datasets.Task) (TaskResult, error) {
+	res := TaskResult{ID: task.ID, Model: LatticeSearch}
+	canvas := s.Canvas(task)
+	res.Canvas = canvas
+	start := time.Now()
+	train, test, err := taskExamples(task, canvas, nil)
+	if err != nil {
+		return res, err
+	}
+	expert := experts.ExpertFromScope(s.store.RootScope(), canvas, canvas)
+	proposals, err := latformer.Proposals(expert, train, 1)
+	if err != nil {
+		return res, fmt.Errorf("task %s: %w", task.ID, err)
+	}
+	preds := make([]*datasets.Canvas, len(test))
+	if len(proposals) > 0 {
+		top := proposals[0]
+		res.Action, res.Fitted, res.HardGates = top.Action.String(), true, true
+		for i, ex := range test {
+			out, ok, err := top.Predict(ex.Input)
+			if err != nil {
+				return res, fmt.Errorf("task %s, test pair %d: %w", task.ID, i, err)
+			}
+			if ok {
+				preds[i] = &out
+			}
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.score(task, preds)
+	return res, nil
+}
