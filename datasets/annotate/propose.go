@@ -345,6 +345,43 @@ func composeAction(shift [2]AxisShift, base lattice.Action) lattice.Action {
 	return lattice.Compose(parts...)
 }
 
+// Generalize returns a copy of p whose table also answers the keys no training cell set, by the simplest
+// rule the set keys allow: an unset key (a, b), a the token of g·x and b that of x, gets the output v when
+// every set key (a, ·) gives v (f does not depend on x where g·x is a), and a itself when no key (a, ·) is set
+// (a color no training pair moved is kept, as a recoloring keeps the colors it does not name). Keys (a, ·)
+// whose set outputs differ stay unset. Predict with the result fails only there.
+func (p Proposal) Generalize() Proposal {
+	if len(p.Table) != keys1 {
+		return p
+	}
+	table := append([]int8(nil), p.Table...)
+	n := datasets.NumTokens
+	for a := range n {
+		v, agree := int8(-1), true
+		for b := range n {
+			if w := p.Table[a*n+b]; w >= 0 {
+				if v >= 0 && w != v {
+					agree = false
+				}
+				v = w
+			}
+		}
+		switch {
+		case !agree:
+			continue
+		case v < 0:
+			v = int8(a)
+		}
+		for b := range n {
+			if table[a*n+b] < 0 {
+				table[a*n+b] = v
+			}
+		}
+	}
+	p.Table = table
+	return p
+}
+
 // ErrNoTable is wrapped by Predict's error for a proposal without an 11x11 table.
 var ErrNoTable = errors.New("proposal has no 11x11 table")
 

@@ -479,3 +479,33 @@ func BenchmarkProposeARC(b *testing.B) {
 		})
 	}
 }
+
+// TestGeneralize checks the table's generalization: an unset key (a, b) takes the output every set key
+// (a, ·) agrees on, a itself when none is set, and stays unset when the set keys (a, ·) disagree; set keys
+// and the original proposal are unchanged.
+func TestGeneralize(t *testing.T) {
+	n := datasets.NumTokens
+	p := Proposal{Table: make([]int8, n*n)}
+	for i := range p.Table {
+		p.Table[i] = -1
+	}
+	p.Table[1*n+0], p.Table[1*n+2] = 4, 4 // g·x = 1 -> 4 whatever x is
+	p.Table[2*n+0], p.Table[2*n+3] = 5, 6 // g·x = 2 -> depends on x
+	g := p.Generalize()
+	checks := []struct {
+		a, b int
+		want int8
+	}{
+		{1, 0, 4}, {1, 7, 4}, // the agreed output
+		{2, 0, 5}, {2, 3, 6}, {2, 7, -1}, // disagreeing: set keys kept, the others unset
+		{3, 5, 3}, {datasets.PadToken, 1, int8(datasets.PadToken)}, // never set: the color of g·x
+	}
+	for _, c := range checks {
+		if got := g.Table[c.a*n+c.b]; got != c.want {
+			t.Errorf("generalized f(%d, %d) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+	if p.Table[1*n+7] != -1 {
+		t.Error("Generalize changed the original proposal's table")
+	}
+}

@@ -13,13 +13,14 @@ import (
 
 // LatticeSearch is the model name of the lattice search alone (`latformer arc --model lattice_search`): no
 // network is trained; the top proposal of latformer.Proposals on the task's training pairs (the element of
-// the experts' group and the one color table that map every training input to its output) is applied to
-// each test input. What a program search over the experts' group, with a color table, gets.
+// the experts' group and the one color table that map every training input to its output), its table
+// generalized to the color pairs no training cell has (annotate.Proposal.Generalize), is applied to each
+// test input. What a program search over the experts' group, with a color table, gets.
 const LatticeSearch = "lattice_search"
 
 // solveBySearch solves a task with the lattice search alone: the top proposal's element and color table
-// applied to each test input. A task without a proposal, or a test input with a color pair the table has
-// no entry for, gets no prediction (unsolved).
+// (generalized) applied to each test input. A task without a proposal, or a test input with a color pair the
+// generalized table still cannot map, gets no prediction (unsolved).
 func (s *Solver) solveBySearch(task datasets.Task) (TaskResult, error) {
 	res := TaskResult{ID: task.ID, Model: LatticeSearch}
 	canvas := s.Canvas(task)
@@ -36,8 +37,8 @@ func (s *Solver) solveBySearch(task datasets.Task) (TaskResult, error) {
 	}
 	preds := make([]*datasets.Canvas, len(test))
 	if len(proposals) > 0 {
-		top := proposals[0]
-		res.Action, res.Fitted, res.HardGates = top.Action.String(), true, true
+		top := proposals[0].Generalize()
+		res.Action, res.Fitted, res.HardGates = proposals[0].Action.String(), true, true
 		for i, ex := range test {
 			out, ok, err := top.Predict(ex.Input)
 			if err != nil {
