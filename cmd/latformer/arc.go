@@ -87,7 +87,18 @@ func taskLine(r arc.Result, finished, total int) string {
 	if r.Restarts > 1 {
 		restarts = fmt.Sprintf(" (restart %d of %d, %d fitted, %d steps in all)", r.Restart+1, r.Restarts, r.RestartsFitted, r.TotalSteps)
 	}
-	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d%s  %.1fs (compile %.2fs, train+predict %.1fs)  canvas %d  %s",
-		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, restarts, r.Seconds, r.CompileSeconds,
-		r.Seconds-r.CompileSeconds, r.Canvas, gates)
+	search := ""
+	if r.Proposals > 0 {
+		restarts += fmt.Sprintf(" (%d started at proposals", r.Proposals)
+		if r.StartedAt >= 0 {
+			restarts += fmt.Sprintf(", kept: proposal %d", r.StartedAt+1)
+		}
+		restarts += ")"
+	}
+	if r.SearchSeconds > 0 {
+		search = fmt.Sprintf("search %.2fs, ", r.SearchSeconds)
+	}
+	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d%s  %.1fs (%scompile %.2fs, train+predict %.1fs)  canvas %d  %s",
+		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, restarts, r.Seconds, search, r.CompileSeconds,
+		r.Seconds-r.CompileSeconds-r.SearchSeconds, r.Canvas, gates)
 }

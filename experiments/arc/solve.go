@@ -52,7 +52,12 @@ type TaskResult struct {
 	// all restarts.
 	Restarts, RestartsFitted, Restart, TotalSteps int
 	CompileSeconds                                float64
-	Fitted                                        bool
+	// SearchSeconds went to the lattice search (gate_init=search; not in the CSV); Proposals restarts
+	// started at a proposal of it, and the restart used for prediction started at proposal StartedAt (from
+	// 0; -1: at the usual initialization).
+	SearchSeconds        float64
+	Proposals, StartedAt int
+	Fitted               bool
 	// Model is the architecture trained (latformer.Architecture.Name).
 	Model     string
 	HardGates bool
@@ -180,6 +185,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	res.Steps, res.Fitted, res.HardGates = fit.Steps, fit.Fitted, fit.HardGates
 	res.Restarts, res.RestartsFitted, res.Restart, res.TotalSteps = fit.Restarts, fit.RestartsFitted, fit.Restart, fit.TotalSteps
 	res.CompileSeconds = fit.Compile.Seconds()
+	res.SearchSeconds, res.Proposals, res.StartedAt = fit.Search.Seconds(), fit.Proposals, fit.StartedAt
 	preds, err := learner.Predict(test)
 	if err != nil {
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
