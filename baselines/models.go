@@ -316,7 +316,7 @@ func augmentGather(a lattice.Action, rows, cols int) ([]int32, bool) {
 	if rows != cols {
 		return nil, false
 	}
-	g, err := datasets.ActionGather(a, rows)
+	g, err := datasets.ActionGather(a, rows, rows)
 	if err != nil {
 		return nil, false
 	}

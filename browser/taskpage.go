@@ -297,7 +297,7 @@ func runViewOf(run *resultsRun, t datasets.Task, cell int) runView {
 	}
 	canvas := res.Canvas
 	if canvas <= 0 {
-		canvas = arc.TaskCanvas(t)
+		canvas = datasets.TaskCanvas(t)
 	}
 	v.Canvas = canvas
 	dims := []int{canvas, canvas}

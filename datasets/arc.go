@@ -300,3 +300,23 @@ func ARCSplitDir(dataDir, split string) (string, error) {
 	}
 	return dir, nil
 }
+
+// TaskCanvas returns the canvas side a task is solved on (experiments/arc, the lattice search): the largest side among its training grids
+// (inputs and outputs), its test inputs, and the test outputs' expected sides (the test input's sides
+// times the largest output/input size ratio seen in training, for scaling tasks), capped at 30. Test
+// outputs themselves are unknown to the learner. A square canvas keeps the rotation expert available.
+func TaskCanvas(task Task) int {
+	side := 1
+	ratio := 1.0
+	for _, p := range task.Train {
+		side = max(side, p.Input.Rows(), p.Input.Cols(), p.Output.Rows(), p.Output.Cols())
+		if p.Input.Rows() > 0 && p.Input.Cols() > 0 {
+			ratio = max(ratio, float64(p.Output.Rows())/float64(p.Input.Rows()), float64(p.Output.Cols())/float64(p.Input.Cols()))
+		}
+	}
+	for _, p := range task.Test {
+		side = max(side, p.Input.Rows(), p.Input.Cols())
+		side = max(side, int(math.Ceil(ratio*float64(max(p.Input.Rows(), p.Input.Cols())))))
+	}
+	return min(side, MaxGridSide)
+}

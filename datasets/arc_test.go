@@ -336,3 +336,12 @@ func TestARCSplitDir(t *testing.T) {
 		t.Errorf("ARCSplitDir(test) error %v, want unknown split", err)
 	}
 }
+
+// TestTaskCanvas checks the per-task canvas: the largest grid side, covering scaled test outputs.
+func TestTaskCanvas(t *testing.T) {
+	g := func(r, c int) Grid { return NewGrid(r, c, 0) }
+	task := Task{ID: "t", Train: []Pair{{Input: g(2, 3), Output: g(4, 6)}}, Test: []Pair{{Input: g(4, 4)}}}
+	if got := TaskCanvas(task); got != 8 {
+		t.Errorf("TaskCanvas = %d, want 8 (test input 4 x upscaling 2)", got)
+	}
+}

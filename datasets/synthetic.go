@@ -240,7 +240,7 @@ func generateSyntheticTask(spec SyntheticTask, index int, opts SyntheticOptions)
 	c := opts.Canvas
 	cells := c * c
 	// gather[i] is the input cell that output cell i reads, -1 for pad: ApplyAction computed once.
-	gather, err := ActionGather(spec.Action, c)
+	gather, err := ActionGather(spec.Action, c, c)
 	if err != nil {
 		return SyntheticTask{}, fmt.Errorf("datasets.SyntheticTasks(%q): task %s: %w", spec.Family, spec.Name, err)
 	}
@@ -252,7 +252,7 @@ func generateSyntheticTask(spec SyntheticTask, index int, opts SyntheticOptions)
 		maxR, maxC = c/a.Factors[0], c/a.Factors[1]
 	case lattice.Downscale:
 		maxR, maxC = c/a.Factors[0], c/a.Factors[1]
-		if upGather, err = ActionGather(lattice.Upscale{Factors: a.Factors}, c); err != nil {
+		if upGather, err = ActionGather(lattice.Upscale{Factors: a.Factors}, c, c); err != nil {
 			return SyntheticTask{}, fmt.Errorf("datasets.SyntheticTasks(%q): task %s: %w", spec.Family, spec.Name, err)
 		}
 	}
@@ -314,12 +314,12 @@ func writeSyntheticInput(dst []int32, c int, rng *rand.Rand, pool []Grid, maxR, 
 	}
 }
 
-// ActionGather returns, for a c x c canvas, gather[i] = the cell whose token ApplyAction(a, ·) puts in
-// output cell i, or -1 where it puts pad. It runs ApplyAction once on a canvas of distinct cell
+// ActionGather returns, for a rows x cols canvas, gather[i] = the cell whose token ApplyAction(a, ·) puts
+// in output cell i, or -1 where it puts pad. It runs ApplyAction once on a canvas of distinct cell
 // indices (offset by NumTokens so that they never read as pad), so it matches ApplyAction exactly,
 // including its first-cell-of-the-block rule for down-scaling.
-func ActionGather(a lattice.Action, c int) ([]int32, error) {
-	idx := Canvas{Rows: c, Cols: c, Cells: make([]int32, c*c)}
+func ActionGather(a lattice.Action, rows, cols int) ([]int32, error) {
+	idx := Canvas{Rows: rows, Cols: cols, Cells: make([]int32, rows*cols)}
 	for i := range idx.Cells {
 		idx.Cells[i] = int32(i + NumTokens)
 	}

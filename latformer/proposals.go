@@ -69,13 +69,6 @@ func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error
 		if !ok {
 			continue
 		}
-		same, err := e.SameMask(e.ActionOf(el), p.Action)
-		if err != nil {
-			return nil, fmt.Errorf("latformer.Proposals: %w", err)
-		}
-		if !same {
-			return nil, fmt.Errorf("latformer.Proposals: the search's %v and the expert's %v (%+v) differ", p.Action, e.ActionOf(el), el)
-		}
 		out = append(out, Proposal{Element: el, Proposal: p})
 		if max > 0 && len(out) == max {
 			break

@@ -110,6 +110,20 @@ func Compose(actions ...Action) Action {
 	return actComposition{actions: append([]Action(nil), actions...)}
 }
 
+// Parts returns the actions a composes, g_1, ..., g_k of a = g_1 ∘ ... ∘ g_k (nested compositions
+// flattened, so no part is a composition), or [a] when a is not a composition.
+func Parts(a Action) []Action {
+	c, ok := a.(actComposition)
+	if !ok {
+		return []Action{a}
+	}
+	var out []Action
+	for _, g := range c.actions {
+		out = append(out, Parts(g)...)
+	}
+	return out
+}
+
 // Permutation returns, for an action a whose mask on dims is a permutation (every action of G_m and
 // Upscale: exactly one 1 per row), perm with perm[i] = the column of the single 1 in row i of
 // a.Mask(dims), i.e. the flat index of the input cell that output cell i reads. Gathering the rows of a

@@ -5,6 +5,7 @@ package lattice
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -550,5 +551,25 @@ func TestShift(t *testing.T) {
 	}
 	if s := (Shift{Deltas: []int{1, -2}}).String(); s != "shift(1,-2)" {
 		t.Errorf("String = %q", s)
+	}
+}
+
+// TestParts checks that Parts lists a composition's actions in order, flattening nested compositions, and
+// returns any other action alone; composing the parts again gives the same mask.
+func TestParts(t *testing.T) {
+	tr, fl, up := Translation{Deltas: []int{1, 2}}, Reflection{Axis: 1}, Upscale{Factors: []int{2, 1}}
+	a := Compose(tr, Compose(fl, up))
+	parts := Parts(a)
+	if len(parts) != 3 || parts[0].String() != tr.String() || parts[1].String() != fl.String() || parts[2].String() != up.String() {
+		t.Fatalf("Parts(%v) = %v, want [%v %v %v]", a, parts, tr, fl, up)
+	}
+	dims := []int{4, 6}
+	m1, err1 := a.Mask(dims)
+	m2, err2 := Compose(parts...).Mask(dims)
+	if err1 != nil || err2 != nil || !slices.Equal(m1.Data, m2.Data) {
+		t.Errorf("Compose(Parts(a)) has another mask than a (%v, %v)", err1, err2)
+	}
+	if p := Parts(fl); len(p) != 1 || p[0].String() != fl.String() {
+		t.Errorf("Parts(%v) = %v, want the action alone", fl, p)
 	}
 }

@@ -6,9 +6,8 @@ package annotate
 
 import (
 	"fmt"
-	"strings"
+	"math"
 
-	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -42,27 +41,23 @@ type primGather struct {
 // datasets.ApplyAction(a, ·) puts in cell i, or -1 where it puts pad; an error if a does not act on the
 // canvas. ApplyAction reads the first column of row i of the mask M = M_1 ⋯ M_k of a = g_1 ∘ ⋯ ∘ g_k; the
 // support of that row is the set of cells reached from i through the supports of the rows of M_1, ...,
-// M_k, so the gather is the smallest cell of that set. The parts are read from a's String (each one
-// parsed by lattice.ParseAction) and their gathers are kept in cache (by String; nil: no cache). An
-// action whose parts do not parse back to themselves is applied by ApplyAction to a canvas of cell
-// indices instead.
+// M_k, so the gather is the smallest cell of that set. The gathers of the parts (lattice.Parts) are kept
+// in cache, by their String (nil: no cache), so no n x n mask is ever formed.
 func actionGather(a lattice.Action, rows, cols int, cache map[string]*primGather) ([]int32, error) {
-	parts := strings.Split(a.String(), lattice.ComposeSeparator)
+	parts := lattice.Parts(a)
 	prims := make([]*primGather, len(parts))
-	for i, s := range parts {
-		if pg, ok := cache[s]; ok {
+	for i, part := range parts {
+		key := part.String()
+		if pg, ok := cache[key]; ok {
 			prims[i] = pg
 			continue
 		}
-		part, err := lattice.ParseAction(s)
-		if err != nil || part.String() != s {
-			return applyGather(a, rows, cols)
-		}
+		var err error
 		if prims[i], err = primitiveGather(part, rows, cols); err != nil {
 			return nil, fmt.Errorf("%v on a %dx%d canvas: %w", a, rows, cols, err)
 		}
 		if cache != nil {
-			cache[s] = prims[i]
+			cache[key] = prims[i]
 		}
 	}
 	gather := make([]int32, rows*cols)
@@ -92,7 +87,7 @@ func actionGather(a lattice.Action, rows, cols int, cache map[string]*primGather
 
 // primitiveGather returns the gather of one lattice action that is not a composition: the blocks of a
 // Downscale, else the single cell each output cell reads, found by Apply on the cell indices + 1 (0
-// where nothing lands).
+// where nothing lands); an error for an action whose output cells mix input cells.
 func primitiveGather(a lattice.Action, rows, cols int) (*primGather, error) {
 	dims, n := []int{rows, cols}, rows*cols
 	idx := make([]float64, n)
@@ -121,28 +116,10 @@ func primitiveGather(a lattice.Action, rows, cols int) (*primGather, error) {
 	}
 	src := make([]int32, n)
 	for i, v := range y {
+		if v != math.Trunc(v) || v < 0 || v > float64(n) {
+			return nil, fmt.Errorf("%v does not move whole cells (cell %d reads %g): not a gather", a, i, v)
+		}
 		src[i] = int32(v) - 1
 	}
 	return &primGather{src: src}, nil
-}
-
-// applyGather is actionGather by datasets.ApplyAction on a canvas of distinct cell indices (offset by
-// NumTokens so that none reads as pad), as datasets.ActionGather does on square canvases.
-func applyGather(a lattice.Action, rows, cols int) ([]int32, error) {
-	idx := datasets.Canvas{Rows: rows, Cols: cols, Cells: make([]int32, rows*cols)}
-	for i := range idx.Cells {
-		idx.Cells[i] = int32(i + datasets.NumTokens)
-	}
-	out, err := datasets.ApplyAction(a, idx)
-	if err != nil {
-		return nil, err
-	}
-	gather := make([]int32, len(out.Cells))
-	for i, v := range out.Cells {
-		gather[i] = v - datasets.NumTokens
-		if v == datasets.PadToken {
-			gather[i] = -1
-		}
-	}
-	return gather, nil
 }

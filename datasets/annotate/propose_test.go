@@ -5,7 +5,6 @@ package annotate
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -65,24 +64,6 @@ func expertGroup(rows, cols, maxScale, maxShift int) Group {
 		}
 	}
 	return g
-}
-
-// taskCanvas is experiments/arc.TaskCanvas: the largest side of the training grids and the test inputs,
-// and of the test outputs' sides expected from the largest output/input ratio of training, capped at 30.
-func taskCanvas(task datasets.Task) int {
-	side := 1
-	ratio := 1.0
-	for _, p := range task.Train {
-		side = max(side, p.Input.Rows(), p.Input.Cols(), p.Output.Rows(), p.Output.Cols())
-		if p.Input.Rows() > 0 && p.Input.Cols() > 0 {
-			ratio = max(ratio, float64(p.Output.Rows())/float64(p.Input.Rows()), float64(p.Output.Cols())/float64(p.Input.Cols()))
-		}
-	}
-	for _, p := range task.Test {
-		side = max(side, p.Input.Rows(), p.Input.Cols())
-		side = max(side, int(math.Ceil(ratio*float64(max(p.Input.Rows(), p.Input.Cols())))))
-	}
-	return min(side, datasets.MaxGridSide)
 }
 
 // proposeTrain calls Propose on the training pairs of task only, on a side x side canvas.
@@ -380,7 +361,7 @@ func TestActionGather(t *testing.T) {
 		for i, b := range group.Bases {
 			for _, g := range []lattice.Action{b, lattice.Compose(lattice.Translation{Deltas: []int{i % 5, 2}}, lattice.Shift{Deltas: []int{0, -(i % 3)}}, b)} {
 				got, err := actionGather(g, dims[0], dims[1], nil)
-				want, werr := applyGather(g, dims[0], dims[1])
+				want, werr := datasets.ActionGather(g, dims[0], dims[1])
 				if err != nil || werr != nil || !slices.Equal(got, want) {
 					t.Fatalf("%v on %v: gather %v (err %v), ApplyAction gives %v (err %v)", g, dims, got, err, want, werr)
 				}
@@ -393,7 +374,7 @@ func TestActionGather(t *testing.T) {
 	if _, err := actionGather(rot, 9, 6, nil); err == nil {
 		t.Errorf("%v on 9x6: no error", rot)
 	}
-	if _, err := applyGather(rot, 9, 6); err == nil {
+	if _, err := datasets.ActionGather(rot, 9, 6); err == nil {
 		t.Errorf("%v on 9x6: no error from ApplyAction", rot)
 	}
 }
@@ -403,7 +384,7 @@ func TestActionGather(t *testing.T) {
 const determinedFloor = 21
 
 // proposeARC runs Propose (max proposals) on the training pairs of the 84 annotated ARC training tasks
-// (category not none), each on its canvas (taskCanvas) with the experts' group (scalings up to 5,
+// (category not none), each on its canvas (datasets.TaskCanvas) with the experts' group (scalings up to 5,
 // zero-fill shifts up to 31), and returns the ids of the tasks whose top proposal predicts every test
 // output (with the top element), the ids of those whose top proposal's table lacks a key of a test
 // input, the number of proposals, the total time of Propose and the slowest task.
@@ -419,7 +400,7 @@ func proposeARC(t testing.TB, tasks []datasets.Task, max int) (determined, noKey
 			continue
 		}
 		annotated++
-		side := taskCanvas(task)
+		side := datasets.TaskCanvas(task)
 		start := time.Now()
 		props, err := proposeTrain(task, side, expertGroup(side, side, 5, 31), max)
 		if err != nil {

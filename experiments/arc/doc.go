@@ -5,7 +5,7 @@
 //
 //   - Task selection: SelectTasks, by the committed annotation's category or by ids (Options).
 //   - Solving one task: SolveTask trains a fresh LatFormer on the task's training pairs only and predicts
-//     its test outputs on a per-task canvas (TaskCanvas) or the paper's 30 × 30. A Solver solves many
+//     its test outputs on a per-task canvas (datasets.TaskCanvas) or the paper's 30 × 30. A Solver solves many
 //     tasks on one backend and reuses the compiled graphs of a canvas for the next task on it
 //     (latformer.LearnerCache), optionally with canvases rounded up to a few sizes (SolverOptions).
 //   - The run loop: Run hands the selected tasks to experiments/runner (the loop every experiment shares:

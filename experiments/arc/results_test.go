@@ -98,15 +98,6 @@ func TestReadResultsOldFormat(t *testing.T) {
 	}
 }
 
-// TestTaskCanvas checks the per-task canvas: the largest grid side, covering scaled test outputs.
-func TestTaskCanvas(t *testing.T) {
-	g := func(r, c int) datasets.Grid { return datasets.NewGrid(r, c, 0) }
-	task := datasets.Task{ID: "t", Train: []datasets.Pair{{Input: g(2, 3), Output: g(4, 6)}}, Test: []datasets.Pair{{Input: g(4, 4)}}}
-	if got := TaskCanvas(task); got != 8 {
-		t.Errorf("TaskCanvas = %d, want 8 (test input 4 x upscaling 2)", got)
-	}
-}
-
 // TestOptions checks that bad options are errors before any work.
 func TestOptions(t *testing.T) {
 	for _, o := range []Options{{Split: "test"}, {Category: "spin"}, {Workers: -1}, {Canvas: 31}, {Resume: true, Force: true}, {Resume: true},

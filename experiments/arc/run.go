@@ -30,7 +30,7 @@ type Options struct {
 	// those and the 17 that fit y = f(g₁·x, g₂·x, x)).
 	Annotation string
 	Limit      int // solve at most this many tasks, in id order (0: all selected)
-	// MaxCanvas leaves out the tasks whose grids need a canvas side (TaskCanvas) above it (0: none left
+	// MaxCanvas leaves out the tasks whose grids need a canvas side (datasets.TaskCanvas) above it (0: none left
 	// out): for the baselines, whose steps on large canvases take seconds on the pure-Go backend. The
 	// tasks left out are in no summary; RunInfo.LeftOut counts them.
 	MaxCanvas int
@@ -39,7 +39,7 @@ type Options struct {
 	Holdout  string
 	Workers  int    // tasks solved in parallel, one backend each (0: 1)
 	Steps    int    // max training steps per task (0: the train_steps hyperparameter)
-	Canvas   int    // canvas side (0: per task, TaskCanvas; 30: the paper's)
+	Canvas   int    // canvas side (0: per task, datasets.TaskCanvas; 30: the paper's)
 	Buckets  []int  // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
 	Settings string // hyperparameters, "key=value;key=value"
 	// Model is the architecture to train: "latformer" (default) or a baseline (baselines.Names), or
@@ -203,7 +203,7 @@ func selectTasks(o Options) ([]datasets.Task, int, error) {
 	}
 	kept := tasks[:0]
 	for _, t := range tasks {
-		if TaskCanvas(t) <= o.MaxCanvas {
+		if datasets.TaskCanvas(t) <= o.MaxCanvas {
 			kept = append(kept, t)
 		}
 	}

@@ -4,7 +4,6 @@ package arc
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -12,26 +11,6 @@ import (
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
 )
-
-// TaskCanvas returns the canvas side used for a task: the largest side among its training grids
-// (inputs and outputs), its test inputs, and the test outputs' expected sides (the test input's sides
-// times the largest output/input size ratio seen in training, for scaling tasks), capped at 30. Test
-// outputs themselves are unknown to the learner. A square canvas keeps the rotation expert available.
-func TaskCanvas(task datasets.Task) int {
-	side := 1
-	ratio := 1.0
-	for _, p := range task.Train {
-		side = max(side, p.Input.Rows(), p.Input.Cols(), p.Output.Rows(), p.Output.Cols())
-		if p.Input.Rows() > 0 && p.Input.Cols() > 0 {
-			ratio = max(ratio, float64(p.Output.Rows())/float64(p.Input.Rows()), float64(p.Output.Cols())/float64(p.Input.Cols()))
-		}
-	}
-	for _, p := range task.Test {
-		side = max(side, p.Input.Rows(), p.Input.Cols())
-		side = max(side, int(math.Ceil(ratio*float64(max(p.Input.Rows(), p.Input.Cols())))))
-	}
-	return min(side, datasets.MaxGridSide)
-}
 
 // TaskResult is the outcome of SolveTask for one task.
 type TaskResult struct {
@@ -72,7 +51,7 @@ type TaskResult struct {
 
 // SolveTask trains a fresh LatFormer on the task's training pairs only and predicts every test output
 // (Appendix B.2). The grids are placed at the top-left of a canvas x canvas canvas (canvas <= 0: the
-// per-task TaskCanvas; 30 is the paper's setting), the model predicts the whole canvas, pad cells
+// per-task datasets.TaskCanvas; 30 is the paper's setting), the model predicts the whole canvas, pad cells
 // included, and the predicted grid is the non-pad region (datasets.Canvas.Grid). settings are extra
 // hyperparameters ("key=value;..."), cond an optional conditioning vector shared by all pairs (nil for
 // none). progress, if not nil, gets the training progress. A Solver solves many tasks faster.
@@ -85,10 +64,10 @@ func SolveTask(backend compute.Backend, task datasets.Task, settings string, can
 	return s.Solve(task, cond, progress)
 }
 
-// SolverOptions configure a Solver. The zero value solves each task on its own TaskCanvas with freshly
+// SolverOptions configure a Solver. The zero value solves each task on its own datasets.TaskCanvas with freshly
 // compiled graphs, like SolveTask.
 type SolverOptions struct {
-	// Canvas is the canvas side of every task (0: per task, TaskCanvas).
+	// Canvas is the canvas side of every task (0: per task, datasets.TaskCanvas).
 	Canvas int
 	// Buckets are canvas sides, ascending: a task's canvas is rounded up to the first that holds it (a
 	// task larger than all keeps its own). Fewer canvases mean fewer graphs to compile (XLA), but a larger
@@ -110,7 +89,7 @@ type SolverOptions struct {
 type Solver struct {
 	opts  SolverOptions
 	cache *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
-	store *model.Store            // the hyperparameters (the experts' group of a Search solver)
+	store *model.Store            // a Search solver's hyperparameters (the experts' group); nil otherwise
 }
 
 // NewSolver returns a Solver; bad settings or options are an error here, before any work.
@@ -130,11 +109,13 @@ func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*S
 	if err != nil {
 		return nil, err
 	}
-	store, err := latformer.NewStoreFor(opts.Architecture, settings)
-	if err != nil {
-		return nil, err
+	s := &Solver{opts: opts, cache: cache}
+	if opts.Search {
+		if s.store, err = latformer.NewStoreFor(opts.Architecture, settings); err != nil {
+			return nil, err
+		}
 	}
-	return &Solver{opts: opts, cache: cache, store: store}, nil
+	return s, nil
 }
 
 // Close releases the compiled graphs the solver keeps.
@@ -143,13 +124,13 @@ func (s *Solver) Close() { s.cache.Close() }
 // Canvas returns the canvas side the solver uses for the task (SolverOptions).
 func (s *Solver) Canvas(task datasets.Task) int { return s.opts.canvas(task) }
 
-// canvas returns the canvas side of the task: Canvas, or TaskCanvas rounded up to the first bucket that
+// canvas returns the canvas side of the task: Canvas, or datasets.TaskCanvas rounded up to the first bucket that
 // holds it.
 func (o SolverOptions) canvas(task datasets.Task) int {
 	if o.Canvas > 0 {
 		return o.Canvas
 	}
-	side := TaskCanvas(task)
+	side := datasets.TaskCanvas(task)
 	for _, b := range o.Buckets {
 		if b >= side {
 			return b

@@ -335,7 +335,7 @@ func Run(o Options, report Report) (Outcome, error) {
 	run, err := runner.Run(runner.Spec[unit, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
 		Units: units, Key: unit.key, Describe: func(u unit) string { return fmt.Sprintf("task %s (%s)", u.task.ID, u.condition) },
-		Cost: func(u unit) float64 { return float64(arc.TaskCanvas(u.task.Task)) },
+		Cost: func(u unit) float64 { return float64(datasets.TaskCanvas(u.task.Task)) },
 		Check: func(r Result, inRun bool) error {
 			if inRun && r.Condition == ConditionNL && r.Encoder != encoderName {
 				return fmt.Errorf("%s rows of encoder %s, this run uses %s", ConditionNL, r.Encoder, encoderName)
