@@ -79,16 +79,29 @@ const (
 	// thousands of pairs (the synthetic tasks of Figure 5); the fit checks that end training early still
 	// predict every training pair. 0 trains on all pairs in every step [0].
 	ParamBatchPairs = "train_batch_pairs"
-	// ParamGateInit chooses where the restarts' gates start: "paper" at the paper's initialization (the
-	// experts' gate init hyperparameters) for every restart; "search" starts restart r at the r-th
+	// ParamGateInit chooses where the restarts' gates start: "search" starts restart r at the r-th
 	// element that the training pairs determine (Proposals: one color table f(g·x, x) → y consistent
 	// over all training pairs), the gates' logits at ±ParamProposalMargin and the gating FFN's last
-	// weights at zero, and the restarts beyond the elements found as "paper" [paper].
+	// weights at zero, and the restarts beyond the elements found (all of them when none is found) as
+	// "paper"; "paper" starts every restart at the paper's initialization (the experts' gate init
+	// hyperparameters), the paper's protocol [search].
 	ParamGateInit = "gate_init"
 	// ParamProposalMargin is the magnitude of the gate logits that start a restart at a proposal
 	// (ParamGateInit "search"): sigmoid gates at sigmoid(±margin), the scaling softmax's chosen factor
 	// margin above the others' -margin [3.0].
 	ParamProposalMargin = "gate_init_margin"
+	// ParamGateInitGrid, with ParamGateInit "search": a task whose training pairs no element of the
+	// canvas fits is searched again over the size-relative elements of a grid-lattice expert
+	// (experts.ParamGridLattice: flips, turns and circular shifts of each input's own grid), and trained
+	// with that expert when one fits. The model is chosen per task by whoever builds the learner
+	// (LatticeProposals says which; experiments/arc's Solver does so); Fit itself searches the elements
+	// of the expert it has [true].
+	ParamGateInitGrid = "gate_init_grid"
+	// ParamGateInitFallback, with ParamGateInit "search": when the kept restart's hard gates do not fit
+	// every training pair but a proposal exists (its element and color table map every training input to
+	// its output), predict with the top proposal instead: the model that fits the training pairs is
+	// chosen, the network when it fits them. Read by whoever predicts a task (experiments/arc's Solver) [true].
+	ParamGateInitFallback = "gate_init_fallback"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
 	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
@@ -117,8 +130,10 @@ var defaultParams = map[string]any{
 	ParamRestartExperts:         "all",
 	ParamBatchPairs:             0,
 	ParamPadPairs:               1,
-	ParamGateInit:               GateInitPaper,
+	ParamGateInit:               GateInitSearch,
 	ParamProposalMargin:         3.0,
+	ParamGateInitGrid:           true,
+	ParamGateInitFallback:       true,
 	optimizer.ParamOptimizer:    "adam", // GoMLX's default is "adamw"
 	optimizer.ParamLearningRate: 1e-3,
 }
@@ -133,6 +148,10 @@ func DefaultParams() map[string]any {
 	maps.Copy(out, experts.DefaultParams())
 	return out
 }
+
+// Param returns the value of the hyperparameter key of this package (one of its Param* constants) in
+// store, or its default (DefaultParams) when store does not set it. T must be the default's type.
+func Param[T any](store *model.Store, key string) T { return param[T](store.RootScope(), key) }
 
 // param reads a hyperparameter of this package from scope, with its default from defaultParams.
 func param[T any](scope *model.Scope, key string) T {

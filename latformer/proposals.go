@@ -34,17 +34,14 @@ type Proposal struct {
 // circular translation or, with the zero-fill gates, a zero-fill shift by up to 2^L - 1 per axis),
 // ranked as annotate.Propose ranks them (fewest parts, then table entries, then shift, then base), at
 // most max of them (0: all). Only the examples' Input and Output canvases are read. A GridLattice
-// expert's elements act on each example's grid rather than the canvas, which the search does not
-// model: it is an error.
+// expert's elements act on each example's grid (annotate.Group.Grid: size-relative elements, one element
+// for grids of different sizes), and so do the proposals the search returns for it.
 func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error) {
-	if e.GridLattice {
-		return nil, fmt.Errorf("latformer.Proposals: the search models canvas elements, not those of a grid-lattice expert (%s)", experts.ParamGridLattice)
-	}
 	if len(examples) == 0 {
 		return nil, fmt.Errorf("latformer.Proposals: no examples")
 	}
 	bases := e.Bases()
-	group := annotate.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: 1<<e.TranslationLayers - 1}
+	group := annotate.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: 1<<e.TranslationLayers - 1, Grid: e.GridLattice}
 	for _, b := range bases {
 		group.Bases = append(group.Bases, e.ActionOf(b))
 		group.BaseCost = append(group.BaseCost, b.Parts())
@@ -77,6 +74,25 @@ func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error
 	return out, nil
 }
 
+// LatticeProposals is the search of ParamGateInit "search" as a task's solver runs it before building a
+// learner: the proposals of e (Proposals) and, when there are none, e is not a grid-lattice expert and
+// grid is true (ParamGateInitGrid), those of e with GridLattice on (size-relative elements). It returns
+// the expert whose elements the proposals are: a learner that starts at them must have that expert
+// (experts.ParamGridLattice set as its GridLattice says).
+func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
+	props, err := Proposals(e, examples, max)
+	if err != nil || len(props) > 0 || e.GridLattice || !grid {
+		return props, e, err
+	}
+	g := e
+	g.GridLattice = true
+	props, err = Proposals(g, examples, max)
+	if err != nil || len(props) == 0 {
+		return props, e, err
+	}
+	return props, g, nil
+}
+
 // elementOf is the base element with the search's translation: a circular shift modulo the side (false
 // when the gates cannot hold it), a zero-fill shift by Delta.
 func elementOf(e experts.Expert, base experts.Element, shift [2]annotate.AxisShift) (experts.Element, bool) {
@@ -99,8 +115,9 @@ func elementOf(e experts.Expert, base experts.Element, shift [2]annotate.AxisShi
 // (experts.Expert.GateLogits under the scope "expert"; the second action's is under "expert_2").
 const gateLogitsSuffix = "/expert/gate_logits/"
 
-// hasMaskExperts reports whether the learner's model has a mask expert (gate logits variables).
-func (l *Learner) hasMaskExperts() bool {
+// HasMaskExperts reports whether the learner's model has a mask expert (gate logits variables): the
+// lattice search of ParamGateInit "search" applies to it.
+func (l *Learner) HasMaskExperts() bool {
 	for v := range l.store.IterVariables() {
 		if strings.HasSuffix(v.Path(), gateLogitsSuffix+"biases") {
 			return true
@@ -113,7 +130,7 @@ func (l *Learner) hasMaskExperts() bool {
 // result and time: restart r < len(run.proposals) starts at proposal r. On a canvas above
 // ParamRestartsMaxCells, the restarts that start at a proposal run too.
 func (l *Learner) findProposals(run *fitRun, res *FitResult) error {
-	if run.gateInit != GateInitSearch || !l.hasMaskExperts() {
+	if run.gateInit != GateInitSearch || !l.HasMaskExperts() {
 		return nil
 	}
 	start := time.Now()

@@ -134,7 +134,7 @@ func TestGateInitSearch(t *testing.T) {
 	for _, task := range []proposalTask{proposalTasks[0], proposalTasks[1]} {
 		rng := rand.New(rand.NewPCG(7, 41))
 		train, test := task.examples(t, rng, 3), task.examples(t, rng, 4)
-		paper, _ := fitPredict(t, newTestLearner(t, backend, base, 6), train, test)
+		paper, _ := fitPredict(t, newTestLearner(t, backend, base+";gate_init=paper", 6), train, test)
 		search, preds := fitPredict(t, newTestLearner(t, backend, base+";gate_init=search", 6), train, test)
 		t.Logf("%s: paper %d steps in all (fitted %v, restart %d), search %d (proposals %d, search %v)",
 			task.name, paper.TotalSteps, paper.Fitted, paper.Restart, search.TotalSteps, search.Proposals, search.Search)
@@ -166,7 +166,7 @@ func TestGateInitSearch(t *testing.T) {
 		t.Fatalf("random outputs: %d proposals (%v), want none", len(props), err)
 	}
 	const short = "train_steps=20;augment_copies=2;train_restarts=2;fit_patience=0"
-	paper, paperPreds := fitAndPredict(t, newTestLearner(t, backend, short, 6), train, train)
+	paper, paperPreds := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=paper", 6), train, train)
 	search, searchPreds := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=search", 6), train, train)
 	if paper.TotalSteps != search.TotalSteps || paper.Loss != search.Loss || paper.Restart != search.Restart || search.StartedAt != -1 || search.Proposals != 0 {
 		t.Errorf("no proposal: search %+v, paper %+v; want the same training", search, paper)

@@ -83,6 +83,12 @@ func taskLine(r arc.Result, finished, total int) string {
 	if r.Model != "" && r.Model != "latformer" {
 		gates = "model " + r.Model // no mask experts, no gates
 	}
+	if r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch {
+		gates = fmt.Sprintf("no hard fit, predicted by the search's proposal %s (network: %s)", r.Action, map[bool]string{true: "solved", false: "unsolved"}[r.NetworkSolved])
+	}
+	if r.Lattice == "grid" {
+		gates += " [grid lattice]"
+	}
 	restarts := ""
 	if r.Restarts > 1 {
 		restarts = fmt.Sprintf(" (restart %d of %d, %d fitted, %d steps in all)", r.Restart+1, r.Restarts, r.RestartsFitted, r.TotalSteps)

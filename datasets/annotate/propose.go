@@ -24,6 +24,13 @@ type Group struct {
 	// ZeroFill, zero-fill shifts (lattice.Shift) by ±1..MaxShift (only |d| < l is meaningful).
 	ZeroFill bool
 	MaxShift int
+	// Grid makes the elements size-relative, as those of a grid-lattice mask expert
+	// (experts.ParamGridLattice): on each pair they act on the input's grid (GridExtents), so that one
+	// element fits pairs whose grids differ in size. The bases' rotations and reflections then turn and flip
+	// that grid, circular translations are modulo its sides, zero-fill shifts move the canvas, and the bases'
+	// scalings (lattice.Upscale, lattice.Downscale) act on the canvas last: g = S ∘ T ∘ F ∘ R. A base that
+	// scales is searched with the identity translation only.
+	Grid bool
 }
 
 // AxisShift is the translation of one axis: Delta cells, circular (lattice.Translation) or zero-fill
@@ -42,7 +49,12 @@ type Proposal struct {
 	Table   []int8
 	Entries int // keys of Table that are set
 	cost    int // BaseCost[Base] + 1 if the translation is not the identity
+	grid    *gridElement // the element of a Group.Grid search (it acts on each input's grid); nil: canvas
 }
+
+// Grid reports whether the proposal's element is size-relative (found by a Group.Grid search): it acts on
+// each input's grid, so Action's String names it but Action's canvas masks are those of one grid size only.
+func (p Proposal) Grid() bool { return p.grid != nil }
 
 // Propose returns the elements of group under which one table maps (g·x, x) to y at every cell of every
 // pair (the canvases of the training pairs, all rows x cols, pad included), ranked: fewer non-identity
@@ -55,12 +67,15 @@ type Proposal struct {
 // test output. Errors: no pairs, counts or canvas sizes that differ, len(BaseCost) != len(Bases), a base
 // that does not act on the canvas.
 func Propose(inputs, outputs []datasets.Canvas, group Group, max int) ([]Proposal, error) {
+	if len(group.BaseCost) != len(group.Bases) {
+		return nil, fmt.Errorf("annotate.Propose: %d base costs for %d bases", len(group.BaseCost), len(group.Bases))
+	}
+	if group.Grid {
+		return proposeGrid(inputs, outputs, group, max)
+	}
 	pairs, err := canvasPairs(inputs, outputs)
 	if err != nil {
 		return nil, err
-	}
-	if len(group.BaseCost) != len(group.Bases) {
-		return nil, fmt.Errorf("annotate.Propose: %d base costs for %d bases", len(group.BaseCost), len(group.Bases))
 	}
 	rows, cols := pairs[0].rows, pairs[0].cols
 	classes, err := baseClasses(group, rows, cols)
@@ -348,8 +363,11 @@ func composeAction(shift [2]AxisShift, base lattice.Action) lattice.Action {
 // Generalize returns a copy of p whose table also answers the keys no training cell set, by the simplest
 // rule the set keys allow: an unset key (a, b), a the token of g·x and b that of x, gets the output v when
 // every set key (a, ·) gives v (f does not depend on x where g·x is a), and a itself when no key (a, ·) is set
-// (a color no training pair moved is kept, as a recoloring keeps the colors it does not name). Keys (a, ·)
-// whose set outputs differ stay unset. Predict with the result fails only there.
+// (a color no training pair moved is kept, as a recoloring keeps the colors it does not name). A key still
+// unset then gets what the color permutations that fix black and pad (the network's color augmentation)
+// give it: the set keys of the same pattern (a and b each black, pad or a color, equal or not) whose output
+// is, each the same way, their a, their b, black or pad, decide it (colorRole). Keys that neither rule
+// decides stay unset. Predict with the result fails only there.
 func (p Proposal) Generalize() Proposal {
 	if len(p.Table) != keys1 {
 		return p
@@ -378,8 +396,77 @@ func (p Proposal) Generalize() Proposal {
 			}
 		}
 	}
+	for a := range n {
+		for b := range n {
+			if table[a*n+b] < 0 {
+				table[a*n+b] = colorRole(p.Table, a, b)
+			}
+		}
+	}
 	p.Table = table
 	return p
+}
+
+// colorRole returns f(a, b) as the set keys of t (the training pairs' table) with the pattern of (a, b) say
+// it, -1 when they do not agree or none is set. A pattern keeps black (0) and pad and whether the two
+// tokens are equal; an output is read as a role: the key's first token, its second, black or pad (an output
+// of another color says nothing a permutation of the colors could carry over).
+func colorRole(t []int8, a, b int) int8 {
+	const black, pad = 0, datasets.PadToken
+	class := func(x int) int {
+		if x == black || x == pad {
+			return x
+		}
+		return -1
+	}
+	n := datasets.NumTokens
+	role := int8(-1) // 0..n-1 a literal black or pad, n: the key's a, n+1: its b
+	for a2 := range n {
+		for b2 := range n {
+			v := t[a2*n+b2]
+			if v < 0 || class(a2) != class(a) || class(b2) != class(b) || (a2 == b2) != (a == b) {
+				continue
+			}
+			var r int8
+			switch {
+			case int(v) == a2:
+				r = int8(n)
+			case int(v) == b2:
+				r = int8(n + 1)
+			case v == black || v == pad:
+				r = v
+			default:
+				return -1
+			}
+			if role >= 0 && r != role {
+				return -1
+			}
+			role = r
+		}
+	}
+	switch role {
+	case int8(n):
+		return int8(a)
+	case int8(n + 1):
+		return int8(b)
+	}
+	return role
+}
+
+// Gather returns the proposal's element on the input's canvas as a gather: (g·x)[i] = x[gather[i]], pad
+// where gather[i] < 0. A size-relative element (Grid) is taken on the input's own grid (GridExtents).
+func (p Proposal) Gather(input datasets.Canvas) ([]int32, error) {
+	if p.Action == nil {
+		return nil, fmt.Errorf("no action")
+	}
+	if err := checkCanvas(input); err != nil {
+		return nil, fmt.Errorf("input: %w", err)
+	}
+	if p.grid != nil {
+		h, w := GridExtents(input)
+		return p.grid.gather(input.Rows, input.Cols, h, w, nil)
+	}
+	return actionGather(p.Action, input.Rows, input.Cols, nil)
 }
 
 // ErrNoTable is wrapped by Predict's error for a proposal without an 11x11 table.
@@ -391,13 +478,7 @@ func (p Proposal) Predict(input datasets.Canvas) (out datasets.Canvas, ok bool, 
 	if len(p.Table) != keys1 {
 		return datasets.Canvas{}, false, fmt.Errorf("annotate.Proposal.Predict: %w (%d entries)", ErrNoTable, len(p.Table))
 	}
-	if p.Action == nil {
-		return datasets.Canvas{}, false, fmt.Errorf("annotate.Proposal.Predict: no action")
-	}
-	if err := checkCanvas(input); err != nil {
-		return datasets.Canvas{}, false, fmt.Errorf("annotate.Proposal.Predict: input: %w", err)
-	}
-	gather, err := actionGather(p.Action, input.Rows, input.Cols, nil)
+	gather, err := p.Gather(input)
 	if err != nil {
 		return datasets.Canvas{}, false, fmt.Errorf("annotate.Proposal.Predict: %w", err)
 	}

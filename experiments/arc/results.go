@@ -19,16 +19,21 @@ import (
 // restart the one used for prediction (from 0; steps are its steps) and total_steps the steps of all;
 // model is the architecture trained (latformer, or a baseline of package baselines); predictions
 // the predicted test grids as JSON, a list with one grid ([[row], ...]) or null per test input (empty
-// when there were none).
+// when there were none); source what made the predictions: "network" (the trained model) or "search"
+// (the lattice search's top proposal: the lattice_search model, or gate_init_fallback), lattice the lattice
+// of the elements searched and of the mask experts trained: "canvas", or "grid" for the size-relative
+// elements of gate_init_grid (both empty for a model without mask experts); network_solved whether the
+// trained network's own predictions solve the task (false for the lattice_search model).
 var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action", "compile_seconds",
-	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions"}
+	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions", "source", "lattice", "network_solved"}
 
-// oldHeaders are the other headers ReadResults reads: the first 11, 12, 16 or 17 columns of Header. A
+// oldHeaders are the other headers ReadResults reads: the first 11, 12, 16, 17 or 18 columns of Header. A
 // row of such a file reads as the current format with the missing columns filled in: compile_seconds
 // 0; restarts 1, restarts_fitted 0, restart 0 and total_steps equal to steps (one training run); model
-// latformer; no predictions (parseRecord). A resumed run rewrites such a file in the current format
-// before appending to it (runner.Run).
-var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16], Header[:17]}
+// latformer; no predictions; source "search" for the lattice_search model, else "network"; lattice
+// empty; network_solved as solved, false for lattice_search (parseRecord). A resumed run rewrites such a file in the current format before appending to it
+// (runner.Run).
+var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16], Header[:17], Header[:18]}
 
 // resultsFormat is how the rows of Header are written and read (runner.Format), a task's key its id.
 var resultsFormat = runner.Format[Result]{Header: Header, OldHeaders: oldHeaders, Record: Result.Record, Parse: parseRecord,
@@ -87,7 +92,7 @@ func (r Result) Record() []string {
 		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action,
 		strconv.FormatFloat(r.CompileSeconds, 'f', 2, 64),
 		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps), r.Model,
-		PredictionsJSON(r.Predictions)}
+		PredictionsJSON(r.Predictions), r.Source, r.Lattice, strconv.FormatBool(r.NetworkSolved)}
 }
 
 // PredictionsJSON is the predictions column: the grids as JSON, "" for none.
@@ -253,6 +258,16 @@ func parseRecord(rec []string) (Result, error) {
 	if columns > 17 && rec[17] != "" {
 		if err := json.Unmarshal([]byte(rec[17]), &r.Predictions); err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("column %s: not a JSON list of grids: %v", Header[17], err)
+		}
+	}
+	r.Source, r.NetworkSolved = SourceNetwork, r.Solved
+	if r.Model == LatticeSearch {
+		r.Source, r.NetworkSolved = SourceSearch, false
+	}
+	if columns == len(Header) {
+		r.Source, r.Lattice, r.NetworkSolved = rec[18], rec[19], boolean(20)
+		if r.Source != SourceNetwork && r.Source != SourceSearch && r.Source != "" && firstErr == nil {
+			firstErr = fmt.Errorf("column %s: %q is neither %s nor %s", Header[18], rec[18], SourceNetwork, SourceSearch)
 		}
 	}
 	if rec[0] == "" && firstErr == nil {

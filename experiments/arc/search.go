@@ -15,7 +15,9 @@ import (
 // network is trained; the top proposal of latformer.Proposals on the task's training pairs (the element of
 // the experts' group and the one color table that map every training input to its output), its table
 // generalized to the color pairs no training cell has (annotate.Proposal.Generalize), is applied to each
-// test input. What a program search over the experts' group, with a color table, gets.
+// test input. What a program search over the experts' group, with a color table, gets. With
+// gate_init_grid (the default), a task that no canvas element fits is searched again over the size-relative
+// elements (latformer.LatticeProposals).
 const LatticeSearch = "lattice_search"
 
 // solveBySearch solves a task with the lattice search alone: the top proposal's element and color table
@@ -31,22 +33,19 @@ func (s *Solver) solveBySearch(task datasets.Task) (TaskResult, error) {
 		return res, err
 	}
 	expert := experts.ExpertFromScope(s.store.RootScope(), canvas, canvas)
-	proposals, err := latformer.Proposals(expert, train, 1)
+	proposals, used, err := latformer.LatticeProposals(expert, train, 1, s.grid)
 	if err != nil {
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
 	}
+	res.Source, res.Lattice = SourceSearch, "canvas"
+	if used.GridLattice {
+		res.Lattice = "grid"
+	}
 	preds := make([]*datasets.Canvas, len(test))
 	if len(proposals) > 0 {
-		top := proposals[0].Generalize()
 		res.Action, res.Fitted, res.HardGates = proposals[0].Action.String(), true, true
-		for i, ex := range test {
-			out, ok, err := top.Predict(ex.Input)
-			if err != nil {
-				return res, fmt.Errorf("task %s, test pair %d: %w", task.ID, i, err)
-			}
-			if ok {
-				preds[i] = &out
-			}
+		if preds, err = proposalPredictions(proposals[0].Proposal, test); err != nil {
+			return res, fmt.Errorf("task %s: %w", task.ID, err)
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()

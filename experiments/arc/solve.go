@@ -9,6 +9,8 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
+	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -38,7 +40,17 @@ type TaskResult struct {
 	Proposals, StartedAt int
 	Fitted               bool
 	// Model is the architecture trained (latformer.Architecture.Name).
-	Model     string
+	Model string
+	// Source says what made the predictions: SourceNetwork (the trained model) or SourceSearch (the
+	// lattice search's top proposal: the LatticeSearch model, or the network's hard gates did not fit the
+	// training pairs with hard gates, so latformer.ParamGateInitFallback chose the proposal: a single element
+// and table that fit them over a soft mixture, as Fit prefers a restart whose hard gates fit). Lattice is "canvas", or
+	// "grid" when the task's elements are size-relative (latformer.ParamGateInitGrid); "" without mask
+	// experts.
+	Source, Lattice string
+	// NetworkSolved: the trained network's own predictions solve the task (Solved when Source is
+	// SourceNetwork; with the fallback, what the network would have scored).
+	NetworkSolved bool
 	HardGates bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
 	// first test input ("g1 + g2" with two actions, layers.ParamActions).
@@ -64,6 +76,12 @@ func SolveTask(backend compute.Backend, task datasets.Task, settings string, can
 	return s.Solve(task, cond, progress)
 }
 
+// Sources of a TaskResult's predictions.
+const (
+	SourceNetwork = "network"
+	SourceSearch  = "search"
+)
+
 // SolverOptions configure a Solver. The zero value solves each task on its own datasets.TaskCanvas with freshly
 // compiled graphs, like SolveTask.
 type SolverOptions struct {
@@ -87,9 +105,14 @@ type SolverOptions struct {
 // Solver solves tasks one after another on one backend (Solve), like SolveTask, with the options of
 // SolverOptions. It is not safe for concurrent use: give each worker its own, on its own backend.
 type Solver struct {
-	opts  SolverOptions
-	cache *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
-	store *model.Store            // a Search solver's hyperparameters (the experts' group); nil otherwise
+	opts      SolverOptions
+	cache     *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
+	gridCache *latformer.LearnerCache // the same with the grid-lattice expert (gate_init_grid), made when needed
+	backend   compute.Backend
+	settings  string
+	store     *model.Store // the hyperparameters (the experts' group, gate_init and its options)
+	// search: gate_init is "search"; grid and fallback: gate_init_grid and gate_init_fallback.
+	search, grid, fallback bool
 }
 
 // NewSolver returns a Solver; bad settings or options are an error here, before any work.
@@ -109,17 +132,23 @@ func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*S
 	if err != nil {
 		return nil, err
 	}
-	s := &Solver{opts: opts, cache: cache}
-	if opts.Search {
-		if s.store, err = latformer.NewStoreFor(opts.Architecture, settings); err != nil {
-			return nil, err
-		}
+	s := &Solver{opts: opts, cache: cache, backend: backend, settings: settings}
+	if s.store, err = latformer.NewStoreFor(opts.Architecture, settings); err != nil {
+		return nil, err
 	}
+	s.search = latformer.Param[string](s.store, latformer.ParamGateInit) == latformer.GateInitSearch
+	s.grid = latformer.Param[bool](s.store, latformer.ParamGateInitGrid)
+	s.fallback = latformer.Param[bool](s.store, latformer.ParamGateInitFallback)
 	return s, nil
 }
 
 // Close releases the compiled graphs the solver keeps.
-func (s *Solver) Close() { s.cache.Close() }
+func (s *Solver) Close() {
+	s.cache.Close()
+	if s.gridCache != nil {
+		s.gridCache.Close()
+	}
+}
 
 // Canvas returns the canvas side the solver uses for the task (SolverOptions).
 func (s *Solver) Canvas(task datasets.Task) int { return s.opts.canvas(task) }
@@ -149,7 +178,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	res.Canvas = canvas
 	start := time.Now()
 	if !s.opts.Reuse {
-		defer s.cache.Close() // nothing kept: the next task builds and compiles its own graphs
+		defer s.Close() // nothing kept: the next task builds and compiles its own graphs
 	}
 	learner, _, err := s.cache.Learner(canvas, canvas)
 	if err != nil {
@@ -159,6 +188,12 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	if err != nil {
 		return res, err
 	}
+	var top *latformer.Proposal // gate_init=search: the search's first proposal, for the fallback
+	if s.search && s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name { // the model with mask experts
+		if learner, top, err = s.searchFirst(learner, &res, train); err != nil {
+			return res, fmt.Errorf("task %s: %w", task.ID, err)
+		}
+	}
 	fit, err := learner.Fit(train, progress)
 	if err != nil {
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
@@ -166,12 +201,12 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	res.Steps, res.Fitted, res.HardGates = fit.Steps, fit.Fitted, fit.HardGates
 	res.Restarts, res.RestartsFitted, res.Restart, res.TotalSteps = fit.Restarts, fit.RestartsFitted, fit.Restart, fit.TotalSteps
 	res.CompileSeconds = fit.Compile.Seconds()
-	res.SearchSeconds, res.Proposals, res.StartedAt = fit.Search.Seconds(), fit.Proposals, fit.StartedAt
+	res.SearchSeconds += fit.Search.Seconds()
+	res.Proposals, res.StartedAt = fit.Proposals, fit.StartedAt
 	preds, err := learner.Predict(test)
 	if err != nil {
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
 	}
-	res.Seconds = time.Since(start).Seconds()
 	if len(preds) > 0 && preds[0].Action != nil { // a model without mask experts has no action
 		res.Action = preds[0].Action.String()
 		if preds[0].Action2 != nil {
@@ -182,8 +217,75 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	for i := range preds {
 		canvases[i] = &preds[i].Canvas
 	}
+	res.Source = SourceNetwork
+	if top != nil && !(fit.Fitted && fit.HardGates) && s.fallback {
+		// No single element of the network's gates fits the training pairs; the proposal's does.
+		network := res
+		network.score(task, canvases)
+		res.NetworkSolved = network.Solved
+		if canvases, err = proposalPredictions(top.Proposal, test); err != nil {
+			return res, fmt.Errorf("task %s: %w", task.ID, err)
+		}
+		res.Source, res.Action = SourceSearch, top.Action.String()
+	}
+	res.Seconds = time.Since(start).Seconds()
 	res.score(task, canvases)
+	if res.Source == SourceNetwork {
+		res.NetworkSolved = res.Solved
+	}
 	return res, nil
+}
+
+// searchFirst runs the lattice search of gate_init=search before training (latformer.LatticeProposals):
+// when only size-relative elements fit the training pairs (gate_init_grid), it returns a learner with the
+// grid-lattice expert instead of learner. It also returns the top proposal (nil: none).
+func (s *Solver) searchFirst(learner *latformer.Learner, res *TaskResult, train []latformer.Example) (*latformer.Learner, *latformer.Proposal, error) {
+	start := time.Now()
+	expert := experts.ExpertFromScope(s.store.RootScope(), res.Canvas, res.Canvas)
+	props, used, err := latformer.LatticeProposals(expert, train, 1, s.grid)
+	res.SearchSeconds = time.Since(start).Seconds()
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Lattice = "canvas"
+	if used.GridLattice {
+		res.Lattice = "grid"
+	}
+	if used.GridLattice && !expert.GridLattice {
+		if s.gridCache == nil {
+			settings := experts.ParamGridLattice + "=true"
+			if s.settings != "" {
+				settings = s.settings + ";" + settings
+			}
+			if s.gridCache, err = latformer.NewLearnerCacheFor(s.opts.Architecture, s.backend, settings); err != nil {
+				return nil, nil, err
+			}
+		}
+		if learner, _, err = s.gridCache.Learner(res.Canvas, res.Canvas); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(props) == 0 {
+		return learner, nil, nil
+	}
+	return learner, &props[0], nil
+}
+
+// proposalPredictions applies a proposal, its table generalized (annotate.Proposal.Generalize), to the test
+// inputs: nil where the table cannot map a cell.
+func proposalPredictions(top annotate.Proposal, test []latformer.Example) ([]*datasets.Canvas, error) {
+	top = top.Generalize()
+	preds := make([]*datasets.Canvas, len(test))
+	for i, ex := range test {
+		out, ok, err := top.Predict(ex.Input)
+		if err != nil {
+			return nil, fmt.Errorf("test pair %d: %w", i, err)
+		}
+		if ok {
+			preds[i] = &out
+		}
+	}
+	return preds, nil
 }
 
 // taskExamples places the task's training pairs and test inputs on a canvas x canvas canvas, each with the
