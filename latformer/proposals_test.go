@@ -7,7 +7,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/lattice"
@@ -174,6 +177,113 @@ func TestGateInitSearch(t *testing.T) {
 	for i := range paperPreds {
 		if !slices.Equal(paperPreds[i], searchPreds[i]) {
 			t.Errorf("no proposal: prediction %d differs between search and paper", i)
+		}
+	}
+}
+
+// gridFlipTask draws num pairs on a 7x7 canvas whose input grids differ in size (2..6 rows and columns) and
+// whose output is the grid with its columns (axis 1) or rows (axis 0) reversed: a size-relative element.
+func gridFlipTask(t *testing.T, rng *rand.Rand, axis, num int) []Example {
+	t.Helper()
+	out := make([]Example, num)
+	for k := range out {
+		h, w := 2+rng.IntN(5), 2+rng.IntN(5)
+		in, flipped := datasets.NewGrid(h, w, 0), datasets.NewGrid(h, w, 0)
+		for i := range h {
+			for j := range w {
+				in[i][j] = rng.IntN(5)
+			}
+		}
+		for i := range h {
+			for j := range w {
+				a, b := i, w-1-j
+				if axis == 0 {
+					a, b = h-1-i, j
+				}
+				flipped[i][j] = in[a][b]
+			}
+		}
+		x, err := datasets.ToCanvas(in, 7, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := datasets.ToCanvas(flipped, 7, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[k] = Example{Input: x, Output: y}
+	}
+	return out
+}
+
+// TestLatticeProposalsGrid checks the size-relative search end to end: on a task whose grids differ in
+// size, the canvas expert has no proposal and LatticeProposals returns the grid-lattice expert with the
+// flip first; the proposal → gates → read-back round trip gives the same element (LogitsFor, hard gates,
+// DecodeGates, ElementOf); and the grid-lattice expert's hard mask, with each input's extents, maps every
+// training input to the proposal's g·x (annotate.Proposal.Gather), the exact agreement of the search and
+// the expert.
+func TestLatticeProposalsGrid(t *testing.T) {
+	backend := testutil.Backend(t)
+	rng := rand.New(rand.NewPCG(17, 3))
+	for axis := range 2 {
+		train := gridFlipTask(t, rng, axis, 4)
+		e := experts.DefaultExpert(7, 7)
+		if props, err := Proposals(e, train, 0); err != nil || len(props) != 0 {
+			t.Fatalf("axis %d: %d canvas proposals (%v), want none", axis, len(props), err)
+		}
+		props, used, err := LatticeProposals(e, train, 3, true)
+		if err != nil || !used.GridLattice || len(props) == 0 {
+			t.Fatalf("axis %d: %d proposals, grid %v, err %v; want grid proposals", axis, len(props), used.GridLattice, err)
+		}
+		want := experts.Element{Scale: one}
+		want.Flip[axis] = true
+		if props[0].Element != want || !props[0].Grid() {
+			t.Errorf("axis %d: top proposal %+v (%v, grid %v), want %+v", axis, props[0].Element, props[0].Action, props[0].Grid(), want)
+		}
+		if none, _, err := LatticeProposals(e, train, 3, false); err != nil || len(none) != 0 {
+			t.Errorf("axis %d: gate_init_grid off: %d proposals (%v), want none", axis, len(none), err)
+		}
+		for _, p := range props {
+			logits := make([][]float32, len(train))
+			extents := make([][]int32, len(train))
+			inputs := make([][]float32, len(train))
+			for i, ex := range train {
+				logits[i] = used.LogitsFor(p.Element, 6)
+				h, w := annotate.GridExtents(ex.Input)
+				extents[i] = []int32{int32(h), int32(w)}
+				for _, v := range ex.Input.Cells {
+					inputs[i] = append(inputs[i], float32(v))
+				}
+			}
+			outs := graph.MustExecOnceN(backend, func(l, ext, x *graph.Node) []*graph.Node {
+				gates := used.GatesFromLogits(l, true)
+				gates.Extent = ext
+				moved := graph.Einsum("bij,bj->bi", used.Mask(gates).Dense(), x)
+				return append([]*graph.Node{moved}, gates.GateTensors()...)
+			}, logits, extents, inputs)
+			values, err := used.DecodeGates(outs[1:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			moved := tensors.MustCopyFlatData[float32](outs[0])
+			for i, ex := range train {
+				if back := used.ElementOf(values[i]); back != p.Element {
+					t.Errorf("%v: gates read back %+v, want %+v", p.Action, back, p.Element)
+				}
+				gather, err := p.Gather(ex.Input)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for c, src := range gather {
+					want := float32(0) // a mask row with no 1 (nothing lands): zero
+					if src >= 0 {
+						want = float32(ex.Input.Cells[src])
+					}
+					if got := moved[i*49+c]; got != want && !(src < 0 && got == datasets.PadToken) {
+						t.Fatalf("%v, pair %d, cell %d: the expert's mask gives %v, the search's gather %v", p.Action, i, c, got, want)
+					}
+				}
+			}
 		}
 	}
 }

@@ -490,3 +490,48 @@ func TestGeneralize(t *testing.T) {
 		t.Error("Generalize changed the original proposal's table")
 	}
 }
+
+// TestGeneralizeColorRoles checks the second rule of Generalize on an overlay's table, f(a, b) = b where b
+// is not black, else a, set on colors 1 and 2 only: keys with a new color get their output by the role
+// the keys of the same pattern agree on (f(0, 5) = 5, f(3, 7) = 7, f(6, 6) = 6), a key whose set keys of
+// the same pattern give a third color stays unset, and keys the first rule decides keep its answer.
+func TestGeneralizeColorRoles(t *testing.T) {
+	n := datasets.NumTokens
+	p := Proposal{Table: make([]int8, n*n)}
+	for i := range p.Table {
+		p.Table[i] = -1
+	}
+	for _, a := range []int{0, 1, 2} {
+		for _, b := range []int{0, 1, 2} {
+			v := b
+			if b == 0 {
+				v = a
+			}
+			p.Table[a*n+b] = int8(v)
+		}
+	}
+	p.Table[datasets.PadToken*n+datasets.PadToken] = int8(datasets.PadToken)
+	g := p.Generalize()
+	checks := []struct {
+		a, b int
+		want int8
+	}{
+		{0, 5, 5}, // (black, color): the role "b" of (0, 1) and (0, 2)
+		{1, 7, 7}, // (color, other color): the role "b" of (1, 2) and (2, 1)
+		{3, 0, 3}, // first rule: no key (3, ·) set, the color of g·x
+		{4, 4, 4}, // first rule too
+		{0, 0, 0}, // set
+	}
+	for _, c := range checks {
+		if got := g.Table[c.a*n+c.b]; got != c.want {
+			t.Errorf("generalized f(%d, %d) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+	// A third color as output: the pattern (color, other color) says nothing.
+	q := p
+	q.Table = slices.Clone(p.Table)
+	q.Table[1*n+2] = 9
+	if got := q.Generalize().Table[1*n+7]; got != -1 {
+		t.Errorf("with f(1, 2) = 9, generalized f(1, 7) = %d, want unset", got)
+	}
+}

@@ -3,6 +3,7 @@
 package arc
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
@@ -68,5 +69,91 @@ func TestSolveBySearch(t *testing.T) {
 		Test: []datasets.Pair{{Input: datasets.Grid{{1, 2}, {3, 4}}, Output: datasets.Grid{{5, 5}, {6, 7}}}}}
 	if res, err = s.Solve(noise, nil, nil); err != nil || res.Solved || res.Action != "" || res.Predictions[0] != nil {
 		t.Errorf("no consistent element: solved %v, action %q, prediction %v, %v; want unsolved without action or prediction", res.Solved, res.Action, res.Predictions[0], err)
+	}
+}
+
+// gridFlipTask is a task whose grids differ in size from pair to pair and whose outputs reverse the rows of
+// the inputs: no canvas element fits it, the size-relative flip does.
+func gridFlipTask() datasets.Task {
+	flip := func(g datasets.Grid) datasets.Grid {
+		out := make(datasets.Grid, len(g))
+		for r := range g {
+			out[r] = append([]int(nil), g[len(g)-1-r]...)
+		}
+		return out
+	}
+	ins := []datasets.Grid{{{1, 2, 3}, {0, 3, 1}}, {{3, 3}, {2, 1}, {0, 0}, {1, 2}}, {{0, 1, 2, 4}, {3, 0, 0, 1}, {1, 1, 3, 0}}}
+	task := datasets.Task{ID: "gridflip"}
+	for _, g := range ins {
+		task.Train = append(task.Train, datasets.Pair{Input: g, Output: flip(g)})
+	}
+	test := datasets.Grid{{2, 1}, {3, 0}, {1, 4}, {0, 2}, {4, 4}}
+	task.Test = []datasets.Pair{{Input: test, Output: flip(test)}}
+	return task
+}
+
+// TestSolveBySearchGridNeverSeesTestOutputs checks the search alone on a size-relative task: solved with
+// the grid lattice (gate_init_grid), unsolved without it; and a copy of the task whose test output is
+// scrambled gets the same action and the same predictions (the search reads training pairs only).
+func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
+	task := gridFlipTask()
+	s, err := NewSolver(testutil.Backend(t), "", SolverOptions{Search: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Solve(task, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Solved || res.Lattice != "grid" || res.Action != "reflect(0)" || res.Source != SourceSearch {
+		t.Errorf("grid flip: solved %v, lattice %q, action %q, source %q; want solved by the grid's reflect(0)", res.Solved, res.Lattice, res.Action, res.Source)
+	}
+	scrambled := task
+	scrambled.Test = []datasets.Pair{{Input: task.Test[0].Input, Output: datasets.Grid{{9, 9, 9}, {9, 8, 9}}}}
+	res2, err := s.Solve(scrambled, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Action != res.Action || !reflect.DeepEqual(res2.Predictions, res.Predictions) || res2.Solved {
+		t.Errorf("scrambled test output: action %q, predictions %v (solved %v); want %q, %v, unsolved", res2.Action, res2.Predictions, res2.Solved, res.Action, res.Predictions)
+	}
+
+	off, err := NewSolver(testutil.Backend(t), "gate_init_grid=false", SolverOptions{Search: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer off.Close()
+	if res, err := off.Solve(task, nil, nil); err != nil || res.Solved || res.Action != "" {
+		t.Errorf("gate_init_grid=false: solved %v, action %q, %v; want unsolved, no element", res.Solved, res.Action, err)
+	}
+}
+
+// TestSolveFallback checks gate_init_fallback on the network: with no training steps the network's hard
+// gates start at the proposal but its untrained output cannot fit the training pairs, so the top proposal
+// predicts (source search, the network's own predictions unsolved), on the grid lattice; with the fallback
+// off the network's predictions stand. With gate_init=paper there is no search at all.
+func TestSolveFallback(t *testing.T) {
+	task := gridFlipTask()
+	const base = "train_steps=0;train_restarts=1;augment_copies=1"
+	cases := []struct {
+		settings      string
+		solved        bool
+		source, latt  string
+		networkSolved bool
+	}{
+		{base, true, SourceSearch, "grid", false},
+		{base + ";gate_init_fallback=false", false, SourceNetwork, "grid", false},
+		{base + ";gate_init=paper", false, SourceNetwork, "", false},
+	}
+	for _, c := range cases {
+		res, err := SolveTask(testutil.Backend(t), task, c.settings, 0, nil, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.settings, err)
+		}
+		if res.Solved != c.solved || res.Source != c.source || res.Lattice != c.latt || res.NetworkSolved != c.networkSolved {
+			t.Errorf("%s: solved %v, source %q, lattice %q, network solved %v; want %v, %q, %q, %v", c.settings,
+				res.Solved, res.Source, res.Lattice, res.NetworkSolved, c.solved, c.source, c.latt, c.networkSolved)
+		}
 	}
 }
