@@ -102,6 +102,11 @@ const (
 	// its output), predict with the top proposal instead: the model that fits the training pairs is
 	// chosen, the network when it fits them. Read by whoever predicts a task (experiments/arc's Solver) [true].
 	ParamGateInitFallback = "gate_init_fallback"
+	// ParamSearchScreen: a task where the lattice search (canvas, then size-relative elements with
+	// ParamGateInitGrid) finds no element is not trained and counts as unsolved, whatever ParamGateInit;
+	// the protocol of the evaluation split, where most tasks are beyond the group. Read by whoever builds
+	// the learner (experiments/arc's Solver) [false].
+	ParamSearchScreen = "search_screen"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
 	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
@@ -134,6 +139,7 @@ var defaultParams = map[string]any{
 	ParamProposalMargin:         3.0,
 	ParamGateInitGrid:           true,
 	ParamGateInitFallback:       true,
+	ParamSearchScreen:           false,
 	optimizer.ParamOptimizer:    "adam", // GoMLX's default is "adamw"
 	optimizer.ParamLearningRate: 1e-3,
 }

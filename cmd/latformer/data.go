@@ -47,8 +47,9 @@ func runDownload(args []string) error {
 
 func runAnnotate(args []string) error {
 	fs := newFlagSet("annotate", "latformer annotate [flags]",
-		"Annotates the ARC training tasks by geometric prior (package datasets/annotate) and prints the per-category counts.")
-	dataFlag := fs.String("data", "", "data directory holding arc/training (default $"+datasets.EnvDataDir+", then ../shared/data)")
+		"Annotates the ARC training (or evaluation) tasks by geometric prior (package datasets/annotate) and prints the per-category counts.")
+	dataFlag := fs.String("data", "", "data directory holding arc/<split> (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	split := fs.String("split", "training", "ARC split to annotate: training (Table 2's categories) or evaluation (the labels of the evaluation run)")
 	out := fs.String("out", "", "write the annotation JSON here (the committed copies are in datasets/annotate/annotations/)")
 	workers := fs.Int("workers", 0, "parallel workers (0: all cores)")
 	twoActions := fs.Bool("two-actions", false, "annotate with one or two actions, y = f(g1·x, g2·x, x) (the committed arc_training_two_actions.json)")
@@ -59,7 +60,13 @@ func runAnnotate(args []string) error {
 	if err != nil {
 		return err
 	}
-	dir, err := datasets.ARCSplitDir(dataDir, "training")
+	if *split != "training" && *split != "evaluation" {
+		return fmt.Errorf("--split must be training or evaluation, got %q", *split)
+	}
+	if *split == "evaluation" && *twoActions {
+		return fmt.Errorf("--two-actions annotates the training split only")
+	}
+	dir, err := datasets.ARCSplitDir(dataDir, *split)
 	if err != nil {
 		return err
 	}
@@ -71,13 +78,20 @@ func runAnnotate(args []string) error {
 	if *twoActions {
 		fn, name, committed = annotate.TwoActions, "annotate.TwoActions", annotate.DefaultTwoActions
 	}
+	if *split == "evaluation" {
+		committed = annotate.Evaluation
+	}
 	start := time.Now()
 	anns := annotate.All(tasks, *workers, fn)
 	counts := annotate.Counts(anns)
-	fmt.Printf("annotated %d ARC training tasks in %s (definition: %s)\n\n", len(anns), time.Since(start).Round(time.Millisecond), name)
+	fmt.Printf("annotated %d ARC %s tasks in %s (definition: %s)\n\n", len(anns), *split, time.Since(start).Round(time.Millisecond), name)
 	fmt.Printf("%-22s %6s %8s\n", "category", "ours", "paper≈")
 	for _, c := range datasets.Categories {
-		fmt.Printf("%-22s %6d %8d\n", c, counts[c], annotate.PaperCounts[c])
+		paper := "-" // the paper counts the training split
+		if *split == "training" {
+			paper = fmt.Sprint(annotate.PaperCounts[c])
+		}
+		fmt.Printf("%-22s %6d %8s\n", c, counts[c], paper)
 	}
 	fmt.Printf("%-22s %6d %8s\n", datasets.CategoryNone, counts[datasets.CategoryNone], "-")
 	if *twoActions {

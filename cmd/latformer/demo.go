@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -46,11 +47,14 @@ func runDemo(args []string) error {
 	numTest := fs.Int("test", 100, "number of held-out test pairs per task")
 	seed := fs.Uint64("seed", 1, "seed of the task generator")
 	outDir := fs.String("out", "runs/demo", "directory for the mask and example pictures (PNG, overwritten on each run); empty: none")
-	settings := fs.String("set", "", `hyperparameters, "key=value;key=value" (see README: train_steps, model_dim, ...)`)
+	settings := fs.String("set", "", `hyperparameters, "key=value;key=value" (see README: train_steps, model_dim, ...); the demo trains with gate_init=paper (the gates learn the element) unless this sets gate_init`)
 	quiet := fs.Bool("quiet", false, "no per-step progress")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	// The demo shows the gates learning the group element from the paper's initialization; with
+	// --set gate_init=search they start at the lattice search's proposal instead.
+	*settings = strings.Trim(latformer.ParamGateInit+"="+latformer.GateInitPaper+";"+*settings, ";")
 	if *canvas < 2 || *canvas > datasets.MaxGridSide {
 		return fmt.Errorf("--canvas must be in 2..%d, got %d", datasets.MaxGridSide, *canvas)
 	}

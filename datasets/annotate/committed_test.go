@@ -268,3 +268,38 @@ func TestTwoActionsReproducesDefault(t *testing.T) {
 		t.Errorf("checked %d tasks with two actions, want 17", checked-others)
 	}
 }
+
+// TestEvaluationPinned checks the committed annotation of the evaluation split: 381 tasks with the
+// per-category counts of the README, and, with the ARC data at hand, that a fresh run gives it.
+func TestEvaluationPinned(t *testing.T) {
+	anns, err := Evaluation()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[datasets.Category]int{}
+	for _, a := range anns {
+		counts[a.Category]++
+	}
+	want := map[datasets.Category]int{datasets.CategoryTranslate: 8, datasets.CategoryRotate: 4, datasets.CategoryReflect: 3,
+		datasets.CategoryScale: 10, datasets.CategoryNone: 356}
+	if len(anns) != 381 || !reflect.DeepEqual(counts, want) {
+		t.Errorf("%d evaluation annotations, counts %v; want 381, %v", len(anns), counts, want)
+	}
+	dataDir := os.Getenv(datasets.EnvDataDir)
+	if dataDir == "" {
+		dataDir = filepath.Join("..", "..", "..", "shared", "data")
+	}
+	dir, err := datasets.ARCSplitDir(dataDir, "evaluation")
+	if err != nil {
+		t.Skipf("no ARC evaluation split: %v", err)
+	}
+	tasks, err := datasets.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range All(tasks, 2, Task) {
+		if !reflect.DeepEqual(a, anns[a.TaskID]) {
+			t.Errorf("task %s: committed %+v, computed %+v", a.TaskID, anns[a.TaskID], a)
+		}
+	}
+}

@@ -104,3 +104,18 @@ func DefaultTwoActions() (map[string]Annotation, error) {
 	}
 	return anns, nil
 }
+
+//go:embed annotations/arc_evaluation.json
+var evaluationJSON []byte
+
+// Evaluation returns the committed annotations of the ARC evaluation tasks in our data (381 of the 400; 19
+// are held out) by Task, embedded from datasets/annotate/annotations/arc_evaluation.json (written by
+// `latformer annotate --split evaluation --out`). They label the tasks of the evaluation run by category;
+// like the training split's, they read the test outputs, so they label tasks and never solve one.
+func Evaluation() (map[string]Annotation, error) {
+	anns, err := parse(evaluationJSON)
+	if err != nil {
+		return nil, fmt.Errorf("embedded annotations/arc_evaluation.json: %w", err)
+	}
+	return anns, nil
+}

@@ -47,8 +47,8 @@ type Proposal struct {
 	Action lattice.Action // T ∘ B: lattice.Compose(translation part(s), base); String() as the experts print it
 	// Table[(token of g·x)*11 + token of x] = output token, -1 where no cell set it (11x11 keys).
 	Table   []int8
-	Entries int // keys of Table that are set
-	cost    int // BaseCost[Base] + 1 if the translation is not the identity
+	Entries int          // keys of Table that are set
+	cost    int          // BaseCost[Base] + 1 if the translation is not the identity
 	grid    *gridElement // the element of a Group.Grid search (it acts on each input's grid); nil: canvas
 }
 

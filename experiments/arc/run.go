@@ -21,9 +21,12 @@ import (
 
 // Options select the tasks of a run and say how to solve them. The zero value of a field is its default.
 type Options struct {
-	DataDir  string   // holds arc/<split>/*.json; "" means datasets.DataDir("")
-	Split    string   // "training" (default) or "evaluation"
-	Category string   // "all" (default), or one or more of datasets.Categories, comma-separated: the tasks of those annotated categories
+	DataDir string // holds arc/<split>/*.json; "" means datasets.DataDir("")
+	Split   string // "training" (default) or "evaluation"
+	// Category is "all" (default), or one or more of datasets.Categories, comma-separated: the tasks of
+	// those annotated categories. On the training split "all" is the annotated tasks (Table 2's 84), on the
+	// evaluation split every task of the split, each labeled by annotate.Evaluation (none included).
+	Category string
 	Tasks    []string // explicit task ids (overrides Category; their category is taken from the annotation)
 	// Annotation chooses the annotation that selects and labels the tasks: "one-action" (default,
 	// annotate.Default, the 84 tasks of Table 2) or "two-actions" (annotate.DefaultTwoActions,
@@ -128,8 +131,15 @@ func modelArchitecture(name string) (latformer.Architecture, error) {
 	return baselines.ByName(name)
 }
 
-// annotations returns the annotation o.Annotation names.
+// annotations returns the annotation o.Annotation names, or on the evaluation split its own
+// (annotate.Evaluation).
 func (o Options) annotations() (map[string]annotate.Annotation, error) {
+	if o.Split == "evaluation" {
+		if o.Annotation == "two-actions" {
+			return nil, fmt.Errorf("the two-action annotation covers the training split only")
+		}
+		return annotate.Evaluation()
+	}
 	if o.Annotation == "two-actions" {
 		return annotate.DefaultTwoActions()
 	}
@@ -137,7 +147,8 @@ func (o Options) annotations() (map[string]annotate.Annotation, error) {
 }
 
 // SelectTasks loads the tasks that o selects: the ids in o.Tasks, or the tasks of the committed
-// annotation (o.Annotation, training split only) in o.Category, in id order, at most
+// annotation (o.Annotation on the training split, annotate.Evaluation on the evaluation split) in
+// o.Category, in id order, at most
 // o.Limit of them, less those on a canvas above o.MaxCanvas.
 func SelectTasks(o Options) ([]datasets.Task, error) {
 	o, err := o.withDefaults(time.Now())
@@ -166,9 +177,6 @@ func selectTasks(o Options) ([]datasets.Task, int, error) {
 			}
 		}
 	} else {
-		if o.Split != "training" {
-			return nil, 0, fmt.Errorf("the committed annotation covers the training split only: give task ids for %s", o.Split)
-		}
 		annotations, err := o.annotations()
 		if err != nil {
 			return nil, 0, err
@@ -177,8 +185,10 @@ func selectTasks(o Options) ([]datasets.Task, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
+		// On the evaluation split "all" is every task (the whole split is the report), none included.
+		everything := categories == nil && o.Split == "evaluation"
 		for id, a := range annotations {
-			if a.Category != datasets.CategoryNone && (categories == nil || categories[a.Category]) {
+			if everything || (a.Category != datasets.CategoryNone && (categories == nil || categories[a.Category])) {
 				ids = append(ids, id)
 			}
 		}

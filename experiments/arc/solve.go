@@ -42,16 +42,16 @@ type TaskResult struct {
 	// Model is the architecture trained (latformer.Architecture.Name).
 	Model string
 	// Source says what made the predictions: SourceNetwork (the trained model) or SourceSearch (the
-	// lattice search's top proposal: the LatticeSearch model, or the network's hard gates did not fit the
-	// training pairs with hard gates, so latformer.ParamGateInitFallback chose the proposal: a single element
-// and table that fit them over a soft mixture, as Fit prefers a restart whose hard gates fit). Lattice is "canvas", or
+	// lattice search's top proposal: the LatticeSearch model, or, by latformer.ParamGateInitFallback, a
+	// network whose hard gates do not fit the training pairs: a single element and table that fit them is
+	// preferred to a soft mixture, as Fit prefers a restart whose hard gates fit). Lattice is "canvas", or
 	// "grid" when the task's elements are size-relative (latformer.ParamGateInitGrid); "" without mask
 	// experts.
 	Source, Lattice string
 	// NetworkSolved: the trained network's own predictions solve the task (Solved when Source is
 	// SourceNetwork; with the fallback, what the network would have scored).
 	NetworkSolved bool
-	HardGates bool
+	HardGates     bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
 	// first test input ("g1 + g2" with two actions, layers.ParamActions).
 	Canvas int
@@ -111,8 +111,9 @@ type Solver struct {
 	backend   compute.Backend
 	settings  string
 	store     *model.Store // the hyperparameters (the experts' group, gate_init and its options)
-	// search: gate_init is "search"; grid and fallback: gate_init_grid and gate_init_fallback.
-	search, grid, fallback bool
+	// search: gate_init is "search"; grid, fallback and screen: gate_init_grid, gate_init_fallback and
+	// search_screen.
+	search, grid, fallback, screen bool
 }
 
 // NewSolver returns a Solver; bad settings or options are an error here, before any work.
@@ -139,6 +140,7 @@ func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*S
 	s.search = latformer.Param[string](s.store, latformer.ParamGateInit) == latformer.GateInitSearch
 	s.grid = latformer.Param[bool](s.store, latformer.ParamGateInitGrid)
 	s.fallback = latformer.Param[bool](s.store, latformer.ParamGateInitFallback)
+	s.screen = latformer.Param[bool](s.store, latformer.ParamSearchScreen)
 	return s, nil
 }
 
@@ -188,10 +190,18 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	if err != nil {
 		return res, err
 	}
-	var top *latformer.Proposal // gate_init=search: the search's first proposal, for the fallback
-	if s.search && s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name { // the model with mask experts
+	// gate_init=search on the model with mask experts: the search first (it may choose the grid lattice),
+	// its top proposal kept for the fallback.
+	var top *latformer.Proposal
+	if (s.search || s.screen) && s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name {
 		if learner, top, err = s.searchFirst(learner, &res, train); err != nil {
 			return res, fmt.Errorf("task %s: %w", task.ID, err)
+		}
+		if top == nil && s.screen { // search_screen: no element, no training, unsolved
+			res.Source = SourceSearch
+			res.Seconds = time.Since(start).Seconds()
+			res.score(task, make([]*datasets.Canvas, len(test)))
+			return res, nil
 		}
 	}
 	fit, err := learner.Fit(train, progress)
@@ -218,7 +228,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 		canvases[i] = &preds[i].Canvas
 	}
 	res.Source = SourceNetwork
-	if top != nil && !(fit.Fitted && fit.HardGates) && s.fallback {
+	if top != nil && !(fit.Fitted && fit.HardGates) && s.search && s.fallback {
 		// No single element of the network's gates fits the training pairs; the proposal's does.
 		network := res
 		network.score(task, canvases)
@@ -236,9 +246,10 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	return res, nil
 }
 
-// searchFirst runs the lattice search of gate_init=search before training (latformer.LatticeProposals):
-// when only size-relative elements fit the training pairs (gate_init_grid), it returns a learner with the
-// grid-lattice expert instead of learner. It also returns the top proposal (nil: none).
+// searchFirst runs the lattice search before training (latformer.LatticeProposals), for gate_init=search
+// or search_screen: with gate_init=search, when only size-relative elements fit the training pairs
+// (gate_init_grid), it returns a learner with the grid-lattice expert instead of learner. It also returns
+// the top proposal (nil: none).
 func (s *Solver) searchFirst(learner *latformer.Learner, res *TaskResult, train []latformer.Example) (*latformer.Learner, *latformer.Proposal, error) {
 	start := time.Now()
 	expert := experts.ExpertFromScope(s.store.RootScope(), res.Canvas, res.Canvas)
@@ -248,10 +259,10 @@ func (s *Solver) searchFirst(learner *latformer.Learner, res *TaskResult, train 
 		return nil, nil, err
 	}
 	res.Lattice = "canvas"
-	if used.GridLattice {
+	if expert.GridLattice || (used.GridLattice && s.search) {
 		res.Lattice = "grid"
 	}
-	if used.GridLattice && !expert.GridLattice {
+	if used.GridLattice && !expert.GridLattice && s.search {
 		if s.gridCache == nil {
 			settings := experts.ParamGridLattice + "=true"
 			if s.settings != "" {
