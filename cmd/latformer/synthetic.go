@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,7 @@ func runSynthetic(experiment string, args []string) error {
 	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs (default $"+datasets.EnvDataDir+", then ../shared/data)")
 	randomGrids := fs.Bool("random-grids", false, "inputs are random grids instead of ARC grids (no data needed)")
 	families := stringsFlag(fs, "families", nil, "comma-separated `families` (default all: translation,rotation,reflection,scaling)")
-	models := stringsFlag(fs, "models", nil, "comma-separated `models`: latformer, latformer_nosmooth, transformer, attention_abs, attention_rel, cnn, transformer_aug (default: "+strings.Join(full.Models, ",")+")")
+	models := stringsFlag(fs, "models", nil, "comma-separated `models`: latformer, latformer_nosmooth, latformer_search (gate_init=search), transformer, attention_abs, attention_rel, cnn, transformer_aug (default: "+strings.Join(full.Models, ",")+")")
 	sizes := intsFlag(fs, "sizes", nil, "comma-separated training-set `sizes` (default "+joinInts(full.Sizes)+")")
 	noise := floatsFlag(fs, "noise", nil, "comma-separated noise `levels` w in [0,1] (default "+joinFloats(full.Noise)+")")
 	tasks := fs.Int("tasks", 0, "tasks per family, the first of each (default: 5 translations and 5 scalings, all 3 rotations and 4 reflections; 0: all, 100 translations and 32 scalings)")
@@ -109,18 +110,21 @@ func runSynthetic(experiment string, args []string) error {
 	return errors.Join(writeSynthetic(outcome, *svg), err)
 }
 
-// writeSynthetic prints the tables of a run (and writes its figure to svg, "" for none).
+// writeSynthetic prints the tables of the results file of a run, the run's rows and those a resumed file
+// holds besides (a series run apart), and writes its figure to svg ("" for none).
 func writeSynthetic(outcome synthetic.Outcome, svg string) error {
 	o := outcome.Options
-	points := synthetic.Summarize(outcome.Results, o.Models, o.Families)
+	results := append(slices.Clone(outcome.Results), outcome.Others...)
+	models, families := synthetic.Series(results)
+	points := synthetic.Summarize(results, models, families)
 	fmt.Println()
 	synthetic.WriteTable(os.Stdout, points, o.Experiment)
 	if o.Experiment == synthetic.SampleEfficiency {
 		fmt.Println()
-		synthetic.WriteReach(os.Stdout, points, o.Models, o.Families, 0.9)
+		synthetic.WriteReach(os.Stdout, points, models, families, 0.9)
 	}
 	if svg != "" {
-		if err := os.WriteFile(svg, []byte(synthetic.FigureSVG(points, o.Models, o.Families)), 0o644); err != nil {
+		if err := os.WriteFile(svg, []byte(synthetic.FigureSVG(points, models, families)), 0o644); err != nil {
 			return err
 		}
 		fmt.Printf("figure written to %s\n", svg)

@@ -36,6 +36,17 @@ func TestSyntheticCommands(t *testing.T) {
 	if data, err := os.ReadFile(svg); err != nil || !strings.Contains(string(data), "<polyline") {
 		t.Errorf("figure: %v; want an SVG with lines", err)
 	}
+	// latformer_search run apart into the same file: the figure then draws the file's three series.
+	if err := runSampleEfficiency([]string{"--random-grids", "--families", "reflection", "--tasks", "1", "--sizes", "1",
+		"--models", synthetic.ModelLatFormerSearch, "--canvas", "5", "--steps", "10", "--test", "5", "--out", se, "--svg", svg, "--resume", "--quiet"}); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := synthetic.ReadResults(se); err != nil || len(rows) != 5 || rows[4].Model != synthetic.ModelLatFormerSearch {
+		t.Errorf("sample-efficiency CSV after the latformer_search run: %d rows, %v; want 5, the last of latformer_search", len(rows), err)
+	}
+	if data, err := os.ReadFile(svg); err != nil || strings.Count(string(data), "<polyline") != 3 || !strings.Contains(string(data), ">latformer_search<") {
+		t.Errorf("figure of the resumed file: %v; want the lines of latformer, attention_rel and latformer_search", err)
+	}
 	for _, bad := range [][]string{{"--sizes", "1,x"}, {"--noise", "two"}} {
 		err := runSampleEfficiency(append(bad, "--random-grids", "--out", filepath.Join(dir, "bad.csv")))
 		if _, ok := err.(usageError); !ok {

@@ -3,18 +3,58 @@
 package synthetic
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/render"
 )
 
+// Series returns the models and the families that results hold, in the order of the figure's legend
+// and panels (and of the tables): FigureModels, ModelLatFormerSearch, then the other models sorted; the
+// families in the order of datasets.SyntheticFamilies, then the others sorted. The order fixes each
+// model's colour in FigureSVG whatever the run that wrote the rows.
+func Series(results []Result) ([]string, []datasets.SyntheticFamily) {
+	var models []string
+	var families []datasets.SyntheticFamily
+	for _, r := range results {
+		if !slices.Contains(models, r.Model) {
+			models = append(models, r.Model)
+		}
+		if !slices.Contains(families, r.Family) {
+			families = append(families, r.Family)
+		}
+	}
+	legend := append(slices.Clone(FigureModels), ModelLatFormerSearch)
+	slices.SortFunc(models, func(a, b string) int { return compareRanked(legend, a, b) })
+	slices.SortFunc(families, func(a, b datasets.SyntheticFamily) int {
+		return compareRanked(datasets.SyntheticFamilies, a, b)
+	})
+	return models, families
+}
+
+// compareRanked orders a and b by their index in list, those not in it after, sorted.
+func compareRanked[T cmp.Ordered](list []T, a, b T) int {
+	rank := func(x T) int {
+		if i := slices.Index(list, x); i >= 0 {
+			return i
+		}
+		return len(list)
+	}
+	if c := rank(a) - rank(b); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
+}
+
 // FigureSVG draws Figure 5 from the points (noise 0): one panel per family, test accuracy against the
 // number of training pairs (log scale), a line per model with its standard deviation over the tasks as
-// a shade. The panels sit side by side in one SVG document.
+// a shade, in the order of models (which fixes the colours; Series gives the legend's). The panels sit
+// side by side in one SVG document.
 func FigureSVG(points []Point, models []string, families []datasets.SyntheticFamily) string {
 	const panelW, panelH = 330, 330
 	var sb strings.Builder
@@ -34,6 +74,11 @@ func FigureSVG(points []Point, models []string, families []datasets.SyntheticFam
 				}
 			}
 			series = append(series, s)
+		}
+		// A model without points in this panel (a series run on other families only) gets no legend
+		// entry when it comes last; the colours go by position, so only the trailing ones are dropped.
+		for len(series) > 0 && len(series[len(series)-1].X) == 0 {
+			series = series[:len(series)-1]
 		}
 		panel := render.LineChartSVG(render.LineChart{Title: fmt.Sprintf("(%c) %s", 'a'+i, f), XLabel: "training pairs",
 			YLabel: "mean test accuracy", LogX: true, YMin: 0, YMax: 1, Width: panelW, Height: panelH, Legend: true}, series)

@@ -21,14 +21,21 @@ const (
 )
 
 // Models of Figure 5 besides the baselines package's: LatFormer with the smoothed-mask prediction of
-// Section 4.2 (the paper's LatFormer) and without it.
+// Section 4.2 (the paper's LatFormer) and without it, both with the paper's gate initialization, and
+// the paper's LatFormer whose first restarts start at the group elements an exact search over the
+// training pairs determines (latformer.GateInitSearch; not in the paper).
 const (
 	ModelLatFormer         = "latformer"
 	ModelLatFormerNoSmooth = "latformer_nosmooth"
+	ModelLatFormerSearch   = "latformer_search"
 )
 
-// FigureModels are the models of Figure 5, in the order of its legend.
+// FigureModels are the models of Figure 5, in the order of its legend: the full mode's models.
+// ModelLatFormerSearch is run apart (Options.Models), on the families asked for.
 var FigureModels = []string{ModelLatFormer, ModelLatFormerNoSmooth, "transformer", "attention_abs", "attention_rel"}
+
+// latFormerModels are the models that train LatFormer's architecture (ModelSettings tells them apart).
+var latFormerModels = []string{ModelLatFormer, ModelLatFormerNoSmooth, ModelLatFormerSearch}
 
 // Options describe a run. The zero value of a field is its default (see Full).
 type Options struct {
@@ -42,7 +49,7 @@ type Options struct {
 	// translation family's 100 are then all run). TasksOf overrides it per family.
 	Tasks   int
 	TasksOf map[datasets.SyntheticFamily]int
-	Models  []string  // "latformer", "latformer_nosmooth" or baselines.Names (default: FigureModels; Noise: latformer)
+	Models  []string  // latFormerModels or baselines.Names (default: FigureModels; Noise: latformer)
 	Sizes   []int     // training-set sizes (default 1, 2, 4, ..., 2048; Noise: 32)
 	Noise   []float64 // noise levels w of Appendix B.4 (default 0; Noise: 0, 0.2, 0.4, 0.6, 0.8)
 	Canvas  int       // canvas side (default 30, the paper's)
@@ -80,24 +87,37 @@ const TrainingSettings = "train_restarts=1;train_batch_pairs=4;augment_copies=4"
 // where they do not.
 const LatFormerSettings = "expert_zero_fill=false;train_restarts=3;train_restarts_max_cells=0"
 
-// ModelSettings returns the hyperparameters that make the model of Figure 5 called name:
-// LatFormerSettings with the smoothed-mask prediction on or off for LatFormer, none for the baselines.
+// ModelSettings returns the hyperparameters that make the model of Figure 5 called name, none for the
+// baselines. The LatFormer models train with LatFormerSettings, the smoothed-mask prediction on
+// (ModelLatFormer, ModelLatFormerSearch) or off (ModelLatFormerNoSmooth), and the gate initialization
+// written out rather than left to the library's default, so that the paper-protocol rows stay what they
+// are whatever that default: the paper's (latformer.GateInitPaper) for ModelLatFormer and
+// ModelLatFormerNoSmooth, the search's (latformer.GateInitSearch) for ModelLatFormerSearch.
 func ModelSettings(name string) string {
+	model := func(smoothing bool, gateInit string) string {
+		return fmt.Sprintf("%s;%s=%t;%s=%s", LatFormerSettings, latformer.ParamSmoothing, smoothing, latformer.ParamGateInit, gateInit)
+	}
 	switch name {
 	case ModelLatFormer:
-		return LatFormerSettings + ";" + latformer.ParamSmoothing + "=true"
+		return model(true, latformer.GateInitPaper)
 	case ModelLatFormerNoSmooth:
-		return LatFormerSettings + ";" + latformer.ParamSmoothing + "=false"
+		return model(false, latformer.GateInitPaper)
+	case ModelLatFormerSearch:
+		return model(true, latformer.GateInitSearch)
 	}
 	return ""
 }
 
 // architecture returns the architecture a model name trains.
 func architecture(name string) (latformer.Architecture, error) {
-	if name == ModelLatFormer || name == ModelLatFormerNoSmooth {
+	if slices.Contains(latFormerModels, name) {
 		return latformer.LatFormerArchitecture(), nil
 	}
-	return baselines.ByName(name)
+	arch, err := baselines.ByName(name)
+	if err != nil {
+		return arch, fmt.Errorf("%w (or %s)", err, strings.Join(latFormerModels[1:], ", "))
+	}
+	return arch, nil
 }
 
 // Full returns the settings of the full mode of an experiment (the README's numbers):
@@ -161,7 +181,7 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	}
 	for _, m := range o.Models {
 		if _, err := architecture(m); err != nil {
-			return o, fmt.Errorf("%w (or %s)", err, ModelLatFormerNoSmooth)
+			return o, err
 		}
 	}
 	if len(o.Sizes) == 0 {
@@ -217,7 +237,7 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	}
 	for _, m := range o.Models {
 		for _, w := range o.Noise {
-			if w > 0 && m != ModelLatFormer && m != ModelLatFormerNoSmooth {
+			if w > 0 && !slices.Contains(latFormerModels, m) {
 				return o, fmt.Errorf("model %s: the input noise (input_noise) is built into LatFormer's embedding only; a baseline runs with noise 0", m)
 			}
 			if err := o.checkSettings(m, w); err != nil {

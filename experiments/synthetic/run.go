@@ -3,6 +3,7 @@
 package synthetic
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -84,6 +85,10 @@ type Outcome struct {
 	Out     string
 	Options Options
 	Results []Result
+	// Others are the rows of a resumed results file outside the run's units (other models, families,
+	// sizes: a series run apart into the same file), the first of each unit's, in file order; the
+	// tables and the figure of the file show them beside Results.
+	Others  []Result
 	Elapsed time.Duration
 }
 
@@ -128,7 +133,33 @@ func Run(o Options, report Report) (Outcome, error) {
 		}},
 	})
 	out.Results, out.Elapsed = run.Results, run.Elapsed
+	if o.Resume {
+		others, readErr := otherRows(o.Out, units)
+		out.Others = others
+		err = errors.Join(err, readErr)
+	}
 	return out, err
+}
+
+// otherRows returns the rows of the results file at path whose units are not among units, the first
+// row of each unit.
+func otherRows(path string, units []Unit) ([]Result, error) {
+	rows, err := ReadResults(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the rows of %s outside the run: %w", path, err)
+	}
+	seen := map[string]bool{}
+	for _, u := range units {
+		seen[u.key()] = true
+	}
+	var others []Result
+	for _, r := range rows {
+		if k := r.Unit.key(); !seen[k] {
+			seen[k] = true
+			others = append(others, r)
+		}
+	}
+	return others, nil
 }
 
 // pool returns the grids the task inputs are drawn from: every grid of the ARC training tasks, or nil

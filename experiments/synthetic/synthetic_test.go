@@ -6,13 +6,17 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ui/commandline"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/latformer"
 )
 
 // TestOptionsErrors checks that bad options are reported before any work, naming what is wrong.
@@ -37,6 +41,94 @@ func TestOptionsErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: got error %v, want one containing %q", c.o, err, c.want)
 		}
+	}
+}
+
+// TestModelSettings checks the gate initialization and smoothing each LatFormer model trains with, read
+// from a store whose library defaults are flipped (gate_init=search, smoothing off, then gate_init=paper,
+// smoothing on), so that a model relying on a library default instead of its own setting fails; and that
+// every model, latformer_search included, is accepted and trains LatFormer's architecture or a baseline.
+func TestModelSettings(t *testing.T) {
+	want := map[string]struct {
+		gateInit  string
+		smoothing bool
+	}{
+		ModelLatFormer:         {latformer.GateInitPaper, true},
+		ModelLatFormerNoSmooth: {latformer.GateInitPaper, false},
+		ModelLatFormerSearch:   {latformer.GateInitSearch, true},
+	}
+	o, err := Options{Models: append(slices.Clone(FigureModels), ModelLatFormerSearch), RandomGrids: true}.withDefaults(time.Now())
+	if err != nil {
+		t.Fatalf("the figure's models and %s: %v", ModelLatFormerSearch, err)
+	}
+	for m, w := range want {
+		if !slices.Contains(o.Models, m) {
+			t.Errorf("%s is not among the run's models %v", m, o.Models)
+		}
+		if arch, err := architecture(m); err != nil || arch.Name != "latformer" {
+			t.Errorf("%s trains %q (%v), want LatFormer's architecture", m, arch.Name, err)
+		}
+		for _, flip := range []string{latformer.GateInitSearch, latformer.GateInitPaper} {
+			params := latformer.DefaultParams()
+			params[latformer.ParamGateInit], params[latformer.ParamSmoothing] = flip, flip == latformer.GateInitPaper
+			store := model.NewStore()
+			store.SetParams(params)
+			if _, err := commandline.ParseSettings(store, o.settings(m, 0)); err != nil {
+				t.Fatalf("%s: %v", m, err)
+			}
+			gateInit := model.GetParamOr(store.RootScope(), latformer.ParamGateInit, "")
+			smoothing := model.GetParamOr(store.RootScope(), latformer.ParamSmoothing, !w.smoothing)
+			if gateInit != w.gateInit || smoothing != w.smoothing {
+				t.Errorf("%s with the library default gate_init=%s: gate_init=%s, smoothing=%v; want %s, %v", m, flip, gateInit, smoothing, w.gateInit, w.smoothing)
+			}
+		}
+	}
+	// latformer_search is latformer but for the gate initialization.
+	if a, b := ModelSettings(ModelLatFormer), ModelSettings(ModelLatFormerSearch); strings.Replace(a, "gate_init=paper", "gate_init=search", 1) != b {
+		t.Errorf("settings of %s %q and %s %q differ in more than gate_init", ModelLatFormer, a, ModelLatFormerSearch, b)
+	}
+	if s := ModelSettings("transformer"); s != "" {
+		t.Errorf("a baseline's model settings: %q, want none", s)
+	}
+}
+
+// TestSeries checks the order of the models and families the tables and the figure show: the figure's
+// legend, then latformer_search, then others sorted, whatever the order of the rows; and that the
+// figure draws latformer_search in its own colour on the panels it has points in only.
+func TestSeries(t *testing.T) {
+	row := func(m string, f datasets.SyntheticFamily, acc float64) Result {
+		return Result{Unit: Unit{Model: m, Family: f, NumTrain: 4}, Accuracy: acc}
+	}
+	results := []Result{row(ModelLatFormerSearch, datasets.FamilyTranslation, 1), row("cnn", datasets.FamilyRotation, 0),
+		row("transformer", datasets.FamilyRotation, 0), row(ModelLatFormer, datasets.FamilyTranslation, 0.6),
+		row(ModelLatFormer, datasets.FamilyRotation, 1)}
+	models, families := Series(results)
+	if want := []string{ModelLatFormer, "transformer", ModelLatFormerSearch, "cnn"}; !slices.Equal(models, want) {
+		t.Errorf("models %v, want %v", models, want)
+	}
+	if want := []datasets.SyntheticFamily{datasets.FamilyTranslation, datasets.FamilyRotation}; !slices.Equal(families, want) {
+		t.Errorf("families %v, want %v", families, want)
+	}
+	points := Summarize(results, models, families)
+	svg := FigureSVG(points, models[:3], families)
+	panels := strings.Split(svg, `<g transform=`)[1:]
+	if len(panels) != 2 {
+		t.Fatalf("%d panels, want 2", len(panels))
+	}
+	if !strings.Contains(panels[0], ">"+ModelLatFormerSearch+"<") || strings.Contains(panels[1], ">"+ModelLatFormerSearch+"<") {
+		t.Errorf("the legend entry of %s must be on the translation panel only", ModelLatFormerSearch)
+	}
+	colours := map[string]bool{}
+	for _, line := range strings.Split(panels[0], "<polyline")[1:] {
+		colours[strings.Split(strings.Split(line, `stroke="`)[1], `"`)[0]] = true
+	}
+	if len(colours) != 3 {
+		t.Errorf("translation panel: %d line colours for its 3 models, want 3", len(colours))
+	}
+	var sb strings.Builder
+	WriteReach(&sb, points, models, families, 0.9)
+	if !strings.Contains(sb.String(), "| translation | > 4 | — | 4 | — |") {
+		t.Errorf("reach table:\n%s", sb.String())
 	}
 }
 
