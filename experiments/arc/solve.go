@@ -190,8 +190,8 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	if err != nil {
 		return res, err
 	}
-	// gate_init=search on the model with mask experts: the search first (it may choose the grid lattice),
-	// its top proposal kept for the fallback.
+	// gate_init=search or search_screen, on the model with mask experts: the search first (with
+	// gate_init=search it may choose the grid lattice), its top proposal kept for the fallback.
 	var top *latformer.Proposal
 	if (s.search || s.screen) && s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name {
 		if learner, top, err = s.searchFirst(learner, &res, train); err != nil {
