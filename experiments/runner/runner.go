@@ -23,6 +23,10 @@
 //   - Rows: a finished unit's row is written and flushed before Report.Done, so a run killed afterwards
 //     keeps it. A unit that fails is reported (Report.Error) and the others go on; Run returns the first
 //     error at the end.
+//   - Shards: with a Sharding (Spec.Sharding, or the process's, SetSharding) only the units of one shard
+//     run (Partition, by Key and Cost), and a run file beside the results file (RunFilePath) names the
+//     run (runmeta.Meta), its units and shards, and the key of every row; a resumed shard refuses a file
+//     of another run or shard. Merge checks the files of a run's shards and joins them into one.
 //
 // A unit's result must not depend on the order or the worker: the same units give the same rows with
 // any number of workers, and a resumed run the rows of an uninterrupted one.

@@ -154,8 +154,9 @@ echo "   requeued task: $(state "${array}_$victim")"
 grep -E '^== |already done' "$run_dir/logs/shard-$victim.log" | sed 's/^/   | /'
 resumed=$(grep -o '[0-9]* already done' "$run_dir/logs/shard-$victim.log" | tail -1 | cut -d' ' -f1)
 [ "${resumed:-0}" -ge 1 ] || { echo "the requeued task did not resume its rows"; exit 1; }
-# The cancel left the merge job's afterok never satisfied: once the task is requeued, set it again.
-scontrol update JobId="$merge" Dependency="afterok:$array" 2>/dev/null || true
+# The cancel left the merge job's afterok on the array never satisfied (Slurm keeps the array's failed
+# flag): once the task is requeued, make it depend on the three tasks one by one.
+scontrol update JobId="$merge" Dependency="afterok:${array}_0:${array}_1:${array}_2"
 waitfor 300 "merge job $merge" finished "$merge"
 [ "$(state "$merge")" = "COMPLETED " ] || { echo "merge job $merge: $(state "$merge")"; exit 1; }
 echo "   merge job $merge: COMPLETED"
