@@ -19,7 +19,7 @@ LATFORMER := $(BIN)/latformer
 REFERENCE ?= ../shared/bench/latformer_ref.py
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
-.PHONY: arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
+.PHONY: arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
@@ -38,6 +38,7 @@ help:
 	@echo "make serve   the ARC browser on http://127.0.0.1:8080/: tasks, predictions, masks, labelling (Ctrl-C stops it)"
 	@echo "make serve-check  the ARC browser driven in headless Chromium; saves results/serve-check.png (about 10 s)"
 	@echo "                   (each has a -quick target of a few minutes)"
+	@echo "make slurm-check  a single-node Slurm cluster runs arc as 3 shards + merge, checks it and a requeue (needs root)"
 	@echo "make download  download ARC-AGI-1 into DATA (needs internet)"
 	@echo "make clean   remove build outputs"
 
@@ -216,6 +217,12 @@ serve: build
 # label, export; saves results/serve-check.png; fails on any step.
 serve-check: build
 	$(if $(DATA),LATFORMER_DATA=$(DATA)) bash notebooks/browser-check/serve-run.sh
+
+# A single-node Slurm cluster on this machine runs a quick arc as an array of 3 shards and the merge job,
+# checks the merged rows against an unsharded run, and shows a cancelled, requeued task resuming its shard
+# (scripts/slurm/check.sh; installs Debian's slurm-wlm and munge when missing).
+slurm-check: build
+	bash scripts/slurm/check.sh
 
 docker:
 	docker build -f docker/Dockerfile -t latformer .

@@ -33,6 +33,9 @@ func runARC(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := run.prepare(fs, dataPaths(*dataFlag, "arc/"+*split)); err != nil {
+		return err
+	}
 	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: strings.Join(*category, ","), Tasks: *tasks, Annotation: *annotation, Limit: *limit,
 		MaxCanvas: *maxCanvas, Holdout: *holdout, Steps: *steps, Canvas: *canvas, Buckets: *buckets, CompilePerTask: *perTask, Model: *modelName,
 		Workers: run.workers, Settings: run.settings, Out: run.out, Resume: run.resume, Force: run.force}

@@ -86,6 +86,8 @@ type runFlags struct {
 	workers       int
 	settings      string
 	quiet         bool
+	shard         string    // --shard I/N (runner.ParseShard), "" for the whole run
+	devices       *[]string // --devices: one process per device, each on its shard
 }
 
 // runHelp is what a command's run flags say: what a row is (unit, units: "task", "tasks"), the default
@@ -96,7 +98,8 @@ type runHelp struct {
 	set         string
 }
 
-// addRunFlags defines --out, --resume, --force, --workers (default 1), --set and --quiet on fs.
+// addRunFlags defines --out, --resume, --force, --workers (default 1), --set, --quiet, --shard and
+// --devices on fs (the last two applied by runFlags.prepare).
 func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
 	f := &runFlags{}
 	fs.StringVar(&f.out, "out", "", fmt.Sprintf("results CSV, one row per %s, written as each finishes (default: a new file %s); an existing file is never overwritten without --resume or --force", h.unit, h.out))
@@ -105,5 +108,7 @@ func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
 	fs.IntVar(&f.workers, "workers", 1, h.units+" run in parallel, one backend each")
 	fs.StringVar(&f.settings, "set", "", h.set)
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fs.StringVar(&f.shard, "shard", "", fmt.Sprintf("run shard `I/N` of the %s only (0 <= I < N; by a hash of each one's key, balanced by cost where known), into --out with a run file beside it; `latformer merge` joins the N files", h.units))
+	f.devices = stringsFlag(fs, "devices", nil, "comma-separated `devices`: one process per device (CUDA_VISIBLE_DEVICES=device) on shard i of N, each into a file beside --out, then merged into --out")
 	return f
 }

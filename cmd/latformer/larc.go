@@ -46,6 +46,9 @@ func runLARC(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := run.prepare(fs, dataPaths(*dataFlag, "arc/training", "larc")); err != nil {
+		return err
+	}
 	o := larc.Options{DataDir: *dataFlag, Conditions: *conditions, Category: *category, Tasks: *tasks, Limit: *limit, Steps: *steps,
 		Settings: run.settings, Workers: run.workers, Out: run.out, Resume: run.resume, Force: run.force}
 	if *quick {

@@ -35,6 +35,9 @@ func runRegistration(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := run.prepare(fs, joinAll(*images, *names)); err != nil {
+		return err
+	}
 	o := registration.Options{PairOptions: registration.PairOptions{ImagesDir: *images, Images: *names, PairsPerImage: *perImage,
 		Patch: *patch, Grid: *grid, MaxShift: *maxShift, Modality: *modality, Seed: *seed},
 		Conditions: *conditions, Settings: run.settings, Workers: run.workers, Export: *export, Out: run.out, Resume: run.resume, Force: run.force}

@@ -55,6 +55,9 @@ func runSynthetic(experiment string, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := run.prepare(fs, gridPaths(*dataFlag, *randomGrids)); err != nil {
+		return err
+	}
 	o := full
 	if *quick {
 		o = quickOpts

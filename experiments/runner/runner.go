@@ -23,6 +23,10 @@
 //   - Rows: a finished unit's row is written and flushed before Report.Done, so a run killed afterwards
 //     keeps it. A unit that fails is reported (Report.Error) and the others go on; Run returns the first
 //     error at the end.
+//   - Shards: with a Sharding (Spec.Sharding, or the process's, SetSharding) only the units of one shard
+//     run (Partition, by Key and Cost), and a run file beside the results file (RunFilePath) names the
+//     run (runmeta.Meta), its units and shards, and the key of every row; a resumed shard refuses a file
+//     of another run or shard. Merge checks the files of a run's shards and joins them into one.
 //
 // A unit's result must not depend on the order or the worker: the same units give the same rows with
 // any number of workers, and a resumed run the rows of an uninterrupted one.
@@ -34,6 +38,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -72,7 +77,19 @@ type Spec[U, R any] struct {
 	BackendConfig string
 	NewWorker     func(backend compute.Backend) (Worker[U, R], error)
 	Report        Report[R]
+	// Sharding runs one shard of the units (Partition by Key and Cost) and writes the run file beside
+	// Out (RunFilePath); nil: the process's (SetSharding), and when that is nil too, every unit and no
+	// run file.
+	Sharding *Sharding
 }
+
+// processSharding is the sharding of the runs whose Spec has none: the command line's --shard.
+var processSharding atomic.Pointer[Sharding]
+
+// SetSharding sets the sharding of this process's runs whose Spec.Sharding is nil (nil: none). The
+// command line sets it from --shard, as $GOMLX_BACKEND sets the backend, so that every experiment's
+// runs are sharded without an option of their own.
+func SetSharding(s *Sharding) { processSharding.Store(s) }
 
 // Info describes a run about to start.
 type Info struct {
@@ -103,27 +120,30 @@ type Outcome[R any] struct {
 // finishes (see the package documentation).
 func Run[U, R any](s Spec[U, R]) (Outcome[R], error) {
 	var out Outcome[R]
-	inRun := map[string]bool{}
-	for _, u := range s.Units {
-		k := s.Key(u)
-		if inRun[k] {
-			return out, fmt.Errorf("two units with the key %q", k)
-		}
-		inRun[k] = true
+	units, header, err := s.shard()
+	if err != nil {
+		return out, err
 	}
+	inRun := map[string]bool{}
+	for _, u := range units {
+		inRun[s.Key(u)] = true
+	}
+	var fileKeys []string // of the rows in the file, in order
 	if s.Resume {
 		rows, err := s.resume(inRun)
 		if err != nil {
 			return out, err
 		}
 		for _, r := range rows {
-			if k := s.Format.Key(r); inRun[k] {
+			k := s.Format.Key(r)
+			fileKeys = append(fileKeys, k)
+			if inRun[k] {
 				inRun[k] = false // done: rows of it further down the file are ignored
 				out.Results = append(out.Results, r)
 			}
 		}
 	}
-	todo := slices.DeleteFunc(slices.Clone(s.Units), func(u U) bool { return !inRun[s.Key(u)] })
+	todo := slices.DeleteFunc(slices.Clone(units), func(u U) bool { return !inRun[s.Key(u)] })
 	if s.Cost != nil {
 		slices.SortStableFunc(todo, func(a, b U) int { return cmp.Compare(s.Cost(b), s.Cost(a)) })
 	}
@@ -132,9 +152,16 @@ func Run[U, R any](s Spec[U, R]) (Outcome[R], error) {
 		return out, err
 	}
 	defer closeFile()
+	keysFile, err := s.openRunFile(header, fileKeys)
+	if err != nil {
+		return out, err
+	}
+	if keysFile != nil {
+		defer keysFile.Close()
+	}
 	config := cmp.Or(s.BackendConfig, latformer.BackendConfig())
 	workers := make([]Worker[U, R], max(1, s.Workers))
-	info := Info{Units: len(s.Units), Done: len(s.Units) - len(todo)}
+	info := Info{Units: len(units), Done: len(units) - len(todo)}
 	for i := range workers {
 		backend, err := latformer.NewBackendWithConfig(config)
 		if err != nil {
@@ -169,6 +196,11 @@ func Run[U, R any](s Spec[U, R]) (Outcome[R], error) {
 			fail(fmt.Errorf("%s: %w", s.describe(u), err))
 			return
 		}
+		if keysFile != nil {
+			if err := appendKey(keysFile, s.Format.Key(row)); err != nil {
+				fail(fmt.Errorf("writing %s: %w", RunFilePath(s.Out), err))
+			}
+		}
 		if err := resultsfile.WriteRow(w, s.Format.Record(row)); err != nil {
 			fail(fmt.Errorf("writing %s: %w", s.Out, err))
 		}
@@ -180,6 +212,59 @@ func Run[U, R any](s Spec[U, R]) (Outcome[R], error) {
 	})
 	out.Elapsed = time.Since(start)
 	return out, firstErr
+}
+
+// shard returns the units of this process's shard of the run and the header of its run file (nil when
+// the run is not sharded), after checking that the keys are distinct and, on resume, that the file's
+// run file (if any) is of this run and shard.
+func (s Spec[U, R]) shard() ([]U, *RunHeader, error) {
+	keys := make([]string, len(s.Units))
+	seen := map[string]bool{}
+	for i, u := range s.Units {
+		keys[i] = s.Key(u)
+		if seen[keys[i]] {
+			return nil, nil, fmt.Errorf("two units with the key %q", keys[i])
+		}
+		seen[keys[i]] = true
+	}
+	sh := cmp.Or(s.Sharding, processSharding.Load())
+	if sh == nil {
+		return s.Units, nil, nil
+	}
+	var costs []float64
+	if s.Cost != nil {
+		costs = make([]float64, len(s.Units))
+		for i, u := range s.Units {
+			costs[i] = s.Cost(u)
+		}
+	}
+	assigned := Partition(keys, costs, sh.Shard.Count)
+	h := &RunHeader{Meta: sh.Meta, Shard: sh.Shard.String(), Units: make([]RunUnit, len(keys))}
+	var units []U
+	for i, u := range s.Units {
+		h.Units[i] = RunUnit{Key: keys[i], Shard: assigned[i]}
+		if assigned[i] == sh.Shard.Index {
+			units = append(units, u)
+		}
+	}
+	if s.Resume {
+		if err := checkRunFile(s.Out, *h); err != nil {
+			return nil, nil, fmt.Errorf("resume: %w", err)
+		}
+	}
+	return units, h, nil
+}
+
+// openRunFile writes the run file of a sharded run (h, and the keys of the rows already in the results
+// file) and returns it open for appending the keys of new rows; nil when the run is not sharded.
+func (s Spec[U, R]) openRunFile(h *RunHeader, keys []string) (*os.File, error) {
+	if h == nil {
+		return nil, nil
+	}
+	if err := writeRunFile(s.Out, *h, keys); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", RunFilePath(s.Out), err)
+	}
+	return os.OpenFile(RunFilePath(s.Out), os.O_WRONLY|os.O_APPEND, 0)
 }
 
 func (s Spec[U, R]) describe(u U) string {
