@@ -86,7 +86,10 @@ func taskLine(r arc.Result, finished, total int) string {
 	if r.Model != "" && r.Model != "latformer" {
 		gates = "model " + r.Model // no mask experts, no gates
 	}
-	if r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch {
+	switch {
+	case r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch && r.Action == "" && r.Steps == 0:
+		gates = "screened out: the search found no element (search_screen), not trained"
+	case r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch:
 		gates = fmt.Sprintf("no hard fit, predicted by the search's proposal %s (network: %s)", r.Action, map[bool]string{true: "solved", false: "unsolved"}[r.NetworkSolved])
 	}
 	if r.Lattice == "grid" {
