@@ -26,7 +26,7 @@ help:
 	@echo "make demo    learn rotation and translation from 10 examples each, on the pure-Go backend"
 	@echo "make test    vet, build the library without cgo, run all tests and a few seconds of fuzzing"
 	@echo "make stress  the demo five times, bench, arc-quick and the notebooks, each under a timeout (not part of test)"
-	@echo "make bench   ms per training step (canvas 10/20/30), side by side with the PyTorch reference when available"
+	@echo "make bench   ms per training step (canvas 10/20/30; median and min of 20 steps), with the PyTorch reference when available: ratios and a contention check"
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       Table 2's three LatFormer rows (search alone, LatFormer + search, paper protocol); make arc-quick: 8 tasks"
 	@echo "make arc-evaluation  the three rows on ARC's evaluation split (381 tasks, screened by the search)"
@@ -151,7 +151,9 @@ larc-quick: build
 	$(LATFORMER) larc --quick $(if $(DATA),--data $(DATA)) $(if $(T5),--t5 $(T5)) --out runs/larc_quick.csv --force
 
 # The PyTorch reference steps (full attention from shared/bench, mask-only factored from bench/) need
-# Debian's python3-torch: installed here when missing.
+# Debian's python3-torch: installed here when missing. Both sides are timed over the same number of steps
+# (--steps, default 20, after warm-up steps); the output names the CPU and the SIMD kernels, gives median
+# and minimum with the ratios of each, and warns when another process used the CPUs meanwhile.
 bench: build
 	@/usr/bin/python3 -c "import torch" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-torch libopenblas0-pthread) || true
 	@if [ -f "$(REFERENCE)" ] && /usr/bin/python3 -c "import torch" 2>/dev/null; then \

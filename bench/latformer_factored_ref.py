@@ -2,7 +2,8 @@
 # Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 """PyTorch mask-only attention computed per lattice axis: the same-work yardstick for
 `latformer_attention=mask_only` (layers.KroneckerMaskAttention), beside the shared full-attention
-reference (shared/bench/latformer_ref.py), whose model, mask expert and training step it reuses.
+reference (shared/bench/latformer_ref.py), whose model, mask expert, training step, timer and malloc
+settings it reuses.
 
 With a uniform softmax (no query-key term) the masked attention is (M / rowsum M) V. The reference's mask
 is M = (1 - r) K + r P K with K = kron(M_rows, M_cols) and P the 90-degree rotation as a row permutation,
@@ -11,14 +12,20 @@ so
     rowsum M = (1 - r) k + r P k,             k = rowsum(M_rows) (x) rowsum(M_cols)
 and no n x n tensor is formed. The script checks this against the reference's masked_attention with zero
 queries and keys (uniform softmax) and then times a training step of the reference model whose attention is
-replaced by the factored one.
+replaced by the factored one: 3 untimed steps, then --steps timed ones, with the reference's timer
+(median_ms: median, minimum and the cores other processes used meanwhile).
 
 Run: /usr/bin/python3 bench/latformer_factored_ref.py --reference ../shared/bench/latformer_ref.py
-Prints max_abs_diff_vs_dense=..., then step_ms=... last.
+Prints max_abs_diff_vs_dense=..., steps=N step_min_ms=... other_procs_cores_during_timing=..., then
+step_ms=... (the median) last.
 """
-import argparse, importlib.util, statistics, sys, time
+import argparse, importlib.util, os, sys
 
 import torch
+
+# The reference's allocator settings (see its main): freed memory stays in malloc's heap, backed by
+# transparent huge pages, so both PyTorch steps are timed under the same allocator.
+GLIBC_TUNABLES = "glibc.malloc.hugetlb=1:glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736"
 
 
 def load_reference(path):
@@ -46,14 +53,20 @@ def factored_attention(expert, x, v):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--reference", required=True, help="path of shared/bench/latformer_ref.py")
-    p.add_argument("--steps", type=int, default=20)
+    p.add_argument("--steps", type=int, default=20, help="timed steps (after 3 warm-ups)")
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--canvas", type=int, default=30)
     p.add_argument("--d", type=int, default=32)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--plain-malloc", action="store_true", help="do not re-exec with GLIBC_TUNABLES")
     args = p.parse_args()
+    if not args.plain_malloc and "GLIBC_TUNABLES" not in os.environ:
+        os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, GLIBC_TUNABLES=GLIBC_TUNABLES))
     torch.set_num_threads(args.threads)
     ref = load_reference(args.reference)
+    print(f"config: torch {torch.__version__}, threads {torch.get_num_threads()}, B={args.batch}, "
+          f"canvas={args.canvas}, d={args.d}, factored attention, "
+          f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '')}")
     torch.manual_seed(0)
     model = ref.LatFormer(args.d, args.canvas)
     n = args.canvas ** 2
@@ -68,6 +81,7 @@ def main():
         dense = ref.masked_attention(zeros, zeros, v, model.expert(e))[0]
         fact = factored_attention(model.expert, e, v)
         print(f"max_abs_diff_vs_dense={float((dense - fact).abs().max()):.2e}")
+        del e, v, zeros, dense, fact
 
     def forward(tokens):
         h0 = model.emb(tokens)
@@ -83,15 +97,10 @@ def main():
         torch.nn.functional.cross_entropy(forward(x).reshape(-1, ref.VOCAB), y.reshape(-1)).backward()
         opt.step()
 
-    for _ in range(3):
-        step()
-    ts = []
-    for _ in range(args.steps):
-        t0 = time.perf_counter()
-        step()
-        ts.append(1e3 * (time.perf_counter() - t0))
-    print(f"step_min_ms={min(ts):.1f}")
-    print(f"step_ms={statistics.median(ts):.1f}")
+    med, low, other = ref.median_ms(step, 3, args.steps)
+    print(f"steps={args.steps} step_min_ms={low:.1f} other_procs_cores_during_timing={other:.2f} "
+          f"(>0.1 means contended, re-run on an idle machine)")
+    print(f"step_ms={med:.1f}")
 
 
 if __name__ == "__main__":

@@ -3,15 +3,12 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
+	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,114 +20,232 @@ import (
 	"github.com/latformer/latformer/layers"
 )
 
+// benchOptions are the flags of `latformer bench`.
+type benchOptions struct {
+	attentions                    []string
+	sides                         []int
+	batch, dim, ffn, steps, warm  int
+	reference, factoredRef, pyExe string
+	refCanvas                     int
+	settings, cpuProfile          string
+}
+
 func runBench(args []string) error {
 	fs := newFlagSet("bench", "latformer bench [flags]",
-		"Times the training step (forward, backward, Adam) of the reference configuration and prints one\n\"bench canvas=N attention=full|factored ... step_ms=X\" line per canvas and attention path.")
-	canvases := intsFlag(fs, "canvas", []int{10, 20, 30}, "comma-separated canvas `sides` to time")
-	batch := fs.Int("batch", 16, "batch size")
-	dim := fs.Int("d", 32, "model dimension d")
-	ffn := fs.Int("dff", 128, "FFN hidden width d_ff")
-	steps := fs.Int("steps", 10, "timed steps per canvas (after 2 warm-up steps); the median is reported")
-	reference := fs.String("reference", "", "path of the PyTorch reference script (shared/bench/latformer_ref.py) to run side by side at canvas 30; empty: skip")
-	python := fs.String("python", "/usr/bin/python3", "Python interpreter for --reference")
-	factoredRef := fs.String("factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference at canvas 30; empty: skip")
-	settings := fs.String("set", "", `extra hyperparameters, "key=value;..."`)
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed steps (all canvases and paths) to this file (go tool pprof)")
+		"Times the training step (forward, backward, Adam) of the reference configuration and prints one\n"+
+			"\"bench canvas=N attention=full|factored ... step_ms=X\" line per canvas and attention path (X: the median),\n"+
+			"then a \"bench stats\" line with the median, the minimum and the cores other processes used meanwhile.\n"+
+			"With --reference it times the PyTorch reference step over as many steps and prints the ratios\n"+
+			"median/median and min/min, and a warning when either side's timing was contended.")
+	sides := intsFlag(fs, "canvas", []int{10, 20, 30}, "comma-separated canvas `sides` to time")
+	o := benchOptions{}
+	fs.IntVar(&o.batch, "batch", 16, "batch size")
+	fs.IntVar(&o.dim, "d", 32, "model dimension d")
+	fs.IntVar(&o.ffn, "dff", 128, "FFN hidden width d_ff (the PyTorch reference uses 4 d)")
+	fs.IntVar(&o.steps, "steps", 20, "timed steps per canvas and path, and for each PyTorch reference; median and minimum are reported")
+	fs.IntVar(&o.warm, "warmup", 3, "untimed Go steps before the timed ones (the first compiles the graph; the PyTorch references warm up 3 steps)")
+	fs.StringVar(&o.reference, "reference", "", "path of the PyTorch reference script (shared/bench/latformer_ref.py) to run side by side at --reference-canvas; empty: skip")
+	fs.StringVar(&o.pyExe, "python", "/usr/bin/python3", "Python interpreter for --reference")
+	fs.StringVar(&o.factoredRef, "factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference; empty: skip")
+	fs.IntVar(&o.refCanvas, "reference-canvas", 30, "canvas side of the PyTorch reference steps and of the ratios")
+	fs.StringVar(&o.settings, "set", "", `extra hyperparameters, "key=value;..."`)
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps (all canvases and paths) to this file (go tool pprof)")
 	attentions := stringsFlag(fs, "attention", []string{"full", "factored"}, "comma-separated attention `paths` to time: \"full\" (the paper's masked attention) and \"factored\" (mask-only, per lattice axis; latformer_attention=mask_only)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	for _, a := range *attentions {
+	o.sides, o.attentions = *sides, *attentions
+	if err := o.check(); err != nil {
+		return err
+	}
+	return o.run()
+}
+
+// check returns an error naming the first flag with a value the bench cannot use.
+func (o *benchOptions) check() error {
+	for _, a := range o.attentions {
 		if a != "full" && a != "factored" {
 			return fmt.Errorf("--attention: %q is neither full nor factored", a)
 		}
 	}
-	for _, c := range *canvases {
+	for _, c := range append(o.sides, o.refCanvas) {
 		if c < 2 || c > datasets.MaxGridSide {
 			return fmt.Errorf("--canvas: %d is not a side in 2..%d", c, datasets.MaxGridSide)
 		}
 	}
-	if *steps < 1 || *batch < 1 {
+	if o.steps < 1 || o.batch < 1 {
 		return fmt.Errorf("--steps and --batch must be positive")
 	}
+	if o.warm < 1 {
+		return fmt.Errorf("--warmup must be at least 1 (the first step compiles the graph)")
+	}
+	return nil
+}
+
+// run times the Go steps, then the PyTorch references, and prints the lines described in runBench.
+func (o *benchOptions) run() error {
 	backend, err := latformer.NewBackend()
 	if err != nil {
 		return err
 	}
 	backendName := latformer.BackendConfig()
+	printHost()
 	fmt.Printf("backend: %s\n", latformer.BackendDescription(backendName, backend))
 	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
-		*batch, *dim, *ffn)
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+		o.batch, o.dim, o.ffn)
+	fmt.Printf("timing: %d warm-up steps, then %d timed steps per canvas and path (and per PyTorch reference); median and min of the timed steps\n",
+		o.warm, o.steps)
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
 		if err != nil {
-			return err
+			return fmt.Errorf("--cpuprofile: %w", err)
 		}
 		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
+			return fmt.Errorf("--cpuprofile: %w", err)
 		}
 		defer pprof.StopCPUProfile()
 	}
-	goMs30 := map[string]float64{}
-	for _, c := range *canvases {
-		for _, att := range *attentions {
-			set := *settings
+	var sides []benchSide // the Go sides at the reference canvas, for the ratios
+	for _, c := range o.sides {
+		for _, att := range o.attentions {
+			set := o.settings
 			if att == "factored" {
 				set = strings.Trim(set+";"+layers.ParamAttention+"="+layers.AttentionMaskOnly, ";")
 			}
-			ms, err := benchCanvas(c, *batch, *dim, *ffn, *steps, set)
+			st, err := benchCanvas(c, o.batch, o.dim, o.ffn, o.warm, o.steps, set)
 			if err != nil {
-				return err
+				return fmt.Errorf("canvas %d, attention %s: %w", c, att, err)
 			}
-			if c == 30 {
-				goMs30[att] = ms
+			fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, att, o.batch, o.dim, st.MedianMs, backendName)
+			fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, att, st)
+			if c == o.refCanvas {
+				sides = append(sides, benchSide{"go " + att, att, st})
 			}
-			fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, att, *batch, *dim, ms, backendName)
 		}
 	}
-	if *reference != "" {
-		torchMs, err := runReference(*python, *reference, *steps, "--fit-steps", "0")
+	if o.reference == "" {
+		warnContended(sides)
+		return nil
+	}
+	// Hand the Go heap back to the system, so that the reference's allocations do not compete with it.
+	runtime.GC()
+	debug.FreeOSMemory()
+	return o.runReferences(sides)
+}
+
+// runReferences runs the PyTorch reference (and the factored one when given) at o.refCanvas and prints
+// their lines, the ratios of the Go sides to them and the contention warnings.
+func (o *benchOptions) runReferences(sides []benchSide) error {
+	common := []string{"--steps", fmt.Sprint(o.steps), "--canvas", fmt.Sprint(o.refCanvas),
+		"--batch", fmt.Sprint(o.batch), "--d", fmt.Sprint(o.dim), "--threads", fmt.Sprint(runtime.GOMAXPROCS(0))}
+	torch, err := runReference(o.pyExe, o.reference, append(common, "--fit-steps", "0")...)
+	if err != nil {
+		return fmt.Errorf("PyTorch reference: %w", err)
+	}
+	if torch.Steps == 0 { // the shared script does not print its step count: it times --steps
+		torch.Steps = o.steps
+	}
+	c := o.refCanvas
+	fmt.Printf("bench reference=pytorch canvas=%d batch=%d d=%d step_ms=%.1f\n", c, o.batch, o.dim, torch.MedianMs)
+	fmt.Printf("bench stats reference=pytorch canvas=%d %s\n", c, torch)
+	all := append(sides, benchSide{"pytorch full", "", torch})
+	for _, s := range sides {
+		fmt.Printf("bench ratio go/pytorch canvas=%d attention=%s: %.2f (below 1 means faster than PyTorch's full step)\n",
+			c, s.attention, ratio(s.stats.MedianMs, torch.MedianMs))
+		fmt.Printf("bench ratio-min go/pytorch canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
+			c, s.attention, ratio(s.stats.MinMs, torch.MinMs))
+	}
+	if o.factoredRef != "" {
+		fact, err := runReference(o.pyExe, o.factoredRef, append(common, "--reference", o.reference)...)
 		if err != nil {
-			return fmt.Errorf("PyTorch reference: %w", err)
+			return fmt.Errorf("PyTorch factored reference: %w", err)
 		}
-		fmt.Printf("bench reference=pytorch canvas=30 batch=16 d=32 step_ms=%.1f\n", torchMs)
-		for _, att := range *attentions {
-			if ms := goMs30[att]; ms > 0 {
-				fmt.Printf("bench ratio go/pytorch canvas=30 attention=%s: %.2f (below 1 means faster than PyTorch's full step)\n", att, ms/torchMs)
-			}
-		}
-		if *factoredRef != "" {
-			factMs, err := runReference(*python, *factoredRef, *steps, "--reference", *reference)
-			if err != nil {
-				return fmt.Errorf("PyTorch factored reference: %w", err)
-			}
-			fmt.Printf("bench reference=pytorch-factored canvas=30 batch=16 d=32 step_ms=%.1f\n", factMs)
-			if ms := goMs30["factored"]; ms > 0 {
-				fmt.Printf("bench ratio go/pytorch-factored canvas=30 attention=factored: %.2f (same work)\n", ms/factMs)
+		fmt.Printf("bench reference=pytorch-factored canvas=%d batch=%d d=%d step_ms=%.1f\n", c, o.batch, o.dim, fact.MedianMs)
+		fmt.Printf("bench stats reference=pytorch-factored canvas=%d %s\n", c, fact)
+		all = append(all, benchSide{"pytorch factored", "", fact})
+		for _, s := range sides {
+			if s.attention == "factored" {
+				fmt.Printf("bench ratio go/pytorch-factored canvas=%d attention=factored: %.2f (same work)\n", c, ratio(s.stats.MedianMs, fact.MedianMs))
+				fmt.Printf("bench ratio-min go/pytorch-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", c, ratio(s.stats.MinMs, fact.MinMs))
 			}
 		}
 	}
+	warnContended(all)
 	return nil
 }
 
-// benchCanvas returns the median milliseconds per training step on random canvases.
-func benchCanvas(canvas, batch, dim, ffn, steps int, settings string) (float64, error) {
+// benchSide is one timed side of a comparison: a Go attention path or a PyTorch reference.
+type benchSide struct {
+	name, attention string
+	stats           stepStats
+}
+
+// warnContended prints one warning line per side whose timing shared the CPUs with other processes, or
+// whose contention could not be measured, and a line saying so when none was.
+func warnContended(sides []benchSide) {
+	clean := true
+	for _, s := range sides {
+		switch v := s.stats.verdict(); v {
+		case verdictClean:
+		default:
+			clean = false
+			fmt.Printf("bench WARNING %s: %s\n", s.name, v)
+		}
+	}
+	if clean && len(sides) > 0 {
+		fmt.Printf("bench contention: none (other processes used at most %.1f core while each side was timed)\n", contendedCores)
+	}
+}
+
+// printHost prints the CPU model, its SIMD flags and the matrix-multiplication kernels that GoMLX's Go
+// backend uses on it with this build.
+func printHost() {
+	text, _ := os.ReadFile("/proc/cpuinfo")
+	h := parseCPUInfo(string(text))
+	yesNo := func(f string) string {
+		if h.flags[f] {
+			return f + " yes"
+		}
+		return f + " no"
+	}
+	fmt.Printf("cpu: %s; %d logical CPUs (GOMAXPROCS %d); %s, %s, %s\n", h.model, h.cpus, runtime.GOMAXPROCS(0),
+		yesNo("avx2"), yesNo("avx512f"), yesNo("fma"))
+	experiments := buildSetting("GOEXPERIMENT")
+	fmt.Printf("simd: %s, GOEXPERIMENT=%s, GOARCH=%s; Go backend float32 matmul kernels: %s\n", runtime.Version(),
+		experiments, runtime.GOARCH, simdPath(runtime.GOARCH, experiments, h.flags, os.Getenv))
+}
+
+// buildSetting returns the value of a setting recorded in the binary's build information ("" if absent).
+func buildSetting(key string) string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == key {
+				return s.Value
+			}
+		}
+	}
+	return ""
+}
+
+// benchCanvas times `steps` training steps on random canvases after `warm` untimed ones, and measures
+// how many cores other processes used meanwhile.
+func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings string) (stepStats, error) {
 	set := fmt.Sprintf("model_dim=%d;latformer_ffn_dim=%d;augment_copies=1", dim, ffn)
 	if settings != "" {
 		set += ";" + settings
 	}
 	store, err := latformer.NewStore(set)
 	if err != nil {
-		return 0, err
+		return stepStats{}, err
 	}
 	backend, err := latformer.NewBackend()
 	if err != nil {
-		return 0, err
+		return stepStats{}, err
 	}
 	learner, err := latformer.NewLearner(backend, store, canvas, canvas)
 	if err != nil {
-		return 0, err
+		return stepStats{}, err
 	}
 	n := canvas * canvas
 	rng := rand.New(rand.NewPCG(1, uint64(canvas)))
@@ -144,40 +259,23 @@ func benchCanvas(canvas, batch, dim, ffn, steps int, settings string) (float64, 
 		return t
 	}
 	tokens, targets := random(), random()
-	var times []float64
-	for i := range steps + 2 {
+	for range warm {
+		if _, err := learner.TrainBatch(tokens, targets); err != nil {
+			return stepStats{}, err
+		}
+	}
+	times := make([]float64, 0, steps)
+	before, errBefore := sampleCPU()
+	for range steps {
 		start := time.Now()
 		if _, err := learner.TrainBatch(tokens, targets); err != nil {
-			return 0, err
+			return stepStats{}, err
 		}
-		if i >= 2 {
-			times = append(times, float64(time.Since(start).Microseconds())/1000)
-		}
+		times = append(times, float64(time.Since(start).Microseconds())/1000)
 	}
-	slices.Sort(times)
-	return times[len(times)/2], nil
-}
-
-// runReference runs the PyTorch reference step and returns its median step_ms.
-func runReference(python, script string, steps int, extra ...string) (float64, error) {
-	if _, err := os.Stat(script); err != nil {
-		return 0, err
+	other := unknownCores
+	if after, err := sampleCPU(); err == nil && errBefore == nil {
+		other = otherCores(before, after)
 	}
-	cmd := exec.Command(python, append([]string{script, "--steps", strconv.Itoa(max(steps, 10))}, extra...)...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return 0, fmt.Errorf("%s %s: %w\n%s", python, script, err, out.String())
-	}
-	sc := bufio.NewScanner(&out)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.Contains(line, "other_procs_cores_during_timing") || strings.HasPrefix(line, "max_abs_diff_vs_dense=") {
-			fmt.Printf("reference: %s\n", line)
-		}
-		if v, ok := strings.CutPrefix(line, "step_ms="); ok {
-			return strconv.ParseFloat(strings.TrimSpace(v), 64)
-		}
-	}
-	return 0, fmt.Errorf("no step_ms= line in the reference output:\n%s", out.String())
+	return summarize(times, other), nil
 }
