@@ -186,22 +186,26 @@ func TestCountsVersusPaper(t *testing.T) {
 
 // loadARC loads the ARC training tasks from $LATFORMER_DATA, else from the shared/data beside the
 // checkout (../../../shared/data from this package), skipping the test without them.
-func loadARC(t testing.TB) []datasets.Task {
+func loadARC(t testing.TB) []datasets.Task { return loadSplit(t, "training", 400) }
+
+// loadSplit loads the ARC tasks of a split from $LATFORMER_DATA, else the shared/data beside the checkout,
+// and checks there are want of them; it skips without the data.
+func loadSplit(t testing.TB, split string, want int) []datasets.Task {
 	t.Helper()
 	dataDir := os.Getenv(datasets.EnvDataDir)
 	if dataDir == "" {
 		dataDir = filepath.Join("..", "..", "..", "shared", "data")
 	}
-	arcDir, err := datasets.ARCSplitDir(dataDir, "training")
+	arcDir, err := datasets.ARCSplitDir(dataDir, split)
 	if err != nil {
-		t.Skipf("no ARC training split: %v", err)
+		t.Skipf("no ARC %s split: %v", split, err)
 	}
 	tasks, err := datasets.LoadDir(arcDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tasks) != 400 {
-		t.Fatalf("%d ARC training tasks, want 400", len(tasks))
+	if len(tasks) != want {
+		t.Fatalf("%d ARC %s tasks, want %d", len(tasks), split, want)
 	}
 	return tasks
 }
@@ -285,19 +289,7 @@ func TestEvaluationPinned(t *testing.T) {
 	if len(anns) != 381 || !reflect.DeepEqual(counts, want) {
 		t.Errorf("%d evaluation annotations, counts %v; want 381, %v", len(anns), counts, want)
 	}
-	dataDir := os.Getenv(datasets.EnvDataDir)
-	if dataDir == "" {
-		dataDir = filepath.Join("..", "..", "..", "shared", "data")
-	}
-	dir, err := datasets.ARCSplitDir(dataDir, "evaluation")
-	if err != nil {
-		t.Skipf("no ARC evaluation split: %v", err)
-	}
-	tasks, err := datasets.LoadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range All(tasks, 2, Task) {
+	for _, a := range All(loadSplit(t, "evaluation", 381), 2, Task) {
 		if !reflect.DeepEqual(a, anns[a.TaskID]) {
 			t.Errorf("task %s: committed %+v, computed %+v", a.TaskID, anns[a.TaskID], a)
 		}
