@@ -40,6 +40,7 @@ func runARC(args []string) error {
 		MaxCanvas: *maxCanvas, Holdout: *holdout, Steps: *steps, Canvas: *canvas, Buckets: *buckets, CompilePerTask: *perTask, Model: *modelName,
 		Workers: run.workers, Settings: run.settings, Out: run.out, Resume: run.resume, Force: run.force}
 	var bar *taskBar
+	var phases [3]float64 // search, compile, train+predict seconds of the tasks solved in this run
 	report := arc.Report{
 		Start: func(info arc.RunInfo) {
 			o := info.Options
@@ -50,7 +51,11 @@ func runARC(args []string) error {
 			}
 			bar = startRun(info.Backend, summary, info.Selected-info.Done, "solving", run.quiet)
 		},
-		Task:  func(r arc.Result, finished, total int) { bar.done(taskLine(r, finished, total), finished, total) },
+		Task: func(r arc.Result, finished, total int) {
+			phases[0], phases[1] = phases[0]+r.SearchSeconds, phases[1]+r.CompileSeconds
+			phases[2] += r.Seconds - r.CompileSeconds - r.SearchSeconds
+			bar.done(taskLine(r, finished, total), finished, total)
+		},
 		Error: func(err error) { bar.warn(err) },
 	}
 	outcome, err := arc.Run(opts, report)
@@ -69,6 +74,7 @@ func runARC(args []string) error {
 	if len(sizeOnly) > 0 {
 		fmt.Printf("failing only because of the output size (all cells of the expected grid right): %s\n", strings.Join(sizeOnly, ", "))
 	}
+	fmt.Printf("time per phase, summed over the tasks solved now: search %.1f s, compile %.1f s, train+predict %.1f s\n", phases[0], phases[1], phases[2])
 	fmt.Printf("wall time %s; results written to %s\n", outcome.Elapsed.Round(time.Second), outcome.Out)
 	return err
 }
