@@ -150,7 +150,7 @@ func (c *attentionCore) forward(stopped []*Node) []*Node {
 	c.q, c.k = stopped[0], stopped[1]
 	v := stopped[2]
 	scores := DotGeneral(MulScalar(c.q, c.scale), []int{3}, []int{0, 1}, c.k, []int{3}, []int{0, 1}) // [b, h, q, k]
-	c.probs = Softmax(scores, -1)
+	c.probs = splitSoftmax(scores)
 	// Values with a column of ones: one matrix product gives both A V and the row sums A 1.
 	c.valueOnes = Concatenate([]*Node{v, OnesLike(Slice(v, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, 1)))}, -1)
 	outs := make([]*Node, len(c.masks))
@@ -169,6 +169,25 @@ func (c *attentionCore) forward(stopped []*Node) []*Node {
 		outs[i] = c.maskedOutput(i, mask)
 	}
 	return outs
+}
+
+// softmaxChunks is how many pieces splitSoftmax cuts the scores into along the batch axis.
+const softmaxChunks = 2
+
+// splitSoftmax is Softmax(scores, -1) over [b, h, q, k] computed as softmaxChunks softmaxes of slices of the
+// batch, concatenated back: the same values (each row's softmax is its own), but independent graph nodes, which
+// GoMLX's Go backend runs in parallel where its one softmax op runs on a single core.
+func splitSoftmax(scores *Node) *Node {
+	batch := scores.Shape().Dimensions[0]
+	chunks := min(softmaxChunks, batch)
+	if chunks < 2 {
+		return Softmax(scores, -1)
+	}
+	parts := make([]*Node, chunks)
+	for i := range chunks {
+		parts[i] = Softmax(Slice(scores, AxisRange(batch*i/chunks, batch*(i+1)/chunks)), -1)
+	}
+	return Concatenate(parts, 0)
 }
 
 // maskedOutput is out_m = N_m / s_m for mask i (M_m broadcast to [b, h, q, k]), keeping its nodes in c.fwd[i].
