@@ -115,9 +115,10 @@ func elementOf(e experts.Expert, base experts.Element, shift [2]annotate.AxisShi
 // (experts.Expert.GateLogits under the scope "expert"; the second action's is under "expert_2").
 const gateLogitsSuffix = "/expert/gate_logits/"
 
-// HasMaskExperts reports whether the learner's model has a mask expert (gate logits variables): the
-// lattice search of ParamGateInit "search" applies to it.
-func (l *Learner) HasMaskExperts() bool {
+// hasMaskExperts reports whether the learner's model has a mask expert (gate logits variables): the
+// lattice search of ParamGateInit "search" applies to it. The variables exist once the graphs are built
+// (Fit calls it after prepare), so it is no answer before.
+func (l *Learner) hasMaskExperts() bool {
 	for v := range l.store.IterVariables() {
 		if strings.HasSuffix(v.Path(), gateLogitsSuffix+"biases") {
 			return true
@@ -130,7 +131,7 @@ func (l *Learner) HasMaskExperts() bool {
 // result and time: restart r < len(run.proposals) starts at proposal r. On a canvas above
 // ParamRestartsMaxCells, the restarts that start at a proposal run too.
 func (l *Learner) findProposals(run *fitRun, res *FitResult) error {
-	if run.gateInit != GateInitSearch || !l.HasMaskExperts() {
+	if run.gateInit != GateInitSearch || !l.hasMaskExperts() {
 		return nil
 	}
 	start := time.Now()

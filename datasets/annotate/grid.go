@@ -309,21 +309,22 @@ func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int) ([]Pro
 				return nil, fmt.Errorf("annotate.Propose: base %d: %w", bi, err)
 			}
 		}
-		for i, rs := range rowShifts {
-			for j, cs := range colShifts {
+		nRows, nCols := len(rowShifts), len(colShifts)
+		if base.scale != nil { // a base that scales: the identity translation only
+			nRows, nCols = 1, 1
+		}
+		for i := range nRows {
+			for j := range nCols {
 				identity := i == 0 && j == 0
-				if base.scale != nil && !identity {
-					continue
-				}
 				el := base
-				el.shift = [2]AxisShift{rs, cs}
+				el.shift = [2]AxisShift{rowShifts[i], colShifts[j]}
 				t = emptyTable1
 				ok := true
 				for k, p := range pairs {
 					var rm, cm []int32
 					if !identity {
 						th, tw := p.turned(el.quarter)
-						rm, cm = axisMap(rows, th, rs), axisMap(cols, tw, cs)
+						rm, cm = axisMap(rows, th, rowShifts[i]), axisMap(cols, tw, colShifts[j])
 					}
 					if !p.scan(based[k], rm, cm, &t) {
 						ok = false
