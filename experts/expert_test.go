@@ -449,3 +449,41 @@ func TestExpertZeroFillHardGates(t *testing.T) {
 		}
 	}
 }
+
+// TestLatticeMaskSliceBatch checks SliceBatch: the dense mask of examples 1..3 of a batch of 4 (with a
+// grid-lattice expert, whose rotations carry per-example Flip tensors, and smoothing) is exactly rows 1..3
+// of the whole batch's dense mask, and an empty or out-of-range slice panics.
+func TestLatticeMaskSliceBatch(t *testing.T) {
+	backend := testutil.Backend(t)
+	rng := rand.New(rand.NewPCG(41, 42))
+	e := DefaultExpert(4, 4)
+	e.GridLattice = true
+	logits := testutil.NormalTensor(rng, 4, e.NumGates())
+	extents := tensors.FromValue([][]int32{{3, 4}, {4, 4}, {2, 2}, {4, 1}})
+	for _, smooth := range []bool{false, true} {
+		d := MustExecOnce(backend, func(lg, ex *Node) *Node {
+			gates := e.GatesFromLogits(MulScalar(lg, 3), false)
+			gates.Extent = ex
+			m := e.Mask(gates)
+			if smooth {
+				m = e.SmoothedMask(gates)
+			}
+			return ReduceAllMax(Abs(Sub(m.SliceBatch(1, 3).Dense(), Slice(m.Dense(), AxisRange(1, 3)))))
+		}, logits, extents)
+		if diff := tensors.ToScalar[float32](d); diff != 0 {
+			t.Errorf("smooth=%v: SliceBatch(1, 3) differs from the whole batch's examples 1..3 by %g", smooth, diff)
+		}
+	}
+	for _, r := range [][2]int{{2, 2}, {-1, 2}, {3, 5}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("SliceBatch(%d, %d) of a batch of 4 did not panic", r[0], r[1])
+				}
+			}()
+			_ = MustExecOnce(backend, func(lg *Node) *Node {
+				return e.Mask(e.GatesFromLogits(lg, false)).SliceBatch(r[0], r[1]).Dense()
+			}, logits)
+		}()
+	}
+}

@@ -43,7 +43,15 @@ import (
 // softmax, shared by the paper's formulation.
 func MaskedAttentionCore(query, key, value, mask *Node) *Node {
 	checkAttentionShapes(query, key, value)
-	return maskedAttentionCore(query, key, value, []coreMask{{dense: mask}})[0]
+	batch := query.Shape().Dimensions[0]
+	return inBatchChunks(batch, func(lo, hi int) []*Node {
+		cut := func(x *Node) *Node { return sliceBatch(x, batch, lo, hi) }
+		m := mask
+		if m.Rank() >= 3 {
+			m = cut(m) // [batch, q, k] or [batch|1, heads|1, q, k]; a [q, k] mask is shared by the batch
+		}
+		return maskedAttentionCore(cut(query), cut(key), cut(value), []coreMask{{dense: m}})
+	})[0]
 }
 
 // MaskedAttentionCoreFactored is MaskedAttentionCore for several lattice masks given in factored form
@@ -56,21 +64,69 @@ func MaskedAttentionCore(query, key, value, mask *Node) *Node {
 func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.LatticeMask) []*Node {
 	checkAttentionShapes(query, key, value)
 	batch, queryLen, keyLen := query.Shape().Dimensions[0], query.Shape().Dimensions[2], key.Shape().Dimensions[2]
-	ms := make([]coreMask, len(masks))
-	for i, m := range masks {
+	for _, m := range masks {
 		if n := m.Rows * m.Cols; n != queryLen || n != keyLen {
 			exceptions.Panicf("MaskedAttentionCoreFactored: a %dx%d lattice mask needs queryLen = keyLen = %d, got %d and %d", m.Rows, m.Cols, n, queryLen, keyLen)
 		}
-		l, r := m.Factors()
-		if l.Shape().Dimensions[0] != batch {
-			exceptions.Panicf("MaskedAttentionCoreFactored: mask batch %d, query batch %d", l.Shape().Dimensions[0], batch)
+		if len(m.Terms) == 0 {
+			exceptions.Panicf("MaskedAttentionCoreFactored: a lattice mask has no terms")
 		}
-		if l.DType() != query.DType() {
-			l, r = ConvertDType(l, query.DType()), ConvertDType(r, query.DType())
+		if b := m.Terms[0].Row.Shape().Dimensions[0]; b != batch {
+			exceptions.Panicf("MaskedAttentionCoreFactored: mask batch %d, query batch %d", b, batch)
 		}
-		ms[i] = coreMask{l: l, r: r, rows: m.Rows, cols: m.Cols}
 	}
-	return maskedAttentionCore(query, key, value, ms)
+	return inBatchChunks(batch, func(lo, hi int) []*Node {
+		ms := make([]coreMask, len(masks))
+		for i, m := range masks {
+			if hi-lo < batch {
+				m = m.SliceBatch(lo, hi)
+			}
+			l, r := m.Factors()
+			if l.DType() != query.DType() {
+				l, r = ConvertDType(l, query.DType()), ConvertDType(r, query.DType())
+			}
+			ms[i] = coreMask{l: l, r: r, rows: m.Rows, cols: m.Cols}
+		}
+		cut := func(x *Node) *Node { return sliceBatch(x, batch, lo, hi) }
+		return maskedAttentionCore(cut(query), cut(key), cut(value), ms)
+	})
+}
+
+// batchChunks is how many slices of the batch the masked attention computes separately.
+const batchChunks = 2
+
+// inBatchChunks returns core(0, batch) computed as batchChunks calls core(lo, hi) on slices of the batch,
+// each output concatenated back along the batch axis: the same values (every example's attention is its
+// own), but each slice's n x n tensors are independent graph nodes, which GoMLX's Go backend runs in
+// parallel where its softmax runs on one core. core slices only the small operands (queries, keys,
+// values, mask factors), never an n x n tensor.
+func inBatchChunks(batch int, core func(lo, hi int) []*Node) []*Node {
+	chunks := min(batchChunks, batch)
+	if chunks < 2 {
+		return core(0, batch)
+	}
+	var parts [][]*Node
+	for ci := range chunks {
+		parts = append(parts, core(batch*ci/chunks, batch*(ci+1)/chunks))
+	}
+	outs := make([]*Node, len(parts[0]))
+	for i := range outs {
+		pieces := make([]*Node, chunks)
+		for ci := range chunks {
+			pieces[ci] = parts[ci][i]
+		}
+		outs[i] = Concatenate(pieces, 0)
+	}
+	return outs
+}
+
+// sliceBatch returns examples lo, ..., hi-1 of x, or x itself when that is the whole batch or when x has a
+// batch axis of 1 (broadcast over the batch).
+func sliceBatch(x *Node, batch, lo, hi int) *Node {
+	if hi-lo == batch || x.Shape().Dimensions[0] != batch {
+		return x
+	}
+	return Slice(x, AxisRange(lo, hi))
 }
 
 func checkAttentionShapes(query, key, value *Node) {
@@ -88,7 +144,7 @@ func checkAttentionShapes(query, key, value *Node) {
 }
 
 // coreMask is one mask of maskedAttentionCore: dense (any shape of MaskedAttentionCore) or factored,
-// M[b, (i,j), (c,e)] = Σ_t l[b,i,j,c,t]·r[b,i,j,e,t] on a rows x cols lattice (LatticeMask.Factors).
+// M[b, (i,j), (c,e)] = Σ_t l[b,i,j,t,c]·r[b,i,j,t,e] on a rows x cols lattice (LatticeMask.Factors).
 type coreMask struct {
 	dense, l, r *Node
 	rows, cols  int
@@ -103,7 +159,7 @@ type coreMask struct {
 // Backward from dout_m:  dN_m = dout_m / s_m,  ds_m = -rowsum(dN_m ⊙ out_m) (0 where s_m = 0),
 // dA_m = [dN_m, ds_m] [V, 1]ᵀ,  d[V, 1] += A_mᵀ [dN_m, ds_m],  dM_m = P ⊙ dA_m,  dS += A_m ⊙ dA_m
 // (= P ⊙ dP, see MaskedAttentionCore),  dQ = dS K/√d,  dK = dSᵀ Q/√d; a factored mask gets
-// dl = dM r and dr = dMᵀ l per query cell.
+// dl = r dMᵀ and dr = l dM per query cell (factors [b, i, j, T, ·], LatticeMask.Factors).
 func maskedAttentionCore(query, key, value *Node, masks []coreMask) []*Node {
 	dims := query.Shape().Dimensions
 	c := &attentionCore{masks: masks, batch: dims[0], heads: dims[1], queryLen: dims[2],
@@ -150,7 +206,7 @@ func (c *attentionCore) forward(stopped []*Node) []*Node {
 	c.q, c.k = stopped[0], stopped[1]
 	v := stopped[2]
 	scores := DotGeneral(MulScalar(c.q, c.scale), []int{3}, []int{0, 1}, c.k, []int{3}, []int{0, 1}) // [b, h, q, k]
-	c.probs = splitSoftmax(scores)
+	c.probs = Softmax(scores, -1)
 	// Values with a column of ones: one matrix product gives both A V and the row sums A 1.
 	c.valueOnes = Concatenate([]*Node{v, OnesLike(Slice(v, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, 1)))}, -1)
 	outs := make([]*Node, len(c.masks))
@@ -163,31 +219,12 @@ func (c *attentionCore) forward(stopped []*Node) []*Node {
 		} else {
 			l, r := stopped[idx], stopped[idx+1]
 			idx += 2
-			dense := DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2}) // [b, i, j, c, e]
+			dense := DotGeneral(l, []int{3}, []int{0, 1, 2}, r, []int{3}, []int{0, 1, 2}) // [b, i, j, c, e]
 			mask = broadcastMask(Reshape(dense, c.batch, 1, c.queryLen, c.keyLen), c.batch, c.heads, c.queryLen, c.keyLen)
 		}
 		outs[i] = c.maskedOutput(i, mask)
 	}
 	return outs
-}
-
-// softmaxChunks is how many pieces splitSoftmax cuts the scores into along the batch axis.
-const softmaxChunks = 2
-
-// splitSoftmax is Softmax(scores, -1) over [b, h, q, k] computed as softmaxChunks softmaxes of slices of the
-// batch, concatenated back: the same values (each row's softmax is its own), but independent graph nodes, which
-// GoMLX's Go backend runs in parallel where its one softmax op runs on a single core.
-func splitSoftmax(scores *Node) *Node {
-	batch := scores.Shape().Dimensions[0]
-	chunks := min(softmaxChunks, batch)
-	if chunks < 2 {
-		return Softmax(scores, -1)
-	}
-	parts := make([]*Node, chunks)
-	for i := range chunks {
-		parts[i] = Softmax(Slice(scores, AxisRange(batch*i/chunks, batch*(i+1)/chunks)), -1)
-	}
-	return Concatenate(parts, 0)
 }
 
 // maskedOutput is out_m = N_m / s_m for mask i (M_m broadcast to [b, h, q, k]), keeping its nodes in c.fwd[i].
@@ -239,16 +276,15 @@ func (c *attentionCore) backward(dOuts []*Node) []*Node {
 }
 
 // factorGradients turns dM (the gradient of a factored mask, [b, h, q, k]) into those of its factors:
-// dl = dM r and dr = dMᵀ l per query cell.
+// dl = r dMᵀ and dr = l dM per query cell (factors [b, i, j, T, ·], LatticeMask.Factors).
 func (c *attentionCore) factorGradients(m coreMask, dMask, l, r *Node) (dl, dr *Node) {
 	if c.heads > 1 {
 		dMask = ReduceSum(dMask, 1)
 	}
 	dMask = Reshape(dMask, c.batch, m.rows, m.cols, m.rows, m.cols)                 // [b, i, j, c, e]
-	dl = DotGeneral(dMask, []int{4}, []int{0, 1, 2}, r, []int{3}, []int{0, 1, 2})   // [b, i, j, c, T]
-	lT := TransposeAllDims(l, 0, 1, 2, 4, 3)                                        // [b, i, j, T, c], small
-	dR := DotGeneral(lT, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2}) // [b, i, j, T, e]
-	return dl, TransposeAllDims(dR, 0, 1, 2, 4, 3)
+	dl = DotGeneral(r, []int{4}, []int{0, 1, 2}, dMask, []int{4}, []int{0, 1, 2}) // [b, i, j, T, c]
+	dr = DotGeneral(l, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2}) // [b, i, j, T, e]
+	return dl, dr
 }
 
 func addOrSet(sum, x *Node) *Node {
