@@ -281,7 +281,7 @@ func (c *attentionCore) factorGradients(m coreMask, dMask, l, r *Node) (dl, dr *
 	if c.heads > 1 {
 		dMask = ReduceSum(dMask, 1)
 	}
-	dMask = Reshape(dMask, c.batch, m.rows, m.cols, m.rows, m.cols)                 // [b, i, j, c, e]
+	dMask = Reshape(dMask, c.batch, m.rows, m.cols, m.rows, m.cols)               // [b, i, j, c, e]
 	dl = DotGeneral(r, []int{4}, []int{0, 1, 2}, dMask, []int{4}, []int{0, 1, 2}) // [b, i, j, T, c]
 	dr = DotGeneral(l, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2}) // [b, i, j, T, e]
 	return dl, dr
