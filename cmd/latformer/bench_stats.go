@@ -214,7 +214,8 @@ func parseCPUInfo(text string) cpuInfo {
 // internal/gobackend/dot/matmul) registers for this build and CPU, following its init functions: the SIMD
 // kernels exist only on amd64 with GOEXPERIMENT=simd; AVX-512 needs F, CD, BW, DQ and VL
 // (archsimd.X86.AVX512) and wins over AVX2; $GOMLX_SIMD_AVX512, $GOMLX_SIMD_AVX2 and $GOMLX_DOT_MATMUL
-// set to a false value turn a kernel family off.
+// set to a false value turn a kernel family off, and so does $GODEBUG's cpu.avx512f=off (or any of the five,
+// or cpu.all=off), which Go's runtime applies before the backend looks (applyGODEBUG).
 func simdPath(goarch, experiments string, flags map[string]bool, getenv func(string) string) string {
 	off := func(env string) bool {
 		switch strings.ToLower(getenv(env)) {
@@ -232,17 +233,65 @@ func simdPath(goarch, experiments string, flags map[string]bool, getenv func(str
 	if off("GOMLX_DOT_MATMUL") {
 		return "generic DotGeneral ($GOMLX_DOT_MATMUL turns the matmul kernels off)"
 	}
-	avx512 := flags["avx512f"] && flags["avx512cd"] && flags["avx512bw"] && flags["avx512dq"] && flags["avx512vl"]
+	hasAVX512 := func(f map[string]bool) bool {
+		return f["avx512f"] && f["avx512cd"] && f["avx512bw"] && f["avx512dq"] && f["avx512vl"]
+	}
+	goFlags, _ := applyGODEBUG(flags, getenv("GODEBUG"))
+	avx512 := hasAVX512(goFlags)
 	switch {
 	case avx512 && !off("GOMLX_SIMD_AVX512"):
 		return "simd:avx512"
-	case flags["avx2"] && !off("GOMLX_SIMD_AVX2"):
-		if avx512 {
+	case goFlags["avx2"] && !off("GOMLX_SIMD_AVX2"):
+		switch {
+		case avx512:
 			return "simd:avx2 ($GOMLX_SIMD_AVX512 turns AVX-512 off)"
+		case hasAVX512(flags):
+			return "simd:avx2 ($GODEBUG turns AVX-512 off)"
 		}
 		return "simd:avx2 (the CPU lacks one of AVX-512 F, CD, BW, DQ, VL)"
 	}
-	return "portable Go (no AVX2, or $GOMLX_SIMD_AVX2 turns it off)"
+	return "portable Go (no AVX2, or $GOMLX_SIMD_AVX2 or $GODEBUG turns it off)"
+}
+
+// goCPUOptions are the x86 CPU features whose use $GODEBUG's cpu.NAME=off turns off in Go's runtime
+// (internal/cpu, Go 1.26); they are also the names of /proc/cpuinfo's flags for the SIMD ones.
+var goCPUOptions = []string{"adx", "aes", "erms", "fsrm", "pclmulqdq", "rdtscp", "sha", "vpclmulqdq", "popcnt",
+	"sse3", "sse41", "sse42", "ssse3", "avx", "avx2", "bmi1", "bmi2", "fma",
+	"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"}
+
+// applyGODEBUG returns the CPU flags as Go's runtime (and so archsimd and the backend's kernel choice) sees
+// them under the $GODEBUG value godebug: cpu.NAME=off removes NAME, cpu.all=off every option, as Go's
+// internal/cpu does ("on" cannot add a feature the CPU lacks). It also returns the cpu.* names Go does not
+// know, which it ignores after printing `GODEBUG: unknown cpu feature` (cpu.avx512 is one: the AVX-512
+// switch is cpu.avx512f).
+func applyGODEBUG(flags map[string]bool, godebug string) (map[string]bool, []string) {
+	out := make(map[string]bool, len(flags))
+	for k, v := range flags {
+		out[k] = v
+	}
+	var unknown []string
+	for _, field := range strings.Split(godebug, ",") {
+		key, value, ok := strings.Cut(strings.TrimSpace(field), "=")
+		name, isCPU := strings.CutPrefix(key, "cpu.")
+		if !ok || !isCPU {
+			continue
+		}
+		switch {
+		case name == "all":
+			if value == "off" {
+				for _, o := range goCPUOptions {
+					delete(out, o)
+				}
+			}
+		case slices.Contains(goCPUOptions, name):
+			if value == "off" {
+				delete(out, name)
+			}
+		default:
+			unknown = append(unknown, name)
+		}
+	}
+	return out, unknown
 }
 
 // experimentOn reports whether a GOEXPERIMENT list ("simd,nocoverageredesign") turns name on: the last

@@ -179,10 +179,30 @@ func TestSimdPath(t *testing.T) {
 		{"amd64", "nosimd,simd", avx512, env(), "simd:avx512"},
 		{"arm64", "simd", avx512, env(), "portable Go (the SIMD kernels are amd64 only)"},
 		{"amd64", "simd", avx512, env("GOMLX_DOT_MATMUL", "no"), "generic DotGeneral"},
+		{"amd64", "simd", avx512, env("GODEBUG", "cpu.avx512f=off"), "simd:avx2 ($GODEBUG turns AVX-512 off)"},
+		{"amd64", "simd", avx512, env("GODEBUG", "madvdontneed=1,cpu.avx512vl=off"), "simd:avx2 ($GODEBUG"},
+		{"amd64", "simd", avx512, env("GODEBUG", "cpu.avx512=off"), "simd:avx512"}, // not a Go option: ignored
+		{"amd64", "simd", avx512, env("GODEBUG", "cpu.avx512f=on"), "simd:avx512"},
+		{"amd64", "simd", avx512, env("GODEBUG", "cpu.all=off"), "portable Go (no AVX2, or $GOMLX_SIMD_AVX2 or $GODEBUG"},
 	} {
 		if got := simdPath(c.arch, c.exp, c.flags, c.env); !strings.HasPrefix(got, c.want) {
 			t.Errorf("simdPath(%s, %q, %v) = %q, want %q...", c.arch, c.exp, c.flags, got, c.want)
 		}
+	}
+}
+
+// TestApplyGODEBUG checks the CPU flags Go's runtime keeps under $GODEBUG and the cpu.* names it does not know.
+func TestApplyGODEBUG(t *testing.T) {
+	cpu := map[string]bool{"avx2": true, "avx512f": true, "fma": true, "sse4_1": true}
+	got, unknown := applyGODEBUG(cpu, "cpu.avx512=off,cpu.avx512f=off,gctrace=1,cpu.fma=on,cpu.avx2")
+	if got["avx512f"] || !got["avx2"] || !got["fma"] || !got["sse4_1"] || len(unknown) != 1 || unknown[0] != "avx512" {
+		t.Errorf("applyGODEBUG: flags %v, unknown %v; want avx512f removed, avx2, fma, sse4_1 kept, unknown [avx512]", got, unknown)
+	}
+	if !cpu["avx512f"] {
+		t.Errorf("applyGODEBUG changed its input")
+	}
+	if got, _ := applyGODEBUG(cpu, "cpu.all=off"); got["avx2"] || got["fma"] || !got["sse4_1"] {
+		t.Errorf("cpu.all=off: %v, want every Go option removed (sse4_1 is a cpuinfo name, not one)", got)
 	}
 }
 
