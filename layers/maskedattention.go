@@ -43,7 +43,9 @@ import (
 // softmax, shared by the paper's formulation.
 func MaskedAttentionCore(query, key, value, mask *Node) *Node {
 	checkAttentionShapes(query, key, value)
-	batch := query.Shape().Dimensions[0]
+	dims := query.Shape().Dimensions
+	batch := dims[0]
+	checkMaskShape(mask, batch, dims[1], dims[2], key.Shape().Dimensions[2])
 	return inBatchChunks(batch, func(lo, hi int) []*Node {
 		cut := func(x *Node) *Node { return sliceBatch(x, batch, lo, hi) }
 		m := mask
@@ -318,24 +320,12 @@ func reduceMaskGradient(d *Node, mask shapes.Shape) *Node {
 // broadcastMask returns mask with shape [batch, heads, queryLen, keyLen], accepting the shapes
 // documented in MaskedAttentionCore.
 func broadcastMask(mask *Node, batch, heads, queryLen, keyLen int) *Node {
-	dims := mask.Shape().Dimensions
+	checkMaskShape(mask, batch, heads, queryLen, keyLen)
 	switch mask.Rank() {
 	case 2:
-		if dims[0] != queryLen || dims[1] != keyLen {
-			exceptions.Panicf("mask shape %s does not match [queryLen=%d, keyLen=%d]", mask.Shape(), queryLen, keyLen)
-		}
 		mask = Reshape(mask, 1, 1, queryLen, keyLen)
 	case 3:
-		if dims[0] != batch || dims[1] != queryLen || dims[2] != keyLen {
-			exceptions.Panicf("mask shape %s does not match [batch=%d, queryLen=%d, keyLen=%d]", mask.Shape(), batch, queryLen, keyLen)
-		}
 		mask = Reshape(mask, batch, 1, queryLen, keyLen)
-	case 4:
-		if (dims[0] != batch && dims[0] != 1) || (dims[1] != heads && dims[1] != 1) || dims[2] != queryLen || dims[3] != keyLen {
-			exceptions.Panicf("mask shape %s does not match [batch=%d, heads=%d, queryLen=%d, keyLen=%d]", mask.Shape(), batch, heads, queryLen, keyLen)
-		}
-	default:
-		exceptions.Panicf("mask must have rank 2, 3 or 4, got shape %s", mask.Shape())
 	}
 	if mask.Shape().Dimensions[0] != batch || mask.Shape().Dimensions[1] != heads {
 		// Broadcast once, explicitly: the Go backend runs an element-wise op on operands of one shape as a
@@ -343,6 +333,27 @@ func broadcastMask(mask *Node, batch, heads, queryLen, keyLen int) *Node {
 		mask = BroadcastToDims(mask, batch, heads, queryLen, keyLen)
 	}
 	return mask
+}
+
+// checkMaskShape panics unless mask has one of the shapes documented in MaskedAttentionCore.
+func checkMaskShape(mask *Node, batch, heads, queryLen, keyLen int) {
+	dims := mask.Shape().Dimensions
+	switch mask.Rank() {
+	case 2:
+		if dims[0] != queryLen || dims[1] != keyLen {
+			exceptions.Panicf("mask shape %s does not match [queryLen=%d, keyLen=%d]", mask.Shape(), queryLen, keyLen)
+		}
+	case 3:
+		if dims[0] != batch || dims[1] != queryLen || dims[2] != keyLen {
+			exceptions.Panicf("mask shape %s does not match [batch=%d, queryLen=%d, keyLen=%d]", mask.Shape(), batch, queryLen, keyLen)
+		}
+	case 4:
+		if (dims[0] != batch && dims[0] != 1) || (dims[1] != heads && dims[1] != 1) || dims[2] != queryLen || dims[3] != keyLen {
+			exceptions.Panicf("mask shape %s does not match [batch=%d, heads=%d, queryLen=%d, keyLen=%d]", mask.Shape(), batch, heads, queryLen, keyLen)
+		}
+	default:
+		exceptions.Panicf("mask must have rank 2, 3 or 4, got shape %s", mask.Shape())
+	}
 }
 
 // MaskedAttentionBuilder configures a masked multi-head attention layer with learned projections.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/compute"
@@ -355,6 +356,35 @@ func TestMaskedAttentionBatchChunks(t *testing.T) {
 			if d > 1e-6 || math.IsNaN(float64(d)) {
 				t.Errorf("batch %d: value %d (pair %d: output, d logits, dQ, dK, dV, d mask) differs by %g between the chunked and the whole-batch attention", batch, i, i/6, d)
 			}
+		}
+	}
+}
+
+// TestMaskedAttentionMaskShapeErrors checks that a dense mask of the wrong shape is refused with the
+// whole batch's sizes in the message (the attention is computed on slices of the batch, whose sizes
+// would say nothing to the caller).
+func TestMaskedAttentionMaskShapeErrors(t *testing.T) {
+	backend := testutil.Backend(t)
+	rng := rand.New(rand.NewPCG(51, 52))
+	const batch, heads, n, dh = 5, 1, 6, 4
+	x := testutil.NormalTensor(rng, batch, heads, n, dh)
+	for _, c := range []struct {
+		dims []int
+		want string
+	}{
+		{[]int{3, n, n}, "[batch=5, queryLen=6, keyLen=6]"},
+		{[]int{n, n + 1}, "[queryLen=6, keyLen=6]"},
+		{[]int{batch, 2, n, n}, "[batch=5, heads=1, queryLen=6, keyLen=6]"},
+		{[]int{n}, "rank 2, 3 or 4"},
+	} {
+		mask := testutil.NormalTensor(rng, c.dims...)
+		msg := func() (msg string) {
+			defer func() { msg = fmt.Sprint(recover()) }()
+			MustExecOnce(backend, func(x, m *Node) *Node { return MaskedAttentionCore(x, x, x, m) }, x, mask)
+			return ""
+		}()
+		if !strings.Contains(msg, c.want) {
+			t.Errorf("mask %v: panic %q, want one naming %s", c.dims, msg, c.want)
 		}
 	}
 }
