@@ -46,7 +46,7 @@ func MaskedAttentionCore(query, key, value, mask *Node) *Node {
 	dims := query.Shape().Dimensions
 	batch := dims[0]
 	checkMaskShape(mask, batch, dims[1], dims[2], key.Shape().Dimensions[2])
-	return inBatchChunks(batch, func(lo, hi int) []*Node {
+	return inBatchChunks(batch, productSizes(query, key, value, nil), func(lo, hi int) []*Node {
 		cut := func(x *Node) *Node { return sliceBatch(x, batch, lo, hi) }
 		m := mask
 		if m.Rank() >= 3 {
@@ -77,7 +77,7 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 			exceptions.Panicf("MaskedAttentionCoreFactored: mask batch %d, query batch %d", b, batch)
 		}
 	}
-	return inBatchChunks(batch, func(lo, hi int) []*Node {
+	return inBatchChunks(batch, productSizes(query, key, value, masks), func(lo, hi int) []*Node {
 		ms := make([]coreMask, len(masks))
 		for i, m := range masks {
 			if hi-lo < batch {
@@ -102,9 +102,14 @@ const batchChunks = 2
 // own), but each slice's n x n tensors are independent graph nodes, which GoMLX's Go backend runs in
 // parallel where its softmax runs on one core. core slices only the small operands (queries, keys,
 // values, mask factors), never an n x n tensor.
-func inBatchChunks(batch int, core func(lo, hi int) []*Node) []*Node {
+//
+// The values are the same to the last bit only if every matrix product runs on the same kind of kernel
+// for a slice as for the whole batch: GoMLX's Go backend multiplies products below goSmallMatMulFlops with
+// other kernels, which sum in another order. sizes are the attention's products per example (the min and
+// max of batch·M·N·K / batch); where slicing would move one across the threshold, the batch is not sliced.
+func inBatchChunks(batch int, sizes [2]int, core func(lo, hi int) []*Node) []*Node {
 	chunks := min(batchChunks, batch)
-	if chunks < 2 {
+	if chunks < 2 || !sameKernels(batch, chunks, sizes) {
 		return core(0, batch)
 	}
 	var parts [][]*Node
@@ -120,6 +125,32 @@ func inBatchChunks(batch int, core func(lo, hi int) []*Node) []*Node {
 		outs[i] = Concatenate(pieces, 0)
 	}
 	return outs
+}
+
+// goSmallMatMulFlops is the size (batch·M·N·K) under which GoMLX's Go backend multiplies matrices with its
+// "small" kernels instead of its packed "large" ones (compute v0.1.2, internal/gobackend/dot/matmul,
+// noSIMDSmallMatMulSizeThreshold).
+const goSmallMatMulFlops = 4 << 20
+
+// sameKernels reports whether every product of sizes [min, max] per example stays on the same side of
+// goSmallMatMulFlops when the batch is cut into chunks slices: all large even in the smallest slice, or all
+// small for the whole batch.
+func sameKernels(batch, chunks int, sizes [2]int) bool {
+	return (batch/chunks)*sizes[0] >= goSmallMatMulFlops || batch*sizes[1] < goSmallMatMulFlops
+}
+
+// productSizes returns the smallest and largest matrix product (M·N·K) of the attention per example: over
+// its heads, n² times the key dimension or the value dimension + 1; for each factored mask, n² times its
+// number of terms T (the dense mask from the factors and the factors' gradients, once for all heads).
+func productSizes(query, key, value *Node, masks []*experts.LatticeMask) [2]int {
+	dims := query.Shape().Dimensions
+	n2 := dims[2] * key.Shape().Dimensions[2]
+	dk, dv := dims[3], value.Shape().Dimensions[3]+1
+	lo, hi := dims[1]*n2*min(dk, dv), dims[1]*n2*max(dk, dv)
+	for _, m := range masks {
+		lo, hi = min(lo, n2*len(m.Terms)), max(hi, n2*len(m.Terms))
+	}
+	return [2]int{lo, hi}
 }
 
 // sliceBatch returns examples lo, ..., hi-1 of x, or x itself when that is the whole batch or when x has a
