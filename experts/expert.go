@@ -166,24 +166,22 @@ func (m *LatticeMask) Dense() *Node {
 	l, r := m.Factors()
 	batch := l.Shape().Dimensions[0]
 	n := m.Rows * m.Cols
-	// [b, i, j, T, c] x [b, i, j, T, e] -> [b, i, j, c, e]
-	return Reshape(DotGeneral(l, []int{3}, []int{0, 1, 2}, r, []int{3}, []int{0, 1, 2}), batch, n, n)
+	// [b, i, j, c, T] x [b, i, j, e, T] -> [b, i, j, c, e]
+	return Reshape(DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2}), batch, n, n)
 }
 
 // Factors returns the mask as per-query-cell factors: for every query cell (i, j) its block over the key
 // cells (c, e) is a sum of T outer products, one per term,
 //
-//	M[b, (i,j), (c,e)] = Σ_t L[b, i, j, t, c] · R[b, i, j, t, e]
+//	M[b, (i,j), (c,e)] = Σ_t L[b, i, j, c, t] · R[b, i, j, e, t]
 //
-// with L [batch, Rows, Cols, T, Rows] and R [batch, Rows, Cols, T, Cols] (term weights folded into L; a
+// with L [batch, Rows, Cols, Rows, T] and R [batch, Rows, Cols, Cols, T] (term weights folded into L; a
 // term without rotation has L = Row[b,i,c] and R = Col[b,j,e], one with rotation L = Col[b,j,c] and
 // R = (Row J)[b,i,e]). They take n·(Rows+Cols)·T numbers instead of n². Batched matrix products with
 // batch axes (batch, i, j) turn them into the dense mask and back, which is how the full attention
 // (layers.MaskedAttentionCoreFactored) uses them: GoMLX's Go backend runs those products on its SIMD
 // matrix kernels, where the element-wise form and its gradient need broadcast multiplications and
-// reductions over the n x n tensor. The term axis comes before the key axis so that the gradients of
-// the factors, dL = R dMᵀ and dR = L dM per query cell, are products in the layout those kernels take
-// without transposing an operand.
+// reductions over the n x n tensor.
 func (m *LatticeMask) Factors() (l, r *Node) {
 	var lhs, rhs []*Node
 	for _, t := range m.Terms {
@@ -192,15 +190,15 @@ func (m *LatticeMask) Factors() (l, r *Node) {
 		if t.Weight != nil {
 			row = Mul(row, Reshape(t.Weight, batch, 1, 1))
 		}
-		// Factors indexed [b, i, j, 1, key-axis]: a row factor [b, i, ·] is the same for every j, a column
+		// Factors indexed [b, i, j, key-axis, 1]: a row factor [b, i, ·] is the same for every j, a column
 		// factor [b, j, ·] for every i.
 		byRow := func(x *Node) *Node {
 			k := x.Shape().Dimensions[2]
-			return BroadcastToDims(Reshape(x, batch, m.Rows, 1, 1, k), batch, m.Rows, m.Cols, 1, k)
+			return BroadcastToDims(Reshape(x, batch, m.Rows, 1, k, 1), batch, m.Rows, m.Cols, k, 1)
 		}
 		byCol := func(x *Node) *Node {
 			k := x.Shape().Dimensions[2]
-			return BroadcastToDims(Reshape(x, batch, 1, m.Cols, 1, k), batch, m.Rows, m.Cols, 1, k)
+			return BroadcastToDims(Reshape(x, batch, 1, m.Cols, k, 1), batch, m.Rows, m.Cols, k, 1)
 		}
 		if !t.Rotate {
 			// M[b, i, j, c, e] += Row[b, i, c] · Col[b, j, e]
@@ -216,7 +214,7 @@ func (m *LatticeMask) Factors() (l, r *Node) {
 	case 1:
 		return lhs[0], rhs[0]
 	}
-	return Concatenate(lhs, 3), Concatenate(rhs, 3)
+	return Concatenate(lhs, -1), Concatenate(rhs, -1)
 }
 
 // SliceBatch returns the mask of examples lo, ..., hi-1 of the batch: every term's per-example tensors

@@ -177,7 +177,7 @@ func checkAttentionShapes(query, key, value *Node) {
 }
 
 // coreMask is one mask of maskedAttentionCore: dense (any shape of MaskedAttentionCore) or factored,
-// M[b, (i,j), (c,e)] = Σ_t l[b,i,j,t,c]·r[b,i,j,t,e] on a rows x cols lattice (LatticeMask.Factors).
+// M[b, (i,j), (c,e)] = Σ_t l[b,i,j,c,t]·r[b,i,j,e,t] on a rows x cols lattice (LatticeMask.Factors).
 type coreMask struct {
 	dense, l, r *Node
 	rows, cols  int
@@ -192,7 +192,7 @@ type coreMask struct {
 // Backward from dout_m:  dN_m = dout_m / s_m,  ds_m = -rowsum(dN_m ⊙ out_m) (0 where s_m = 0),
 // dA_m = [dN_m, ds_m] [V, 1]ᵀ,  d[V, 1] += A_mᵀ [dN_m, ds_m],  dM_m = P ⊙ dA_m,  dS += A_m ⊙ dA_m
 // (= P ⊙ dP, see MaskedAttentionCore),  dQ = dS K/√d,  dK = dSᵀ Q/√d; a factored mask gets
-// dl = r dMᵀ and dr = l dM per query cell (factors [b, i, j, T, ·], LatticeMask.Factors).
+// dl = dM r and dr = dMᵀ l per query cell.
 func maskedAttentionCore(query, key, value *Node, masks []coreMask) []*Node {
 	dims := query.Shape().Dimensions
 	c := &attentionCore{masks: masks, batch: dims[0], heads: dims[1], queryLen: dims[2],
@@ -252,7 +252,7 @@ func (c *attentionCore) forward(stopped []*Node) []*Node {
 		} else {
 			l, r := stopped[idx], stopped[idx+1]
 			idx += 2
-			dense := DotGeneral(l, []int{3}, []int{0, 1, 2}, r, []int{3}, []int{0, 1, 2}) // [b, i, j, c, e]
+			dense := DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2}) // [b, i, j, c, e]
 			mask = broadcastMask(Reshape(dense, c.batch, 1, c.queryLen, c.keyLen), c.batch, c.heads, c.queryLen, c.keyLen)
 		}
 		outs[i] = c.maskedOutput(i, mask)
@@ -309,15 +309,16 @@ func (c *attentionCore) backward(dOuts []*Node) []*Node {
 }
 
 // factorGradients turns dM (the gradient of a factored mask, [b, h, q, k]) into those of its factors:
-// dl = r dMᵀ and dr = l dM per query cell (factors [b, i, j, T, ·], LatticeMask.Factors).
+// dl = dM r and dr = dMᵀ l per query cell.
 func (c *attentionCore) factorGradients(m coreMask, dMask, l, r *Node) (dl, dr *Node) {
 	if c.heads > 1 {
 		dMask = ReduceSum(dMask, 1)
 	}
-	dMask = Reshape(dMask, c.batch, m.rows, m.cols, m.rows, m.cols)               // [b, i, j, c, e]
-	dl = DotGeneral(r, []int{4}, []int{0, 1, 2}, dMask, []int{4}, []int{0, 1, 2}) // [b, i, j, T, c]
-	dr = DotGeneral(l, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2}) // [b, i, j, T, e]
-	return dl, dr
+	dMask = Reshape(dMask, c.batch, m.rows, m.cols, m.rows, m.cols)                 // [b, i, j, c, e]
+	dl = DotGeneral(dMask, []int{4}, []int{0, 1, 2}, r, []int{3}, []int{0, 1, 2})   // [b, i, j, c, T]
+	lT := TransposeAllDims(l, 0, 1, 2, 4, 3)                                        // [b, i, j, T, c], small
+	dR := DotGeneral(lT, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2}) // [b, i, j, T, e]
+	return dl, TransposeAllDims(dR, 0, 1, 2, 4, 3)
 }
 
 func addOrSet(sum, x *Node) *Node {

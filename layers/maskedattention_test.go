@@ -189,8 +189,8 @@ func TestMaskedAttentionCoreFactoredMatchesDense(t *testing.T) {
 			ref := make([]*Node, len(masks))
 			for i, m := range masks {
 				l, r := m.Factors()
-				terms := l.Shape().Dimensions[3]
-				dense := ReduceSum(Mul(Reshape(l, batch, c.rows, c.cols, terms, c.rows, 1), Reshape(r, batch, c.rows, c.cols, terms, 1, c.cols)), 3)
+				terms := l.Shape().Dimensions[4]
+				dense := ReduceSum(Mul(Reshape(l, batch, c.rows, c.cols, c.rows, 1, terms), Reshape(r, batch, c.rows, c.cols, 1, c.cols, terms)), -1)
 				dense = BroadcastToDims(Reshape(dense, batch, 1, n, n), batch, c.heads, n, n)
 				s := MulScalar(Einsum("bhqd,bhkd->bhqk", q, k), 1/math.Sqrt(dh))
 				a := Mul(Softmax(s, -1), dense)
