@@ -4,6 +4,7 @@ package layers
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
@@ -105,9 +106,9 @@ const batchChunks = 2
 //
 // The values are the same to the last bit only if every matrix product runs on the same kind of kernel
 // for a slice as for the whole batch: GoMLX's Go backend multiplies products below goSmallMatMulFlops with
-// other kernels, which sum in another order. sizes are the attention's products per example (the min and
-// max of batch·M·N·K / batch); where slicing would move one across the threshold, the batch is not sliced.
-func inBatchChunks(batch int, sizes [2]int, core func(lo, hi int) []*Node) []*Node {
+// other kernels, which sum in another order. sizes are the attention's products per example
+// (productSizes); where slicing would move one across the threshold, the batch is not sliced.
+func inBatchChunks(batch int, sizes [2][]int, core func(lo, hi int) []*Node) []*Node {
 	chunks := min(batchChunks, batch)
 	if chunks < 2 || !sameKernels(batch, chunks, sizes) {
 		return core(0, batch)
@@ -132,25 +133,42 @@ func inBatchChunks(batch int, sizes [2]int, core func(lo, hi int) []*Node) []*No
 // noSIMDSmallMatMulSizeThreshold).
 const goSmallMatMulFlops = 4 << 20
 
-// sameKernels reports whether every product of sizes [min, max] per example stays on the same side of
-// goSmallMatMulFlops when the batch is cut into chunks slices: all large even in the smallest slice, or all
-// small for the whole batch.
-func sameKernels(batch, chunks int, sizes [2]int) bool {
-	return (batch/chunks)*sizes[0] >= goSmallMatMulFlops || batch*sizes[1] < goSmallMatMulFlops
+// sameKernels reports whether slicing the batch into chunks keeps every product on its side of
+// goSmallMatMulFlops. sizes[0] are the attention's and the mask's products per example, taken together:
+// all large even in the smallest slice, or all small for the whole batch (stricter than one product at a
+// time, and the rule Table 2's 84-task check ran with); sizes[1] are the rotation terms' Row J products,
+// each checked on its own.
+func sameKernels(batch, chunks int, sizes [2][]int) bool {
+	smallest := batch / chunks
+	lo, hi := slices.Min(sizes[0]), slices.Max(sizes[0])
+	if smallest*lo < goSmallMatMulFlops && batch*hi >= goSmallMatMulFlops {
+		return false
+	}
+	for _, x := range sizes[1] {
+		if smallest*x < goSmallMatMulFlops && batch*x >= goSmallMatMulFlops {
+			return false
+		}
+	}
+	return true
 }
 
-// productSizes returns the smallest and largest matrix product (M·N·K) of the attention per example: over
-// its heads, n² times the key dimension or the value dimension + 1; for each factored mask, n² times its
-// number of terms T (the dense mask from the factors and the factors' gradients, once for all heads).
-func productSizes(query, key, value *Node, masks []*experts.LatticeMask) [2]int {
+// productSizes returns the sizes (M·N·K) of the matrix products a slice of the batch computes, per
+// example: first, over its heads, n² times the key dimension and the value dimension + 1 and, for each
+// factored mask, n² times its number of terms T (the dense mask from the factors and the factors'
+// gradients, once for all heads); second, Rows³ for each term with rotation (Row J, LatticeMask.Factors).
+func productSizes(query, key, value *Node, masks []*experts.LatticeMask) [2][]int {
 	dims := query.Shape().Dimensions
 	n2 := dims[2] * key.Shape().Dimensions[2]
-	dk, dv := dims[3], value.Shape().Dimensions[3]+1
-	lo, hi := dims[1]*n2*min(dk, dv), dims[1]*n2*max(dk, dv)
+	sizes := [2][]int{{dims[1] * n2 * dims[3], dims[1] * n2 * (value.Shape().Dimensions[3] + 1)}, nil}
 	for _, m := range masks {
-		lo, hi = min(lo, n2*len(m.Terms)), max(hi, n2*len(m.Terms))
+		sizes[0] = append(sizes[0], n2*len(m.Terms))
+		for _, t := range m.Terms {
+			if t.Rotate {
+				sizes[1] = append(sizes[1], m.Rows*m.Rows*m.Rows)
+			}
+		}
 	}
-	return [2]int{lo, hi}
+	return sizes
 }
 
 // sliceBatch returns examples lo, ..., hi-1 of x, or x itself when that is the whole batch or when x has a
