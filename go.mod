@@ -66,3 +66,5 @@ tool (
 	github.com/janpfeifer/gonb
 	golang.org/x/tools/cmd/goimports
 )
+
+replace github.com/gomlx/compute v0.1.2 => ./third_party/compute

@@ -217,13 +217,7 @@ func parseCPUInfo(text string) cpuInfo {
 // set to a false value turn a kernel family off, and so does $GODEBUG's cpu.avx512f=off (or any of the five,
 // or cpu.all=off), which Go's runtime applies before the backend looks (applyGODEBUG).
 func simdPath(goarch, experiments string, flags map[string]bool, getenv func(string) string) string {
-	off := func(env string) bool {
-		switch strings.ToLower(getenv(env)) {
-		case "0", "false", "f", "no", "off", "disabled":
-			return true
-		}
-		return false
-	}
+	off := func(env string) bool { return envOff(getenv, env) }
 	if goarch != "amd64" {
 		return "portable Go (the SIMD kernels are amd64 only)"
 	}
@@ -232,9 +226,6 @@ func simdPath(goarch, experiments string, flags map[string]bool, getenv func(str
 	}
 	if off("GOMLX_DOT_MATMUL") {
 		return "generic DotGeneral ($GOMLX_DOT_MATMUL turns the matmul kernels off)"
-	}
-	hasAVX512 := func(f map[string]bool) bool {
-		return f["avx512f"] && f["avx512cd"] && f["avx512bw"] && f["avx512dq"] && f["avx512vl"]
 	}
 	goFlags, _ := applyGODEBUG(flags, getenv("GODEBUG"))
 	avx512 := hasAVX512(goFlags)
@@ -251,6 +242,20 @@ func simdPath(goarch, experiments string, flags map[string]bool, getenv func(str
 		return "simd:avx2 (the CPU lacks one of AVX-512 F, CD, BW, DQ, VL)"
 	}
 	return "portable Go (no AVX2, or $GOMLX_SIMD_AVX2 or $GODEBUG turns it off)"
+}
+
+// envOff reports whether the environment variable env holds one of the false values compute's envutil reads.
+func envOff(getenv func(string) string, env string) bool {
+	switch strings.ToLower(getenv(env)) {
+	case "0", "false", "f", "no", "off", "disabled":
+		return true
+	}
+	return false
+}
+
+// hasAVX512 reports whether the flags hold the five AVX-512 subsets archsimd.X86.AVX512 asks for.
+func hasAVX512(f map[string]bool) bool {
+	return f["avx512f"] && f["avx512cd"] && f["avx512bw"] && f["avx512dq"] && f["avx512vl"]
 }
 
 // goCPUOptions are the x86 CPU features whose use $GODEBUG's cpu.NAME=off turns off in Go's runtime

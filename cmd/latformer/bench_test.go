@@ -148,21 +148,26 @@ func TestParseCPUInfo(t *testing.T) {
 	}
 }
 
+// fakeEnv returns a getenv for the given key, value pairs.
+func fakeEnv(kv ...string) func(string) string {
+	return func(k string) string {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == k {
+				return kv[i+1]
+			}
+		}
+		return ""
+	}
+}
+
+// cpuAVX512 are the CPU flags of a machine with every AVX-512 subset the kernels ask for.
+var cpuAVX512 = map[string]bool{"avx2": true, "avx512f": true, "avx512cd": true, "avx512bw": true, "avx512dq": true, "avx512vl": true}
+
 // TestSimdPath checks which matmul kernels the Go backend is reported to use for each build, CPU and
 // environment.
 func TestSimdPath(t *testing.T) {
-	avx512 := map[string]bool{"avx2": true, "avx512f": true, "avx512cd": true, "avx512bw": true, "avx512dq": true, "avx512vl": true}
+	avx512, env := cpuAVX512, fakeEnv
 	avx2 := map[string]bool{"avx2": true, "avx512f": true} // AVX-512 F alone is not enough
-	env := func(kv ...string) func(string) string {
-		return func(k string) string {
-			for i := 0; i+1 < len(kv); i += 2 {
-				if kv[i] == k {
-					return kv[i+1]
-				}
-			}
-			return ""
-		}
-	}
 	for _, c := range []struct {
 		arch, exp string
 		flags     map[string]bool
@@ -243,5 +248,41 @@ func TestBenchFlagErrors(t *testing.T) {
 		if err := runBench(c.args); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: want an error containing %q, got %v", c.args, c.want, err)
 		}
+	}
+}
+
+// TestSoftmaxPath checks which softmax the bench names for builds, CPUs and switches.
+func TestSoftmaxPath(t *testing.T) {
+	avx512, env := cpuAVX512, fakeEnv
+	avx2 := map[string]bool{"avx2": true}
+	for _, c := range []struct {
+		arch, exp, amd64, repl string
+		flags                  map[string]bool
+		env                    func(string) string
+		want                   string
+	}{
+		{"amd64", "simd", "v1", computeFork, avx512, env(), "vectorized, avx512"},
+		{"amd64", "simd", "", computeFork, avx512, env(), "vectorized, avx512"},
+		{"amd64", "simd", "v2", computeFork, avx2, env(), "vectorized, avx2"},
+		{"amd64", "simd", "v1", computeFork, avx512, env("GOMLX_SIMD_AVX512", "false"), "vectorized, avx2"},
+		{"amd64", "simd", "v1", computeFork, avx512, env("GODEBUG", "cpu.avx512f=off"), "vectorized, avx2"},
+		{"amd64", "simd", "v1", computeFork, avx512, env("GODEBUG", "cpu.all=off"), "scalar exp (no AVX2"},
+		{"amd64", "simd", "v1", computeFork, avx2, env("GOMLX_SIMD_AVX2", "off"), "scalar exp (no AVX2"},
+		{"amd64", "simd", "v3", computeFork, avx512, env(), "scalar exp (GOAMD64=v3"},
+		{"amd64", "", "v1", computeFork, avx512, env(), "scalar exp (built without"},
+		{"arm64", "simd", "", computeFork, avx512, env(), "scalar exp (the vectorized softmax is amd64 only)"},
+		{"amd64", "simd", "v1", "", avx512, env(), "scalar exp (compute as published"},
+		{"amd64", "simd", "v1", "../elsewhere", avx512, env(), "scalar exp (compute as published"},
+	} {
+		if got := softmaxPath(c.arch, c.exp, c.amd64, c.repl, c.flags, c.env); !strings.HasPrefix(got, c.want) {
+			t.Errorf("softmaxPath(%s, %q, %q, %q, %v) = %q, want %q...", c.arch, c.exp, c.amd64, c.repl, c.flags, got, c.want)
+		}
+	}
+}
+
+// TestThisBuildUsesComputeFork: the tests (like the CLI) build against the patched copy of compute.
+func TestThisBuildUsesComputeFork(t *testing.T) {
+	if got := computeReplacement(); got != computeFork {
+		t.Errorf("github.com/gomlx/compute is replaced by %q in this build, want %q (go.mod's replace)", got, computeFork)
 	}
 }

@@ -1,0 +1,201 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+// The vectorized rows replicate fastmath.Exp32 operation by operation (float32 multiplies and adds kept
+// separate, the rounding step in float64), so they are only built where the scalar code is compiled without
+// fused multiply-adds: GOAMD64 v1 and v2. With amd64.v3 the compiler fuses x*y+z in the scalar code.
+
+//go:build amd64 && goexperiment.simd && !amd64.v3
+
+package fusedops
+
+import (
+	"math"
+	"simd/archsimd"
+
+	"github.com/gomlx/compute/support/envutil"
+)
+
+func init() {
+	switch {
+	case envutil.MustReadBool(envutil.SIMD_AVX512_Env, true) && archsimd.X86.AVX512():
+		softmaxRowsFloat32 = softmaxRowsAVX512
+	case envutil.MustReadBool(envutil.SIMD_AVX2_Env, true) && archsimd.X86.AVX2():
+		softmaxRowsFloat32 = softmaxRowsAVX2
+	}
+}
+
+// Constants of fastmath.Exp32, as the scalar code rounds them.
+const (
+	expMaxNumF = float32(1.7014117331926442990585209174225846272e38)
+	expMaxLogF = float32(88.02969187150841)
+	expMinLogF = float32(-88.02969187150841)
+	expLog2E   = float64(1.44269504088896341)
+	expLn2Hi   = float32(0.693359375)
+	expLn2Lo   = float32(-2.12194440e-4)
+	expP7      = float32(1.9875691500e-4)
+	expP6      = float32(1.3981999507e-3)
+	expP5      = float32(8.3334519073e-3)
+	expP4      = float32(4.1665795894e-2)
+	expP3      = float32(1.6666665459e-1)
+	expP2      = float32(5.0000001201e-1)
+)
+
+// softmaxRowsAVX512 is fusedSoftmax over the last axis (rows of axisSize contiguous values) with the max,
+// the exp and the normalization on 16 values at a time, the row's last partial vector included (its
+// missing lanes count as -Inf for the max and are not stored). The sum stays a scalar running sum in the
+// scalar code's order, so the results are the scalar code's to the last bit. The tails stay in vector
+// registers: scalar float code between vector instructions slows down by half here (AMD EPYC, AVX-512).
+func softmaxRowsAVX512(input, output []float32, axisSize int) {
+	const lanes = 16
+	var expBuf, maxBuf [lanes]float32
+	iota := archsimd.LoadInt32x16(&[lanes]int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+	negInf := archsimd.BroadcastFloat32x16(float32(math.Inf(-1)))
+	tail := axisSize % lanes
+	vecEnd := axisSize - tail
+	inTail := iota.Less(archsimd.BroadcastInt32x16(int32(tail)))
+	for rowStart := 0; rowStart+axisSize <= len(input); rowStart += axisSize {
+		in := input[rowStart : rowStart+axisSize]
+		out := output[rowStart : rowStart+axisSize]
+
+		// Pass 1: the max, with the scalar code's rule (a value replaces the max only if greater).
+		m := negInf
+		for i := 0; i < vecEnd; i += lanes {
+			x := archsimd.LoadFloat32x16Slice(in[i : i+lanes])
+			m = x.Merge(m, x.Greater(m))
+		}
+		if tail > 0 {
+			x := archsimd.LoadFloat32x16SlicePart(in[vecEnd:]).Merge(negInf, inTail)
+			m = x.Merge(m, x.Greater(m))
+		}
+		m.Store(&maxBuf)
+		maxVal := float32(math.Inf(-1))
+		for _, v := range maxBuf {
+			if v > maxVal {
+				maxVal = v
+			}
+		}
+
+		// Pass 2: exp and the running sum.
+		var sum float32
+		mv := archsimd.BroadcastFloat32x16(maxVal)
+		for i := 0; i < vecEnd; i += lanes {
+			exp32x16(archsimd.LoadFloat32x16Slice(in[i : i+lanes]).Sub(mv)).Store(&expBuf)
+			copy(out[i:i+lanes], expBuf[:])
+			for _, v := range expBuf {
+				sum += v
+			}
+		}
+		if tail > 0 {
+			exp32x16(archsimd.LoadFloat32x16SlicePart(in[vecEnd:]).Sub(mv)).Store(&expBuf)
+			copy(out[vecEnd:], expBuf[:tail])
+			for _, v := range expBuf[:tail] {
+				sum += v
+			}
+		}
+
+		// Pass 3: normalize.
+		iv := archsimd.BroadcastFloat32x16(1.0 / sum)
+		for i := 0; i < vecEnd; i += lanes {
+			archsimd.LoadFloat32x16Slice(out[i : i+lanes]).Mul(iv).StoreSlice(out[i : i+lanes])
+		}
+		if tail > 0 {
+			archsimd.LoadFloat32x16SlicePart(out[vecEnd:]).Mul(iv).StoreSlicePart(out[vecEnd:])
+		}
+	}
+}
+
+// softmaxRowsAVX2 is softmaxRowsAVX512 with 8 lanes.
+func softmaxRowsAVX2(input, output []float32, axisSize int) {
+	const lanes = 8
+	var expBuf, maxBuf [lanes]float32
+	iota := archsimd.LoadInt32x8(&[lanes]int32{0, 1, 2, 3, 4, 5, 6, 7})
+	negInf := archsimd.BroadcastFloat32x8(float32(math.Inf(-1)))
+	tail := axisSize % lanes
+	vecEnd := axisSize - tail
+	inTail := iota.Less(archsimd.BroadcastInt32x8(int32(tail)))
+	for rowStart := 0; rowStart+axisSize <= len(input); rowStart += axisSize {
+		in := input[rowStart : rowStart+axisSize]
+		out := output[rowStart : rowStart+axisSize]
+
+		m := negInf
+		for i := 0; i < vecEnd; i += lanes {
+			x := archsimd.LoadFloat32x8Slice(in[i : i+lanes])
+			m = x.Merge(m, x.Greater(m))
+		}
+		if tail > 0 {
+			x := archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Merge(negInf, inTail)
+			m = x.Merge(m, x.Greater(m))
+		}
+		m.Store(&maxBuf)
+		maxVal := float32(math.Inf(-1))
+		for _, v := range maxBuf {
+			if v > maxVal {
+				maxVal = v
+			}
+		}
+
+		var sum float32
+		mv := archsimd.BroadcastFloat32x8(maxVal)
+		for i := 0; i < vecEnd; i += lanes {
+			exp32x8(archsimd.LoadFloat32x8Slice(in[i : i+lanes]).Sub(mv)).Store(&expBuf)
+			copy(out[i:i+lanes], expBuf[:])
+			for _, v := range expBuf {
+				sum += v
+			}
+		}
+		if tail > 0 {
+			exp32x8(archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Sub(mv)).Store(&expBuf)
+			copy(out[vecEnd:], expBuf[:tail])
+			for _, v := range expBuf[:tail] {
+				sum += v
+			}
+		}
+
+		iv := archsimd.BroadcastFloat32x8(1.0 / sum)
+		for i := 0; i < vecEnd; i += lanes {
+			archsimd.LoadFloat32x8Slice(out[i : i+lanes]).Mul(iv).StoreSlice(out[i : i+lanes])
+		}
+		if tail > 0 {
+			archsimd.LoadFloat32x8SlicePart(out[vecEnd:]).Mul(iv).StoreSlicePart(out[vecEnd:])
+		}
+	}
+}
+
+// exp32x16 is fastmath.Exp32 on 16 lanes, operation by operation.
+func exp32x16(x archsimd.Float32x16) archsimd.Float32x16 {
+	log2E := archsimd.BroadcastFloat64x8(expLog2E)
+	half := archsimd.BroadcastFloat64x8(0.5)
+	// z = float32(floor(float64(x)*log2E + 0.5)), in float64 as the scalar code does it.
+	zLo := x.GetLo().ConvertToFloat64().Mul(log2E).Add(half).FloorScaled(0).ConvertToFloat32()
+	zHi := x.GetHi().ConvertToFloat64().Mul(log2E).Add(half).FloorScaled(0).ConvertToFloat32()
+	z := x.SetLo(zLo).SetHi(zHi)
+	g := x.Sub(z.Mul(archsimd.BroadcastFloat32x16(expLn2Hi))).Sub(z.Mul(archsimd.BroadcastFloat32x16(expLn2Lo)))
+	scale := z.ConvertToInt32().Add(archsimd.BroadcastInt32x16(127)).ShiftAllLeft(23).AsFloat32x16()
+	p := archsimd.BroadcastFloat32x16(expP7).Mul(g).Add(archsimd.BroadcastFloat32x16(expP6))
+	p = p.Mul(g).Add(archsimd.BroadcastFloat32x16(expP5))
+	p = p.Mul(g).Add(archsimd.BroadcastFloat32x16(expP4))
+	p = p.Mul(g).Add(archsimd.BroadcastFloat32x16(expP3))
+	p = p.Mul(g).Add(archsimd.BroadcastFloat32x16(expP2))
+	e := scale.Mul(p.Mul(g.Mul(g)).Add(g).Add(archsimd.BroadcastFloat32x16(1)))
+	e = archsimd.BroadcastFloat32x16(expMaxNumF).Merge(e, x.Greater(archsimd.BroadcastFloat32x16(expMaxLogF)))
+	return archsimd.BroadcastFloat32x16(0).Merge(e, x.Less(archsimd.BroadcastFloat32x16(expMinLogF)))
+}
+
+// exp32x8 is fastmath.Exp32 on 8 lanes, operation by operation.
+func exp32x8(x archsimd.Float32x8) archsimd.Float32x8 {
+	log2E := archsimd.BroadcastFloat64x4(expLog2E)
+	half := archsimd.BroadcastFloat64x4(0.5)
+	zLo := x.GetLo().ConvertToFloat64().Mul(log2E).Add(half).Floor().ConvertToFloat32()
+	zHi := x.GetHi().ConvertToFloat64().Mul(log2E).Add(half).Floor().ConvertToFloat32()
+	z := x.SetLo(zLo).SetHi(zHi)
+	g := x.Sub(z.Mul(archsimd.BroadcastFloat32x8(expLn2Hi))).Sub(z.Mul(archsimd.BroadcastFloat32x8(expLn2Lo)))
+	scale := z.ConvertToInt32().Add(archsimd.BroadcastInt32x8(127)).ShiftAllLeft(23).AsFloat32x8()
+	p := archsimd.BroadcastFloat32x8(expP7).Mul(g).Add(archsimd.BroadcastFloat32x8(expP6))
+	p = p.Mul(g).Add(archsimd.BroadcastFloat32x8(expP5))
+	p = p.Mul(g).Add(archsimd.BroadcastFloat32x8(expP4))
+	p = p.Mul(g).Add(archsimd.BroadcastFloat32x8(expP3))
+	p = p.Mul(g).Add(archsimd.BroadcastFloat32x8(expP2))
+	e := scale.Mul(p.Mul(g.Mul(g)).Add(g).Add(archsimd.BroadcastFloat32x8(1)))
+	e = archsimd.BroadcastFloat32x8(expMaxNumF).Merge(e, x.Greater(archsimd.BroadcastFloat32x8(expMaxLogF)))
+	return archsimd.BroadcastFloat32x8(0).Merge(e, x.Less(archsimd.BroadcastFloat32x8(expMinLogF)))
+}

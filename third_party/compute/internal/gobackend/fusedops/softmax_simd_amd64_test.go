@@ -1,0 +1,165 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build amd64 && goexperiment.simd && !amd64.v3
+
+package fusedops
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"simd/archsimd"
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/fastmath"
+	"github.com/gomlx/compute/shapes"
+)
+
+// vectorRowFns are the vectorized softmax rows this CPU can run.
+func vectorRowFns() map[string]func(in, out []float32, axisSize int) {
+	fns := map[string]func(in, out []float32, axisSize int){}
+	if archsimd.X86.AVX2() {
+		fns["avx2"] = softmaxRowsAVX2
+	}
+	if archsimd.X86.AVX512() {
+		fns["avx512"] = softmaxRowsAVX512
+	}
+	return fns
+}
+
+// TestSoftmaxRowsBitIdentical: the vectorized rows give fusedSoftmax's results bit for bit, for row
+// lengths around the vector widths, wide and narrow value ranges, -Inf, +0 and -0 inputs, and rows of
+// large negative values only (where a max taken over padding lanes would underflow every exp).
+func TestSoftmaxRowsBitIdentical(t *testing.T) {
+	fns := vectorRowFns()
+	if len(fns) == 0 {
+		t.Skip("CPU without AVX2")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, axisSize := range []int{1, 7, 8, 15, 16, 17, 31, 33, 900, 901} {
+		for _, scaleIn := range []float32{1e-3, 1, 10, 100, 1000, -1} {
+			const rows = 5
+			in := make([]float32, rows*axisSize)
+			for i := range in {
+				in[i] = float32(rng.NormFloat64()) * scaleIn
+				if scaleIn < 0 {
+					in[i] = float32(rng.NormFloat64()) - 500
+				}
+			}
+			if axisSize > 3 && scaleIn > 0 {
+				in[1] = float32(math.Inf(-1))
+				in[2] = 0
+				in[3] = float32(math.Copysign(0, -1))
+			}
+			want := make([]float32, len(in))
+			fusedSoftmax(in, want, 1, shapes.Make(dtypes.Float32, rows, axisSize), fastmath.Exp32)
+			for name, rowsFn := range fns {
+				got := make([]float32, len(in))
+				rowsFn(in, got, axisSize)
+				for i := range want {
+					if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
+						t.Fatalf("%s, row length %d, scale %g: element %d (input %g): got %g (%#x), want %g (%#x)",
+							name, axisSize, scaleIn, i, in[i], got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestExp32Vector compares the vector exps with fastmath.Exp32 on every 251st float32 bit pattern
+// (17 million inputs, a NaN gives a NaN).
+func TestExp32Vector(t *testing.T) {
+	checkExp32Vector(t, 251)
+}
+
+// TestExp32VectorAllInputs compares them on all 2^32 float32 values: about 90 s on one core, so it runs
+// when COMPUTE_TEST_EXHAUSTIVE=1.
+func TestExp32VectorAllInputs(t *testing.T) {
+	if os.Getenv("COMPUTE_TEST_EXHAUSTIVE") != "1" {
+		t.Skip("set COMPUTE_TEST_EXHAUSTIVE=1 to compare all 2^32 inputs")
+	}
+	checkExp32Vector(t, 1)
+}
+
+// checkExp32Vector runs exp32x8 (and exp32x16 with AVX-512) on the bit patterns 0, stride, 2·stride, ...
+func checkExp32Vector(t *testing.T, stride uint64) {
+	if !archsimd.X86.AVX2() {
+		t.Skip("CPU without AVX2")
+	}
+	hasAVX512 := archsimd.X86.AVX512()
+	same := func(got, want float32) bool {
+		return math.Float32bits(got) == math.Float32bits(want) || (got != got && want != want)
+	}
+	var in16, out16 [16]float32
+	var in8, out8 [8]float32
+	for start := uint64(0); start < 1<<32; start += 16 * stride {
+		for j := range in16 {
+			in16[j] = math.Float32frombits(uint32(start + uint64(j)*stride))
+		}
+		if hasAVX512 {
+			exp32x16(archsimd.LoadFloat32x16(&in16)).Store(&out16)
+		}
+		for half := 0; half < 2; half++ {
+			copy(in8[:], in16[8*half:])
+			exp32x8(archsimd.LoadFloat32x8(&in8)).Store(&out8)
+			for j, x := range in8 {
+				want := fastmath.Exp32(x)
+				if !same(out8[j], want) {
+					t.Fatalf("avx2: exp(%g) (%#x): got %g (%#x), want %g (%#x)", x, math.Float32bits(x), out8[j], math.Float32bits(out8[j]), want, math.Float32bits(want))
+				}
+				if got := out16[8*half+j]; hasAVX512 && !same(got, want) {
+					t.Fatalf("avx512: exp(%g) (%#x): got %g (%#x), want %g (%#x)", x, math.Float32bits(x), got, math.Float32bits(got), want, math.Float32bits(want))
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkSoftmaxRows: one [900, 900] softmax over the last axis (one example's attention at canvas 30).
+func BenchmarkSoftmaxRows(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const rows, axisSize = 900, 900
+	in := make([]float32, rows*axisSize)
+	for i := range in {
+		in[i] = float32(rng.NormFloat64()) * 3
+	}
+	out := make([]float32, len(in))
+	b.Run("scalar", func(b *testing.B) {
+		for b.Loop() {
+			fusedSoftmax(in, out, 1, shapes.Make(dtypes.Float32, rows, axisSize), fastmath.Exp32)
+		}
+	})
+	for name, rowsFn := range vectorRowFns() {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				rowsFn(in, out, axisSize)
+			}
+		})
+	}
+}
+
+func BenchmarkSoftmaxRowsSmall(b *testing.B) {
+	for _, axisSize := range []int{9, 25, 100, 400} {
+		rows := 810000 / axisSize
+		in := make([]float32, rows*axisSize)
+		for i := range in {
+			in[i] = float32(i%17) * 0.3
+		}
+		out := make([]float32, len(in))
+		b.Run(fmt.Sprintf("scalar/%d", axisSize), func(b *testing.B) {
+			for b.Loop() {
+				fusedSoftmax(in, out, 1, shapes.Make(dtypes.Float32, rows, axisSize), fastmath.Exp32)
+			}
+		})
+		for name, rowsFn := range vectorRowFns() {
+			b.Run(fmt.Sprintf("%s/%d", name, axisSize), func(b *testing.B) {
+				for b.Loop() {
+					rowsFn(in, out, axisSize)
+				}
+			})
+		}
+	}
+}
