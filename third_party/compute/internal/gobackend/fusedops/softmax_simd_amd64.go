@@ -102,6 +102,8 @@ func softmaxRowsAVX512(input, output []float32, axisSize int) {
 			archsimd.LoadFloat32x16SlicePart(out[vecEnd:]).Mul(iv).StoreSlicePart(out[vecEnd:])
 		}
 	}
+	// Scalar float code after this (other ops on this thread) would otherwise pay for the dirty upper halves.
+	archsimd.ClearAVXUpperBits()
 }
 
 // softmaxRowsAVX2 is softmaxRowsAVX512 with 8 lanes.
@@ -159,6 +161,7 @@ func softmaxRowsAVX2(input, output []float32, axisSize int) {
 			archsimd.LoadFloat32x8SlicePart(out[vecEnd:]).Mul(iv).StoreSlicePart(out[vecEnd:])
 		}
 	}
+	archsimd.ClearAVXUpperBits()
 }
 
 // exp32x16 is fastmath.Exp32 on 16 lanes, operation by operation.
