@@ -25,7 +25,7 @@ help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
 	@echo "make demo    learn rotation and translation from 10 examples each, on the pure-Go backend"
 	@echo "make test    vet, build the library without cgo, run all tests and a few seconds of fuzzing"
-	@echo "make compute-fork-check  third_party/compute = GoMLX's compute v0.1.2 + docs/upstream's patch, and the patch's tests (part of test)"
+	@echo "make compute-fork-check  third_party/compute = GoMLX's compute v0.1.2 + docs/upstream's patches, and their tests (part of test)"
 	@echo "make stress  the demo five times, bench, arc-quick and the notebooks, each under a timeout (not part of test)"
 	@echo "make bench   ms per training step (canvas 10/20/30; median and min of 20 steps), with the PyTorch reference when available: ratios and a contention check"
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
@@ -70,21 +70,22 @@ test: vet nocgo compute-fork-check
 	$(MAKE) fuzz
 
 # GoMLX's Go backend as this repository builds it: go.mod replaces github.com/gomlx/compute v0.1.2 by
-# third_party/compute, the published module plus docs/upstream/compute-softmax-simd.patch (a vectorized
-# softmax with the same values to the last bit; docs/upstream/README.md). This checks that the copy is
-# exactly that, then runs the patch's tests in it (COMPUTE_TEST_EXHAUSTIVE=1 adds all 2^32 exp inputs, 90 s).
+# third_party/compute, the published module plus the patches in docs/upstream (a vectorized softmax and a
+# matmul path for narrow right-hand sides, both with the same values to the last bit; docs/upstream/README.md).
+# This checks that the copy is exactly that, then runs the patches' tests in it (COMPUTE_TEST_EXHAUSTIVE=1
+# adds the exp of all 2^32 float32 inputs, 90 s).
 COMPUTE_VERSION := v0.1.2
-COMPUTE_PATCH   := docs/upstream/compute-softmax-simd.patch
+COMPUTE_PATCHES := docs/upstream/compute-softmax-simd.patch docs/upstream/compute-matmul-narrow.patch
 compute-fork-check:
 	@pristine="$$($(GO) mod download -json github.com/gomlx/compute@$(COMPUTE_VERSION) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p')"; \
 	test -d "$$pristine" || { echo "compute-fork-check: cannot download github.com/gomlx/compute@$(COMPUTE_VERSION)"; exit 1; }; \
 	tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
 	cp -r "$$pristine" "$$tmp/compute" && chmod -R u+w "$$tmp/compute" && \
-	(cd "$$tmp/compute" && git apply "$(CURDIR)/$(COMPUTE_PATCH)") && \
+	for p in $(COMPUTE_PATCHES); do (cd "$$tmp/compute" && git apply "$(CURDIR)/$$p") || exit 1; done && \
 	if diff -r "$$tmp/compute" third_party/compute; then \
-		echo "third_party/compute is compute $(COMPUTE_VERSION) + $(COMPUTE_PATCH)"; \
-	else echo "third_party/compute differs from compute $(COMPUTE_VERSION) + $(COMPUTE_PATCH) (above): edit the patch, not the copy"; exit 1; fi
-	cd third_party/compute && $(GO) test -count=1 ./internal/gobackend/fusedops/
+		echo "third_party/compute is compute $(COMPUTE_VERSION) + $(COMPUTE_PATCHES)"; \
+	else echo "third_party/compute differs from compute $(COMPUTE_VERSION) + $(COMPUTE_PATCHES) (above): edit the patches, not the copy"; exit 1; fi
+	cd third_party/compute && $(GO) test -count=1 ./internal/gobackend/fusedops/ ./internal/gobackend/dot/...
 
 # A few seconds of coverage-guided fuzzing of the ARC task parser.
 fuzz:

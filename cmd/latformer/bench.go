@@ -212,8 +212,12 @@ func printHost() {
 	fmt.Printf("cpu: %s; %d logical CPUs (GOMAXPROCS %d); %s, %s, %s\n", h.model, h.cpus, runtime.GOMAXPROCS(0),
 		yesNo("avx2"), yesNo("avx512f"), yesNo("fma"))
 	experiments := buildSetting("GOEXPERIMENT")
+	kernels := simdPath(runtime.GOARCH, experiments, h.flags, os.Getenv)
+	if kernels == "simd:avx512" && computeReplacement() == computeFork {
+		kernels += " (products with at most 16 right-hand columns: docs/upstream/compute-matmul-narrow.patch)"
+	}
 	fmt.Printf("simd: %s, GOEXPERIMENT=%s, GOARCH=%s; Go backend float32 matmul kernels: %s\n", runtime.Version(),
-		experiments, runtime.GOARCH, simdPath(runtime.GOARCH, experiments, h.flags, os.Getenv))
+		experiments, runtime.GOARCH, kernels)
 	fmt.Printf("simd: Go backend float32 softmax: %s\n",
 		softmaxPath(runtime.GOARCH, experiments, goAMD64(), computeReplacement(), h.flags, os.Getenv))
 	if _, unknown := applyGODEBUG(h.flags, os.Getenv("GODEBUG")); len(unknown) > 0 {

@@ -6,7 +6,7 @@ import (
 )
 
 // computeFork is where go.mod's replace puts GoMLX's Go backend (github.com/gomlx/compute v0.1.2): its
-// published source plus docs/upstream/compute-softmax-simd.patch (make compute-fork-check verifies it).
+// published source plus the patches in docs/upstream (make compute-fork-check verifies it).
 const computeFork = "./third_party/compute"
 
 // computeReplacement returns the directory or module that replaces github.com/gomlx/compute in this

@@ -86,6 +86,12 @@ func avx512RouterFloat32( //alt:f32
 		return
 	}
 
+	// Few right-hand-side columns (float32): the large kernel's values without its 32-column panels.
+	if layout == dot.LayoutNonTransposed && !ForceLargeVariant && avx512UseNarrowFloat32(rhsCrossSize, contractingSize) { //alt:f32
+		avx512NarrowFloat32(backend, lhs, rhs, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32
+		return                                                                                                 //alt:f32
+	} //alt:f32
+
 	// Use the efficient large matrix version:
 	avx512LargeFloat32( //alt:f32
 		//alt:bf16 avx512LargeBFloat16(
