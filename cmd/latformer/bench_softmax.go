@@ -1,3 +1,5 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
