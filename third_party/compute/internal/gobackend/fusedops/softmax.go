@@ -63,7 +63,7 @@ func execFusedSoftmax(backend *gobackend.Backend, node *gobackend.Node, inputs [
 
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		if _, _, innerSize := fusedSoftmaxComputeAxisStrides(node.Shape, axis); innerSize == 1 && softmaxRowsFloat32 != nil {
+		if _, _, innerSize := fusedSoftmaxComputeAxisStrides(node.Shape, axis); innerSize == 1 && node.Shape.Dimensions[axis] > 0 && softmaxRowsFloat32 != nil {
 			softmaxRowsFloat32(input.Flat.([]float32), output.Flat.([]float32), node.Shape.Dimensions[axis])
 			break
 		}

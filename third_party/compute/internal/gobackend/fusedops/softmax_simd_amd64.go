@@ -43,9 +43,13 @@ const (
 // softmaxRowsAVX512 is fusedSoftmax over the last axis (rows of axisSize contiguous values) with the max,
 // the exp and the normalization on 16 values at a time, the row's last partial vector included (its
 // missing lanes count as -Inf for the max and are not stored). The sum stays a scalar running sum in the
-// scalar code's order, so the results are the scalar code's to the last bit. The tails stay in vector
+// scalar code's order, so the results are the scalar code's to the last bit, NaN payloads included (a row
+// whose sum is NaN is normalized by scalar code). The tails stay in vector
 // registers: scalar float code between vector instructions slows down by half here (AMD EPYC, AVX-512).
 func softmaxRowsAVX512(input, output []float32, axisSize int) {
+	if axisSize <= 0 {
+		return
+	}
 	const lanes = 16
 	var expBuf, maxBuf [lanes]float32
 	iota := archsimd.LoadInt32x16(&[lanes]int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
@@ -94,7 +98,12 @@ func softmaxRowsAVX512(input, output []float32, axisSize int) {
 		}
 
 		// Pass 3: normalize.
-		iv := archsimd.BroadcastFloat32x16(1.0 / sum)
+		invSum := 1.0 / sum
+		if invSum != invSum {
+			normalizeNaNRow(out, invSum)
+			continue
+		}
+		iv := archsimd.BroadcastFloat32x16(invSum)
 		for i := 0; i < vecEnd; i += lanes {
 			archsimd.LoadFloat32x16Slice(out[i : i+lanes]).Mul(iv).StoreSlice(out[i : i+lanes])
 		}
@@ -106,8 +115,19 @@ func softmaxRowsAVX512(input, output []float32, axisSize int) {
 	archsimd.ClearAVXUpperBits()
 }
 
+// normalizeNaNRow is pass 3 for a row whose sum is NaN, in scalar code: a vector multiply may take the NaN
+// of either operand where both are NaN, the scalar one keeps the element's, and NaN bits are kept too.
+func normalizeNaNRow(out []float32, invSum float32) {
+	for i := range out {
+		out[i] *= invSum
+	}
+}
+
 // softmaxRowsAVX2 is softmaxRowsAVX512 with 8 lanes.
 func softmaxRowsAVX2(input, output []float32, axisSize int) {
+	if axisSize <= 0 {
+		return
+	}
 	const lanes = 8
 	var expBuf, maxBuf [lanes]float32
 	iota := archsimd.LoadInt32x8(&[lanes]int32{0, 1, 2, 3, 4, 5, 6, 7})
@@ -153,7 +173,12 @@ func softmaxRowsAVX2(input, output []float32, axisSize int) {
 			}
 		}
 
-		iv := archsimd.BroadcastFloat32x8(1.0 / sum)
+		invSum := 1.0 / sum
+		if invSum != invSum {
+			normalizeNaNRow(out, invSum)
+			continue
+		}
+		iv := archsimd.BroadcastFloat32x8(invSum)
 		for i := 0; i < vecEnd; i += lanes {
 			archsimd.LoadFloat32x8Slice(out[i : i+lanes]).Mul(iv).StoreSlice(out[i : i+lanes])
 		}

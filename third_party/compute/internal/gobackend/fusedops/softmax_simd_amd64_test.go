@@ -69,6 +69,42 @@ func TestSoftmaxRowsBitIdentical(t *testing.T) {
 	}
 }
 
+// TestSoftmaxRowsSpecialValues: rows with NaNs of distinct payloads, infinities, and an empty axis give the
+// scalar loop's bits (NaN payloads included: a vector multiply by a NaN 1/sum could take the other NaN).
+func TestSoftmaxRowsSpecialValues(t *testing.T) {
+	fns := vectorRowFns()
+	if len(fns) == 0 {
+		t.Skip("CPU without AVX2")
+	}
+	nan := func(payload uint32) float32 { return math.Float32frombits(0x7fc00000 | payload) }
+	inf := float32(math.Inf(1))
+	ninf := -inf
+	for _, length := range []int{7, 16, 17, 33} {
+		for _, head := range [][]float32{{nan(1), nan(2)}, {inf, nan(1)}, {nan(3), inf}, {inf, inf}, {ninf, nan(5)}} {
+			in := make([]float32, 3*length) // the special row between two ordinary ones
+			for i := range in {
+				in[i] = float32(i%5) - 2
+			}
+			copy(in[length:], head)
+			want := make([]float32, len(in))
+			fusedSoftmax(in, want, 1, shapes.Make(dtypes.Float32, 3, length), fastmath.Exp32)
+			for name, rowsFn := range fns {
+				got := make([]float32, len(in))
+				rowsFn(in, got, length)
+				for i := range want {
+					if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
+						t.Fatalf("%s, row length %d, row head %v: element %d: got %#x, want %#x", name, length, head, i,
+							math.Float32bits(got[i]), math.Float32bits(want[i]))
+					}
+				}
+			}
+		}
+	}
+	for _, rowsFn := range fns {
+		rowsFn([]float32{}, []float32{}, 0) // returns (a zero-length axis once looped forever)
+	}
+}
+
 // TestExp32Vector compares the vector exps with fastmath.Exp32 on every 251st float32 bit pattern
 // (17 million inputs, a NaN gives a NaN).
 func TestExp32Vector(t *testing.T) {
