@@ -219,7 +219,7 @@ func printHost() {
 	fmt.Printf("simd: %s, GOEXPERIMENT=%s, GOARCH=%s; Go backend float32 matmul kernels: %s\n", runtime.Version(),
 		experiments, runtime.GOARCH, kernels)
 	fmt.Printf("simd: Go backend float32 softmax: %s\n",
-		softmaxPath(runtime.GOARCH, experiments, goAMD64(), computeReplacement(), h.flags, os.Getenv))
+		softmaxPath(runtime.GOARCH, experiments, buildSetting("GOAMD64"), computeReplacement(), h.flags, os.Getenv))
 	if _, unknown := applyGODEBUG(h.flags, os.Getenv("GODEBUG")); len(unknown) > 0 {
 		fmt.Printf("simd: GODEBUG names cpu.%s, which Go does not know and ignores (it printed \"GODEBUG: unknown cpu feature\"); "+
 			"cpu.avx512f=off or GOMLX_SIMD_AVX512=false turn the AVX-512 kernels off\n", strings.Join(unknown, ", cpu."))

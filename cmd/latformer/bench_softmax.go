@@ -2,10 +2,7 @@
 
 package main
 
-import (
-	"runtime/debug"
-	"strings"
-)
+import "runtime/debug"
 
 // computeFork is where go.mod's replace puts GoMLX's Go backend (github.com/gomlx/compute v0.1.2): its
 // published source plus the patches in docs/upstream (make compute-fork-check verifies it).
@@ -26,7 +23,7 @@ func computeReplacement() string {
 	return ""
 }
 
-// softmaxPath names the Go backend's float32 softmax over the last axis (the attention's) for this build
+// softmaxPath names (goamd64: the build's GOAMD64 setting, "" off amd64) the Go backend's float32 softmax over the last axis (the attention's) for this build
 // and CPU. The patched copy in third_party/compute runs it on 16 (AVX-512) or 8 (AVX2) values at a time
 // where the build is amd64 with GOEXPERIMENT=simd and GOAMD64 v1 or v2 (with v3 the compiler fuses the
 // scalar exp's multiply-adds, which the vector code does not reproduce) and the CPU, after $GODEBUG's
@@ -51,9 +48,4 @@ func softmaxPath(goarch, experiments, goamd64, replacement string, flags map[str
 		return "vectorized, avx2 (" + computeFork + ", docs/upstream/compute-softmax-simd.patch)"
 	}
 	return "scalar exp (no AVX2, or $GOMLX_SIMD_AVX2 or $GODEBUG turns it off)"
-}
-
-// goAMD64 returns the binary's GOAMD64 level ("" off amd64 or when the build did not record it).
-func goAMD64() string {
-	return strings.TrimSpace(buildSetting("GOAMD64"))
 }

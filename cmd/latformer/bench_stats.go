@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gomlx/compute/support/envutil"
 )
 
 // contendedCores is the CPU time, in cores, that other processes may use while a side is timed before its
@@ -246,11 +248,7 @@ func simdPath(goarch, experiments string, flags map[string]bool, getenv func(str
 
 // envOff reports whether the environment variable env holds one of the false values compute's envutil reads.
 func envOff(getenv func(string) string, env string) bool {
-	switch strings.ToLower(getenv(env)) {
-	case "0", "false", "f", "no", "off", "disabled":
-		return true
-	}
-	return false
+	return envutil.FalseValues.Has(strings.ToLower(getenv(env)))
 }
 
 // hasAVX512 reports whether the flags hold the five AVX-512 subsets archsimd.X86.AVX512 asks for.

@@ -51,7 +51,7 @@ func softmaxRowsAVX512(input, output []float32, axisSize int) {
 		return
 	}
 	const lanes = 16
-	var expBuf, maxBuf [lanes]float32
+	var maxBuf [lanes]float32
 	iota := archsimd.LoadInt32x16(&[lanes]int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
 	negInf := archsimd.BroadcastFloat32x16(float32(math.Inf(-1)))
 	tail := axisSize % lanes
@@ -83,16 +83,14 @@ func softmaxRowsAVX512(input, output []float32, axisSize int) {
 		var sum float32
 		mv := archsimd.BroadcastFloat32x16(maxVal)
 		for i := 0; i < vecEnd; i += lanes {
-			exp32x16(archsimd.LoadFloat32x16Slice(in[i : i+lanes]).Sub(mv)).Store(&expBuf)
-			copy(out[i:i+lanes], expBuf[:])
-			for _, v := range expBuf {
+			exp32x16(archsimd.LoadFloat32x16Slice(in[i : i+lanes]).Sub(mv)).StoreSlice(out[i : i+lanes])
+			for _, v := range out[i : i+lanes] {
 				sum += v
 			}
 		}
 		if tail > 0 {
-			exp32x16(archsimd.LoadFloat32x16SlicePart(in[vecEnd:]).Sub(mv)).Store(&expBuf)
-			copy(out[vecEnd:], expBuf[:tail])
-			for _, v := range expBuf[:tail] {
+			exp32x16(archsimd.LoadFloat32x16SlicePart(in[vecEnd:]).Sub(mv)).StoreSlicePart(out[vecEnd:])
+			for _, v := range out[vecEnd:] {
 				sum += v
 			}
 		}
@@ -129,7 +127,7 @@ func softmaxRowsAVX2(input, output []float32, axisSize int) {
 		return
 	}
 	const lanes = 8
-	var expBuf, maxBuf [lanes]float32
+	var maxBuf [lanes]float32
 	iota := archsimd.LoadInt32x8(&[lanes]int32{0, 1, 2, 3, 4, 5, 6, 7})
 	negInf := archsimd.BroadcastFloat32x8(float32(math.Inf(-1)))
 	tail := axisSize % lanes
@@ -159,16 +157,14 @@ func softmaxRowsAVX2(input, output []float32, axisSize int) {
 		var sum float32
 		mv := archsimd.BroadcastFloat32x8(maxVal)
 		for i := 0; i < vecEnd; i += lanes {
-			exp32x8(archsimd.LoadFloat32x8Slice(in[i : i+lanes]).Sub(mv)).Store(&expBuf)
-			copy(out[i:i+lanes], expBuf[:])
-			for _, v := range expBuf {
+			exp32x8(archsimd.LoadFloat32x8Slice(in[i : i+lanes]).Sub(mv)).StoreSlice(out[i : i+lanes])
+			for _, v := range out[i : i+lanes] {
 				sum += v
 			}
 		}
 		if tail > 0 {
-			exp32x8(archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Sub(mv)).Store(&expBuf)
-			copy(out[vecEnd:], expBuf[:tail])
-			for _, v := range expBuf[:tail] {
+			exp32x8(archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Sub(mv)).StoreSlicePart(out[vecEnd:])
+			for _, v := range out[vecEnd:] {
 				sum += v
 			}
 		}
