@@ -215,6 +215,16 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	}
 	run.resetOrder()
 	start := time.Now()
+	if run.restart < len(run.proposals) && run.proposalHard {
+		// Gates held at the proposal's element: only the hard phase, with its own budget.
+		run.stepsCap = run.proposalSteps
+		fitted, err := l.trainPhase(run, l.hardStepExec, run.proposalSteps, 0, rng, start, &out)
+		if err != nil || fitted {
+			return out, err
+		}
+		return out, l.chooseGates(run.examples, &out)
+	}
+	run.stepsCap = run.maxSteps + run.hardSteps
 	fitted, err := l.trainPhase(run, l.stepExec, run.maxSteps, 0, rng, start, &out)
 	if err != nil || fitted {
 		return out, err

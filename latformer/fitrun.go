@@ -43,6 +43,12 @@ type fitRun struct {
 	margin      float64
 	maxRestarts int
 	proposals   []Proposal
+	// proposalHard: a restart that starts at a proposal trains with its gates held there
+	// (ParamProposalTrain "hard"), for up to proposalSteps steps (ParamProposalSteps).
+	proposalHard  bool
+	proposalSteps int
+	// stepsCap is the most steps the current restart may take (its phases together), for Progress.
+	stepsCap int
 }
 
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
@@ -64,6 +70,17 @@ func (l *Learner) newFitRun(examples []Example, progress func(Progress)) (*fitRu
 	run.gateInit, run.margin = param[string](scope, ParamGateInit), param[float64](scope, ParamProposalMargin)
 	if run.gateInit != GateInitPaper && run.gateInit != GateInitSearch {
 		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInit, run.gateInit, GateInitPaper, GateInitSearch)
+	}
+	switch train := param[string](scope, ParamProposalTrain); train {
+	case ProposalTrainHard, ProposalTrainSoft:
+		run.proposalHard = train == ProposalTrainHard
+	default:
+		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamProposalTrain, train, ProposalTrainHard, ProposalTrainSoft)
+	}
+	if run.proposalSteps = param[int](scope, ParamProposalSteps); run.proposalSteps < 0 {
+		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamProposalSteps, run.proposalSteps)
+	} else if run.proposalSteps == 0 {
+		run.proposalSteps = run.maxSteps
 	}
 	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
 	run.schedule = strings.Split(param[string](scope, ParamRestartExperts), ",")
@@ -182,7 +199,7 @@ func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng
 		}
 		out.steps = step + 1
 		if run.progress != nil {
-			run.progress(Progress{Step: step + 1, MaxSteps: run.maxSteps + run.hardSteps, Restart: run.restart, Restarts: run.restarts,
+			run.progress(Progress{Step: step + 1, MaxSteps: run.stepsCap, Restart: run.restart, Restarts: run.restarts,
 				Loss: out.loss, CellAccuracy: cellAcc, Exact: out.exact, Elapsed: time.Since(start)})
 		}
 		if out.exact == 1 {

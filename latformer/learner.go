@@ -40,7 +40,8 @@ type Learner struct {
 	padPairs int
 	rng      *rand.Rand
 	stepExec *model.Exec
-	// hardStepExec trains with the gates held at their discretized values (ParamHardSteps > 0; else nil).
+	// hardStepExec trains with the gates held at their discretized values (ParamHardSteps > 0, or
+	// restarts held at a proposal, ParamProposalTrain "hard"; else nil).
 	hardStepExec *model.Exec
 	predExec     *model.Exec // hard (discretized) gates
 	softExec     *model.Exec // soft gates
@@ -228,7 +229,7 @@ func (l *Learner) initializeVariables() error {
 }
 
 // buildExecs creates the learner's execs: the training step with soft gates, the one with hard gates
-// (ParamHardSteps > 0), and prediction with hard and with soft gates.
+// (ParamHardSteps > 0 or ParamProposalTrain "hard"), and prediction with hard and with soft gates.
 func (l *Learner) buildExecs() error {
 	opt, err := optimizerFromStore(l.store)
 	if err != nil {
@@ -237,7 +238,9 @@ func (l *Learner) buildExecs() error {
 	if l.stepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(opt, false)); err != nil {
 		return err
 	}
-	if param[int](l.store.RootScope(), ParamHardSteps) > 0 {
+	scope := l.store.RootScope()
+	if param[int](scope, ParamHardSteps) > 0 ||
+		(param[string](scope, ParamGateInit) == GateInitSearch && param[string](scope, ParamProposalTrain) == ProposalTrainHard) {
 		if l.hardStepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(opt, true)); err != nil {
 			return err
 		}

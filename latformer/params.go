@@ -90,6 +90,17 @@ const (
 	// (ParamGateInit "search"): sigmoid gates at sigmoid(±margin), the scaling softmax's chosen factor
 	// margin above the others' -margin [3.0].
 	ParamProposalMargin = "gate_init_margin"
+	// ParamProposalTrain, with ParamGateInit "search": how a restart that starts at a proposal trains.
+	// "hard" holds its gates at the proposal's element for the whole restart (the forward pass uses the
+	// discretized gates, exactly the mask that prediction uses, and the gating FFN is not updated), so the
+	// rest of the model learns the color table of that one element; "soft" trains the gates from
+	// sigmoid(±ParamProposalMargin) as the paper trains them, where a mixture of elements can fit the
+	// training pairs in place of the element (docs: README, "Why the soft mask blocks the fit") [hard].
+	ParamProposalTrain = "gate_init_train"
+	// ParamProposalSteps, with ParamProposalTrain "hard": the step budget of a restart that starts at a
+	// proposal (0: ParamSteps). Such a restart either fits the training pairs within a few dozen steps or
+	// the element is wrong for the network, and the next restart starts at the next proposal [200].
+	ParamProposalSteps = "gate_init_steps"
 	// ParamGateInitGrid, with ParamGateInit "search": a task whose training pairs no element of the
 	// canvas fits is searched again over the size-relative elements of a grid-lattice expert
 	// (experts.ParamGridLattice: flips, turns and circular shifts of each input's own grid), and trained
@@ -137,6 +148,8 @@ var defaultParams = map[string]any{
 	ParamPadPairs:               1,
 	ParamGateInit:               GateInitSearch,
 	ParamProposalMargin:         3.0,
+	ParamProposalTrain:          ProposalTrainHard,
+	ParamProposalSteps:          200,
 	ParamGateInitGrid:           true,
 	ParamGateInitFallback:       true,
 	ParamSearchScreen:           false,

@@ -21,6 +21,15 @@ const (
 	GateInitSearch = "search"
 )
 
+// How a restart that starts at a proposal trains its gates (ParamProposalTrain).
+const (
+	// ProposalTrainHard holds the gates at the proposal's element: discretized in the forward pass and
+	// left out of the update.
+	ProposalTrainHard = "hard"
+	// ProposalTrainSoft trains the soft gates from the proposal, as the paper trains them.
+	ProposalTrainSoft = "soft"
+)
+
 // Proposal is a group element of a mask expert under which one color table maps every training pair's
 // input to its output (annotate.Proposal: the table, the action T ∘ B), in the expert's own
 // parametrization: the hard gates set by Element.LogitsFor select exactly Action.

@@ -23,17 +23,19 @@ import (
 // (the lattice search's top proposal: the lattice_search model, or gate_init_fallback), lattice the lattice
 // of the elements searched and of the mask experts trained: "canvas", or "grid" for the size-relative
 // elements of gate_init_grid (both empty for a model without mask experts); network_solved whether the
-// trained network's own predictions solve the task (false for the lattice_search model).
+// trained network's own predictions solve the task (false for the lattice_search model); search_solved
+// whether the lattice search's top proposal solves it (with gate_init=search; empty when the search found
+// no element or did not run), whoever predicted.
 var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action", "compile_seconds",
-	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions", "source", "lattice", "network_solved"}
+	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions", "source", "lattice", "network_solved", "search_solved"}
 
-// oldHeaders are the other headers ReadResults reads: the first 11, 12, 16, 17 or 18 columns of Header. A
+// oldHeaders are the other headers ReadResults reads: the first 11, 12, 16, 17, 18 or 21 columns of Header. A
 // row of such a file reads as the current format with the missing columns filled in: compile_seconds
 // 0; restarts 1, restarts_fitted 0, restart 0 and total_steps equal to steps (one training run); model
 // latformer; no predictions; source "search" for the lattice_search model, else "network"; lattice
-// empty; network_solved as solved, false for lattice_search (parseRecord). A resumed run rewrites such a file in the current format before appending to it
+// empty; network_solved as solved, false for lattice_search; search_solved empty (parseRecord). A resumed run rewrites such a file in the current format before appending to it
 // (runner.Run).
-var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16], Header[:17], Header[:18]}
+var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16], Header[:17], Header[:18], Header[:21]}
 
 // resultsFormat is how the rows of Header are written and read (runner.Format), a task's key its id.
 var resultsFormat = runner.Format[Result]{Header: Header, OldHeaders: oldHeaders, Record: Result.Record, Parse: parseRecord,
@@ -87,12 +89,16 @@ func (r Result) Record() []string {
 	if r.HardGates {
 		gates = "hard"
 	}
+	searchSolved := ""
+	if r.HasProposal {
+		searchSolved = strconv.FormatBool(r.SearchSolved)
+	}
 	return []string{r.ID, string(r.Category), strconv.FormatBool(r.Solved), strconv.Itoa(r.TestExact),
 		strconv.Itoa(r.TestTotal), strconv.Itoa(r.SizeOnly), strconv.Itoa(r.Steps),
 		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action,
 		strconv.FormatFloat(r.CompileSeconds, 'f', 2, 64),
 		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps), r.Model,
-		PredictionsJSON(r.Predictions), r.Source, r.Lattice, strconv.FormatBool(r.NetworkSolved)}
+		PredictionsJSON(r.Predictions), r.Source, r.Lattice, strconv.FormatBool(r.NetworkSolved), searchSolved}
 }
 
 // PredictionsJSON is the predictions column: the grids as JSON, "" for none.
@@ -264,11 +270,14 @@ func parseRecord(rec []string) (Result, error) {
 	if r.Model == LatticeSearch {
 		r.Source, r.NetworkSolved = SourceSearch, false
 	}
-	if columns == len(Header) {
+	if columns > 20 {
 		r.Source, r.Lattice, r.NetworkSolved = rec[18], rec[19], boolean(20)
 		if r.Source != SourceNetwork && r.Source != SourceSearch && r.Source != "" && firstErr == nil {
 			firstErr = fmt.Errorf("column %s: %q is neither %s nor %s", Header[18], rec[18], SourceNetwork, SourceSearch)
 		}
+	}
+	if columns > 21 && rec[21] != "" {
+		r.HasProposal, r.SearchSolved = true, boolean(21)
 	}
 	if rec[0] == "" && firstErr == nil {
 		firstErr = fmt.Errorf("empty task id")

@@ -135,7 +135,7 @@ func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
 // off the network's predictions stand. With gate_init=paper there is no search at all.
 func TestSolveFallback(t *testing.T) {
 	task := gridFlipTask()
-	const base = "train_steps=0;train_restarts=1;augment_copies=1"
+	const base = "train_steps=0;gate_init_steps=0;train_restarts=1;augment_copies=1"
 	cases := []struct {
 		settings      string
 		solved        bool

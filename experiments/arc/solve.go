@@ -51,7 +51,10 @@ type TaskResult struct {
 	// NetworkSolved: the trained network's own predictions solve the task (Solved when Source is
 	// SourceNetwork; with the fallback, what the network would have scored).
 	NetworkSolved bool
-	HardGates     bool
+	// HasProposal: the lattice search found an element for the task (gate_init=search) and SearchSolved
+	// says whether its top proposal's predictions solve it, whoever made the row's predictions.
+	HasProposal, SearchSolved bool
+	HardGates                 bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
 	// first test input ("g1 + g2" with two actions, layers.ParamActions).
 	Canvas int
@@ -228,15 +231,21 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 		canvases[i] = &preds[i].Canvas
 	}
 	res.Source = SourceNetwork
-	if top != nil && !(fit.Fitted && fit.HardGates) && s.search && s.fallback {
-		// No single element of the network's gates fits the training pairs; the proposal's does.
-		network := res
-		network.score(task, canvases)
-		res.NetworkSolved = network.Solved
-		if canvases, err = proposalPredictions(top.Proposal, test); err != nil {
+	if top != nil && s.search {
+		// Both predict: the network's and the top proposal's (element and generalized table) outcomes are
+		// recorded, and the fallback decides which one the row reports.
+		searched, err := proposalPredictions(top.Proposal, test)
+		if err != nil {
 			return res, fmt.Errorf("task %s: %w", task.ID, err)
 		}
-		res.Source, res.Action = SourceSearch, top.Action.String()
+		network, search := res, res
+		network.score(task, canvases)
+		search.score(task, searched)
+		res.NetworkSolved, res.HasProposal, res.SearchSolved = network.Solved, true, search.Solved
+		if s.fallback && useProposal(fit, searched) {
+			canvases = searched
+			res.Source, res.Action = SourceSearch, top.Action.String()
+		}
 	}
 	res.Seconds = time.Since(start).Seconds()
 	res.score(task, canvases)
@@ -244,6 +253,22 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 		res.NetworkSolved = res.Solved
 	}
 	return res, nil
+}
+
+// useProposal is the fallback's rule (latformer.ParamGateInitFallback): the top proposal predicts instead
+// of the network when no restart's hard gates fit the training pairs (a single element and table that fit
+// them all is preferred to a soft mixture, as Fit prefers a restart whose hard gates fit), and only when
+// its table maps every test input: a network prediction is never replaced by an empty one.
+func useProposal(fit latformer.FitResult, searched []*datasets.Canvas) bool {
+	if fit.Fitted && fit.HardGates {
+		return false
+	}
+	for _, c := range searched {
+		if c == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // searchFirst runs the lattice search before training (latformer.LatticeProposals), for gate_init=search

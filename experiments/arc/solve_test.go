@@ -9,6 +9,7 @@ import (
 
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/latformer"
 )
 
 // TestSolverArchitecture checks that a Solver trains the architecture it is given, the autoregressive
@@ -38,6 +39,30 @@ func TestSolverArchitecture(t *testing.T) {
 		}
 		if err != nil || res.Model != want || res.TestTotal != 1 || len(res.Predictions) != 1 {
 			t.Errorf("architecture %q: model %q, %d tests, %d predictions, %v", name, res.Model, res.TestTotal, len(res.Predictions), err)
+		}
+	}
+}
+
+// TestUseProposal checks the fallback's rule: the top proposal predicts only when no restart's hard gates
+// fit the training pairs, and never when its table leaves a test input without a prediction (a network
+// prediction is not replaced by an empty one).
+func TestUseProposal(t *testing.T) {
+	some := &datasets.Canvas{Rows: 1, Cols: 1, Cells: []int32{1}}
+	cases := []struct {
+		name     string
+		fit      latformer.FitResult
+		searched []*datasets.Canvas
+		want     bool
+	}{
+		{"hard fit", latformer.FitResult{Fitted: true, HardGates: true}, []*datasets.Canvas{some}, false},
+		{"soft fit only", latformer.FitResult{Fitted: true}, []*datasets.Canvas{some, some}, true},
+		{"no fit", latformer.FitResult{}, []*datasets.Canvas{some}, true},
+		{"no fit, one test input unpredicted", latformer.FitResult{}, []*datasets.Canvas{some, nil}, false},
+		{"soft fit, the only test input unpredicted", latformer.FitResult{Fitted: true}, []*datasets.Canvas{nil}, false},
+	}
+	for _, c := range cases {
+		if got := useProposal(c.fit, c.searched); got != c.want {
+			t.Errorf("%s: useProposal %v, want %v", c.name, got, c.want)
 		}
 	}
 }
