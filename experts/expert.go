@@ -91,6 +91,11 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
 	hard := model.GetGraphParamOr(scope, x.Graph(), ParamHardGates, Param[bool](scope, ParamHardGates))
 	logits := e.GateLogits(scope, x, cond)
+	if anneal := Param[float64](scope, ParamGateAnneal); anneal > 1 {
+		temp := scope.In("gate_temperature").WithInitializer(initializer.BroadcastTensorToShape(tensors.FromValue([]float32{float32(anneal)}))).
+			VariableWithShape(TemperatureVariable, shapes.Make(dtypes.Float32, 1)).SetTrainable(false).NodeValue(x.Graph())
+		logits = Div(logits, ExpandAxes(ConvertDType(temp, logits.DType()), 0))
+	}
 	if noise := Param[float64](scope, ParamGateNoise); noise > 0 && !hard && scope.IsTraining(x.Graph()) {
 		logits = e.noisyLogits(scope, logits, noise)
 	}

@@ -65,7 +65,17 @@ const (
 	// (Gumbel-softmax), u ~ U(0, 1), drawn anew at every step for every example. The noise explores
 	// actions the gradient alone does not reach; 0 turns it off [0].
 	ParamGateNoise = "expert_gate_noise"
+	// ParamGateAnneal > 1 anneals the temperature of the soft gates: their logits are divided by a
+	// non-trainable variable (TemperatureVariable) that starts at this value, so that every sigmoid gate
+	// starts near 0.5 (a mixture of many group elements), and that the learner lowers step by step to 1
+	// over a restart's soft steps (latformer.Learner.Fit), when the gates are the plain ones. The hard
+	// gates (their sign) do not depend on it. 0 or 1: no temperature in the graph [0].
+	ParamGateAnneal = "expert_gate_anneal"
 )
+
+// TemperatureVariable is the name of the non-trainable scalar variable, in the scope "gate_temperature"
+// beside the gate logits', that divides them (ParamGateAnneal).
+const TemperatureVariable = "temperature"
 
 // defaultParams holds the default of every Param* key of this package, the one place it is written.
 var defaultParams = map[string]any{
@@ -85,6 +95,7 @@ var defaultParams = map[string]any{
 	ParamHardGates:           false,
 	ParamStraightThrough:     false,
 	ParamGateNoise:           0.0,
+	ParamGateAnneal:          0.0,
 }
 
 // DefaultParams returns the hyperparameters of the mask experts (the Param* keys) with their defaults,

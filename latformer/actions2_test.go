@@ -51,7 +51,7 @@ func mirrorCorners(t *testing.T, rng *rand.Rand) Example {
 // find the pair of reflections in 600 steps.
 func TestTwoActions(t *testing.T) {
 	const settings = "expert_translation=false;expert_rotation=false;expert_scaling=false;expert_straight_through=true;" +
-		"train_steps=600;augment_copies=4;latformer_actions="
+		"train_steps=600;augment_copies=4;gate_init_train=soft;gate_init_unproposed_steps=0;latformer_actions="
 	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(21, 22))
 	var train, test []Example

@@ -123,7 +123,7 @@ func TestRestarts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	train, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 3)
 	test, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 4)
-	const base = "train_steps=15;augment_copies=3;fit_patience=0"
+	const base = "train_steps=15;augment_copies=3;fit_patience=0;gate_init_train=soft"
 	type run struct {
 		fit   FitResult
 		cells [][]int32

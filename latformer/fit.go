@@ -224,30 +224,34 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 		}
 		return out, l.chooseGates(run.examples, &out)
 	}
-	run.stepsCap = run.maxSteps + run.hardSteps
-	fitted, err := l.trainPhase(run, l.stepExec, run.maxSteps, 0, rng, start, &out)
+	soft := run.maxSteps
+	if run.gateInit == GateInitSearch && run.restart >= len(run.proposals) && l.hasMaskExperts() {
+		soft = run.unproposedSteps
+	}
+	run.stepsCap = soft + run.hardSteps
+	fitted, err := l.trainPhase(run, l.stepExec, soft, 0, rng, start, &out)
 	if err != nil || fitted {
 		return out, err
 	}
 	if run.hardSteps > 0 && l.hardStepExec != nil {
-		if fitted, err = l.hardPhase(run, rng, start, &out); err != nil || fitted {
+		if fitted, err = l.hardPhase(run, soft, rng, start, &out); err != nil || fitted {
 			return out, err
 		}
 	}
 	return out, l.chooseGates(run.examples, &out)
 }
 
-// hardPhase continues training with the gates held at their discretized values (ParamHardSteps). It
+// hardPhase continues training, after done soft steps, with the gates held at their discretized values (ParamHardSteps). It
 // either ends in a hard fit or is undone: the soft model it started from may fit the training pairs
 // where the hard one does not, and is then the better prediction (its undone steps still count).
-func (l *Learner) hardPhase(run *fitRun, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
+func (l *Learner) hardPhase(run *fitRun, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
 	before, err := l.snapshot()
 	if err != nil {
 		return false, err
 	}
 	defer finalizeAll(before)
 	soft := *out
-	if fitted, err := l.trainPhase(run, l.hardStepExec, run.hardSteps, run.maxSteps, rng, start, out); err != nil || fitted {
+	if fitted, err := l.trainPhase(run, l.hardStepExec, run.hardSteps, done, rng, start, out); err != nil || fitted {
 		return fitted, err
 	}
 	if err := l.restore(before); err != nil {

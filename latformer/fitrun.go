@@ -4,6 +4,7 @@ package latformer
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -47,8 +48,13 @@ type fitRun struct {
 	// (ParamProposalTrain "hard"), for up to proposalSteps steps (ParamProposalSteps).
 	proposalHard  bool
 	proposalSteps int
+	// unproposedSteps is the soft-step budget of the restarts not started at a proposal with
+	// ParamGateInit "search" (ParamUnproposedSteps).
+	unproposedSteps int
 	// stepsCap is the most steps the current restart may take (its phases together), for Progress.
 	stepsCap int
+	// anneal is experts.ParamGateAnneal (> 1: the soft steps lower the gates' temperature from it to 1).
+	anneal float64
 }
 
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
@@ -67,6 +73,7 @@ func (l *Learner) newFitRun(examples []Example, progress func(Progress)) (*fitRu
 		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamRestarts, run.restarts)
 	}
 	run.maxRestarts = run.restarts
+	run.anneal = experts.Param[float64](scope, experts.ParamGateAnneal)
 	run.gateInit, run.margin = param[string](scope, ParamGateInit), param[float64](scope, ParamProposalMargin)
 	if run.gateInit != GateInitPaper && run.gateInit != GateInitSearch {
 		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInit, run.gateInit, GateInitPaper, GateInitSearch)
@@ -79,8 +86,13 @@ func (l *Learner) newFitRun(examples []Example, progress func(Progress)) (*fitRu
 	}
 	if run.proposalSteps = param[int](scope, ParamProposalSteps); run.proposalSteps < 0 {
 		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamProposalSteps, run.proposalSteps)
-	} else if run.proposalSteps == 0 {
+	} else if run.proposalSteps == 0 || run.proposalSteps > run.maxSteps {
 		run.proposalSteps = run.maxSteps
+	}
+	if run.unproposedSteps = param[int](scope, ParamUnproposedSteps); run.unproposedSteps < 0 {
+		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamUnproposedSteps, run.unproposedSteps)
+	} else if run.unproposedSteps == 0 || run.unproposedSteps > run.maxSteps || run.gateInit != GateInitSearch {
+		run.unproposedSteps = run.maxSteps
 	}
 	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
 	run.schedule = strings.Split(param[string](scope, ParamRestartExperts), ",")
@@ -192,7 +204,14 @@ func (run *fitRun) drawMinibatch(rng *rand.Rand) {
 // exactly.
 func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
 	streak := 0
+	anneal := run.anneal > 1 && exec == l.stepExec
 	for step := done; step < done+steps; step++ {
+		if anneal {
+			// Geometric from run.anneal at the first soft step to 1 at the last.
+			if err := l.setGateTemperature(math.Pow(run.anneal, 1-float64(step-done)/float64(max(1, steps-1)))); err != nil {
+				return false, err
+			}
+		}
 		cellAcc, err := l.trainOneStep(run, exec, rng, out)
 		if err != nil {
 			return false, fmt.Errorf("training step %d: %w", step, err)

@@ -98,9 +98,16 @@ const (
 	// training pairs in place of the element (docs: README, "Why the soft mask blocks the fit") [hard].
 	ParamProposalTrain = "gate_init_train"
 	// ParamProposalSteps, with ParamProposalTrain "hard": the step budget of a restart that starts at a
-	// proposal (0: ParamSteps). Such a restart either fits the training pairs within a few dozen steps or
+	// proposal, at most ParamSteps (0: ParamSteps). Such a restart either fits the training pairs within a few dozen steps or
 	// the element is wrong for the network, and the next restart starts at the next proposal [200].
 	ParamProposalSteps = "gate_init_steps"
+	// ParamUnproposedSteps, with ParamGateInit "search": the soft-step budget of a restart that does not
+	// start at a proposal (every restart of a task the search finds no element for, and the restarts after
+	// the proposals), which trains as with "paper" otherwise; at most ParamSteps (0: ParamSteps). Where one element and one
+	// table cannot map the training pairs, the network can still fit them with a soft mixture or gates that
+	// differ from pair to pair, but rarely does (1 of the 31 such tasks of Table 2 in 500 steps × 3
+	// restarts, 0 of the 15 in the dev half), at a third of the run's time [100].
+	ParamUnproposedSteps = "gate_init_unproposed_steps"
 	// ParamGateInitGrid, with ParamGateInit "search": a task whose training pairs no element of the
 	// canvas fits is searched again over the size-relative elements of a grid-lattice expert
 	// (experts.ParamGridLattice: flips, turns and circular shifts of each input's own grid), and trained
@@ -150,6 +157,7 @@ var defaultParams = map[string]any{
 	ParamProposalMargin:         3.0,
 	ParamProposalTrain:          ProposalTrainHard,
 	ParamProposalSteps:          200,
+	ParamUnproposedSteps:        100,
 	ParamGateInitGrid:           true,
 	ParamGateInitFallback:       true,
 	ParamSearchScreen:           false,

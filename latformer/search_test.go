@@ -23,7 +23,7 @@ func TestHardSteps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	train, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 3)
 	test, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 3)
-	const base = "train_steps=10;augment_copies=3;fit_patience=0;train_restarts=1"
+	const base = "train_steps=10;augment_copies=3;fit_patience=0;train_restarts=1;gate_init_train=soft"
 	plainFit, plain := fitAndPredict(t, newTestLearner(t, backend, base, 6), train, test)
 	l := newTestLearner(t, backend, base+";train_hard_steps=10", 6)
 	hardFit, hard := fitAndPredict(t, l, train, test)
