@@ -415,20 +415,24 @@ func (e Expert) FreeGatesAll() []float32 {
 
 // FreeGates returns the free-gate mask [NumGates()] that leaves only the named experts' gates free to
 // learn: families is "all" or a combination of the letters t (translation, with its zero-fill gates),
-// r (rotation), f (reflection) and s (scaling, with the down-scaling gate), e.g. "t" or "tfr". The other
-// gates are held at their identity setting (off, or scaling factor 1), so that a training run searches
-// only the actions of the named experts. Letters of disabled experts are accepted (they have no gates).
+// z (the same gates as t, started by ZeroFillStart), r (rotation), f (reflection) and s (scaling, with
+// the down-scaling gate), e.g. "t" or "tfr". The other gates are held at their identity setting (off, or
+// scaling factor 1), so that a training run searches only the actions of the named experts. Letters of
+// disabled experts are accepted (they have no gates).
 func (e Expert) FreeGates(families string) ([]float32, error) {
 	if families == "all" {
 		return e.FreeGatesAll(), nil
 	}
 	for _, c := range families {
-		if !strings.ContainsRune("trfs", c) {
-			return nil, fmt.Errorf("expert families %q: want \"all\" or letters of t, r, f, s", families)
+		if !strings.ContainsRune("trfsz", c) {
+			return nil, fmt.Errorf("expert families %q: want \"all\" or letters of t, z, r, f, s", families)
 		}
 	}
 	if families == "" {
-		return nil, fmt.Errorf("expert families: empty (want \"all\" or letters of t, r, f, s)")
+		return nil, fmt.Errorf("expert families: empty (want \"all\" or letters of t, z, r, f, s)")
+	}
+	if strings.IndexByte(families, 'z') >= 0 {
+		families += "t"
 	}
 	free := make([]float32, 0, e.NumGates())
 	for _, s := range e.segments() {
@@ -441,6 +445,33 @@ func (e Expert) FreeGates(families string) ([]float32, error) {
 		}
 	}
 	return free, nil
+}
+
+// ZeroFillStart returns the initial gate-logit biases of a restart that searches the zero-fill
+// translations (the letter z of FreeGates): every shift bit at sigmoid(0) = 0.5, so that all shifts of
+// both directions are mixed evenly and the gradient tells which bits to set, and the zero-fill gate γ of
+// each axis at sigmoid(2) (the direction δ at 0.5); the other gates keep their initial biases (FreeGates
+// holds them at the identity). Overlays of two halves of a grid are such shifts, by half the grid: from the
+// paper's initialization, where every gate starts near the identity, three or four gates would have to open
+// together. It is nil without the zero-fill translation gates.
+func (e Expert) ZeroFillStart() []float32 {
+	if !e.Translation || !e.ZeroFill {
+		return nil
+	}
+	bias := make([]float32, 0, e.NumGates())
+	for _, s := range e.segments() {
+		s.indices(e, func(idx []int) {
+			switch s.name {
+			case "translation":
+				bias = append(bias, 0)
+			case "zerofill":
+				bias = append(bias, float32(2*(1-idx[1])))
+			default:
+				bias = append(bias, s.bias(e, idx))
+			}
+		})
+	}
+	return bias
 }
 
 // offGateLogits are the logits that hold each gate at its identity setting where the free-gate mask is 0:

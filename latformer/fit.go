@@ -5,6 +5,7 @@ package latformer
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/gomlx/gomlx/core/tensors"
@@ -152,7 +153,9 @@ func (res *FitResult) keep(best *restartOutcome) {
 }
 
 // restart runs restart r of Fit from its own initialization, with the experts' gates its entry of
-// ParamRestartExperts frees and, for r < len(run.proposals), the gates started at proposal r.
+// ParamRestartExperts frees and, for r < len(run.proposals), the gates started at proposal r; else, for an
+// entry with the letter z, the translation gates started at the centre of the zero-fill shifts
+// (experts.Expert.ZeroFillStart).
 func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 	if r > 0 {
 		if err := l.reinitialize(r); err != nil {
@@ -163,9 +166,14 @@ func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 	if err := l.restrictExperts(run.freeMasks[entry], run.schedule[entry]); err != nil {
 		return restartOutcome{}, err
 	}
-	if r < len(run.proposals) {
+	switch {
+	case r < len(run.proposals):
 		if err := l.startAtProposal(run.proposals[r].Element, run.margin); err != nil {
 			return restartOutcome{}, fmt.Errorf("starting at proposal %d: %w", r, err)
+		}
+	case strings.IndexByte(run.schedule[entry], 'z') >= 0:
+		if err := l.startZeroFill(); err != nil {
+			return restartOutcome{}, fmt.Errorf("restart %d (%s=%s): %w", r, ParamRestartExperts, run.schedule[entry], err)
 		}
 	}
 	run.restart = r

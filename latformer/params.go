@@ -68,8 +68,9 @@ const (
 	ParamHardSteps = "train_hard_steps"
 	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn (the others are
 	// held at the identity, experts.Expert.FreeGates): comma-separated entries, "all" or letters of t
-	// (translation), r (rotation), f (reflection), s (scaling); restart r uses entry r modulo their
-	// number. "all" searches every action at every restart; "all,t" makes every second restart a
+	// (translation), z (translation, started at the centre of its zero-fill shifts,
+	// experts.Expert.ZeroFillStart), r (rotation), f (reflection), s (scaling); restart r uses entry r
+	// modulo their number (a restart started at a proposal keeps the proposal's gates). "all" searches every action at every restart; "all,t" makes every second restart a
 	// translation-only search, which the full expert's gates often miss by opening a rotation or scaling
 	// that fits part of a translation task first (README, "Table 2") [all].
 	ParamRestartExperts = "train_restart_experts"

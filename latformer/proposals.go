@@ -182,3 +182,26 @@ func (l *Learner) startAtProposal(el experts.Element, margin float64) error {
 	}
 	return nil
 }
+
+// startZeroFill sets the gate-logit biases of every layer's first mask expert to
+// experts.Expert.ZeroFillStart (the weights keep their initialization): the restart searches the zero-fill
+// translations from their centre.
+func (l *Learner) startZeroFill() error {
+	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+	bias := expert.ZeroFillStart()
+	if bias == nil {
+		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)", experts.ParamTranslation, experts.ParamZeroFill)
+	}
+	for v := range l.store.IterVariables() {
+		if !strings.HasSuffix(v.Path(), gateLogitsSuffix+"biases") {
+			continue
+		}
+		if v.Shape().Size() != len(bias) {
+			return fmt.Errorf("variable %s has %d gates, the expert %d", v.Path(), v.Shape().Size(), len(bias))
+		}
+		if err := v.SetValue(tensors.FromValue(bias)); err != nil {
+			return fmt.Errorf("%s: %w", v.Path(), err)
+		}
+	}
+	return nil
+}

@@ -25,9 +25,10 @@ import (
 // elements of gate_init_grid (both empty for a model without mask experts); network_solved whether the
 // trained network's own predictions solve the task (false for the lattice_search model); search_solved
 // whether the lattice search's top proposal solves it (with gate_init=search; empty when the search found
-// no element or did not run), whoever predicted.
+// no element or did not run), whoever predicted; network_action the element of the network's
+// discretized gates (for the first test input) when the search ran, whoever predicted.
 var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action", "compile_seconds",
-	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions", "source", "lattice", "network_solved", "search_solved"}
+	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions", "source", "lattice", "network_solved", "search_solved", "network_action"}
 
 // oldHeaders are the other headers ReadResults reads: the first 11, 12, 16, 17, 18 or 21 columns of Header. A
 // row of such a file reads as the current format with the missing columns filled in: compile_seconds
@@ -98,7 +99,7 @@ func (r Result) Record() []string {
 		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action,
 		strconv.FormatFloat(r.CompileSeconds, 'f', 2, 64),
 		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps), r.Model,
-		PredictionsJSON(r.Predictions), r.Source, r.Lattice, strconv.FormatBool(r.NetworkSolved), searchSolved}
+		PredictionsJSON(r.Predictions), r.Source, r.Lattice, strconv.FormatBool(r.NetworkSolved), searchSolved, r.NetworkAction}
 }
 
 // PredictionsJSON is the predictions column: the grids as JSON, "" for none.
@@ -278,6 +279,9 @@ func parseRecord(rec []string) (Result, error) {
 	}
 	if columns > 21 && rec[21] != "" {
 		r.HasProposal, r.SearchSolved = true, boolean(21)
+	}
+	if columns > 22 {
+		r.NetworkAction = rec[22]
 	}
 	if rec[0] == "" && firstErr == nil {
 		firstErr = fmt.Errorf("empty task id")

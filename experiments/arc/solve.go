@@ -54,6 +54,9 @@ type TaskResult struct {
 	// HasProposal: the lattice search found an element for the task (gate_init=search) and SearchSolved
 	// says whether its top proposal's predictions solve it, whoever made the row's predictions.
 	HasProposal, SearchSolved bool
+	// NetworkAction is the group element of the network's discretized gates when the lattice search ran
+	// (Action is the top proposal's when it predicted).
+	NetworkAction string
 	HardGates                 bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
 	// first test input ("g1 + g2" with two actions, layers.ParamActions).
@@ -242,6 +245,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 		network.score(task, canvases)
 		search.score(task, searched)
 		res.NetworkSolved, res.HasProposal, res.SearchSolved = network.Solved, true, search.Solved
+		res.NetworkAction = res.Action
 		if s.fallback && useProposal(fit, searched) {
 			canvases = searched
 			res.Source, res.Action = SourceSearch, top.Action.String()
