@@ -129,7 +129,7 @@ func TestGateInitSearchStartsAtProposal(t *testing.T) {
 // restart is restart 0, started at proposal 0, it fits in fewer steps than paper takes in all on the
 // same task, and its hard gates predict held-out pairs with the task's element; and on a task with no
 // consistent element (outputs unrelated to inputs) it trains exactly as paper (same steps, loss and
-// predictions).
+// predictions), and with gate_init_unproposed_steps within that budget.
 func TestGateInitSearch(t *testing.T) {
 	backend := testutil.Backend(t)
 	const base = "train_steps=150;augment_copies=4"
@@ -178,6 +178,12 @@ func TestGateInitSearch(t *testing.T) {
 		if !slices.Equal(paperPreds[i], searchPreds[i]) {
 			t.Errorf("no proposal: prediction %d differs between search and paper", i)
 		}
+	}
+	// gate_init_unproposed_steps: the budget of every restart without a proposal (paper has none).
+	budget, _ := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=search;gate_init_unproposed_steps=7", 6), train, train)
+	budgetPaper, _ := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=paper;gate_init_unproposed_steps=7", 6), train, train)
+	if budget.TotalSteps != 2*7 || budgetPaper.TotalSteps != paper.TotalSteps {
+		t.Errorf("gate_init_unproposed_steps=7: %d steps in all with search, %d with paper; want 14 and %d", budget.TotalSteps, budgetPaper.TotalSteps, paper.TotalSteps)
 	}
 }
 
