@@ -76,6 +76,7 @@ for (const nb of notebooks) {
     await page.screenshot({ path });
     return path;
   };
+  console.log(`${name}: opening`);
   try {
     await page.goto(`${base}/lab/tree/${nb}?reset&token=${token}`, { waitUntil: "load", timeout: 120000 });
     await page.waitForFunction((nb) => {
@@ -83,10 +84,15 @@ for (const nb of notebooks) {
       return w && w.context && w.context.path === nb && w.context.isReady && w.content.widgets.length > 0;
     }, nb, { timeout: 120000 });
     await page.evaluate(pageHelpers);
-    // The kernel of the notebook's metadata (gonb), started and idle.
+    // The kernel of the notebook's metadata (gonb), started and connected; its kernel_info answered (GoNB
+    // publishes no status around kernel_info, so Lab shows it as "unknown" until the first execution).
     await page.waitForFunction(() => {
       const k = window.__lc.panel().sessionContext.session?.kernel;
-      return k && k.status === "idle" && k.connectionStatus === "connected";
+      if (k && k.connectionStatus === "connected" && !window.__lc.infoAsked) {
+        window.__lc.infoAsked = true;
+        k.info.then(() => { window.__lc.info = true; });
+      }
+      return window.__lc.info === true;
     }, null, { timeout: 180000 });
     const kernelName = await page.evaluate(() => window.__lc.panel().sessionContext.session.kernel.name);
     if (kernelName !== "gonb") fail(`kernel is ${kernelName}, not gonb`);
@@ -133,7 +139,7 @@ for (const nb of notebooks) {
         widgets.push(await exerciseWidget(page, st.running, st.widget, name, shot, fail));
         continue;
       }
-      if (st.runAll !== "running" && st.kernel === "idle" && st.running < 0) {
+      if (st.runAll !== "running" && (st.kernel === "idle" || st.kernel === "unknown") && st.running < 0) {
         if (st.runAll !== "done") fail(`Run All: ${st.runAll}`);
         if (st.ran < st.total) fail(`${st.total - st.ran} of ${st.total} code cells did not run`);
         finished = true;

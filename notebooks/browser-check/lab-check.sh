@@ -37,10 +37,12 @@ echo "   jupyter-setup: $(( $(date +%s) - t )) s"
 (cd "$clone/notebooks/browser-check" && npm ci --no-audit --no-fund --silent)
 
 # Lab settings for the check only: every cell rendered (no windowing, so that figures of cells out of view are
-# in the page), no news or update check (no internet).
+# in the page), no autosave (the executed notebooks are written to OUT, not over the clone's), no news or update
+# check (no internet).
 settings="$out/lab-settings"
-mkdir -p "$settings/@jupyterlab/notebook-extension" "$settings/@jupyterlab/apputils-extension"
+mkdir -p "$settings/@jupyterlab/notebook-extension" "$settings/@jupyterlab/apputils-extension" "$settings/@jupyterlab/docmanager-extension"
 echo '{"windowingMode": "none"}' >"$settings/@jupyterlab/notebook-extension/tracker.jupyterlab-settings"
+echo '{"autosave": false}' >"$settings/@jupyterlab/docmanager-extension/plugin.jupyterlab-settings"
 echo '{"fetchNews": "false", "checkForUpdates": false}' >"$settings/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
 
 notebooks=()
