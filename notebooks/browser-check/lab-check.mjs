@@ -171,8 +171,8 @@ for (const nb of notebooks) {
     const min = (after.noData && MIN_FIGURES_NO_DATA[name]) || MIN_FIGURES[name] || 1;
     if (after.rendered < after.expected) fail(`figures not rendered after Run All, in cells: ${JSON.stringify(after.missing)}`);
     if (after.rendered < min) fail(`${after.rendered} figures rendered after Run All, fewer than ${min}`);
-    const last = await page.$(".jp-Notebook .jp-Cell:last-child");
-    await shot("2-done", last);
+    await page.evaluate(() => { const o = [...document.querySelectorAll(".jp-OutputArea-output")].pop(); if (o) o.scrollIntoView({ block: "end" }); });
+    await shot("2-done");
     const secs = Math.round((Date.now() - t0) / 1000);
     const line = `${name}: Run All done in ${secs} s, ${after.rendered} figures rendered (${after.expected} in the outputs), ` +
       `widgets: ${widgets.length ? widgets.join("; ") : "none"}`;
@@ -200,7 +200,8 @@ async function exerciseWidget(page, cellIndex, kind, name, shot, fail) {
   while (before.endsWith("#0") && Date.now() - t0 < WIDGET_TIMEOUT_MS) { await page.waitForTimeout(500); before = await signature(); }
   await page.waitForTimeout(1000);
   before = await signature();
-  await shot(`1-widget-before`, cell);
+  await page.evaluate((i) => window.__lc.codeCells()[i].node.querySelector(".jp-OutputArea")?.scrollIntoView({ block: "start" }), cellIndex);
+  await shot(`1-widget-before`);
   const moved = await page.evaluate(([i, kind]) => {
     const c = window.__lc.codeCells()[i];
     const el = c.node.querySelector(kind === "SELECT" ? ".jp-OutputArea-output select" : ".jp-OutputArea-output input[type=range]");
@@ -218,7 +219,15 @@ async function exerciseWidget(page, cellIndex, kind, name, shot, fail) {
     if (now !== before && !now.endsWith("#0")) { changed = true; break; }
   }
   await page.waitForTimeout(1500);
-  const path = await shot(`1-widget-after`, cell);
+  // A tall screenshot ending at the cell's last output: the widget, what it redrew and the cells above it.
+  await page.setViewportSize({ width: 1280, height: 2000 });
+  await page.evaluate((i) => {
+    const outs = window.__lc.codeCells()[i].node.querySelectorAll(".jp-OutputArea-output");
+    if (outs.length) outs[outs.length - 1].scrollIntoView({ block: "end" });
+  }, cellIndex);
+  await page.waitForTimeout(500);
+  const path = await shot(`1-widget-after`);
+  await page.setViewportSize({ width: 1280, height: 1000 });
   const desc = `${kind.toLowerCase()} moved to ${moved}: output ${changed ? "changed" : "DID NOT change"} (${path})`;
   console.log(`  ${name}: ${desc}`);
   if (!changed) fail(`the ${kind.toLowerCase()} moved to ${moved} did not change the cell's figures in ${WIDGET_TIMEOUT_MS / 60000} minutes`);
