@@ -253,8 +253,9 @@ notebooks-full: jupyter-setup
 		cp "/tmp/latformer-notebooks/full/$$(basename "$$nb")" "$$nb"; echo "   ok in $$(( $$(date +%s) - t0 )) s"; \
 	done; echo "all notebooks executed in $$(( $$(date +%s) - start )) s (full mode)"
 
-# Opens 01_lattice_masks.ipynb in headless Chromium through a local Jupyter server, runs all cells and saves
-# results/browser-check.png; fails on a kernel error or missing mask images.
+# Opens 01_lattice_masks.ipynb untrusted in JupyterLab (this checkout's .venv, no clone) in headless Chromium,
+# runs all cells and saves results/browser-check.png; fails on a cell error or missing mask images (the same check
+# as make lab-check, on one notebook).
 browser-check: jupyter-setup
 	bash notebooks/browser-check/run.sh
 

@@ -29,6 +29,10 @@ const MIN_FIGURES = {
   "03_sample_efficiency.ipynb": 6, "04_arc.ipynb": 12, "05_larc.ipynb": 2, "06_registration.ipynb": 3,
 };
 const MIN_FIGURES_NO_DATA = { "04_arc.ipynb": 2 };
+// Figures that must be among the rendered images after Run All (their alt text).
+const REQUIRED_ALTS = {
+  "01_lattice_masks.ipynb": ["(a) translation (1, 1)", "(b) rotation by 90°", "(c) vertical reflection", "(d) horizontal reflection"],
+};
 const NOTEBOOK_TIMEOUT_MS = 20 * 60 * 1000;
 const WIDGET_TIMEOUT_MS = 5 * 60 * 1000;
 
@@ -166,10 +170,12 @@ for (const nb of notebooks) {
         missing: cells.filter((c) => window.__lc.rendered(c.node) < window.__lc.expected(c))
           .map((c) => c.model.sharedModel.getSource().split("\n").find((l) => l.trim() && !l.startsWith("//")) || ""),
         noData: document.body.innerText.includes("ARC data not found"),
+        alts: [...document.querySelectorAll(".jp-OutputArea-output img")].filter((i) => i.naturalWidth > 0).map((i) => i.alt),
       };
     });
     const min = (after.noData && MIN_FIGURES_NO_DATA[name]) || MIN_FIGURES[name] || 1;
     if (after.rendered < after.expected) fail(`figures not rendered after Run All, in cells: ${JSON.stringify(after.missing)}`);
+    for (const alt of REQUIRED_ALTS[name] || []) if (!after.alts.includes(alt)) fail(`figure missing after Run All: ${alt}`);
     if (after.rendered < min) fail(`${after.rendered} figures rendered after Run All, fewer than ${min}`);
     await page.evaluate(() => { const o = [...document.querySelectorAll(".jp-OutputArea-output")].pop(); if (o) o.scrollIntoView({ block: "end" }); });
     await shot("2-done");

@@ -26,15 +26,21 @@ command -v node >/dev/null || { echo "node is needed (apt-get install nodejs npm
 case "$out" in /|"$root"|"$root"/*) echo "lab-check: OUT must be outside the checkout ($out)"; exit 2 ;; esac
 rm -rf "$out"
 mkdir -p "$out"
-clone="$out/clone"
-echo "== fresh clone of $(git -C "$root" rev-parse --short HEAD) into $clone"
-git clone -q "$root" "$clone"
-[ -z "$(git -C "$root" status --porcelain --untracked-files=no)" ] || echo "   (the checkout has uncommitted changes: they are not in the clone)"
-echo "== make jupyter-setup (in the clone)"
-t=$(date +%s)
-make -C "$clone" --no-print-directory jupyter-setup
-echo "   jupyter-setup: $(( $(date +%s) - t )) s"
-(cd "$clone/notebooks/browser-check" && npm ci --no-audit --no-fund --silent)
+if [ "${LAB_CHECK_IN_PLACE:-0}" = 1 ]; then
+	# `make browser-check`: this checkout as it is (its .venv from `make jupyter-setup`), no clone.
+	clone="$root"
+	echo "== in place: $root"
+else
+	clone="$out/clone"
+	echo "== fresh clone of $(git -C "$root" rev-parse --short HEAD) into $clone"
+	git clone -q "$root" "$clone"
+	[ -z "$(git -C "$root" status --porcelain --untracked-files=no)" ] || echo "   (the checkout has uncommitted changes: they are not in the clone)"
+	echo "== make jupyter-setup (in the clone)"
+	t=$(date +%s)
+	make -C "$clone" --no-print-directory jupyter-setup
+	echo "   jupyter-setup: $(( $(date +%s) - t )) s"
+fi
+[ -d "$clone/notebooks/browser-check/node_modules/playwright-core" ] || (cd "$clone/notebooks/browser-check" && npm ci --no-audit --no-fund --silent)
 
 # Lab settings for the check only: every cell rendered (no windowing, so that figures of cells out of view are
 # in the page), no autosave (the executed notebooks are written to OUT, not over the clone's), no news or update
