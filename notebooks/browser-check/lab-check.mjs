@@ -225,14 +225,18 @@ async function exerciseWidget(page, cellIndex, kind, name, shot, fail) {
     if (now !== before && !now.endsWith("#0")) { changed = true; break; }
   }
   await page.waitForTimeout(1500);
-  // A tall screenshot ending at the cell's last output: the widget, what it redrew and the cells above it.
+  // A tall screenshot of the outputs only (code hidden for it), ending at the cell's last output: the widget,
+  // what it redrew and the outputs above it.
   await page.setViewportSize({ width: 1280, height: 2000 });
+  await page.evaluate(() => window.jupyterapp.commands.execute("notebook:hide-all-cell-code"));
+  await page.waitForTimeout(500);
   await page.evaluate((i) => {
     const outs = window.__lc.codeCells()[i].node.querySelectorAll(".jp-OutputArea-output");
     if (outs.length) outs[outs.length - 1].scrollIntoView({ block: "end" });
   }, cellIndex);
   await page.waitForTimeout(500);
   const path = await shot(`1-widget-after`);
+  await page.evaluate(() => window.jupyterapp.commands.execute("notebook:show-all-cell-code"));
   await page.setViewportSize({ width: 1280, height: 1000 });
   const desc = `${kind.toLowerCase()} moved to ${moved}: output ${changed ? "changed" : "DID NOT change"} (${path})`;
   console.log(`  ${name}: ${desc}`);
