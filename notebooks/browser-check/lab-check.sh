@@ -58,13 +58,16 @@ else
 	for f in "$clone"/notebooks/*.ipynb; do notebooks+=("$(basename "$f")"); done
 fi
 
+# The Go settings of this shell (GOFLAGS, GOPROXY, GOEXPERIMENT, ...) pass; PATH is what the check is about.
+goenv=()
+while IFS= read -r v; do goenv+=("$v"); done < <(env | grep -E '^GO[A-Z0-9_]*=' || true)
 allow_root=()
 [ "$(id -u)" != 0 ] || allow_root=(--allow-root)
 log="$out/jupyter-lab.log"
 echo "== JupyterLab on 127.0.0.1:$port in $clone/notebooks, PATH=/usr/bin:/bin"
 (cd "$clone/notebooks" && exec env -i HOME="$HOME" USER="${USER:-$(id -un)}" LANG=C.UTF-8 PATH=/usr/bin:/bin \
 	JUPYTER_PATH="$clone/.venv/share/jupyter" LATFORMER_QUICK=1 ${LATFORMER_DATA:+LATFORMER_DATA="$LATFORMER_DATA"} \
-	${GOFLAGS:+GOFLAGS="$GOFLAGS"} ${GOEXPERIMENT:+GOEXPERIMENT="$GOEXPERIMENT"} \
+	"${goenv[@]}" \
 	"$clone/.venv/bin/jupyter" lab --no-browser --ip=127.0.0.1 --port="$port" --ServerApp.port_retries=0 \
 	--IdentityProvider.token="$token" --LabApp.expose_app_in_browser=True \
 	--LabApp.user_settings_dir="$settings" --LabApp.workspaces_dir="$out/lab-workspaces" "${allow_root[@]}") >"$log" 2>&1 &
