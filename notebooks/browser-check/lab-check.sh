@@ -37,7 +37,9 @@ else
 	[ -z "$(git -C "$root" status --porcelain --untracked-files=no)" ] || echo "   (the checkout has uncommitted changes: they are not in the clone)"
 	echo "== make jupyter-setup (in the clone)"
 	t=$(date +%s)
-	make -C "$clone" --no-print-directory jupyter-setup
+	# As a user's shell would: without this checkout's bin/ and .venv/bin (the Makefile puts them on PATH).
+	user_path="$(printf '%s' "$PATH" | tr ':' '\n' | grep -vxF -e "$root/bin" -e "$root/.venv/bin" | paste -sd: -)"
+	PATH="$user_path" make -C "$clone" --no-print-directory jupyter-setup
 	echo "   jupyter-setup: $(( $(date +%s) - t )) s"
 fi
 [ -d "$clone/notebooks/browser-check/node_modules/playwright-core" ] || (cd "$clone/notebooks/browser-check" && npm ci --no-audit --no-fund --silent)
