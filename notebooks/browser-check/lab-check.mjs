@@ -116,6 +116,13 @@ for (const nb of notebooks) {
       `committed figures: ${opened.rendered} rendered of ${opened.expected}`);
     if (opened.trusted > 0) fail(`${opened.trusted} cells opened trusted (the check must see what a fresh clone shows)`);
     if (opened.rendered < opened.expected) fail(`committed figures not rendered while untrusted, in cells: ${JSON.stringify(opened.missing)}`);
+    // The first committed chart (an <img> with an SVG source), else the first image, as the untrusted notebook shows it.
+    await page.evaluate(() => {
+      const imgs = [...document.querySelectorAll(".jp-OutputArea-output img")];
+      const el = imgs.find((i) => i.src.startsWith("data:image/svg+xml")) || imgs[0];
+      if (el) el.scrollIntoView({ block: "center" });
+    });
+    await page.waitForTimeout(300);
     await shot("0-opened");
 
     // 2. Run All.
