@@ -188,6 +188,9 @@ for (const nb of notebooks) {
     if (after.rendered < min) fail(`${after.rendered} figures rendered after Run All, fewer than ${min}`);
     await page.evaluate(() => { const o = [...document.querySelectorAll(".jp-OutputArea-output")].pop(); if (o) o.scrollIntoView({ block: "end" }); });
     await shot("2-done");
+    await page.evaluate(() => { const i = document.querySelector(".jp-OutputArea-output img"); if (i) i.scrollIntoView({ block: "center" }); });
+    await page.waitForTimeout(300);
+    await shot("3-first-figure");
     const secs = Math.round((Date.now() - t0) / 1000);
     const line = `${name}: Run All done in ${secs} s, ${after.rendered} figures rendered (${after.expected} in the outputs), ` +
       `widgets: ${widgets.length ? widgets.join("; ") : "none"}`;

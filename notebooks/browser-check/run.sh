@@ -10,5 +10,5 @@ root="$(cd "$here/../.." && pwd)"
 out="${BROWSER_CHECK_OUT:-/tmp/latformer-browser-check}"
 LAB_CHECK_IN_PLACE=1 LAB_CHECK_PORT="${BROWSER_CHECK_PORT:-18888}" bash "$here/lab-check.sh" "$out" 01
 mkdir -p "$root/results"
-cp "$out/01_lattice_masks-2-done.png" "$root/results/browser-check.png"
+cp "$out/01_lattice_masks-3-first-figure.png" "$root/results/browser-check.png"
 echo "browser-check OK: screenshot results/browser-check.png"
