@@ -29,6 +29,8 @@ out="$outdir/$(basename "$nb")"
 log="$outdir/$(basename "$nb" .ipynb).log"
 mkdir -p "$outdir"
 rm -f "$out"
+# Headless: no browser answers GoNB's widgets, so the widget cells of 03 and 04 draw their first state and end.
+export LATFORMER_WIDGETS=0
 if ! jupyter nbconvert --config "$here/nbconvert_config.py" --to notebook --execute --allow-errors \
 	--ExecutePreprocessor.timeout="$timeout" --output-dir "$outdir" "$nb" 2>"$log"; then
 	python3 "$here/check_outputs.py" --failed-run "$log" "$nb"

@@ -47,3 +47,13 @@ func ProgressHTML(done, total int, label string) string {
 	return fmt.Sprintf(`<div style="font-family:monospace;font-size:12px"><progress value="%d" max="%d" style="width:300px"></progress> %d/%d %s</div>`,
 		done, max(total, 1), done, total, html.EscapeString(label))
 }
+
+// SVGImageHTML wraps an SVG document (a chart of BarChartSVG or LineChartSVG) in an <img> element whose source
+// is the document itself (a data: URI), with alt as its text alternative, for notebooks. JupyterLab sanitizes
+// the HTML outputs of an untrusted notebook (one opened from a fresh clone): it strips inline <svg> elements,
+// leaving their labels as run-together text, and it does not render an untrusted image/svg+xml output at all;
+// an <img> with a data: source passes, and the browser draws the SVG as an image (no scripts, no styles leak).
+func SVGImageHTML(svg, alt string) string {
+	return fmt.Sprintf(`<img src="data:image/svg+xml;base64,%s" alt="%s"/>`,
+		base64.StdEncoding.EncodeToString([]byte(svg)), html.EscapeString(alt))
+}

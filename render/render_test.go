@@ -4,6 +4,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/base64"
 	"image"
 	"image/color"
 	"image/png"
@@ -352,4 +353,19 @@ func TestShortDataPanics(t *testing.T) {
 		}
 	}()
 	MaskImage(2, 2, []float64{1, 2, 3}, 1)
+}
+
+// TestSVGImageHTML: the chart goes as an <img> whose data: source decodes to the SVG, with an escaped alt text.
+func TestSVGImageHTML(t *testing.T) {
+	svg := `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><text>a & b</text></svg>`
+	h := SVGImageHTML(svg, `chart "x" & y`)
+	const prefix = `<img src="data:image/svg+xml;base64,`
+	if !strings.HasPrefix(h, prefix) || !strings.HasSuffix(h, `" alt="chart &#34;x&#34; &amp; y"/>`) {
+		t.Fatalf("SVGImageHTML = %q", h)
+	}
+	enc := h[len(prefix):strings.Index(h, `" alt=`)]
+	got, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil || string(got) != svg {
+		t.Fatalf("decoded %q (%v), want %q", got, err, svg)
+	}
 }
