@@ -4,6 +4,7 @@ package arc
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -246,7 +247,10 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 		search.score(task, searched)
 		res.NetworkSolved, res.HasProposal, res.SearchSolved = network.Solved, true, search.Solved
 		res.NetworkAction = res.Action
-		if s.fallback && useProposal(fit, searched) {
+		expert := experts.ExpertFromScope(learner.Store().RootScope(), canvas, canvas)
+		sameElement := len(preds) > 0 && preds[0].Action != nil && preds[0].Action2 == nil &&
+			preds[0].Action.String() == expert.ActionOf(top.Element).String()
+		if s.fallback && useProposal(fit, sameElement, canvases, searched) {
 			canvases = searched
 			res.Source, res.Action = SourceSearch, top.Action.String()
 		}
@@ -259,20 +263,33 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	return res, nil
 }
 
-// useProposal is the fallback's rule (latformer.ParamGateInitFallback): the top proposal predicts instead
-// of the network when no restart's hard gates fit the training pairs (a single element and table that fit
-// them all is preferred to a soft mixture, as Fit prefers a restart whose hard gates fit), and only when
-// its table maps every test input: a network prediction is never replaced by an empty one.
-func useProposal(fit latformer.FitResult, searched []*datasets.Canvas) bool {
-	if fit.Fitted && fit.HardGates {
-		return false
-	}
+// useProposal is the fallback's rule (latformer.ParamGateInitFallback), given the network's predictions and
+// the top proposal's (searched), and whether the network's hard gates select the top proposal's element
+// (sameElement). A network prediction is never replaced by an empty one: the proposal predicts only when
+// its table maps every test input. Then it predicts when no restart's hard gates fit the training pairs (a
+// single element and table that fit them all is preferred to a soft mixture, as Fit prefers a restart
+// whose hard gates fit); and when they fit with the proposal's own element but predict otherwise: the two
+// differ only in how the color table answers keys no training cell has, and the search's table answers
+// them by explicit rules (annotate.Proposal.Generalize). Where the hard gates fit another element (a later
+// proposal), the network predicts. Chosen on the dev half of Table 2's tasks (README, "The fallback").
+func useProposal(fit latformer.FitResult, sameElement bool, network, searched []*datasets.Canvas) bool {
 	for _, c := range searched {
 		if c == nil {
 			return false
 		}
 	}
-	return true
+	if !(fit.Fitted && fit.HardGates) {
+		return true
+	}
+	if !sameElement {
+		return false
+	}
+	for i, c := range searched {
+		if i >= len(network) || network[i] == nil || !slices.Equal(network[i].Cells, c.Cells) {
+			return true
+		}
+	}
+	return false
 }
 
 // searchFirst runs the lattice search before training (latformer.LatticeProposals), for gate_init=search

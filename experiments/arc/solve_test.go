@@ -43,25 +43,32 @@ func TestSolverArchitecture(t *testing.T) {
 	}
 }
 
-// TestUseProposal checks the fallback's rule: the top proposal predicts only when no restart's hard gates
-// fit the training pairs, and never when its table leaves a test input without a prediction (a network
-// prediction is not replaced by an empty one).
+// TestUseProposal checks the fallback's rule: the top proposal predicts when no restart's hard gates fit
+// the training pairs, or when they fit with the proposal's own element and predict otherwise; never when
+// the hard gates fit another element, nor when its table leaves a test input without a prediction (a
+// network prediction is not replaced by an empty one).
 func TestUseProposal(t *testing.T) {
-	some := &datasets.Canvas{Rows: 1, Cols: 1, Cells: []int32{1}}
+	one := &datasets.Canvas{Rows: 1, Cols: 1, Cells: []int32{1}}
+	two := &datasets.Canvas{Rows: 1, Cols: 1, Cells: []int32{2}}
+	hard := latformer.FitResult{Fitted: true, HardGates: true}
 	cases := []struct {
-		name     string
-		fit      latformer.FitResult
-		searched []*datasets.Canvas
-		want     bool
+		name              string
+		fit               latformer.FitResult
+		same              bool
+		network, searched []*datasets.Canvas
+		want              bool
 	}{
-		{"hard fit", latformer.FitResult{Fitted: true, HardGates: true}, []*datasets.Canvas{some}, false},
-		{"soft fit only", latformer.FitResult{Fitted: true}, []*datasets.Canvas{some, some}, true},
-		{"no fit", latformer.FitResult{}, []*datasets.Canvas{some}, true},
-		{"no fit, one test input unpredicted", latformer.FitResult{}, []*datasets.Canvas{some, nil}, false},
-		{"soft fit, the only test input unpredicted", latformer.FitResult{Fitted: true}, []*datasets.Canvas{nil}, false},
+		{"hard fit, same element, same predictions", hard, true, []*datasets.Canvas{one}, []*datasets.Canvas{one}, false},
+		{"hard fit, same element, other predictions", hard, true, []*datasets.Canvas{one}, []*datasets.Canvas{two}, true},
+		{"hard fit, another element", hard, false, []*datasets.Canvas{one}, []*datasets.Canvas{two}, false},
+		{"hard fit, same element, proposal leaves one empty", hard, true, []*datasets.Canvas{one, one}, []*datasets.Canvas{two, nil}, false},
+		{"soft fit only", latformer.FitResult{Fitted: true}, false, []*datasets.Canvas{one, one}, []*datasets.Canvas{one, two}, true},
+		{"no fit", latformer.FitResult{}, false, []*datasets.Canvas{one}, []*datasets.Canvas{two}, true},
+		{"no fit, one test input unpredicted", latformer.FitResult{}, false, []*datasets.Canvas{one, one}, []*datasets.Canvas{one, nil}, false},
+		{"soft fit, the only test input unpredicted", latformer.FitResult{Fitted: true}, false, []*datasets.Canvas{one}, []*datasets.Canvas{nil}, false},
 	}
 	for _, c := range cases {
-		if got := useProposal(c.fit, c.searched); got != c.want {
+		if got := useProposal(c.fit, c.same, c.network, c.searched); got != c.want {
 			t.Errorf("%s: useProposal %v, want %v", c.name, got, c.want)
 		}
 	}
