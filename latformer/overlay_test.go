@@ -72,7 +72,7 @@ func exactCount(t testing.TB, l *Learner, test []Example) int {
 // of two halves with a constant output color: started at the search's element with the gates held there,
 // the network fits every training pair with hard gates within the step budget (gate_init_steps) and
 // predicts held-out pairs exactly; with the soft gates of the paper's training from the same element
-// (gate_init_train=soft) and the same budget it does not fit.
+// (gate_init_train=soft) and the same budget it does not fit (checked on the AND).
 func TestOverlayFitsWithHardGatesAtProposal(t *testing.T) {
 	backend := testutil.Backend(t)
 	ops := map[string]func(a, b bool) bool{
@@ -84,7 +84,11 @@ func TestOverlayFitsWithHardGatesAtProposal(t *testing.T) {
 		rng := rand.New(rand.NewPCG(41, uint64(len(name))))
 		train := overlayExamples(t, rng, op, 3, 7, 5)
 		test := overlayExamples(t, rng, op, 3, 7, 20)
-		for _, train_ := range []string{ProposalTrainHard, ProposalTrainSoft} {
+		modes := []string{ProposalTrainHard, ProposalTrainSoft}
+		if name != "and" {
+			modes = modes[:1] // the soft comparison once is enough (it costs the whole budget)
+		}
+		for _, train_ := range modes {
 			l := newTestLearner(t, backend, base+";gate_init_train="+train_, 7)
 			fit, err := l.Fit(train, nil)
 			if err != nil {

@@ -58,7 +58,7 @@ type TaskResult struct {
 	// NetworkAction is the group element of the network's discretized gates when the lattice search ran
 	// (Action is the top proposal's when it predicted).
 	NetworkAction string
-	HardGates                 bool
+	HardGates     bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
 	// first test input ("g1 + g2" with two actions, layers.ParamActions).
 	Canvas int
