@@ -233,7 +233,7 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 		return out, l.chooseGates(run.examples, &out)
 	}
 	soft := run.maxSteps
-	if run.gateInit == GateInitSearch && run.restart >= len(run.proposals) && l.hasMaskExperts() {
+	if run.restart >= len(run.proposals) && l.hasMaskExperts() { // unproposedSteps is maxSteps without the search
 		soft = run.unproposedSteps
 	}
 	run.stepsCap = soft + run.hardSteps

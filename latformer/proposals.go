@@ -161,17 +161,22 @@ func (l *Learner) findProposals(run *fitRun, res *FitResult) error {
 // moves the gates from el by gradient alone.
 func (l *Learner) startAtProposal(el experts.Element, margin float64) error {
 	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	logits := expert.LogitsFor(el, float32(margin))
+	return l.setGateLogits(expert.LogitsFor(el, float32(margin)), true)
+}
+
+// setGateLogits sets the biases of the gating FFN's last layer of every layer's first mask expert to bias
+// and, with zeroWeights, its weights to zero (the logits then start at bias whatever the input).
+func (l *Learner) setGateLogits(bias []float32, zeroWeights bool) error {
 	for v := range l.store.IterVariables() {
 		path := v.Path()
 		var value *tensors.Tensor
 		switch {
 		case strings.HasSuffix(path, gateLogitsSuffix+"biases"):
-			if v.Shape().Size() != len(logits) {
-				return fmt.Errorf("variable %s has %d gates, the expert %d", path, v.Shape().Size(), len(logits))
+			if v.Shape().Size() != len(bias) {
+				return fmt.Errorf("variable %s has %d gates, the expert %d", path, v.Shape().Size(), len(bias))
 			}
-			value = tensors.FromValue(logits)
-		case strings.HasSuffix(path, gateLogitsSuffix+"weights"):
+			value = tensors.FromValue(bias)
+		case zeroWeights && strings.HasSuffix(path, gateLogitsSuffix+"weights"):
 			value = tensors.FromShape(v.Shape()) // zeros
 		default:
 			continue
@@ -192,16 +197,5 @@ func (l *Learner) startZeroFill() error {
 	if bias == nil {
 		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)", experts.ParamTranslation, experts.ParamZeroFill)
 	}
-	for v := range l.store.IterVariables() {
-		if !strings.HasSuffix(v.Path(), gateLogitsSuffix+"biases") {
-			continue
-		}
-		if v.Shape().Size() != len(bias) {
-			return fmt.Errorf("variable %s has %d gates, the expert %d", v.Path(), v.Shape().Size(), len(bias))
-		}
-		if err := v.SetValue(tensors.FromValue(bias)); err != nil {
-			return fmt.Errorf("%s: %w", v.Path(), err)
-		}
-	}
-	return nil
+	return l.setGateLogits(bias, false)
 }

@@ -95,10 +95,12 @@ func taskLine(r arc.Result, finished, total int) string {
 	switch {
 	case r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch && r.Action == "" && r.Steps == 0:
 		gates = "screened out: the search found no element (search_screen), not trained"
-	case r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch && r.RestartsFitted > 0 && r.HardGates:
-		gates = fmt.Sprintf("hard fit of the proposal's element, predicted by its table %s (network: %s)", r.Action, map[bool]string{true: "solved", false: "unsolved"}[r.NetworkSolved])
 	case r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch:
-		gates = fmt.Sprintf("no hard fit, predicted by the search's proposal %s (network: %s)", r.Action, map[bool]string{true: "solved", false: "unsolved"}[r.NetworkSolved])
+		why := "no hard fit, predicted by the search's proposal"
+		if r.RestartsFitted > 0 && r.HardGates {
+			why = "hard fit of the proposal's element, predicted by its table"
+		}
+		gates = fmt.Sprintf("%s %s (network: %s)", why, r.Action, map[bool]string{true: "solved", false: "unsolved"}[r.NetworkSolved])
 	}
 	if r.Lattice == "grid" {
 		gates += " [grid lattice]"

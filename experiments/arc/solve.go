@@ -248,8 +248,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 		res.NetworkSolved, res.HasProposal, res.SearchSolved = network.Solved, true, search.Solved
 		res.NetworkAction = res.Action
 		expert := experts.ExpertFromScope(learner.Store().RootScope(), canvas, canvas)
-		sameElement := len(preds) > 0 && preds[0].Action != nil && preds[0].Action2 == nil &&
-			preds[0].Action.String() == expert.ActionOf(top.Element).String()
+		sameElement := res.NetworkAction == expert.ActionOf(top.Element).String() // "g1 + g2" with two actions: never
 		if s.fallback && useProposal(fit, sameElement, canvases, searched) {
 			canvases = searched
 			res.Source, res.Action = SourceSearch, top.Action.String()
