@@ -4,11 +4,13 @@ package latformer
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"time"
 
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/experts"
 )
 
 // Progress reports one training step to the callback of Fit.
@@ -20,6 +22,11 @@ type Progress struct {
 	// (all augmented copies) before this step's update; Exact is the fraction of exactly right canvases.
 	Loss, CellAccuracy, Exact float64
 	Elapsed                   time.Duration
+	// Held: the step trained with the gates held at their discretized values (a restart started at a
+	// proposal with ParamProposalTrain "hard", or ParamHardSteps); Proposal is the proposal the restart
+	// started at (-1: none).
+	Held     bool
+	Proposal int
 }
 
 // FitResult summarizes a Fit.
@@ -236,12 +243,20 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	if run.restart >= len(run.proposals) && l.hasMaskExperts() { // unproposedSteps is maxSteps without the search
 		soft = run.unproposedSteps
 	}
+	beam := run.beam > 0 && l.hardStepExec != nil && run.restart >= len(run.proposals) && l.hasMaskExperts()
 	run.stepsCap = soft + run.hardSteps
+	if beam {
+		run.stepsCap = soft + max(run.hardSteps, run.beam*run.beamSteps)
+	}
 	fitted, err := l.trainPhase(run, l.stepExec, soft, 0, rng, start, &out)
 	if err != nil || fitted {
 		return out, err
 	}
-	if run.hardSteps > 0 && l.hardStepExec != nil {
+	if beam {
+		if fitted, err = l.beamPhase(run, soft, rng, start, &out); err != nil || fitted {
+			return out, err
+		}
+	} else if run.hardSteps > 0 && l.hardStepExec != nil {
 		if fitted, err = l.hardPhase(run, soft, rng, start, &out); err != nil || fitted {
 			return out, err
 		}
@@ -268,6 +283,84 @@ func (l *Learner) hardPhase(run *fitRun, done int, rng *rand.Rand, start time.Ti
 	soft.steps = out.steps
 	*out = soft
 	return false, nil
+}
+
+// beamPhase continues a restart, after done soft steps, with the gate beam (ParamGateBeam): each of the
+// run.beam elements its soft gates make most probable is held for run.beamSteps steps from the soft
+// model's weights, and the one with the lowest loss trains on, held, until run.hardSteps steps of the
+// phase in all. Like hardPhase it ends in a hard fit or is undone (its steps still count).
+func (l *Learner) beamPhase(run *fitRun, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
+	candidates, err := l.likelyElements(run.examples, run.beam)
+	if err != nil || len(candidates) == 0 {
+		return false, err
+	}
+	before, err := l.snapshot()
+	if err != nil {
+		return false, err
+	}
+	defer finalizeAll(before)
+	soft := *out
+	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+	var best map[string]*tensors.Tensor
+	defer func() { finalizeAll(best) }()
+	bestLoss, steps := math.Inf(1), done
+	for i, el := range candidates {
+		if i > 0 {
+			if err := l.restore(before); err != nil {
+				return false, err
+			}
+		}
+		if err := l.setGateLogits(expert.LogitsFor(el, float32(run.margin)), true); err != nil {
+			return false, err
+		}
+		if fitted, err := l.trainPhase(run, l.hardStepExec, run.beamSteps, steps, rng, start, out); err != nil || fitted {
+			return fitted, err
+		}
+		steps = out.steps
+		if out.loss < bestLoss {
+			finalizeAll(best)
+			if best, err = l.snapshot(); err != nil {
+				return false, err
+			}
+			bestLoss = out.loss
+		}
+	}
+	if rest := run.hardSteps - run.beamSteps; rest > 0 && best != nil {
+		if err := l.restore(best); err != nil {
+			return false, err
+		}
+		if fitted, err := l.trainPhase(run, l.hardStepExec, rest, steps, rng, start, out); err != nil || fitted {
+			return fitted, err
+		}
+	}
+	if err := l.restore(before); err != nil {
+		return false, err
+	}
+	soft.steps = out.steps
+	*out = soft
+	return false, nil
+}
+
+// likelyElements returns the k elements that the soft gates of the first mask expert, averaged over the
+// examples, make most probable (experts.Expert.LikelyElements).
+func (l *Learner) likelyElements(examples []Example, k int) ([]experts.Element, error) {
+	preds, err := l.predict(examples, true)
+	if err != nil {
+		return nil, err
+	}
+	mean := experts.GateValues{}
+	for _, p := range preds {
+		for name, vals := range p.Gates {
+			if mean[name] == nil {
+				mean[name] = make([]float64, len(vals))
+			}
+			for i, v := range vals {
+				mean[name][i] += v / float64(len(preds))
+			}
+		}
+	}
+	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+	return expert.LikelyElements(mean, k), nil
 }
 
 // chooseGates ends a restart whose training did not end with the hard gates fitting the training pairs:

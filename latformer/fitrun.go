@@ -30,6 +30,8 @@ type fitRun struct {
 	augment            datasets.AugmentOptions
 	maxSteps, patience int
 	hardSteps          int // ParamHardSteps
+	// beam and beamSteps are ParamGateBeam and ParamGateBeamSteps.
+	beam, beamSteps int
 	restart, restarts  int
 	stopAtFit          bool // ParamRestartsStopAtFit
 	// schedule holds the entries of ParamRestartExperts, freeMasks their experts.Expert.FreeGates masks.
@@ -68,7 +70,11 @@ func (l *Learner) newFitRun(examples []Example, progress func(Progress)) (*fitRu
 	run := &fitRun{examples: examples, progress: progress, copies: max(1, param[int](scope, ParamAugment)),
 		augment: augmentOptions(scope, examples), maxSteps: param[int](scope, ParamSteps),
 		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
-		restarts: param[int](scope, ParamRestarts), stopAtFit: param[bool](scope, ParamRestartsStopAtFit)}
+		restarts: param[int](scope, ParamRestarts), stopAtFit: param[bool](scope, ParamRestartsStopAtFit),
+		beam: param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps)}
+	if run.beam < 0 || run.beamSteps < 1 {
+		return nil, fmt.Errorf("%s must be >= 0 and %s >= 1, got %d and %d", ParamGateBeam, ParamGateBeamSteps, run.beam, run.beamSteps)
+	}
 	if run.restarts < 1 {
 		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamRestarts, run.restarts)
 	}
@@ -218,8 +224,13 @@ func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng
 		}
 		out.steps = step + 1
 		if run.progress != nil {
+			proposal := -1
+			if run.restart < len(run.proposals) {
+				proposal = run.restart
+			}
 			run.progress(Progress{Step: step + 1, MaxSteps: run.stepsCap, Restart: run.restart, Restarts: run.restarts,
-				Loss: out.loss, CellAccuracy: cellAcc, Exact: out.exact, Elapsed: time.Since(start)})
+				Loss: out.loss, CellAccuracy: cellAcc, Exact: out.exact, Elapsed: time.Since(start),
+				Held: exec == l.hardStepExec, Proposal: proposal})
 		}
 		if out.exact == 1 {
 			streak++

@@ -229,7 +229,7 @@ func (l *Learner) initializeVariables() error {
 }
 
 // buildExecs creates the learner's execs: the training step with soft gates, the one with hard gates
-// (ParamHardSteps > 0 or ParamProposalTrain "hard"), and prediction with hard and with soft gates.
+// (ParamHardSteps > 0, ParamGateBeam > 0 or ParamProposalTrain "hard"), and prediction with hard and with soft gates.
 func (l *Learner) buildExecs() error {
 	opt, err := optimizerFromStore(l.store)
 	if err != nil {
@@ -239,7 +239,7 @@ func (l *Learner) buildExecs() error {
 		return err
 	}
 	scope := l.store.RootScope()
-	if param[int](scope, ParamHardSteps) > 0 ||
+	if param[int](scope, ParamHardSteps) > 0 || param[int](scope, ParamGateBeam) > 0 ||
 		(param[string](scope, ParamGateInit) == GateInitSearch && param[string](scope, ParamProposalTrain) == ProposalTrainHard) {
 		if l.hardStepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(opt, true)); err != nil {
 			return err

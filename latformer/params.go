@@ -74,6 +74,17 @@ const (
 	// translation-only search, which the full expert's gates often miss by opening a rotation or scaling
 	// that fits part of a translation task first (README, "Table 2") [all].
 	ParamRestartExperts = "train_restart_experts"
+	// ParamGateBeam > 0: a restart not started at a proposal whose hard gates do not fit after its soft
+	// steps tries, instead of the hard phase of ParamHardSteps on its hard reading, this many elements
+	// that its soft gates make most probable (experts.Expert.LikelyElements: the hard reading, then the
+	// settings of the least certain gates), each held for ParamGateBeamSteps steps from the soft
+	// model's weights; the one with the lowest loss then trains on, held, up to ParamHardSteps steps in
+	// all. Soft gates that mix elements leave the gates the gradient could not decide near 0.5: the beam
+	// tries their settings (README, "Without the search"). 0: off [0].
+	ParamGateBeam = "train_gate_beam"
+	// ParamGateBeamSteps is the steps each element of the gate beam (ParamGateBeam) is held for before
+	// the best one is chosen [30].
+	ParamGateBeamSteps = "train_gate_beam_steps"
 	// ParamBatchPairs > 0 trains on minibatches: every step takes this many of the training pairs (a
 	// shuffled pass over all of them, then another), each in ParamAugment color copies, instead of all of
 	// them; tasks with at most this many pairs train on all of them. For training sets of hundreds or
@@ -109,6 +120,12 @@ const (
 	// differ from pair to pair, but rarely does (1 of the 31 such tasks of Table 2 in 500 steps × 3
 	// restarts, 0 of the 15 in the dev half), at a third of the run's time [100].
 	ParamUnproposedSteps = "gate_init_unproposed_steps"
+	// ParamUnproposedMaxCells, with ParamGateInit "search": a task the search finds no element for
+	// (canvas or size-relative) is trained only when its canvas has at most this many cells (rows·cols;
+	// 0: any); a larger one is not trained and counts as unsolved, as with ParamSearchScreen. On the dev
+	// half of Table 2's tasks no protocol ever solved such a task, while they took half of the run's time
+	// (README, "Time"). Read by whoever builds the learner (experiments/arc's Solver) [81].
+	ParamUnproposedMaxCells = "gate_init_unproposed_max_cells"
 	// ParamGateInitGrid, with ParamGateInit "search": a task whose training pairs no element of the
 	// canvas fits is searched again over the size-relative elements of a grid-lattice expert
 	// (experts.ParamGridLattice: flips, turns and circular shifts of each input's own grid), and trained
@@ -153,12 +170,15 @@ var defaultParams = map[string]any{
 	ParamHardSteps:              0,
 	ParamRestartExperts:         "all",
 	ParamBatchPairs:             0,
+	ParamGateBeam:               0,
+	ParamGateBeamSteps:          30,
 	ParamPadPairs:               1,
 	ParamGateInit:               GateInitSearch,
 	ParamProposalMargin:         3.0,
 	ParamProposalTrain:          ProposalTrainHard,
 	ParamProposalSteps:          200,
 	ParamUnproposedSteps:        100,
+	ParamUnproposedMaxCells:     81,
 	ParamGateInitGrid:           true,
 	ParamGateInitFallback:       true,
 	ParamSearchScreen:           false,

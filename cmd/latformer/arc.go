@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/latformer/latformer/baselines"
@@ -29,6 +30,7 @@ func runARC(args []string) error {
 	buckets := intsFlag(fs, "canvas-buckets", nil, `comma-separated canvas `+"`sides`"+` to round each task's canvas up to, e.g. "10,20,30": fewer graphs to compile (XLA), more work per step (empty: each task's own canvas)`)
 	perTask := fs.Bool("compile-per-task", false, "build and compile every task's graphs anew (default: reuse those of an earlier task on the same canvas, reset; same results)")
 	modelName := fs.String("model", "latformer", "model to train per task: latformer, lattice_search (the lattice search alone: the top element and color table consistent with the training pairs, nothing trained), or a baseline of Table 2: "+strings.Join(baselines.Names(), ", ")+" (their hyperparameters: baseline_dim, baseline_layers, baseline_heads, baseline_max_relative)")
+	curvesFile := fs.String("curves", "", "write every training step of every task to this CSV (task, restart, proposal, held, step, loss, cell_accuracy, exact, seconds), appending")
 	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/arc-<split>-<category>-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`})
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -39,6 +41,14 @@ func runARC(args []string) error {
 	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: strings.Join(*category, ","), Tasks: *tasks, Annotation: *annotation, Limit: *limit,
 		MaxCanvas: *maxCanvas, Holdout: *holdout, Steps: *steps, Canvas: *canvas, Buckets: *buckets, CompilePerTask: *perTask, Model: *modelName,
 		Workers: run.workers, Settings: run.settings, Out: run.out, Resume: run.resume, Force: run.force}
+	if *curvesFile != "" {
+		curves, closeCurves, err := curvesWriter(*curvesFile)
+		if err != nil {
+			return err
+		}
+		defer closeCurves()
+		opts.Curves = curves
+	}
 	var bar *taskBar
 	var phases [3]float64 // search, compile, train+predict seconds of the tasks solved in this run
 	report := arc.Report{
@@ -94,7 +104,7 @@ func taskLine(r arc.Result, finished, total int) string {
 	}
 	switch {
 	case r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch && r.Action == "" && r.Steps == 0:
-		gates = "screened out: the search found no element (search_screen), not trained"
+		gates = "not trained: the search found no element (search_screen, or a canvas above gate_init_unproposed_max_cells)"
 	case r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch:
 		why := "no hard fit, predicted by the search's proposal"
 		if r.RestartsFitted > 0 && r.HardGates {
@@ -123,4 +133,24 @@ func taskLine(r arc.Result, finished, total int) string {
 	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d%s  %.1fs (%scompile %.2fs, train+predict %.1fs)  canvas %d  %s",
 		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, restarts, r.Seconds, search, r.CompileSeconds,
 		r.Seconds-r.CompileSeconds-r.SearchSeconds, r.Canvas, gates)
+}
+
+// curvesWriter opens (appending) the --curves CSV and returns the writer of its rows, safe for the workers'
+// concurrent calls, and the function that closes the file.
+func curvesWriter(path string) (func(arc.Curve), func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--curves: %w", err)
+	}
+	if info, err := f.Stat(); err == nil && info.Size() == 0 {
+		fmt.Fprintln(f, "task,restart,proposal,held,step,loss,cell_accuracy,exact,seconds")
+	}
+	var mu sync.Mutex
+	write := func(c arc.Curve) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(f, "%s,%d,%d,%t,%d,%.6g,%.6g,%.6g,%.3f\n", c.Task, c.Restart, c.Proposal, c.Held, c.Step, c.Loss,
+			c.CellAccuracy, c.Exact, c.Elapsed.Seconds())
+	}
+	return write, func() { f.Close() }, nil
 }

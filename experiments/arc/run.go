@@ -58,6 +58,16 @@ type Options struct {
 	Resume, Force bool
 	// BackendConfig is the GoMLX backend configuration of each worker ("" : latformer.BackendConfig()).
 	BackendConfig string
+	// Curves, when set, receives every training step of every task (Curve): to see how restarts train,
+	// and to choose step budgets (a task's row says only how it ended). Called from the workers'
+	// goroutines, at the same time for different tasks.
+	Curves func(Curve)
+}
+
+// Curve is one training step of one task (Options.Curves).
+type Curve struct {
+	Task string
+	latformer.Progress
 }
 
 // withDefaults returns o with its defaults filled in, or an error naming the bad option.
@@ -290,7 +300,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			if err != nil {
 				return nil, err
 			}
-			return worker{s, annotations}, nil
+			return worker{s, annotations, o.Curves}, nil
 		},
 		Report: runner.Report[Result]{Done: report.Task, Error: report.Error, Start: func(info runner.Info) {
 			if report.Start != nil {
@@ -309,10 +319,15 @@ func Run(o Options, report Report) (Outcome, error) {
 type worker struct {
 	solver      *Solver
 	annotations map[string]annotate.Annotation
+	curves      func(Curve)
 }
 
 func (w worker) Do(task datasets.Task) (Result, error) {
-	res, err := w.solver.Solve(task, nil, nil)
+	var progress func(latformer.Progress)
+	if w.curves != nil {
+		progress = func(p latformer.Progress) { w.curves(Curve{Task: task.ID, Progress: p}) }
+	}
+	res, err := w.solver.Solve(task, nil, progress)
 	if err != nil {
 		return Result{}, err
 	}

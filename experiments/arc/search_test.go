@@ -157,3 +157,40 @@ func TestSolveFallback(t *testing.T) {
 		}
 	}
 }
+
+// TestUnproposedMaxCells checks gate_init_unproposed_max_cells: a task the search finds no element for
+// (two training pairs with the same input and different outputs: no element and table fit both) is not
+// trained on a canvas above the limit (no steps, unsolved, no prediction) and is trained at or below it;
+// with gate_init=paper the limit does not apply.
+func TestUnproposedMaxCells(t *testing.T) {
+	in := datasets.Grid{{1, 0, 1}, {0, 0, 0}, {0, 1, 0}}
+	task := datasets.Task{ID: "contradiction", Train: []datasets.Pair{
+		{Input: in, Output: datasets.Grid{{2, 0, 2}, {0, 0, 0}, {0, 2, 0}}},
+		{Input: in, Output: datasets.Grid{{3, 0, 3}, {0, 0, 0}, {0, 3, 0}}},
+	}, Test: []datasets.Pair{{Input: in, Output: datasets.Grid{{2, 0, 2}, {0, 0, 0}, {0, 2, 0}}}}}
+	const base = "train_steps=2;gate_init_unproposed_steps=2;train_restarts=1;augment_copies=1"
+	cases := []struct {
+		settings string
+		steps    int
+	}{
+		{base + ";gate_init_unproposed_max_cells=8", 0}, // the 3 x 3 canvas has 9 cells: not trained
+		{base + ";gate_init_unproposed_max_cells=9", 2},
+		{base + ";gate_init_unproposed_max_cells=0", 2},
+		{base + ";gate_init_unproposed_max_cells=8;gate_init=paper", 2},
+	}
+	for _, c := range cases {
+		res, err := SolveTask(testutil.Backend(t), task, c.settings, 0, nil, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.settings, err)
+		}
+		if res.HasProposal || res.TotalSteps != c.steps || res.Solved {
+			t.Errorf("%s: proposal %v, %d steps, solved %v; want no proposal, %d steps, unsolved", c.settings, res.HasProposal, res.TotalSteps, res.Solved, c.steps)
+		}
+		if c.steps == 0 && (res.Predictions[0] != nil || res.Source != SourceSearch) {
+			t.Errorf("%s: untrained task predicted %v (source %q); want no prediction", c.settings, res.Predictions[0], res.Source)
+		}
+	}
+	if _, err := NewSolver(testutil.Backend(t), "gate_init_unproposed_max_cells=-1", SolverOptions{}); err == nil {
+		t.Error("gate_init_unproposed_max_cells=-1: no error")
+	}
+}

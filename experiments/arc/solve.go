@@ -119,8 +119,9 @@ type Solver struct {
 	settings  string
 	store     *model.Store // the hyperparameters (the experts' group, gate_init and its options)
 	// search: gate_init is "search"; grid, fallback and screen: gate_init_grid, gate_init_fallback and
-	// search_screen.
+	// search_screen; unproposedMaxCells: gate_init_unproposed_max_cells.
 	search, grid, fallback, screen bool
+	unproposedMaxCells             int
 }
 
 // NewSolver returns a Solver; bad settings or options are an error here, before any work.
@@ -148,6 +149,9 @@ func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*S
 	s.grid = latformer.Param[bool](s.store, latformer.ParamGateInitGrid)
 	s.fallback = latformer.Param[bool](s.store, latformer.ParamGateInitFallback)
 	s.screen = latformer.Param[bool](s.store, latformer.ParamSearchScreen)
+	if s.unproposedMaxCells = latformer.Param[int](s.store, latformer.ParamUnproposedMaxCells); s.unproposedMaxCells < 0 {
+		return nil, fmt.Errorf("%s must be >= 0, got %d", latformer.ParamUnproposedMaxCells, s.unproposedMaxCells)
+	}
 	return s, nil
 }
 
@@ -204,7 +208,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 		if learner, top, err = s.searchFirst(learner, &res, train); err != nil {
 			return res, fmt.Errorf("task %s: %w", task.ID, err)
 		}
-		if top == nil && s.screen { // search_screen: no element, no training, unsolved
+		if top == nil && s.untrained(canvas) { // no element, no training, unsolved
 			res.Source = SourceSearch
 			res.Seconds = time.Since(start).Seconds()
 			res.score(task, make([]*datasets.Canvas, len(test)))
@@ -260,6 +264,12 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 		res.NetworkSolved = res.Solved
 	}
 	return res, nil
+}
+
+// untrained says whether a task on the canvas side that the search finds no element for goes untrained:
+// search_screen, or gate_init=search on a canvas above gate_init_unproposed_max_cells.
+func (s *Solver) untrained(canvas int) bool {
+	return s.screen || (s.search && s.unproposedMaxCells > 0 && canvas*canvas > s.unproposedMaxCells)
 }
 
 // useProposal is the fallback's rule (latformer.ParamGateInitFallback), given the network's predictions and

@@ -1,0 +1,165 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package experts
+
+import (
+	"container/heap"
+	"math"
+	"sort"
+)
+
+// LikelyElements returns the k most probable group elements under soft gates v, most probable first,
+// reading the gates as independent choices: a sigmoid gate is set with its value as probability, a
+// softmax row (the scaling factors of an axis) picks a factor with its probability. The first is
+// ElementOf(v) (ties aside); the next ones set or clear the least certain gates. Gate settings that select
+// the same action (ActionOf; for example a zero-fill direction without a zero-fill shift) count once.
+//
+// Soft gates that mix elements (a restart that did not fit) keep probability mass on the gates the
+// training pairs left undecided; holding the gates at each of these elements in turn (Learner.Fit's gate
+// beam, ParamGateBeam) tries the discretizations that the gradient could not choose between.
+func (e Expert) LikelyElements(v GateValues, k int) []Element {
+	choices := e.gateChoices(v)
+	if len(choices) == 0 || k <= 0 {
+		return nil
+	}
+	var out []Element
+	seen := map[string]bool{}
+	enumerateBest(choices, func(pick []int) bool {
+		el := e.elementOfPicks(choices, pick)
+		key := e.ActionOf(el).String()
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, el)
+		}
+		return len(out) < k
+	}, 64*k)
+	return out
+}
+
+// gateChoice is one independent choice of the hard gates: a sigmoid gate (options off, on) or a softmax
+// row (one option per entry), its options sorted by decreasing probability (cost = -log p, ascending).
+type gateChoice struct {
+	seg     gateSegment
+	idx     [][]int   // per option, the gate index set (for a sigmoid gate: option "on" sets idx)
+	on      []bool    // per option: whether the option sets its gate (sigmoid: off/on; softmax: always)
+	cost    []float64 // per option, -log of its probability, ascending
+	softmax bool
+}
+
+// gateChoices lists the choices of v's gates (the segments of e present in v).
+func (e Expert) gateChoices(v GateValues) []gateChoice {
+	const eps = 1e-9
+	var out []gateChoice
+	for _, s := range e.segments() {
+		vals, ok := v[s.name]
+		if !ok {
+			continue
+		}
+		dims := s.dims(e)
+		last := dims[len(dims)-1]
+		k := 0
+		var row *gateChoice
+		s.indices(e, func(idx []int) {
+			p := min(max(vals[k], eps), 1-eps)
+			k++
+			cp := append([]int(nil), idx...)
+			if !s.softmax {
+				c := gateChoice{seg: s, idx: [][]int{cp, cp}, on: []bool{false, true}, cost: []float64{-math.Log(1 - p), -math.Log(p)}}
+				if c.cost[1] < c.cost[0] {
+					c.idx[0], c.idx[1] = c.idx[1], c.idx[0]
+					c.on[0], c.on[1] = true, false
+					c.cost[0], c.cost[1] = c.cost[1], c.cost[0]
+				}
+				out = append(out, c)
+				return
+			}
+			if idx[len(idx)-1] == 0 {
+				out = append(out, gateChoice{seg: s, softmax: true})
+				row = &out[len(out)-1]
+			}
+			row.idx = append(row.idx, cp)
+			row.on = append(row.on, true)
+			row.cost = append(row.cost, -math.Log(p))
+			if idx[len(idx)-1] == last-1 {
+				sortOptions(row)
+			}
+		})
+	}
+	return out
+}
+
+// sortOptions orders a softmax row's options by ascending cost (stable: ties keep the first factor first,
+// as ElementOf's argmax does).
+func sortOptions(c *gateChoice) {
+	order := make([]int, len(c.cost))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return c.cost[order[a]] < c.cost[order[b]] })
+	idx, on, cost := make([][]int, len(order)), make([]bool, len(order)), make([]float64, len(order))
+	for i, o := range order {
+		idx[i], on[i], cost[i] = c.idx[o], c.on[o], c.cost[o]
+	}
+	c.idx, c.on, c.cost = idx, on, cost
+}
+
+// elementOfPicks is the element that option pick[i] of every choice i selects.
+func (e Expert) elementOfPicks(choices []gateChoice, pick []int) Element {
+	var el Element
+	// The segments' set functions read what earlier segments set (the zero-fill direction negates the
+	// shift read so far): apply the choices in the order of the logits, as ElementOf does.
+	for i, c := range choices {
+		if c.on[pick[i]] {
+			c.seg.set(e, &el, c.idx[pick[i]])
+		}
+	}
+	return el
+}
+
+// enumerateBest calls visit with the option picks of the choices in order of increasing total cost (the
+// most probable joint setting first) until visit returns false or limit settings were visited. Each
+// setting is generated once: a setting's successors advance one choice at or after the last one advanced.
+func enumerateBest(choices []gateChoice, visit func(pick []int) bool, limit int) {
+	type node struct {
+		pick []int
+		last int
+		cost float64
+	}
+	start := node{pick: make([]int, len(choices))}
+	for _, c := range choices {
+		start.cost += c.cost[0]
+	}
+	h := &nodeHeap{less: func(a, b any) bool { return a.(node).cost < b.(node).cost }}
+	heap.Push(h, start)
+	for n := 0; h.Len() > 0 && n < limit; n++ {
+		cur := heap.Pop(h).(node)
+		if !visit(cur.pick) {
+			return
+		}
+		for i := cur.last; i < len(choices); i++ {
+			p := cur.pick[i]
+			if p+1 >= len(choices[i].cost) {
+				continue
+			}
+			next := node{pick: append([]int(nil), cur.pick...), last: i, cost: cur.cost - choices[i].cost[p] + choices[i].cost[p+1]}
+			next.pick[i] = p + 1
+			heap.Push(h, next)
+		}
+	}
+}
+
+// nodeHeap is a min-heap for enumerateBest.
+type nodeHeap struct {
+	items []any
+	less  func(a, b any) bool
+}
+
+func (h *nodeHeap) Len() int           { return len(h.items) }
+func (h *nodeHeap) Less(i, j int) bool { return h.less(h.items[i], h.items[j]) }
+func (h *nodeHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *nodeHeap) Push(x any)         { h.items = append(h.items, x) }
+func (h *nodeHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}
