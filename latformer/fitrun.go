@@ -31,9 +31,9 @@ type fitRun struct {
 	maxSteps, patience int
 	hardSteps          int // ParamHardSteps
 	// beam and beamSteps are ParamGateBeam and ParamGateBeamSteps.
-	beam, beamSteps int
-	restart, restarts  int
-	stopAtFit          bool // ParamRestartsStopAtFit
+	beam, beamSteps   int
+	restart, restarts int
+	stopAtFit         bool // ParamRestartsStopAtFit
 	// schedule holds the entries of ParamRestartExperts, freeMasks their experts.Expert.FreeGates masks.
 	schedule  []string
 	freeMasks [][]float32
