@@ -3,6 +3,7 @@
 package latformer
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -111,6 +112,40 @@ func TestOverlayFitsWithHardGatesAtProposal(t *testing.T) {
 					t.Errorf("%s, soft gates from the proposal: hard fit in %d steps; the soft mask was expected not to fit within 150", name, fit.Steps)
 				}
 			}
+		}
+	}
+}
+
+// TestOverlayNoSearchGateBeam checks the search-free recipe on the AND of two halves (gates from their
+// initialization, no lattice search): the z family's restart (shift bits at 0.5, zero fill on) trains 200
+// soft steps, then the gate beam (train_gate_beam=4) holds each of the 4 elements its soft gates make most
+// probable, the same element for every input, and continues the one with the lowest loss: the hard gates
+// then fit every training pair and predict every held-out pair. Without the beam (the hard phase of
+// train_hard_steps, which holds each input's own hard reading of the gates) the same restart does not fit.
+func TestOverlayNoSearchGateBeam(t *testing.T) {
+	backend := testutil.Backend(t)
+	const recipe = "gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=1;train_restart_experts=z;train_gate_beam_steps=25"
+	for _, beam := range []int{4, 0} {
+		rng := rand.New(rand.NewPCG(41, 3))
+		and := func(a, b bool) bool { return a && b }
+		train := overlayExamples(t, rng, and, 3, 7, 5)
+		test := overlayExamples(t, rng, and, 3, 7, 20)
+		l := newTestLearner(t, backend, fmt.Sprintf("%s;train_gate_beam=%d", recipe, beam), 7)
+		fit, err := l.Fit(train, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fit.Proposals != 0 {
+			t.Fatalf("gate_init=paper: %d proposals; the recipe must not search", fit.Proposals)
+		}
+		hardFit := fit.Fitted && fit.HardGates
+		exact := exactCount(t, l, test)
+		t.Logf("beam %d: hard fit %v after %d steps, %d of %d held-out pairs exact", beam, hardFit, fit.Steps, exact, len(test))
+		if beam > 0 && (!hardFit || exact != len(test)) {
+			t.Errorf("with the gate beam: hard fit %v, %d of %d held-out pairs exact; want a fit and all exact", hardFit, exact, len(test))
+		}
+		if beam == 0 && hardFit {
+			t.Errorf("without the gate beam: hard fit after %d steps; the hard phase on each input's own reading was expected not to fit", fit.Steps)
 		}
 	}
 }
