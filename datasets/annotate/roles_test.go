@@ -51,11 +51,27 @@ func blob(rng *rand.Rand, x datasets.Canvas, c, bg int32, n, r0, r1, c0, c1 int)
 // and its mirror image (columns reversed: reflect(1)) on a background of constant colour 0. The test
 // object's colour (7) is in no training pair.
 func mirrorBackgroundTask(rng *rand.Rand) roleTask {
+	return mirrorTask(rng, "a: background 8 -> 0, object and mirror keep their colour", [][]int32{{1}, {2}, {3}, {4}}, []int32{7})
+}
+
+// mirrorTwoObjectsTask is mirrorBackgroundTask with two objects of two colours in each input (1 and 2, 3
+// and 4, 2 and 3, 4 and 1; the test 7 and 2): no input has a single free colour, so the new colour 7 is
+// named by its token and its keys are answered by the role table's generalization, where the background
+// is a class of its own.
+func mirrorTwoObjectsTask(rng *rand.Rand) roleTask {
+	return mirrorTask(rng, "a: background 8 -> 0, two objects and mirrors keep their colours", [][]int32{{1, 2}, {3, 4}, {2, 3}, {4, 1}}, []int32{7, 2})
+}
+
+// mirrorTask is the task of mirrorBackgroundTask with objects of the colours objs[i] in pair i, test those
+// of test.
+func mirrorTask(rng *rand.Rand, name string, objs [][]int32, test []int32) roleTask {
 	const bg, c = 8, 0
-	task := roleTask{name: "a: background 8 -> 0, object and mirror keep their colour", g: lattice.Reflection{Axis: 1}}
-	make := func(obj int32) (datasets.Canvas, datasets.Canvas) {
+	task := roleTask{name: name, g: lattice.Reflection{Axis: 1}}
+	make := func(objs []int32) (datasets.Canvas, datasets.Canvas) {
 		x := fill(bg)
-		blob(rng, x, obj, bg, 6+rng.IntN(4), 1, roleSide-1, 0, roleSide/2)
+		for _, obj := range objs {
+			blob(rng, x, obj, bg, 6+rng.IntN(4), 1, roleSide-1, 0, roleSide/2)
+		}
 		y := fill(c)
 		for r := range roleSide {
 			for col := range roleSide {
@@ -68,11 +84,11 @@ func mirrorBackgroundTask(rng *rand.Rand) roleTask {
 		}
 		return x, y
 	}
-	for _, obj := range []int32{1, 2, 3, 4} {
-		x, y := make(obj)
+	for _, o := range objs {
+		x, y := make(o)
 		task.ins, task.outs = append(task.ins, x), append(task.outs, y)
 	}
-	task.testIn, task.testOut = make(7)
+	task.testIn, task.testOut = make(test)
 	return task
 }
 
@@ -255,14 +271,14 @@ func wrongCells(got, want datasets.Canvas) int {
 	return n
 }
 
-// TestRoleTablesPatterns: on the two patterns of the held-out misses, for 5 seeds each, today's search
-// (plain tables) does not predict the test output, and with the role tables the top proposal is the
+// TestRoleTablesPatterns: on the two patterns of the held-out misses (four tasks), for 5 seeds each, today's
+// search (plain tables) does not predict the test output, and with the role tables the top proposal is the
 // task's element and its generalized table predicts all 100 cells of the test output. Pattern (a) with a
-// background 8 (mirrorBackgroundTask): Propose finds reflect(1) but its generalized table cannot map the
-// keys (8, 7) of the new object colour; with a background that changes (shiftedBackgroundTask) and
-// pattern (b) (markerRecolorTask), Propose finds no element at all.
+// background 8 (mirrorBackgroundTask, mirrorTwoObjectsTask): Propose finds reflect(1) but its generalized
+// table cannot map the keys (8, 7) of the new object colour; with a background that changes
+// (shiftedBackgroundTask) and pattern (b) (markerRecolorTask), Propose finds no element at all.
 func TestRoleTablesPatterns(t *testing.T) {
-	gens := []func(*rand.Rand) roleTask{mirrorBackgroundTask, shiftedBackgroundTask, markerRecolorTask}
+	gens := []func(*rand.Rand) roleTask{mirrorBackgroundTask, mirrorTwoObjectsTask, shiftedBackgroundTask, markerRecolorTask}
 	for gi, gen := range gens {
 		for seed := range uint64(5) {
 			task := gen(rand.New(rand.NewPCG(34, uint64(gi)*100+seed)))
