@@ -45,7 +45,21 @@ type Proposal struct {
 // most max of them (0: all). Only the examples' Input and Output canvases are read. A GridLattice
 // expert's elements act on each example's grid (annotate.Group.Grid: size-relative elements, one element
 // for grids of different sizes), and so do the proposals the search returns for it.
+//
+// Colour roles (annotate.RoleTable): each proposal carries the role table of its element when one fits
+// (annotate.Proposal.WithRoles; its Predict reads it only where the plain table cannot map a cell), and when
+// no element has a plain table, the elements with a role table are proposed (annotate.ProposeRoles).
 func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error) {
+	props, err := proposals(e, examples, max, false)
+	if err != nil || len(props) > 0 {
+		return props, err
+	}
+	return proposals(e, examples, max, true)
+}
+
+// proposals is the search of Proposals with plain tables (each proposal with its role table where one
+// fits: annotate.Proposal.WithRoles), or with role tables only (roles: annotate.ProposeRoles).
+func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Proposal, error) {
 	if len(examples) == 0 {
 		return nil, fmt.Errorf("latformer.Proposals: no examples")
 	}
@@ -65,7 +79,11 @@ func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error
 	if !e.Translation || 1<<e.TranslationLayers < e.Rows || 1<<e.TranslationLayers < e.Cols {
 		limit = 0
 	}
-	found, err := annotate.Propose(inputs, outputs, group, limit)
+	search := annotate.Propose
+	if roles {
+		search = annotate.ProposeRoles
+	}
+	found, err := search(inputs, outputs, group, limit)
 	if err != nil {
 		return nil, fmt.Errorf("latformer.Proposals on the %dx%d canvas: %w", e.Rows, e.Cols, err)
 	}
@@ -74,6 +92,9 @@ func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error
 		el, ok := elementOf(e, bases[p.Base], p.Shift)
 		if !ok {
 			continue
+		}
+		if !roles {
+			p = p.WithRoles(inputs, outputs)
 		}
 		out = append(out, Proposal{Element: el, Proposal: p})
 		if max > 0 && len(out) == max {
@@ -87,19 +108,29 @@ func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error
 // learner: the proposals of e (Proposals) and, when there are none, e is not a grid-lattice expert and
 // grid is true (ParamGateInitGrid), those of e with GridLattice on (size-relative elements). It returns
 // the expert whose elements the proposals are: a learner that starts at them must have that expert
-// (experts.ParamGridLattice set as its GridLattice says).
+// (experts.ParamGridLattice set as its GridLattice says). Plain tables first on both lattices, then role
+// tables (canvas, then grid): an element whose plain table fits is never passed over for one that needs
+// colour roles.
 func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
-	props, err := Proposals(e, examples, max)
-	if err != nil || len(props) > 0 || e.GridLattice || !grid {
-		return props, e, err
-	}
 	g := e
 	g.GridLattice = true
-	props, err = Proposals(g, examples, max)
-	if err != nil || len(props) == 0 {
-		return props, e, err
+	tryGrid := !e.GridLattice && grid
+	for _, roles := range []bool{false, true} {
+		props, err := proposals(e, examples, max, roles)
+		if err != nil || len(props) > 0 {
+			return props, e, err
+		}
+		if !tryGrid {
+			continue
+		}
+		if props, err = proposals(g, examples, max, roles); err != nil {
+			return props, e, err
+		}
+		if len(props) > 0 {
+			return props, g, nil
+		}
 	}
-	return props, g, nil
+	return nil, e, nil
 }
 
 // elementOf is the base element with the search's translation: a circular shift modulo the side (false

@@ -293,3 +293,73 @@ func TestLatticeProposalsGrid(t *testing.T) {
 		}
 	}
 }
+
+// markerTask draws num pairs of a 6x6 task whose colour table needs a per-pair role (annotate.RoleTable):
+// a black input with a grey (5) shape and one marker cell of colours[i]; the output is the input upside
+// down with the grey shape recoloured to the marker's colour.
+func markerTask(rng *rand.Rand, colours []int32) []Example {
+	out := make([]Example, len(colours))
+	for k, m := range colours {
+		x := datasets.Canvas{Rows: 6, Cols: 6, Cells: make([]int32, 36)}
+		for n := 5 + rng.IntN(3); n > 0; {
+			if i := rng.IntN(36); x.Cells[i] == 0 {
+				x.Cells[i] = 5
+				n--
+			}
+		}
+		for {
+			if i := rng.IntN(36); x.Cells[i] == 0 {
+				x.Cells[i] = m
+				break
+			}
+		}
+		y := datasets.Canvas{Rows: 6, Cols: 6, Cells: make([]int32, 36)}
+		for i := range y.Cells {
+			v := x.Cells[(5-i/6)*6+i%6]
+			if v == 5 {
+				v = m
+			}
+			y.Cells[i] = v
+		}
+		out[k] = Example{Input: x, Output: y}
+	}
+	return out
+}
+
+// TestProposalsColourRoles: on a task no plain table fits (the grey shape takes the marker's colour, which
+// changes from pair to pair), for 5 seeds, Proposals and LatticeProposals find the flip of the rows on the
+// canvas (not the grid lattice) with a role table and no plain table, and its generalized table predicts a
+// test pair whose marker colour (6) no training pair has, all 36 cells.
+func TestProposalsColourRoles(t *testing.T) {
+	e := experts.DefaultExpert(6, 6)
+	want := experts.Element{Flip: [2]bool{true, false}, Scale: one}
+	for seed := range uint64(5) {
+		rng := rand.New(rand.NewPCG(34, seed))
+		train, test := markerTask(rng, []int32{1, 2, 3, 4}), markerTask(rng, []int32{6})[0]
+		props, err := Proposals(e, train, 3)
+		if err != nil || len(props) == 0 {
+			t.Fatalf("seed %d: %d proposals, err %v", seed, len(props), err)
+		}
+		lattice, used, err := LatticeProposals(e, train, 3, true)
+		if err != nil || len(lattice) == 0 || used.GridLattice {
+			t.Fatalf("seed %d: LatticeProposals: %d proposals, grid %v, err %v; want canvas proposals", seed, len(lattice), used.GridLattice, err)
+		}
+		for _, p := range [][]Proposal{props, lattice} {
+			top := p[0]
+			if top.Element != want || top.Table != nil || top.Roles == nil {
+				t.Errorf("seed %d: top %+v (%v), plain table %v, role table %v; want %+v with a role table only", seed, top.Element, top.Action, top.Table != nil, top.Roles != nil, want)
+				continue
+			}
+			got, ok, err := top.Generalize().Predict(test.Input)
+			wrong := 0
+			for i := range got.Cells {
+				if got.Cells[i] != test.Output.Cells[i] {
+					wrong++
+				}
+			}
+			if err != nil || !ok || wrong != 0 {
+				t.Errorf("seed %d: the test predicted with %d of 36 cells wrong (mapped %v, err %v)", seed, wrong, ok, err)
+			}
+		}
+	}
+}

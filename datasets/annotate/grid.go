@@ -8,6 +8,7 @@ package annotate
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 
 	"github.com/latformer/latformer/datasets"
@@ -222,6 +223,7 @@ type gridPair struct {
 	rows, cols, h, w int
 	x, y             []int32
 	order            []int32
+	roles            *pairRoles // ProposeRoles: the input's roles
 }
 
 func newGridPair(x, y datasets.Canvas) *gridPair {
@@ -250,18 +252,7 @@ func newGridPair(x, y datasets.Canvas) *gridPair {
 // cm nil: base itself) to t: false at the first key whose output differs from t's.
 func (p *gridPair) scan(base, rm, cm []int32, t *table1) bool {
 	for _, i := range p.order {
-		g := int32(datasets.PadToken)
-		src := base[i]
-		if rm != nil {
-			src = -1
-			if r, c := rm[int(i)/p.cols], cm[int(i)%p.cols]; r >= 0 && c >= 0 {
-				src = base[int(r)*p.cols+int(c)]
-			}
-		}
-		if src >= 0 {
-			g = p.x[src]
-		}
-		k := g*datasets.NumTokens + p.x[i]
+		k := p.gx(base, rm, cm, i)*datasets.NumTokens + p.x[i]
 		out := int8(p.y[i])
 		if v := t[k]; v < 0 {
 			t[k] = out
@@ -272,11 +263,26 @@ func (p *gridPair) scan(base, rm, cm []int32, t *table1) bool {
 	return true
 }
 
+// gx is the token of g·x at cell i under the gather of scan.
+func (p *gridPair) gx(base, rm, cm []int32, i int32) int32 {
+	src := base[i]
+	if rm != nil {
+		src = -1
+		if r, c := rm[int(i)/p.cols], cm[int(i)%p.cols]; r >= 0 && c >= 0 {
+			src = base[int(r)*p.cols+int(c)]
+		}
+	}
+	if src >= 0 {
+		return p.x[src]
+	}
+	return datasets.PadToken
+}
+
 // proposeGrid is Propose for a Grid group: every base (turn, flips, then a canvas scaling) with every
 // translation (circular on the turned grid by 0..l-1, zero-fill on the canvas by ±1..MaxShift) when the base
 // does not scale, with the identity translation when it does. Consistent elements with the same gathers on
-// every pair are one proposal (the best ranked).
-func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int) ([]Proposal, error) {
+// every pair are one proposal (the best ranked). With roles, the tables are role tables (ProposeRoles).
+func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int, roles bool) ([]Proposal, error) {
 	if _, err := canvasPairs(inputs, outputs); err != nil { // checks counts, sizes and tokens
 		return nil, err
 	}
@@ -284,6 +290,16 @@ func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int) ([]Pro
 	pairs := make([]*gridPair, len(inputs))
 	for i := range inputs {
 		pairs[i] = newGridPair(inputs[i], outputs[i])
+	}
+	var fixed uint16
+	var keys []uint16
+	if roles {
+		fixed = fixedColours(inputs)
+		keys = make([]uint16, roleKeys)
+		for _, p := range pairs {
+			r := rolesOf(p.x, fixed)
+			p.roles = &r
+		}
 	}
 	sort.SliceStable(pairs, func(a, b int) bool { return len(pairs[a].order) < len(pairs[b].order) })
 	bases := make([]gridElement, len(group.Bases))
@@ -319,6 +335,7 @@ func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int) ([]Pro
 				el := base
 				el.shift = [2]AxisShift{rowShifts[i], colShifts[j]}
 				t = emptyTable1
+				clear(keys)
 				ok := true
 				for k, p := range pairs {
 					var rm, cm []int32
@@ -326,15 +343,26 @@ func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int) ([]Pro
 						th, tw := p.turned(el.quarter)
 						rm, cm = axisMap(rows, th, rowShifts[i]), axisMap(cols, tw, colShifts[j])
 					}
-					if !p.scan(based[k], rm, cm, &t) {
-						ok = false
+					if roles {
+						ok = p.scanRoles(p.roles, based[k], rm, cm, keys)
+					} else {
+						ok = p.scan(based[k], rm, cm, &t)
+					}
+					if !ok {
 						break
 					}
 				}
 				if !ok {
 					continue
 				}
-				prop, key, err := gridProposal(el, bi, group.BaseCost[bi]+boolInt(!identity), &t, pairs, cache)
+				var table []int8
+				var rt *RoleTable
+				if roles {
+					rt = &RoleTable{Fixed: fixed, Keys: slices.Clone(keys)}
+				} else {
+					table = slices.Clone(t[:])
+				}
+				prop, key, err := gridProposal(el, bi, group.BaseCost[bi]+boolInt(!identity), table, rt, pairs, cache)
 				if err != nil {
 					return nil, err
 				}
@@ -367,7 +395,7 @@ func (p *gridPair) turned(quarter int) (h, w int) {
 
 // gridProposal makes the proposal of a consistent element, and a hash of its gathers on the pairs (elements
 // with equal gathers on every pair are one proposal).
-func gridProposal(el gridElement, base, cost int, t *table1, pairs []*gridPair, cache map[string]*primGather) (Proposal, uint64, error) {
+func gridProposal(el gridElement, base, cost int, table []int8, roles *RoleTable, pairs []*gridPair, cache map[string]*primGather) (Proposal, uint64, error) {
 	h := fnv.New64a()
 	for _, p := range pairs {
 		g, err := el.gather(p.rows, p.cols, p.h, p.w, cache)
@@ -376,11 +404,14 @@ func gridProposal(el gridElement, base, cost int, t *table1, pairs []*gridPair, 
 		}
 		h.Write(int32Bytes(g))
 	}
-	prop := Proposal{Base: base, Shift: el.shift, Action: el.action(), Table: append([]int8(nil), t[:]...), cost: cost, grid: &el}
-	for _, v := range t {
+	prop := Proposal{Base: base, Shift: el.shift, Action: el.action(), Table: table, Roles: roles, cost: cost, grid: &el}
+	for _, v := range table {
 		if v >= 0 {
 			prop.Entries++
 		}
+	}
+	if roles != nil {
+		prop.Entries = roleEntries(roles.Keys)
 	}
 	return prop, h.Sum64(), nil
 }

@@ -45,9 +45,14 @@ type Proposal struct {
 	Base   int            // index into Group.Bases
 	Shift  [2]AxisShift   // rows, columns
 	Action lattice.Action // T ∘ B: lattice.Compose(translation part(s), base); String() as the experts print it
-	// Table[(token of g·x)*11 + token of x] = output token, -1 where no cell set it (11x11 keys).
-	Table   []int8
-	Entries int          // keys of Table that are set
+	// Table[(token of g·x)*11 + token of x] = output token, -1 where no cell set it (11x11 keys); nil for a
+	// proposal of ProposeRoles (no plain table fits its element).
+	Table []int8
+	// Roles is the color table over the pairs' colour roles (RoleTable), nil where none fits: set by
+	// ProposeRoles, and by WithRoles on a proposal of Propose. Predict reads it only where Table cannot map a
+	// cell of the input.
+	Roles   *RoleTable
+	Entries int          // keys of Table that are set (of Roles, for a proposal of ProposeRoles)
 	cost    int          // BaseCost[Base] + 1 if the translation is not the identity
 	grid    *gridElement // the element of a Group.Grid search (it acts on each input's grid); nil: canvas
 }
@@ -67,11 +72,16 @@ func (p Proposal) Grid() bool { return p.grid != nil }
 // test output. Errors: no pairs, counts or canvas sizes that differ, len(BaseCost) != len(Bases), a base
 // that does not act on the canvas.
 func Propose(inputs, outputs []datasets.Canvas, group Group, max int) ([]Proposal, error) {
+	return propose(inputs, outputs, group, max, false)
+}
+
+// propose is Propose (roles false) and ProposeRoles (roles true).
+func propose(inputs, outputs []datasets.Canvas, group Group, max int, roles bool) ([]Proposal, error) {
 	if len(group.BaseCost) != len(group.Bases) {
 		return nil, fmt.Errorf("annotate.Propose: %d base costs for %d bases", len(group.BaseCost), len(group.Bases))
 	}
 	if group.Grid {
-		return proposeGrid(inputs, outputs, group, max)
+		return proposeGrid(inputs, outputs, group, max, roles)
 	}
 	pairs, err := canvasPairs(inputs, outputs)
 	if err != nil {
@@ -97,6 +107,12 @@ func Propose(inputs, outputs []datasets.Canvas, group Group, max int) ([]Proposa
 	}
 	for i := range pairs {
 		s.bx[i] = make([]int8, len(pairs[i].xp))
+	}
+	if roles {
+		s.fixed = fixedColours(inputs)
+		for _, p := range pairs {
+			s.roles = append(s.roles, newRolePair(p, s.fixed))
+		}
 	}
 	// The identity translation of every class first, then the other translations, cheapest class
 	// first: with max > 0, an element that costs more than the max-th best so far is not scanned.
@@ -203,11 +219,18 @@ type proposer struct {
 	max                  int
 	bound                int // with max > 0 and max proposals found: the cost of the max-th best; else -1
 	found                []Proposal
+	// ProposeRoles: the pairs' roles (nil for Propose) and the colours of every input.
+	roles []*rolePair
+	fixed uint16
 }
 
 // searchClass scans the class under the identity translation (identity true) or under every other
 // translation, and records the consistent elements.
 func (s *proposer) searchClass(c *baseClass, identity bool) {
+	if s.roles != nil {
+		s.searchClassRoles(c, identity)
+		return
+	}
 	s.totals[0] = s.pairs[0].based(c.gather, s.bx[0])
 	ready := 1 // B·x is computed for the pairs before ready
 	var t, pt table1
@@ -270,16 +293,26 @@ func (s *proposer) record(c *baseClass, i, j, tcost int, t *table1) {
 			entries++
 		}
 	}
+	s.add(c, i, j, tcost, entries, t[:], nil)
+}
+
+// add adds the proposals of every base of class c under translation (i, j) with the plain table t (nil:
+// none) and the role table keys (nil: none), entries set keys.
+func (s *proposer) add(c *baseClass, i, j, tcost, entries int, t []int8, keys []uint16) {
 	shift := [2]AxisShift{s.rowShifts[i], s.colShifts[j]}
 	for _, b := range c.bases {
 		cost := s.group.BaseCost[b] + tcost
 		if s.bound >= 0 && cost > s.bound {
 			continue
 		}
-		s.found = append(s.found, Proposal{
+		p := Proposal{
 			Base: b, Shift: shift, Action: composeAction(shift, s.group.Bases[b]),
-			Table: slices.Clone(t[:]), Entries: entries, cost: cost,
-		})
+			Table: slices.Clone(t), Entries: entries, cost: cost,
+		}
+		if keys != nil {
+			p.Roles = &RoleTable{Fixed: s.fixed, Keys: slices.Clone(keys)}
+		}
+		s.found = append(s.found, p)
 	}
 	if s.max > 0 && len(s.found) >= 2*s.max {
 		s.trim()
@@ -367,8 +400,12 @@ func composeAction(shift [2]AxisShift, base lattice.Action) lattice.Action {
 // unset then gets what the color permutations that fix black and pad (the network's color augmentation)
 // give it: the set keys of the same pattern (a and b each black, pad or a color, equal or not) whose output
 // is, each the same way, their a, their b, black or pad, decide it (colorRole). Keys that neither rule
-// decides stay unset. Predict with the result fails only there.
+// decides stay unset. Predict with the result fails only there. A role table (Roles) is generalized by the
+// same two rules read on its descriptions (RoleTable).
 func (p Proposal) Generalize() Proposal {
+	if p.Roles != nil {
+		p.Roles = p.Roles.generalize()
+	}
 	if len(p.Table) != keys1 {
 		return p
 	}
@@ -473,15 +510,33 @@ func (p Proposal) Gather(input datasets.Canvas) ([]int32, error) {
 var ErrNoTable = errors.New("proposal has no 11x11 table")
 
 // Predict applies the proposal to an input canvas: g·x, then the table per cell. ok is false when a cell's
-// key has no entry in the table (the table cannot say what to output); that cell is pad.
+// key has no entry in the table (the table cannot say what to output); that cell is pad. When the plain
+// table cannot map every cell and the proposal has a role table (Roles), the role table predicts instead if
+// it maps every cell (the input's own background and free colour filling its roles); else the plain
+// table's output is returned, with ok false.
 func (p Proposal) Predict(input datasets.Canvas) (out datasets.Canvas, ok bool, err error) {
-	if len(p.Table) != keys1 {
+	if len(p.Table) != keys1 && (p.Table != nil || p.Roles == nil) {
 		return datasets.Canvas{}, false, fmt.Errorf("annotate.Proposal.Predict: %w (%d entries)", ErrNoTable, len(p.Table))
 	}
 	gather, err := p.Gather(input)
 	if err != nil {
 		return datasets.Canvas{}, false, fmt.Errorf("annotate.Proposal.Predict: %w", err)
 	}
+	if p.Table == nil {
+		out, ok = p.Roles.predict(input, gather)
+		return out, ok, nil
+	}
+	out, ok = p.predictPlain(input, gather)
+	if !ok && p.Roles != nil {
+		if rout, rok := p.Roles.predict(input, gather); rok {
+			return rout, true, nil
+		}
+	}
+	return out, ok, nil
+}
+
+// predictPlain applies the plain table under the element's gather (Predict without roles).
+func (p Proposal) predictPlain(input datasets.Canvas, gather []int32) (out datasets.Canvas, ok bool) {
 	out = datasets.Canvas{Rows: input.Rows, Cols: input.Cols, Cells: make([]int32, len(input.Cells))}
 	ok = true
 	for i, src := range gather {
@@ -495,5 +550,5 @@ func (p Proposal) Predict(input datasets.Canvas) (out datasets.Canvas, ok bool, 
 		}
 		out.Cells[i] = int32(v)
 	}
-	return out, ok, nil
+	return out, ok
 }
