@@ -46,7 +46,7 @@ type Proposal struct {
 // expert's elements act on each example's grid (annotate.Group.Grid: size-relative elements, one element
 // for grids of different sizes), and so do the proposals the search returns for it.
 //
-// Colour roles (annotate.RoleTable): each proposal carries the role table of its element when one fits
+// Color roles (annotate.RoleTable): each proposal carries the role table of its element when one fits
 // (annotate.Proposal.WithRoles; its Predict reads it only where the plain table cannot map a cell), and when
 // no element has a plain table, the elements with a role table are proposed (annotate.ProposeRoles).
 func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error) {
@@ -110,7 +110,7 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 // the expert whose elements the proposals are: a learner that starts at them must have that expert
 // (experts.ParamGridLattice set as its GridLattice says). Plain tables first on both lattices, then role
 // tables (canvas, then grid): an element whose plain table fits is never passed over for one that needs
-// colour roles.
+// color roles.
 func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
 	g := e
 	g.GridLattice = true

@@ -294,12 +294,12 @@ func TestLatticeProposalsGrid(t *testing.T) {
 	}
 }
 
-// markerTask draws num pairs of a 6x6 task whose colour table needs a per-pair role (annotate.RoleTable):
-// a black input with a grey (5) shape and one marker cell of colours[i]; the output is the input upside
-// down with the grey shape recoloured to the marker's colour.
-func markerTask(rng *rand.Rand, colours []int32) []Example {
-	out := make([]Example, len(colours))
-	for k, m := range colours {
+// markerTask draws num pairs of a 6x6 task whose color table needs a per-pair role (annotate.RoleTable):
+// a black input with a grey (5) shape and one marker cell of colors[i]; the output is the input upside
+// down with the grey shape recolored to the marker's color.
+func markerTask(rng *rand.Rand, colors []int32) []Example {
+	out := make([]Example, len(colors))
+	for k, m := range colors {
 		x := datasets.Canvas{Rows: 6, Cols: 6, Cells: make([]int32, 36)}
 		for n := 5 + rng.IntN(3); n > 0; {
 			if i := rng.IntN(36); x.Cells[i] == 0 {
@@ -326,11 +326,11 @@ func markerTask(rng *rand.Rand, colours []int32) []Example {
 	return out
 }
 
-// TestProposalsColourRoles: on a task no plain table fits (the grey shape takes the marker's colour, which
+// TestProposalsColorRoles: on a task no plain table fits (the grey shape takes the marker's color, which
 // changes from pair to pair), for 5 seeds, Proposals and LatticeProposals find the flip of the rows on the
 // canvas (not the grid lattice) with a role table and no plain table, and its generalized table predicts a
-// test pair whose marker colour (6) no training pair has, all 36 cells.
-func TestProposalsColourRoles(t *testing.T) {
+// test pair whose marker color (6) no training pair has, all 36 cells.
+func TestProposalsColorRoles(t *testing.T) {
 	e := experts.DefaultExpert(6, 6)
 	want := experts.Element{Flip: [2]bool{true, false}, Scale: one}
 	for seed := range uint64(5) {

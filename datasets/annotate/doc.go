@@ -75,9 +75,9 @@
 // lookups) and merge tables with the same merge; the gathers of both come from actionGather, equal to
 // datasets.ApplyAction.
 //
-// Colour roles (roles.go): a RoleTable names a pair's background and free colour by role, for the tasks
-// whose colours change from pair to pair (a background that becomes a constant colour under objects of
-// changing colours; a colour recoloured to one chosen by each input). Proposal.WithRoles attaches one to a
+// Color roles (roles.go): a RoleTable names a pair's background and free color by role, for the tasks
+// whose colors change from pair to pair (a background that becomes a constant color under objects of
+// changing colors; a color recolored to one chosen by each input). Proposal.WithRoles attaches one to a
 // proposal, read by Predict only where the plain table cannot map a cell; ProposeRoles searches the elements
 // with a role table, for a caller whose Propose found none.
 //

@@ -294,7 +294,7 @@ func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int, roles 
 	var fixed uint16
 	var keys []uint16
 	if roles {
-		fixed = fixedColours(inputs)
+		fixed = fixedColors(inputs)
 		keys = make([]uint16, roleKeys)
 		for _, p := range pairs {
 			r := rolesOf(p.x, fixed)

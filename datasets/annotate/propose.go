@@ -48,7 +48,7 @@ type Proposal struct {
 	// Table[(token of g·x)*11 + token of x] = output token, -1 where no cell set it (11x11 keys); nil for a
 	// proposal of ProposeRoles (no plain table fits its element).
 	Table []int8
-	// Roles is the color table over the pairs' colour roles (RoleTable), nil where none fits: set by
+	// Roles is the color table over the pairs' color roles (RoleTable), nil where none fits: set by
 	// ProposeRoles, and by WithRoles on a proposal of Propose. Predict reads it only where Table cannot map a
 	// cell of the input.
 	Roles   *RoleTable
@@ -109,7 +109,7 @@ func propose(inputs, outputs []datasets.Canvas, group Group, max int, roles bool
 		s.bx[i] = make([]int8, len(pairs[i].xp))
 	}
 	if roles {
-		s.fixed = fixedColours(inputs)
+		s.fixed = fixedColors(inputs)
 		for _, p := range pairs {
 			s.roles = append(s.roles, newRolePair(p, s.fixed))
 		}
@@ -219,7 +219,7 @@ type proposer struct {
 	max                  int
 	bound                int // with max > 0 and max proposals found: the cost of the max-th best; else -1
 	found                []Proposal
-	// ProposeRoles: the pairs' roles (nil for Propose) and the colours of every input.
+	// ProposeRoles: the pairs' roles (nil for Propose) and the colors of every input.
 	roles []*rolePair
 	fixed uint16
 }
@@ -512,7 +512,7 @@ var ErrNoTable = errors.New("proposal has no 11x11 table")
 // Predict applies the proposal to an input canvas: g·x, then the table per cell. ok is false when a cell's
 // key has no entry in the table (the table cannot say what to output); that cell is pad. When the plain
 // table cannot map every cell and the proposal has a role table (Roles), the role table predicts instead if
-// it maps every cell (the input's own background and free colour filling its roles); else the plain
+// it maps every cell (the input's own background and free color filling its roles); else the plain
 // table's output is returned, with ok false.
 func (p Proposal) Predict(input datasets.Canvas) (out datasets.Canvas, ok bool, err error) {
 	if len(p.Table) != keys1 && (p.Table != nil || p.Roles == nil) {

@@ -2,13 +2,13 @@
 
 package annotate
 
-// Colour roles: a color table whose keys and outputs may name a pair's own colours by their role in the
-// pair's input (its background, its one free colour) instead of by their token. The plain table f(g·x, x)
+// Color roles: a color table whose keys and outputs may name a pair's own colors by their role in the
+// pair's input (its background, its one free color) instead of by their token. The plain table f(g·x, x)
 // is fixed over the pairs; two patterns of ARC tasks need what a fixed table cannot say:
-//   - a background that becomes one constant colour while the object keeps its colour, the object's colour
+//   - a background that becomes one constant color while the object keeps its color, the object's color
 //     changing from pair to pair (and, where the background is not black, the plain table's second rule,
-//     colorRole, cannot tell the background from an object colour: both are "a colour");
-//   - a colour recoloured to a colour chosen per pair from the pair's input (the colour of the one other
+//     colorRole, cannot tell the background from an object color: both are "a color");
+//   - a color recolored to a color chosen per pair from the pair's input (the color of the one other
 //     object), which a fixed f(a, b) → y cannot express at all: the training pairs conflict.
 // The role table is tried only where the plain table is not enough: Proposal.WithRoles attaches it to a
 // proposal whose plain table fits, and Predict reads it only when the plain table cannot map a cell of the
@@ -21,7 +21,7 @@ import (
 	"github.com/latformer/latformer/datasets"
 )
 
-// Role symbols: a token 0..10 stands for itself; symBG is the pair's background, symOther its free colour.
+// Role symbols: a token 0..10 stands for itself; symBG is the pair's background, symOther its free color.
 const (
 	symBG      = datasets.NumTokens
 	symOther   = datasets.NumTokens + 1
@@ -31,38 +31,38 @@ const (
 	descFirst  = 1 << datasets.NumTokens   // the key's first token (g·x)
 	descSecond = descFirst << 1            // the key's second token (x)
 	descBG     = descFirst << 2            // the pair's background
-	descOther  = descFirst << 3            // the pair's free colour
+	descOther  = descFirst << 3            // the pair's free color
 	roleAll    = roleLit | descFirst | descSecond | descBG | descOther
 )
 
-// RoleTable is a color table over colour roles. A pair's input x gives each token a symbol: pad is pad, the
-// background (the most frequent colour of x; none on a tie) is BG, the free colour (the one colour of x,
+// RoleTable is a color table over color roles. A pair's input x gives each token a symbol: pad is pad, the
+// background (the most frequent color of x; none on a tie) is BG, the free color (the one color of x,
 // other than the background, that is not in Fixed; none when there are zero or several) is OTHER, and every
-// other colour is itself. A key is (symbol of g·x, symbol of x), and its entry is the set of descriptions of
+// other color is itself. A key is (symbol of g·x, symbol of x), and its entry is the set of descriptions of
 // the output that every training cell with that key satisfies: a literal token, the key's first token (that
-// of g·x), its second (that of x), the pair's background, the pair's free colour. Predict takes the first
-// description that the input defines, in that order: roles first, then the literal, so that a colour kept is
-// read as kept (as the plain table's Generalize keeps a colour no pair moved) and a constant is read as a
+// of g·x), its second (that of x), the pair's background, the pair's free color. Predict takes the first
+// description that the input defines, in that order: roles first, then the literal, so that a color kept is
+// read as kept (as the plain table's Generalize keeps a color no pair moved) and a constant is read as a
 // constant only where the pairs' roles disagree with it.
 type RoleTable struct {
-	// Fixed has bit c set for each colour present in every training input: those are named by their
-	// token, never OTHER (the colours that vary from pair to pair are the ones a role has to carry).
+	// Fixed has bit c set for each color present in every training input: those are named by their
+	// token, never OTHER (the colors that vary from pair to pair are the ones a role has to carry).
 	Fixed uint16
 	// Keys[sa*13 + sb] is the description set of key (sa, sb), symbols 0..10 tokens, 11 BG, 12 OTHER: bits
-	// 0..10 the literal tokens, 11 the first token, 12 the second, 13 the background, 14 the free colour;
+	// 0..10 the literal tokens, 11 the first token, 12 the second, 13 the background, 14 the free color;
 	// 0 where no training cell has the key.
 	Keys []uint16
 }
 
-// pairRoles are the roles of one input: the symbol of each token, its background and its free colour
+// pairRoles are the roles of one input: the symbol of each token, its background and its free color
 // (-1: none).
 type pairRoles struct {
 	sym       [datasets.NumTokens]int8
 	bg, other int8
 }
 
-// fixedColours returns the colours (not pad) present in every input, one bit each.
-func fixedColours(inputs []datasets.Canvas) uint16 {
+// fixedColors returns the colors (not pad) present in every input, one bit each.
+func fixedColors(inputs []datasets.Canvas) uint16 {
 	fixed := uint16(roleLit &^ (1 << datasets.PadToken))
 	for _, x := range inputs {
 		var present uint16
@@ -74,7 +74,7 @@ func fixedColours(inputs []datasets.Canvas) uint16 {
 	return fixed
 }
 
-// rolesOf returns the roles of an input's cells (pad excluded) under the fixed colours.
+// rolesOf returns the roles of an input's cells (pad excluded) under the fixed colors.
 func rolesOf(cells []int32, fixed uint16) pairRoles {
 	var counts [datasets.NumTokens]int
 	for _, v := range cells {
@@ -122,7 +122,7 @@ func rolesOf(cells []int32, fixed uint16) pairRoles {
 }
 
 // static is the part of an output's description that does not depend on g·x: the literal, the second
-// token (x), the background, the free colour.
+// token (x), the background, the free color.
 func (r *pairRoles) static(out, x int8) uint16 {
 	m := uint16(1) << out
 	if out == x {
@@ -176,7 +176,7 @@ func (p Proposal) WithRoles(inputs, outputs []datasets.Canvas) Proposal {
 	if len(inputs) == 0 || len(inputs) != len(outputs) || p.Action == nil {
 		return p
 	}
-	rt := &RoleTable{Fixed: fixedColours(inputs), Keys: make([]uint16, roleKeys)}
+	rt := &RoleTable{Fixed: fixedColors(inputs), Keys: make([]uint16, roleKeys)}
 	for i, x := range inputs {
 		gather, err := p.Gather(x)
 		if err != nil || len(outputs[i].Cells) != len(x.Cells) {
@@ -203,7 +203,7 @@ func roleEntries(keys []uint16) int {
 }
 
 // roleClass is a symbol's class for generalize's pattern rule: black, pad, BG and OTHER each their own, the
-// other colours one class (-1).
+// other colors one class (-1).
 func roleClass(s int) int {
 	switch s {
 	case 0, datasets.PadToken, symBG, symOther:
@@ -214,11 +214,11 @@ func roleClass(s int) int {
 
 // generalize returns the role table with the keys no training cell has answered by the two rules of the
 // plain table's Generalize, read on descriptions: (1) the descriptions that do not depend on x (a literal,
-// the first token, the background, the free colour) that every set key (sa, ·) shares, and the first token
-// (the colour kept) when no key (sa, ·) is set; (2) else the descriptions by role (first, second, background,
-// free colour, black, pad) that every set key of the same pattern shares: each symbol's class (black, pad,
-// BG, OTHER, another colour) and whether the two are equal. BG being its own class is what lets an object
-// colour never seen keep itself over a background that is not black. Keys neither rule decides stay unset.
+// the first token, the background, the free color) that every set key (sa, ·) shares, and the first token
+// (the color kept) when no key (sa, ·) is set; (2) else the descriptions by role (first, second, background,
+// free color, black, pad) that every set key of the same pattern shares: each symbol's class (black, pad,
+// BG, OTHER, another color) and whether the two are equal. BG being its own class is what lets an object
+// color never seen keep itself over a background that is not black. Keys neither rule decides stay unset.
 func (rt *RoleTable) generalize() *RoleTable {
 	out := &RoleTable{Fixed: rt.Fixed, Keys: slices.Clone(rt.Keys)}
 	const bFree = roleLit | descFirst | descBG | descOther
@@ -265,7 +265,7 @@ func (rt *RoleTable) generalize() *RoleTable {
 }
 
 // resolve returns the output of description set m for a cell whose g·x is g and x is x, under the input's
-// roles r: the first of first token, second token, background, free colour that is in m and defined, else
+// roles r: the first of first token, second token, background, free color that is in m and defined, else
 // the smallest literal in m; -1 when m is empty or names only roles the input does not define.
 func (r *pairRoles) resolve(m uint16, g, x int8) int8 {
 	switch {
@@ -310,7 +310,7 @@ func (rt *RoleTable) predict(input datasets.Canvas, gather []int32) (datasets.Ca
 // under which one role table maps (g·x, x) to y at every cell of every pair, each proposal's Table nil and its
 // Roles set, ranked as Propose ranks them (Entries: the role table's set keys), at most max (0: all). It is
 // the search for a caller whose Propose found no element: where a plain table fits, it is preferred (a
-// role table says less about the colours a test input may bring). The errors are Propose's.
+// role table says less about the colors a test input may bring). The errors are Propose's.
 func ProposeRoles(inputs, outputs []datasets.Canvas, group Group, max int) ([]Proposal, error) {
 	return propose(inputs, outputs, group, max, true)
 }
@@ -323,7 +323,7 @@ type rolePair struct {
 	static []uint16
 }
 
-// newRolePair returns the roles of pair p under the fixed colours.
+// newRolePair returns the roles of pair p under the fixed colors.
 func newRolePair(p *pair, fixed uint16) *rolePair {
 	cells := make([]int32, len(p.x))
 	for i, v := range p.x {

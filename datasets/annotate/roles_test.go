@@ -12,7 +12,7 @@ import (
 	"github.com/latformer/latformer/lattice"
 )
 
-// The synthetic tasks of the colour-role tables (roles.go): each has training pairs and one test pair on a
+// The synthetic tasks of the color-role tables (roles.go): each has training pairs and one test pair on a
 // side x side canvas filled by the grid (no pad), its outputs computed from the input by the task's rule,
 // written here without any table.
 
@@ -26,7 +26,7 @@ type roleTask struct {
 	g               lattice.Action
 }
 
-// fill returns a side x side canvas of one colour.
+// fill returns a side x side canvas of one color.
 func fill(c int32) datasets.Canvas {
 	x := datasets.Canvas{Rows: roleSide, Cols: roleSide, Cells: make([]int32, roleSide*roleSide)}
 	for i := range x.Cells {
@@ -35,7 +35,7 @@ func fill(c int32) datasets.Canvas {
 	return x
 }
 
-// blob paints n cells of colour c at random in rows r0..r1-1, columns c0..c1-1, on cells that hold bg.
+// blob paints n cells of color c at random in rows r0..r1-1, columns c0..c1-1, on cells that hold bg.
 func blob(rng *rand.Rand, x datasets.Canvas, c, bg int32, n, r0, r1, c0, c1 int) {
 	for n > 0 {
 		i := (r0+rng.IntN(r1-r0))*roleSide + c0 + rng.IntN(c1-c0)
@@ -47,22 +47,22 @@ func blob(rng *rand.Rand, x datasets.Canvas, c, bg int32, n, r0, r1, c0, c1 int)
 }
 
 // mirrorBackgroundTask is pattern (a) with a background that is not black: every input is background 8
-// with one object of a colour that changes from pair to pair, in the left half; the output is the object
-// and its mirror image (columns reversed: reflect(1)) on a background of constant colour 0. The test
-// object's colour (7) is in no training pair.
+// with one object of a color that changes from pair to pair, in the left half; the output is the object
+// and its mirror image (columns reversed: reflect(1)) on a background of constant color 0. The test
+// object's color (7) is in no training pair.
 func mirrorBackgroundTask(rng *rand.Rand) roleTask {
-	return mirrorTask(rng, "a: background 8 -> 0, object and mirror keep their colour", [][]int32{{1}, {2}, {3}, {4}}, []int32{7})
+	return mirrorTask(rng, "a: background 8 -> 0, object and mirror keep their color", [][]int32{{1}, {2}, {3}, {4}}, []int32{7})
 }
 
-// mirrorTwoObjectsTask is mirrorBackgroundTask with two objects of two colours in each input (1 and 2, 3
-// and 4, 2 and 3, 4 and 1; the test 7 and 2): no input has a single free colour, so the new colour 7 is
+// mirrorTwoObjectsTask is mirrorBackgroundTask with two objects of two colors in each input (1 and 2, 3
+// and 4, 2 and 3, 4 and 1; the test 7 and 2): no input has a single free color, so the new color 7 is
 // named by its token and its keys are answered by the role table's generalization, where the background
 // is a class of its own.
 func mirrorTwoObjectsTask(rng *rand.Rand) roleTask {
-	return mirrorTask(rng, "a: background 8 -> 0, two objects and mirrors keep their colours", [][]int32{{1, 2}, {3, 4}, {2, 3}, {4, 1}}, []int32{7, 2})
+	return mirrorTask(rng, "a: background 8 -> 0, two objects and mirrors keep their colors", [][]int32{{1, 2}, {3, 4}, {2, 3}, {4, 1}}, []int32{7, 2})
 }
 
-// mirrorTask is the task of mirrorBackgroundTask with objects of the colours objs[i] in pair i, test those
+// mirrorTask is the task of mirrorBackgroundTask with objects of the colors objs[i] in pair i, test those
 // of test.
 func mirrorTask(rng *rand.Rand, name string, objs [][]int32, test []int32) roleTask {
 	const bg, c = 8, 0
@@ -92,14 +92,14 @@ func mirrorTask(rng *rand.Rand, name string, objs [][]int32, test []int32) roleT
 	return task
 }
 
-// shiftedBackgroundTask is pattern (a) with a background colour that also changes: input i is background
-// bgs[i] with one object of colour objs[i] (a colour that is another pair's background), the output is
+// shiftedBackgroundTask is pattern (a) with a background color that also changes: input i is background
+// bgs[i] with one object of color objs[i] (a color that is another pair's background), the output is
 // the object moved one column right (translate(0,1); the object stays off the last column) on a background
-// of constant colour 0. The same colour is background in one pair and object in another, so no plain
-// table is consistent. The test: background 3, object colour 6 (in no training pair).
+// of constant color 0. The same color is background in one pair and object in another, so no plain
+// table is consistent. The test: background 3, object color 6 (in no training pair).
 func shiftedBackgroundTask(rng *rand.Rand) roleTask {
 	const c = 0
-	task := roleTask{name: "a: background b_i -> 0, object moved keeps its colour", g: lattice.Translation{Deltas: []int{0, 1}}}
+	task := roleTask{name: "a: background b_i -> 0, object moved keeps its color", g: lattice.Translation{Deltas: []int{0, 1}}}
 	make := func(bg, obj int32) (datasets.Canvas, datasets.Canvas) {
 		x := fill(bg)
 		// a horizontal bar of 2..3 cells (so that keys (obj, obj) occur) and scattered cells
@@ -127,11 +127,11 @@ func shiftedBackgroundTask(rng *rand.Rand) roleTask {
 }
 
 // markerRecolorTask is pattern (b): every input is black with a grey (5) shape and one marker cell of a
-// colour that changes from pair to pair; the output is the input upside down (reflect(0)) with the grey
-// shape recoloured to the marker's colour. The test marker's colour (6) is in no training pair.
+// color that changes from pair to pair; the output is the input upside down (reflect(0)) with the grey
+// shape recolored to the marker's color. The test marker's color (6) is in no training pair.
 func markerRecolorTask(rng *rand.Rand) roleTask {
 	const bg, grey = 0, 5
-	task := roleTask{name: "b: grey -> the marker's colour, flipped", g: lattice.Reflection{Axis: 0}}
+	task := roleTask{name: "b: grey -> the marker's color, flipped", g: lattice.Reflection{Axis: 0}}
 	make := func(marker int32) (datasets.Canvas, datasets.Canvas) {
 		x := fill(bg)
 		blob(rng, x, grey, bg, 8+rng.IntN(5), 0, roleSide, 0, roleSide)
@@ -157,8 +157,8 @@ func markerRecolorTask(rng *rand.Rand) roleTask {
 }
 
 // fixedRecolorTask is a task where the roles must not apply: every input is black with a grey (5) shape
-// that stays and one object of colour 1, 2 or 3 that becomes 8, flipped upside down (reflect(0)). The
-// test input has two objects, of colours 2 and 3: it has no single free colour, and the plain table maps
+// that stays and one object of color 1, 2 or 3 that becomes 8, flipped upside down (reflect(0)). The
+// test input has two objects, of colors 2 and 3: it has no single free color, and the plain table maps
 // every cell of it (both become 8).
 func fixedRecolorTask(rng *rand.Rand) roleTask {
 	const bg, grey, target = 0, 5, 8
@@ -190,13 +190,13 @@ func fixedRecolorTask(rng *rand.Rand) roleTask {
 }
 
 // twoMarkersTask is a task the roles must not claim: every input is black with a grey (5) shape and two
-// marker cells of two colours that change from pair to pair; the grey shape takes the colour of the marker
-// in the upper row (a rule about positions, which no colour role names). In the training pairs that marker
-// always has the smaller colour, in the test the larger: an over-general "free colour" (say, the smallest
-// colour that is not in every input) would fit the training pairs and predict the test wrong.
+// marker cells of two colors that change from pair to pair; the grey shape takes the color of the marker
+// in the upper row (a rule about positions, which no color role names). In the training pairs that marker
+// always has the smaller color, in the test the larger: an over-general "free color" (say, the smallest
+// color that is not in every input) would fit the training pairs and predict the test wrong.
 func twoMarkersTask(rng *rand.Rand) roleTask {
 	const bg, grey = 0, 5
-	task := roleTask{name: "not: grey -> the upper marker's colour", g: lattice.IdentityAction{}}
+	task := roleTask{name: "not: grey -> the upper marker's color", g: lattice.IdentityAction{}}
 	make := func(upper, lower int32) (datasets.Canvas, datasets.Canvas) {
 		x := fill(bg)
 		blob(rng, x, grey, bg, 8+rng.IntN(5), 2, roleSide-2, 0, roleSide)
@@ -240,7 +240,7 @@ func plainTop(t *testing.T, task roleTask) (top *Proposal, n int, pred datasets.
 	return &props[0], len(props), pred, ok
 }
 
-// roleSearch is the search as latformer.Proposals runs it with colour roles: Propose, each proposal with its
+// roleSearch is the search as latformer.Proposals runs it with color roles: Propose, each proposal with its
 // role table (WithRoles); when Propose finds nothing, ProposeRoles.
 func roleSearch(t *testing.T, task roleTask) []Proposal {
 	t.Helper()
@@ -275,7 +275,7 @@ func wrongCells(got, want datasets.Canvas) int {
 // search (plain tables) does not predict the test output, and with the role tables the top proposal is the
 // task's element and its generalized table predicts all 100 cells of the test output. Pattern (a) with a
 // background 8 (mirrorBackgroundTask, mirrorTwoObjectsTask): Propose finds reflect(1) but its generalized
-// table cannot map the keys (8, 7) of the new object colour; with a background that changes
+// table cannot map the keys (8, 7) of the new object color; with a background that changes
 // (shiftedBackgroundTask) and pattern (b) (markerRecolorTask), Propose finds no element at all.
 func TestRoleTablesPatterns(t *testing.T) {
 	gens := []func(*rand.Rand) roleTask{mirrorBackgroundTask, mirrorTwoObjectsTask, shiftedBackgroundTask, markerRecolorTask}
@@ -313,7 +313,7 @@ func TestRoleTablesPatterns(t *testing.T) {
 
 // TestRoleTablesNotOverGeneral: where the plain table maps the test input, the role table is not read
 // (fixedRecolorTask: the plain table predicts the test's two objects as 8, which a role table would keep
-// as 2 and 3), and a task whose per-pair colour no role names gets no role proposal at all
+// as 2 and 3), and a task whose per-pair color no role names gets no role proposal at all
 // (twoMarkersTask), for 5 seeds each. Propose's proposals are those of before (no role table), and
 // WithRoles leaves their plain tables as they are.
 func TestRoleTablesNotOverGeneral(t *testing.T) {

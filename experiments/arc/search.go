@@ -18,8 +18,8 @@ import (
 // test input. What a program search over the experts' group, with a color table, gets. With
 // gate_init_grid (the default), a task that no canvas element fits is searched again over the size-relative
 // elements (latformer.LatticeProposals). Where no plain table fits on either lattice, or the top proposal's
-// plain table cannot map a test input, its colour-role table (annotate.RoleTable: the pair's background and
-// free colour named by role) predicts.
+// plain table cannot map a test input, its color-role table (annotate.RoleTable: the pair's background and
+// free color named by role) predicts.
 const LatticeSearch = "lattice_search"
 
 // solveBySearch solves a task with the lattice search alone: the top proposal's element and color table

@@ -338,7 +338,7 @@ func (s *Solver) searchFirst(learner *latformer.Learner, res *TaskResult, train 
 }
 
 // proposalPredictions applies a proposal, its table generalized (annotate.Proposal.Generalize), to the test
-// inputs: nil where the table cannot map a cell (the plain table, and the colour-role table where the
+// inputs: nil where the table cannot map a cell (the plain table, and the color-role table where the
 // proposal has one: annotate.Proposal.Predict).
 func proposalPredictions(top annotate.Proposal, test []latformer.Example) ([]*datasets.Canvas, error) {
 	top = top.Generalize()
