@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,5 +140,65 @@ func TestARCMaxCanvas(t *testing.T) {
 	}
 	if err := runARC([]string{"--data", data, "--max-canvas", "31"}); err == nil || !strings.Contains(err.Error(), "max canvas") {
 		t.Errorf("--max-canvas 31: got %v", err)
+	}
+}
+
+// TestARCCurves runs `latformer arc --curves` on two tasks with two workers: the curves CSV has its header
+// once, and for each task one row per training step, numbered 1 to the steps the row reports, with the
+// restart, the proposal it started at and a finite loss; a second run appends without a second header.
+func TestARCCurves(t *testing.T) {
+	data := t.TempDir()
+	dir := filepath.Join(data, "arc", "training")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTask(t, dir, "aaaa0001", 0)
+	writeTask(t, dir, "aaaa0002", 1)
+	tmp := t.TempDir()
+	curves := filepath.Join(tmp, "curves.csv")
+	args := []string{"--data", data, "--tasks", "aaaa0001,aaaa0002", "--steps", "7", "--workers", "2", "--quiet",
+		"--set", "augment_copies=2;train_restarts=1;fit_patience=0", "--curves", curves}
+	if err := runARC(append(args, "--out", filepath.Join(tmp, "a.csv"))); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := arc.ReadResults(filepath.Join(tmp, "a.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(curves)
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if lines[0] != "task,restart,proposal,held,step,loss,cell_accuracy,exact,seconds" {
+		t.Fatalf("header %q", lines[0])
+	}
+	steps := map[string][]int{}
+	for _, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		if len(f) != 9 || f[1] != "0" || f[5] == "NaN" {
+			t.Fatalf("bad curves row %q", line)
+		}
+		n, _ := strconv.Atoi(f[4])
+		steps[f[0]] = append(steps[f[0]], n)
+	}
+	for id, r := range rows {
+		got := steps[id]
+		if len(got) != r.TotalSteps {
+			t.Errorf("task %s: %d curve rows, the row says %d steps", id, len(got), r.TotalSteps)
+		}
+		for i, s := range got {
+			if s != i+1 {
+				t.Errorf("task %s: curve row %d is step %d", id, i, s)
+				break
+			}
+		}
+	}
+	if err := runARC(append(args, "--out", filepath.Join(tmp, "b.csv"))); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = os.ReadFile(curves)
+	if n := strings.Count(string(raw), "task,restart"); n != 1 {
+		t.Errorf("after a second run the header appears %d times, want once", n)
+	}
+	if n := strings.Count(strings.TrimSpace(string(raw)), "\n"); n != 2*(len(lines)-1) {
+		t.Errorf("after a second run %d rows, want %d", n, 2*(len(lines)-1))
 	}
 }
