@@ -52,6 +52,31 @@ func TestFreeGates(t *testing.T) {
 		}
 	}
 
+	// v and h free one translation axis each (its shift bits and its two zero-fill gates) and nothing else;
+	// together they free what t frees.
+	vert, err := e.FreeGates("v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	horiz, err := e.FreeGates("h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	L := e.TranslationLayers
+	for i := range vert {
+		rows := i < L || (i >= 2*L && i < 2*L+2) // the rows' shift bits, then the rows' zero-fill gates
+		cols := (i >= L && i < 2*L) || (i >= 2*L+2 && i < nT)
+		if vert[i] != float32(boolToInt(rows)) || horiz[i] != float32(boolToInt(cols)) {
+			t.Fatalf("gate %d: FreeGates(\"v\") %v, (\"h\") %v; want %v, %v", i, vert[i], horiz[i], boolToInt(rows), boolToInt(cols))
+		}
+		if vert[i]+horiz[i] != onlyT[i] {
+			t.Fatalf("gate %d: v and h together %v, t %v", i, vert[i]+horiz[i], onlyT[i])
+		}
+	}
+	if !ZeroFillFamily("v") || !ZeroFillFamily("hr") || !ZeroFillFamily("z") || ZeroFillFamily("t") || ZeroFillFamily("all") {
+		t.Error("ZeroFillFamily: want true for the letters z, v, h and false otherwise")
+	}
+
 	backend := testutil.Backend(t)
 	store := model.NewStore()
 	exec, err := model.NewExec(backend, store, func(scope *model.Scope, x *Node) *Node {

@@ -415,37 +415,45 @@ func (e Expert) FreeGatesAll() []float32 {
 
 // FreeGates returns the free-gate mask [NumGates()] that leaves only the named experts' gates free to
 // learn: families is "all" or a combination of the letters t (translation, with its zero-fill gates),
-// z (the same gates as t, started by ZeroFillStart), r (rotation), f (reflection) and s (scaling, with
-// the down-scaling gate), e.g. "t" or "tfr". The other gates are held at their identity setting (off, or
-// scaling factor 1), so that a training run searches only the actions of the named experts. Letters of
-// disabled experts are accepted (they have no gates).
+// z (the same gates as t, started by ZeroFillStart), v and h (the z family on one axis only: the rows',
+// vertical shifts, or the columns', horizontal shifts; the other axis held at no shift), r (rotation),
+// f (reflection) and s (scaling, with the down-scaling gate), e.g. "t" or "tfr". The other gates are held
+// at their identity setting (off, or scaling factor 1), so that a training run searches only the actions
+// of the named experts. Letters of disabled experts are accepted (they have no gates).
 func (e Expert) FreeGates(families string) ([]float32, error) {
 	if families == "all" {
 		return e.FreeGatesAll(), nil
 	}
 	for _, c := range families {
-		if !strings.ContainsRune("trfsz", c) {
-			return nil, fmt.Errorf("expert families %q: want \"all\" or letters of t, z, r, f, s", families)
+		if !strings.ContainsRune("trfszvh", c) {
+			return nil, fmt.Errorf("expert families %q: want \"all\" or letters of t, z, v, h, r, f, s", families)
 		}
 	}
 	if families == "" {
-		return nil, fmt.Errorf("expert families: empty (want \"all\" or letters of t, z, r, f, s)")
+		return nil, fmt.Errorf("expert families: empty (want \"all\" or letters of t, z, v, h, r, f, s)")
 	}
-	if strings.IndexByte(families, 'z') >= 0 {
-		families += "t"
-	}
+	// The translation axes the letters free: both for t and z, rows for v, columns for h.
+	axes := [2]bool{strings.ContainsAny(families, "tzv"), strings.ContainsAny(families, "tzh")}
 	free := make([]float32, 0, e.NumGates())
 	for _, s := range e.segments() {
-		v := float32(0)
-		if strings.IndexByte(families, s.family) >= 0 {
-			v = 1
-		}
-		for range s.size(e) {
+		s.indices(e, func(idx []int) {
+			on := strings.IndexByte(families, s.family) >= 0
+			if s.family == 't' {
+				on = axes[idx[0]] // translation and zero-fill gates: axis first
+			}
+			v := float32(0)
+			if on {
+				v = 1
+			}
 			free = append(free, v)
-		}
+		})
 	}
 	return free, nil
 }
+
+// ZeroFillFamily says whether a restart's entry of experts (FreeGates' letters) starts at ZeroFillStart:
+// it has z, v or h.
+func ZeroFillFamily(families string) bool { return strings.ContainsAny(families, "zvh") }
 
 // ZeroFillStart returns the initial gate-logit biases of a restart that searches the zero-fill
 // translations (the letter z of FreeGates): every shift bit at sigmoid(0) = 0.5, so that all shifts of

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"time"
 
 	"github.com/gomlx/gomlx/core/tensors"
@@ -161,7 +160,7 @@ func (res *FitResult) keep(best *restartOutcome) {
 
 // restart runs restart r of Fit from its own initialization, with the experts' gates its entry of
 // ParamRestartExperts frees and, for r < len(run.proposals), the gates started at proposal r; else, for an
-// entry with the letter z, the translation gates started at the centre of the zero-fill shifts
+// entry with the letter z, v or h (experts.ZeroFillFamily), the translation gates started at the centre of the zero-fill shifts
 // (experts.Expert.ZeroFillStart).
 func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 	if r > 0 {
@@ -178,7 +177,7 @@ func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 		if err := l.startAtProposal(run.proposals[r].Element, run.margin); err != nil {
 			return restartOutcome{}, fmt.Errorf("starting at proposal %d: %w", r, err)
 		}
-	case strings.IndexByte(run.schedule[entry], 'z') >= 0:
+	case experts.ZeroFillFamily(run.schedule[entry]):
 		if err := l.startZeroFill(); err != nil {
 			return restartOutcome{}, fmt.Errorf("restart %d (%s=%s): %w", r, ParamRestartExperts, run.schedule[entry], err)
 		}

@@ -69,7 +69,8 @@ const (
 	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn (the others are
 	// held at the identity, experts.Expert.FreeGates): comma-separated entries, "all" or letters of t
 	// (translation), z (translation, started at the centre of its zero-fill shifts,
-	// experts.Expert.ZeroFillStart), r (rotation), f (reflection), s (scaling); restart r uses entry r
+	// experts.Expert.ZeroFillStart), v and h (the same on the rows' or the columns' axis only), r
+	// (rotation), f (reflection), s (scaling); restart r uses entry r
 	// modulo their number (a restart started at a proposal keeps the proposal's gates). "all" searches every action at every restart; "all,t" makes every second restart a
 	// translation-only search, which the full expert's gates often miss by opening a rotation or scaling
 	// that fits part of a translation task first (README, "Table 2") [all].
