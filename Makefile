@@ -19,7 +19,7 @@ LATFORMER := $(BIN)/latformer
 REFERENCE ?= ../shared/bench/latformer_ref.py
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
-.PHONY: lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check compute-fork-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
+.PHONY: t5-fixtures lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check compute-fork-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
@@ -35,6 +35,7 @@ help:
 	@echo "make sample-efficiency  Figure 5: accuracy vs training pairs on the synthetic tasks, 5 models (about 1 h 45 min on 2 cores)"
 	@echo "make noise     Table 4: LatFormer with noisy one-hot inputs (about 22 min on 2 cores)"
 	@echo "make registration  Table 5 analogue: image registration vs phase correlation and SIFT (about 15 min)"
+	@echo "make t5-fixtures  regenerate t5/testdata with Hugging Face transformers in .venv-t5/ (pinned, from PyPI; not part of test)"
 	@echo "make larc      Table 3: LARC's geometric test tasks without and with their description (T5=DIR for T5)"
 	@echo "make serve   the ARC browser on http://127.0.0.1:8080/: tasks, predictions, masks, labelling (Ctrl-C stops it)"
 	@echo "make serve-check  the ARC browser driven in headless Chromium; saves results/serve-check.png (about 10 s)"
@@ -177,6 +178,17 @@ larc: build
 
 larc-quick: build
 	$(LATFORMER) larc --quick $(if $(DATA),--data $(DATA)) $(if $(T5),--t5 $(T5)) --out runs/larc_quick.csv --force
+
+# T5 fixtures (t5/testdata) from Hugging Face transformers: a tiny random T5 of each FFN variant saved with
+# save_pretrained, a SentencePiece model trained with the sentencepiece package, transformers' token ids and
+# T5EncoderModel's hidden states (scripts/t5_hf_fixture.py). The pinned packages (scripts/t5_requirements.txt,
+# torch with its CUDA libraries: several GB) go into .venv-t5/ (ignored). Not part of test: the fixtures are
+# committed and `make test` reads them without PyPI. Byte-identical when regenerated with the same versions.
+T5_VENV := .venv-t5
+t5-fixtures:
+	@test -x $(T5_VENV)/bin/python || python3 -m venv $(T5_VENV)
+	$(T5_VENV)/bin/pip install -q -r scripts/t5_requirements.txt
+	HF_HUB_OFFLINE=1 $(T5_VENV)/bin/python scripts/t5_hf_fixture.py --out t5/testdata
 
 # The PyTorch reference steps (full attention from shared/bench, mask-only factored from bench/) need
 # Debian's python3-torch: installed here when missing. Both sides are timed over the same number of steps
