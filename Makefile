@@ -16,7 +16,6 @@ GOEXPERIMENT ?= simd
 export GOEXPERIMENT
 BIN       := bin
 LATFORMER := $(BIN)/latformer
-REFERENCE ?= ../shared/bench/latformer_ref.py
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
 .PHONY: t5-fixtures lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check compute-fork-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
@@ -190,18 +189,33 @@ t5-fixtures:
 	$(T5_VENV)/bin/pip install -q -r scripts/t5_requirements.txt
 	HF_HUB_OFFLINE=1 $(T5_VENV)/bin/python scripts/t5_hf_fixture.py --out t5/testdata
 
-# The PyTorch reference steps (full attention from shared/bench, mask-only factored from bench/) need
-# Debian's python3-torch: installed here when missing. Both sides are timed over the same number of steps
-# (--steps, default 20, after warm-up steps); the output names the CPU and the SIMD kernels, gives median
-# and minimum with the ratios of each, and warns when another process used the CPUs meanwhile.
+# The PyTorch reference steps (full attention, bench/latformer_ref.py: shared/bench's model, step and timer
+# with --compile and a backend line; mask-only factored, bench/latformer_factored_ref.py) in up to three rows:
+# PyTorch 2 from PyPI (bench/requirements.txt, pinned, in .venv-bench/, made here on demand; several GB with
+# its CUDA libraries) eager and with torch.compile (inductor on CPU), and Debian's python3-torch 1.13 with
+# OpenBLAS (installed here when missing); a row whose PyTorch cannot be had is left out and said so. Both
+# sides are timed over the same number of steps (--steps, default 20, after 3 warm-up steps); the output
+# names the CPU, the SIMD kernels and each PyTorch's threads, BLAS and oneDNN, gives median and minimum with
+# the ratios of each, and warns when another process used the CPUs meanwhile; uptime before and after.
+BENCH_VENV := .venv-bench
+REFERENCE ?= bench/latformer_ref.py
 bench: build
 	@/usr/bin/python3 -c "import torch" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-torch libopenblas0-pthread) || true
-	@if [ -f "$(REFERENCE)" ] && /usr/bin/python3 -c "import torch" 2>/dev/null; then \
-		$(LATFORMER) bench --reference $(REFERENCE) --factored-reference $(FACTORED_REFERENCE) $(BENCH_FLAGS); \
+	@$(BENCH_VENV)/bin/python -c "import torch" 2>/dev/null || { test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV); \
+		$(BENCH_VENV)/bin/pip install -q -r bench/requirements.txt; } || echo "(PyTorch 2 from PyPI could not be installed in $(BENCH_VENV): its rows are left out)"
+	@echo "uptime before: $$(uptime)"; \
+	rows=""; \
+	if $(BENCH_VENV)/bin/python -c "import torch" 2>/dev/null; then \
+		rows="pytorch2=$(BENCH_VENV)/bin/python;pytorch2-compile=$(BENCH_VENV)/bin/python --compile"; \
+	else echo "(no PyTorch 2 in $(BENCH_VENV): rows pytorch2 left out)"; fi; \
+	if /usr/bin/python3 -c "import torch" 2>/dev/null; then rows="$$rows;pytorch1.13=/usr/bin/python3"; \
+	else echo "(no Debian python3-torch: row pytorch1.13 left out)"; fi; \
+	if [ -n "$$rows" ]; then \
+		$(LATFORMER) bench --reference $(REFERENCE) --factored-reference $(FACTORED_REFERENCE) --torch "$$rows" $(BENCH_FLAGS); \
 	else \
 		echo "(PyTorch reference not available: timing the Go side only)"; \
 		$(LATFORMER) bench $(BENCH_FLAGS); \
-	fi
+	fi; rc=$$?; echo "uptime after: $$(uptime)"; exit $$rc
 
 bench-go:
 	$(GO) test -run xxx -bench . -benchtime 5x ./latformer
