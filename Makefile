@@ -18,7 +18,7 @@ BIN       := bin
 LATFORMER := $(BIN)/latformer
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
-.PHONY: t5-fixtures lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check compute-fork-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
+.PHONY: t5-fixtures xla-check lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check compute-fork-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
@@ -27,6 +27,7 @@ help:
 	@echo "make compute-fork-check  third_party/compute = GoMLX's compute v0.1.2 + docs/upstream's patches, and their tests (part of test)"
 	@echo "make stress  the demo five times, bench, arc-quick and the notebooks, each under a timeout (not part of test)"
 	@echo "make bench   ms per training step (canvas 10/20/30; median and min of 20 steps), with the PyTorch reference when available: ratios and a contention check"
+	@echo "make xla-check  demo and a quick arc on xla:cpu (PJRT CPU plugin from PyPI, in .venv-xla/) against the Go backend"
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       Table 2's LatFormer rows (search alone, LatFormer + search, paper protocol, no search); make arc-quick: 8 tasks"
 	@echo "make arc-evaluation  the three rows on ARC's evaluation split (381 tasks, screened by the search)"
@@ -216,6 +217,13 @@ bench: build
 		echo "(PyTorch reference not available: timing the Go side only)"; \
 		$(LATFORMER) bench $(BENCH_FLAGS); \
 	fi; rc=$$?; echo "uptime after: $$(uptime)"; exit $$rc
+
+# xla:cpu against the Go backend: a PJRT CPU plugin from PyPI (scripts/xla_requirements.txt, pinned, in
+# .venv-xla/, ignored; about 200 MB), then the demo and a quick arc on both backends, compared
+# (scripts/xla_check.sh: same test accuracy, actions and solved tasks; demo steps within 10% and losses within
+# 5%). Not part of test. docs/xla-cpu.md: the plugins tried and how to install one by hand.
+xla-check: build
+	bash scripts/xla_check.sh $(LATFORMER) $(if $(DATA),--data $(DATA))
 
 bench-go:
 	$(GO) test -run xxx -bench . -benchtime 5x ./latformer
