@@ -198,12 +198,34 @@ func TestTokenizerJSON(t *testing.T) {
 	if err := json.Unmarshal(data, &j); err != nil {
 		t.Fatal(err)
 	}
+	// The normalizer as older transformers converters wrote it (the Hub's t5-small): the character map in a
+	// Sequence with a Replace of runs of spaces; the same ids.
+	var older map[string]any
+	_ = json.Unmarshal(data, &older)
+	older["normalizer"] = map[string]any{"type": "Sequence", "normalizers": []any{older["normalizer"],
+		map[string]any{"type": "Replace", "pattern": map[string]any{"Regex": " {2,}"}, "content": " "}}}
+	olderPath := filepath.Join(t.TempDir(), "tokenizer.json")
+	if out, err := json.Marshal(older); err != nil || os.WriteFile(olderPath, out, 0o644) != nil {
+		t.Fatal("writing the older tokenizer.json")
+	}
+	fromOlder, err := LoadTokenizerJSON(olderPath, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range g.Texts {
+		if got := fromOlder.Encode(c.Text); !slices.Equal(got, c.IDs) {
+			t.Errorf("%q: ids %v with the older normalizer, want %v", c.Text, got, c.IDs)
+		}
+	}
 	for _, tc := range []struct {
 		name, want string
 		edit       func(j map[string]any)
 	}{
 		{"BPE model", "Unigram", func(j map[string]any) { j["model"].(map[string]any)["type"] = "BPE" }},
 		{"NFKC normalizer", "normalizer \"NFKC\"", func(j map[string]any) { j["normalizer"] = map[string]any{"type": "NFKC"} }},
+		{"other Replace", "normalizer \"Replace\"", func(j map[string]any) {
+			j["normalizer"] = map[string]any{"type": "Replace", "pattern": map[string]any{"Regex": "a"}, "content": "b"}
+		}},
 		{"byte-level pre-tokenizer", "pre-tokenizer \"ByteLevel\"", func(j map[string]any) { j["pre_tokenizer"] = map[string]any{"type": "ByteLevel"} }},
 		{"bad vocab entry", "vocab entry 3", func(j map[string]any) { j["model"].(map[string]any)["vocab"].([]any)[3] = "x" }},
 	} {

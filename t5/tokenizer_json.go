@@ -37,6 +37,10 @@ type tokenizerStep struct {
 	Replacement         string          `json:"replacement"`
 	PrependScheme       string          `json:"prepend_scheme"`
 	AddPrefixSpace      *bool           `json:"add_prefix_space"`
+	Pattern             struct {
+		Regex string `json:"Regex"`
+	} `json:"pattern"`
+	Content string `json:"content"`
 }
 
 // steps flattens a Sequence.
@@ -58,7 +62,8 @@ func (s *tokenizerStep) steps() []tokenizerStep {
 // from SentencePiece, as transformers 5's T5Tokenizer.save_pretrained writes it (and the Hub's T5
 // repositories ship beside spiece.model): the vocabulary with its scores, the unknown id, the special
 // added tokens (<pad>, </s>, <unk>, <extra_id_N>: never matched in the text), the normalizer's compiled
-// SentencePiece character map ("Precompiled") and the whitespace handling of its pre-tokenizer
+// SentencePiece character map ("Precompiled"; a "Replace" of runs of spaces by one beside it, as older
+// converters wrote, changes nothing after WhitespaceSplit) and the whitespace handling of its pre-tokenizer
 // (WhitespaceSplit: leading, trailing and repeated spaces removed; Metaspace: spaces written '▁', a
 // '▁' prefix unless prepend_scheme is "never"). It encodes as SentencePiece does with the same model; other
 // normalizers, pre-tokenizers or models are errors that name them.
@@ -77,8 +82,13 @@ func LoadTokenizerJSON(path string, eosID int) (*Tokenizer, error) {
 	}
 	t := &Tokenizer{pieces: map[string]int{}, unkID: -1, eosID: eosID, Size: len(j.Model.Vocab), file: filepath.Base(path)}
 	for _, n := range j.Normalizer.steps() {
+		if n.Type == "Replace" && n.Pattern.Regex == " {2,}" && n.Content == " " {
+			// Runs of spaces to one, as older transformers converters wrote (the Hub's t5-small): the
+			// WhitespaceSplit pre-tokenizer below removes them anyway.
+			continue
+		}
 		if n.Type != "Precompiled" {
-			return nil, fmt.Errorf("t5: %s: normalizer %q is not supported (a SentencePiece Precompiled character map is)", path, n.Type)
+			return nil, fmt.Errorf("t5: %s: normalizer %q is not supported (a SentencePiece Precompiled character map, and a Replace of runs of spaces, are)", path, n.Type)
 		}
 		cm, err := base64.StdEncoding.DecodeString(n.PrecompiledCharsmap)
 		if err != nil {
