@@ -148,6 +148,9 @@ func (o *benchOptions) run() error {
 		defer pprof.StopCPUProfile()
 	}
 	var sides []benchSide // the Go sides at the reference canvas, for the ratios
+	// ours names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run
+	// reads xla/pytorch2.
+	ours, _, _ := strings.Cut(backendName, ":")
 	for _, c := range o.sides {
 		for _, att := range o.attentions {
 			set := o.settings
@@ -161,7 +164,7 @@ func (o *benchOptions) run() error {
 			fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, att, o.batch, o.dim, st.MedianMs, backendName)
 			fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, att, st)
 			if c == o.refCanvas {
-				sides = append(sides, benchSide{"go " + att, att, st})
+				sides = append(sides, benchSide{ours + " " + att, att, st})
 			}
 		}
 	}
@@ -172,12 +175,12 @@ func (o *benchOptions) run() error {
 	// Hand the Go heap back to the system, so that the reference's allocations do not compete with it.
 	runtime.GC()
 	debug.FreeOSMemory()
-	return o.runReferences(sides)
+	return o.runReferences(ours, sides)
 }
 
 // runReferences runs, for each PyTorch row (--torch), the reference (and the factored one when given) at
 // o.refCanvas and prints their lines, the ratios of the Go sides to them and the contention warnings.
-func (o *benchOptions) runReferences(sides []benchSide) error {
+func (o *benchOptions) runReferences(ours string, sides []benchSide) error {
 	rows, err := o.torchRows()
 	if err != nil {
 		return err
@@ -199,10 +202,10 @@ func (o *benchOptions) runReferences(sides []benchSide) error {
 		fmt.Printf("bench stats reference=%s canvas=%d %s\n", row.label, c, torch)
 		all = append(all, benchSide{row.label + " full", "", torch})
 		for _, s := range sides {
-			fmt.Printf("bench ratio go/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
-				row.label, c, s.attention, ratio(s.stats.MedianMs, torch.MedianMs), row.label)
-			fmt.Printf("bench ratio-min go/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
-				row.label, c, s.attention, ratio(s.stats.MinMs, torch.MinMs))
+			fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
+				ours, row.label, c, s.attention, ratio(s.stats.MedianMs, torch.MedianMs), row.label)
+			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
+				ours, row.label, c, s.attention, ratio(s.stats.MinMs, torch.MinMs))
 		}
 		if o.factoredRef == "" {
 			continue
@@ -216,8 +219,8 @@ func (o *benchOptions) runReferences(sides []benchSide) error {
 		all = append(all, benchSide{row.label + " factored", "", fact})
 		for _, s := range sides {
 			if s.attention == "factored" {
-				fmt.Printf("bench ratio go/%s-factored canvas=%d attention=factored: %.2f (same work)\n", row.label, c, ratio(s.stats.MedianMs, fact.MedianMs))
-				fmt.Printf("bench ratio-min go/%s-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", row.label, c, ratio(s.stats.MinMs, fact.MinMs))
+				fmt.Printf("bench ratio %s/%s-factored canvas=%d attention=factored: %.2f (same work)\n", ours, row.label, c, ratio(s.stats.MedianMs, fact.MedianMs))
+				fmt.Printf("bench ratio-min %s/%s-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", ours, row.label, c, ratio(s.stats.MinMs, fact.MinMs))
 			}
 		}
 	}
