@@ -16,10 +16,9 @@ GOEXPERIMENT ?= simd
 export GOEXPERIMENT
 BIN       := bin
 LATFORMER := $(BIN)/latformer
-REFERENCE ?= ../shared/bench/latformer_ref.py
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
-.PHONY: lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check compute-fork-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
+.PHONY: t5-fixtures xla-check lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check compute-fork-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
@@ -28,6 +27,7 @@ help:
 	@echo "make compute-fork-check  third_party/compute = GoMLX's compute v0.1.2 + docs/upstream's patches, and their tests (part of test)"
 	@echo "make stress  the demo five times, bench, arc-quick and the notebooks, each under a timeout (not part of test)"
 	@echo "make bench   ms per training step (canvas 10/20/30; median and min of 20 steps), with the PyTorch reference when available: ratios and a contention check"
+	@echo "make xla-check  demo and a quick arc on xla:cpu (PJRT CPU plugin from PyPI, in .venv-xla/) against the Go backend"
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       Table 2's LatFormer rows (search alone, LatFormer + search, paper protocol, no search); make arc-quick: 8 tasks"
 	@echo "make arc-evaluation  the three rows on ARC's evaluation split (381 tasks, screened by the search)"
@@ -35,6 +35,7 @@ help:
 	@echo "make sample-efficiency  Figure 5: accuracy vs training pairs on the synthetic tasks, 5 models (about 1 h 45 min on 2 cores)"
 	@echo "make noise     Table 4: LatFormer with noisy one-hot inputs (about 22 min on 2 cores)"
 	@echo "make registration  Table 5 analogue: image registration vs phase correlation and SIFT (about 15 min)"
+	@echo "make t5-fixtures  regenerate t5/testdata with Hugging Face transformers in .venv-t5/ (pinned, from PyPI; not part of test)"
 	@echo "make larc      Table 3: LARC's geometric test tasks without and with their description (T5=DIR for T5)"
 	@echo "make serve   the ARC browser on http://127.0.0.1:8080/: tasks, predictions, masks, labelling (Ctrl-C stops it)"
 	@echo "make serve-check  the ARC browser driven in headless Chromium; saves results/serve-check.png (about 10 s)"
@@ -178,18 +179,51 @@ larc: build
 larc-quick: build
 	$(LATFORMER) larc --quick $(if $(DATA),--data $(DATA)) $(if $(T5),--t5 $(T5)) --out runs/larc_quick.csv --force
 
-# The PyTorch reference steps (full attention from shared/bench, mask-only factored from bench/) need
-# Debian's python3-torch: installed here when missing. Both sides are timed over the same number of steps
-# (--steps, default 20, after warm-up steps); the output names the CPU and the SIMD kernels, gives median
-# and minimum with the ratios of each, and warns when another process used the CPUs meanwhile.
+# T5 fixtures (t5/testdata) from Hugging Face transformers: a tiny random T5 of each FFN variant saved with
+# save_pretrained, a SentencePiece model trained with the sentencepiece package, transformers' token ids and
+# T5EncoderModel's hidden states (scripts/t5_hf_fixture.py). The pinned packages (scripts/t5_requirements.txt,
+# torch with its CUDA libraries: several GB) go into .venv-t5/ (ignored). Not part of test: the fixtures are
+# committed and `make test` reads them without PyPI. Byte-identical when regenerated with the same versions.
+T5_VENV := .venv-t5
+t5-fixtures:
+	@test -x $(T5_VENV)/bin/python || python3 -m venv $(T5_VENV)
+	$(T5_VENV)/bin/pip install -q -r scripts/t5_requirements.txt
+	HF_HUB_OFFLINE=1 $(T5_VENV)/bin/python scripts/t5_hf_fixture.py --out t5/testdata
+
+# The PyTorch reference steps (full attention, bench/latformer_ref.py: shared/bench's model, step and timer
+# with --compile and a backend line; mask-only factored, bench/latformer_factored_ref.py) in up to three rows:
+# PyTorch 2 from PyPI (bench/requirements.txt, pinned, in .venv-bench/, made here on demand; several GB with
+# its CUDA libraries) eager and with torch.compile (inductor on CPU), and Debian's python3-torch 1.13 with
+# OpenBLAS (installed here when missing); a row whose PyTorch cannot be had is left out and said so. Both
+# sides are timed over the same number of steps (--steps, default 20, after 3 warm-up steps); the output
+# names the CPU, the SIMD kernels and each PyTorch's threads, BLAS and oneDNN, gives median and minimum with
+# the ratios of each, and warns when another process used the CPUs meanwhile; uptime before and after.
+BENCH_VENV := .venv-bench
+REFERENCE ?= bench/latformer_ref.py
 bench: build
 	@/usr/bin/python3 -c "import torch" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-torch libopenblas0-pthread) || true
-	@if [ -f "$(REFERENCE)" ] && /usr/bin/python3 -c "import torch" 2>/dev/null; then \
-		$(LATFORMER) bench --reference $(REFERENCE) --factored-reference $(FACTORED_REFERENCE) $(BENCH_FLAGS); \
+	@$(BENCH_VENV)/bin/python -c "import torch" 2>/dev/null || { test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV); \
+		$(BENCH_VENV)/bin/pip install -q -r bench/requirements.txt; } || echo "(PyTorch 2 from PyPI could not be installed in $(BENCH_VENV): its rows are left out)"
+	@echo "uptime before: $$(uptime)"; \
+	rows=""; \
+	if $(BENCH_VENV)/bin/python -c "import torch" 2>/dev/null; then \
+		rows="pytorch2=$(BENCH_VENV)/bin/python;pytorch2-compile=$(BENCH_VENV)/bin/python --compile"; \
+	else echo "(no PyTorch 2 in $(BENCH_VENV): rows pytorch2 left out)"; fi; \
+	if /usr/bin/python3 -c "import torch" 2>/dev/null; then rows="$$rows;pytorch1.13=/usr/bin/python3"; \
+	else echo "(no Debian python3-torch: row pytorch1.13 left out)"; fi; \
+	if [ -n "$$rows" ]; then \
+		$(LATFORMER) bench --reference $(REFERENCE) --factored-reference $(FACTORED_REFERENCE) --torch "$$rows" $(BENCH_FLAGS); \
 	else \
 		echo "(PyTorch reference not available: timing the Go side only)"; \
 		$(LATFORMER) bench $(BENCH_FLAGS); \
-	fi
+	fi; rc=$$?; echo "uptime after: $$(uptime)"; exit $$rc
+
+# xla:cpu against the Go backend: a PJRT CPU plugin from PyPI (scripts/xla_requirements.txt, pinned, in
+# .venv-xla/, ignored; about 200 MB), then the demo and a quick arc on both backends, compared
+# (scripts/xla_check.sh: same test accuracy, actions and solved tasks; demo steps within 10% and losses within
+# 5%). Not part of test. docs/xla-cpu.md: the plugins tried and how to install one by hand.
+xla-check: build
+	bash scripts/xla_check.sh $(LATFORMER) $(if $(DATA),--data $(DATA))
 
 bench-go:
 	$(GO) test -run xxx -bench . -benchtime 5x ./latformer

@@ -15,7 +15,10 @@ queries and keys (uniform softmax) and then times a training step of the referen
 replaced by the factored one: 3 untimed steps, then --steps timed ones, with the reference's timer
 (median_ms: median, minimum and the cores other processes used meanwhile).
 
-Run: /usr/bin/python3 bench/latformer_factored_ref.py --reference ../shared/bench/latformer_ref.py
+With --compile (PyTorch 2) the forward goes through torch.compile (inductor), as the reference's --compile
+does; the 3 warm-up steps compile it.
+
+Run: /usr/bin/python3 bench/latformer_factored_ref.py --reference bench/latformer_ref.py
 Prints max_abs_diff_vs_dense=..., steps=N step_min_ms=... other_procs_cores_during_timing=..., then
 step_ms=... (the median) last.
 """
@@ -59,6 +62,7 @@ def main():
     p.add_argument("--d", type=int, default=32)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--plain-malloc", action="store_true", help="do not re-exec with GLIBC_TUNABLES")
+    p.add_argument("--compile", action="store_true", help="time the step with the forward through torch.compile (inductor)")
     args = p.parse_args()
     if not args.plain_malloc and "GLIBC_TUNABLES" not in os.environ:
         os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, GLIBC_TUNABLES=GLIBC_TUNABLES))
@@ -66,7 +70,9 @@ def main():
     ref = load_reference(args.reference)
     print(f"config: torch {torch.__version__}, threads {torch.get_num_threads()}, B={args.batch}, "
           f"canvas={args.canvas}, d={args.d}, factored attention, "
-          f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '')}")
+          f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '')}, compile={args.compile}")
+    if hasattr(ref, "backend_line"):
+        print(ref.backend_line())
     torch.manual_seed(0)
     model = ref.LatFormer(args.d, args.canvas)
     n = args.canvas ** 2
@@ -91,10 +97,11 @@ def main():
         return model.head(model.ln2(h + model.ffn(h)))
 
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    run = torch.compile(forward, backend="inductor") if args.compile else forward
 
     def step():
         opt.zero_grad(set_to_none=True)
-        torch.nn.functional.cross_entropy(forward(x).reshape(-1, ref.VOCAB), y.reshape(-1)).backward()
+        torch.nn.functional.cross_entropy(run(x).reshape(-1, ref.VOCAB), y.reshape(-1)).backward()
         opt.step()
 
     med, low, other = ref.median_ms(step, 3, args.steps)

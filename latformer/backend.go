@@ -8,9 +8,11 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gomlx/compute"
 	_ "github.com/gomlx/compute/gobackend" // The pure-Go backend, always linked in.
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/internal/backendhooks"
 )
 
@@ -212,3 +214,48 @@ func setPoolParallelism(backend compute.Backend, parallelism int) bool {
 	pool.SetMaxParallelism(parallelism)
 	return pool.MaxParallelism() == parallelism
 }
+
+// initBackendConfig is the backend that draws the initial values of every learner's variables when it
+// trains on another backend: GoMLX's backends draw random bits with different generators from the same
+// RNG state (the Go backend PCG, XLA Philox), so without it a learner on xla:cpu starts from other weights
+// than on the Go backend, and its training takes another path (make xla-check compares the two).
+const initBackendConfig = "go:ops_sequential"
+
+var (
+	initBackendOnce sync.Once
+	initBackendGo   compute.Backend
+	initBackendErr  error
+)
+
+// initializeVariablesOn initializes store's uninitialized variables as a learner training on backend
+// must: on backend itself when it is GoMLX's Go backend, otherwise on one shared Go backend
+// (initBackendConfig), whose values are then moved to host memory for backend to take; so that the initial
+// values do not depend on the training backend.
+func initializeVariablesOn(store *model.Store, backend compute.Backend) error {
+	if backend.Name() == goBackendName {
+		return store.InitializeVariables(backend, nil)
+	}
+	initBackendOnce.Do(func() { initBackendGo, initBackendErr = compute.NewWithConfig(initBackendConfig) })
+	if initBackendErr != nil {
+		return initBackendErr
+	}
+	if err := store.InitializeVariables(initBackendGo, nil); err != nil {
+		return err
+	}
+	for v := range store.IterVariables() {
+		if !v.HasValue() {
+			continue
+		}
+		value, err := v.Value()
+		if err != nil {
+			return err
+		}
+		if err := value.ToLocal(); err != nil {
+			return fmt.Errorf("%s: %w", v.Path(), err)
+		}
+	}
+	return nil
+}
+
+// goBackendName is what GoMLX's Go backend answers to Name().
+const goBackendName = "Go Backend"

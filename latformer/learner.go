@@ -210,7 +210,7 @@ func compileOnce(exec *model.Exec, inputShapes []shapes.Shape) (err error) {
 // initializeVariables initializes the variables the compiled graphs created and keeps the initial value
 // of each new one in l.initial.
 func (l *Learner) initializeVariables() error {
-	if err := l.store.InitializeVariables(l.backend, nil); err != nil {
+	if err := initializeVariablesOn(l.store, l.backend); err != nil {
 		return err
 	}
 	for v := range l.store.IterVariables() {

@@ -33,7 +33,7 @@ func (l *Learner) reinitialize(r int) error {
 	if err := l.store.SetRNGStateFromSeed(restartSeed(l.seed, r)); err != nil {
 		return err
 	}
-	if err := l.store.InitializeVariables(l.backend, nil); err != nil {
+	if err := initializeVariablesOn(l.store, l.backend); err != nil {
 		return err
 	}
 	init, err := l.snapshot()

@@ -166,7 +166,7 @@ func (e *Encoder) Dim() int { return e.Config.DModel }
 // Name names the encoder in tables and cache keys: "t5:" and the checkpoint directory's base name.
 func (e *Encoder) Name() string { return "t5:" + filepath.Base(e.Dir) }
 
-// Fingerprint is the SHA-256 (16 hex digits) of the checkpoint's config.json, spiece.model and
+// Fingerprint is the SHA-256 (16 hex digits) of the checkpoint's config.json, tokenizer file and
 // model.safetensors: the key of cached embeddings (textenc.Cached). Computed once, on first use.
 func (e *Encoder) Fingerprint() (string, error) {
 	e.fpOnce.Do(func() {

@@ -61,7 +61,7 @@ func randomF32(rng *rand.Rand, n int) []byte {
 }
 
 // generateCheckpoint writes a random checkpoint of c into a new directory, with the tokenizer of
-// testdata/tiny, and returns the directory and the tensors written.
+// testdata/tiny-gated (its spiece.model), and returns the directory and the tensors written.
 func generateCheckpoint(t *testing.T, c Config) (string, map[string]rawTensor) {
 	t.Helper()
 	dir := t.TempDir()
@@ -69,7 +69,7 @@ func generateCheckpoint(t *testing.T, c Config) (string, map[string]rawTensor) {
 	if err := os.WriteFile(filepath.Join(dir, "config.json"), cfg, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sp, err := os.ReadFile(filepath.Join("testdata", "tiny", "spiece.model"))
+	sp, err := os.ReadFile(filepath.Join("testdata", "tiny-gated", "spiece.model"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,5 +246,39 @@ func TestHalfPrecision(t *testing.T) {
 	b, _ := half.Embed([]string{"rotate the grid"})
 	if d := maxDiff(a[0], toF64(b[0])); d > 0.1 || d == 0 {
 		t.Errorf("bfloat16 weights: vectors %g apart, want small but not zero", d)
+	}
+}
+
+// TestEmbeddingStoredTwice covers checkpoints that store the encoder's embedding under its own name as
+// well as shared.weight (older save_pretrained versions; transformers 5 writes shared.weight only, as the
+// fixtures show): an equal copy gives the same vectors to the last bit, and Load reads that copy (a
+// different one changes the vectors).
+func TestEmbeddingStoredTwice(t *testing.T) {
+	backend := testutil.Backend(t)
+	dir, ts := generateCheckpoint(t, tinyConfig())
+	embed := func() []float32 {
+		t.Helper()
+		enc, err := Load(backend, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer enc.Close()
+		v, err := enc.Embed([]string{"rotate the grid"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v[0]
+	}
+	sharedOnly := embed()
+	ts[embeddingName] = ts["shared.weight"]
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), ts)
+	if d := maxDiff(embed(), toF64(sharedOnly)); d != 0 {
+		t.Errorf("an equal copy in %s moved the vector by %g", embeddingName, d)
+	}
+	s := ts["shared.weight"]
+	ts[embeddingName] = rawTensor{"F32", s.shape, randomF32(rand.New(rand.NewPCG(9, 9)), len(s.data)/4)}
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), ts)
+	if d := maxDiff(embed(), toF64(sharedOnly)); d < 1e-3 {
+		t.Errorf("a different %s moved the vector by only %g: Load did not read it", embeddingName, d)
 	}
 }

@@ -26,7 +26,7 @@ import (
 //
 // Normalization is the model's own (Normalize): T5's nmt_nfkc rules (NFKC and NMT's) are stored in
 // spiece.model as a compiled character map, which Tokenizer reads and applies as SentencePiece does.
-// The tests check the ids against the sentencepiece Python package.
+// The tests check the ids against transformers' T5 tokenizer (and so the sentencepiece package).
 type Tokenizer struct {
 	pieces   map[string]int // normal and user-defined pieces -> id
 	scores   []float64      // the Viterbi score of each piece (user-defined: len·maxScore - 0.1, as SentencePiece)
@@ -49,8 +49,10 @@ const spaceSymbol = "\u2581"
 // unkPenalty is SentencePiece's score penalty of an unknown character below the lowest piece score.
 const unkPenalty = 10.0
 
-// LoadTokenizer reads dir/spiece.model (or dir/tokenizer.model), which must be a Unigram SentencePiece
-// model with an unknown piece. eosID is appended to every encoding (Config.EOSTokenID; T5's is 1).
+// LoadTokenizer reads dir/spiece.model or dir/tokenizer.model, which must be a Unigram SentencePiece
+// model with an unknown piece, or else dir/tokenizer.json, the tokenizers-library file that transformers 5
+// writes in their place (LoadTokenizerJSON). eosID is appended to every encoding (Config.EOSTokenID; T5's
+// is 1).
 func LoadTokenizer(dir string, eosID int) (*Tokenizer, error) {
 	var path string
 	for _, name := range []string{"spiece.model", "tokenizer.model"} {
@@ -60,7 +62,10 @@ func LoadTokenizer(dir string, eosID int) (*Tokenizer, error) {
 		}
 	}
 	if path == "" {
-		return nil, fmt.Errorf("t5: no spiece.model or tokenizer.model in %s", dir)
+		if _, err := os.Stat(filepath.Join(dir, "tokenizer.json")); err == nil {
+			return LoadTokenizerJSON(filepath.Join(dir, "tokenizer.json"), eosID)
+		}
+		return nil, fmt.Errorf("t5: no spiece.model, tokenizer.model or tokenizer.json in %s", dir)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -81,30 +86,61 @@ func LoadTokenizer(dir string, eosID int) (*Tokenizer, error) {
 			return nil, fmt.Errorf("t5: %s: %w", path, err)
 		}
 	}
-	minScore, maxScore := math.Inf(1), math.Inf(-1)
-	for _, p := range m.GetPieces() {
-		if p.GetType() == protos.ModelProto_SentencePiece_NORMAL {
-			minScore, maxScore = min(minScore, float64(p.GetScore())), max(maxScore, float64(p.GetScore()))
+	kinds := make([]pieceKind, len(m.GetPieces()))
+	pieces := make([]string, len(m.GetPieces()))
+	scores := make([]float64, len(m.GetPieces()))
+	for id, p := range m.GetPieces() {
+		pieces[id], scores[id] = p.GetPiece(), float64(p.GetScore())
+		switch p.GetType() {
+		case protos.ModelProto_SentencePiece_NORMAL:
+			kinds[id] = pieceNormal
+		case protos.ModelProto_SentencePiece_USER_DEFINED:
+			kinds[id] = pieceUserDefined
+		case protos.ModelProto_SentencePiece_UNKNOWN:
+			kinds[id] = pieceUnknown
+		default:
+			kinds[id] = pieceControl
 		}
 	}
-	for id, p := range m.GetPieces() {
-		t.scores = append(t.scores, float64(p.GetScore()))
-		if p.GetType() == protos.ModelProto_SentencePiece_USER_DEFINED {
-			t.scores[id] = float64(len(p.GetPiece()))*maxScore - 0.1
+	return t.setPieces(path, pieces, scores, kinds)
+}
+
+// pieceKind is how a vocabulary entry takes part in the segmentation.
+type pieceKind int
+
+const (
+	pieceNormal      pieceKind = iota // matched in the text with its score
+	pieceUserDefined                  // matched in the text, preferred over normal pieces
+	pieceUnknown                      // the unknown id
+	pieceControl                      // never matched in the text (<pad>, </s>, T5's <extra_id_N>)
+)
+
+// setPieces fills t's vocabulary from the pieces, scores and kinds of the model file path.
+func (t *Tokenizer) setPieces(path string, pieces []string, scores []float64, kinds []pieceKind) (*Tokenizer, error) {
+	minScore, maxScore := math.Inf(1), math.Inf(-1)
+	for id, k := range kinds {
+		if k == pieceNormal {
+			minScore, maxScore = min(minScore, scores[id]), max(maxScore, scores[id])
 		}
-		switch p.GetType() {
-		case protos.ModelProto_SentencePiece_NORMAL, protos.ModelProto_SentencePiece_USER_DEFINED:
-			t.pieces[p.GetPiece()] = id
-			t.maxLen = max(t.maxLen, len(p.GetPiece()))
-		case protos.ModelProto_SentencePiece_UNKNOWN:
+	}
+	for id, k := range kinds {
+		t.scores = append(t.scores, scores[id])
+		if k == pieceUserDefined {
+			t.scores[id] = float64(len(pieces[id]))*maxScore - 0.1
+		}
+		switch k {
+		case pieceNormal, pieceUserDefined:
+			t.pieces[pieces[id]] = id
+			t.maxLen = max(t.maxLen, len(pieces[id]))
+		case pieceUnknown:
 			t.unkID = id
 		}
 	}
 	if t.unkID < 0 || len(t.pieces) == 0 {
 		return nil, fmt.Errorf("t5: %s has no unknown piece or no normal pieces", path)
 	}
-	if eosID < 0 || eosID >= t.Size {
-		return nil, fmt.Errorf("t5: eos id %d is not a piece of %s (%d pieces)", eosID, path, t.Size)
+	if t.eosID < 0 || t.eosID >= t.Size {
+		return nil, fmt.Errorf("t5: eos id %d is not a piece of %s (%d pieces)", t.eosID, path, t.Size)
 	}
 	t.unkScore = minScore - unkPenalty
 	return t, nil

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ type benchOptions struct {
 	sides                         []int
 	batch, dim, ffn, steps, warm  int
 	reference, factoredRef, pyExe string
+	torches                       string // --torch: "label=interpreter [args];..."
 	refCanvas                     int
 	settings, cpuProfile          string
 }
@@ -45,7 +47,8 @@ func runBench(args []string) error {
 	fs.IntVar(&o.steps, "steps", 20, "timed steps per canvas and path, and for each PyTorch reference; median and minimum are reported")
 	fs.IntVar(&o.warm, "warmup", 3, "untimed Go steps before the timed ones (the first compiles the graph; the PyTorch references warm up 3 steps)")
 	fs.StringVar(&o.reference, "reference", "", "path of the PyTorch reference script (shared/bench/latformer_ref.py) to run side by side at --reference-canvas; empty: skip")
-	fs.StringVar(&o.pyExe, "python", "/usr/bin/python3", "Python interpreter for --reference")
+	fs.StringVar(&o.pyExe, "python", "/usr/bin/python3", "Python interpreter for --reference (one row labelled pytorch; --torch gives several)")
+	fs.StringVar(&o.torches, "torch", "", `PyTorch rows for --reference, "label=interpreter [args];...": each runs both reference scripts with that interpreter and those extra arguments (e.g. "pytorch2=.venv-bench/bin/python;pytorch2-compile=.venv-bench/bin/python --compile;pytorch1.13=/usr/bin/python3"); empty: one row "pytorch" with --python`)
 	fs.StringVar(&o.factoredRef, "factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference; empty: skip")
 	fs.IntVar(&o.refCanvas, "reference-canvas", 30, "canvas side of the PyTorch reference steps and of the ratios")
 	fs.StringVar(&o.settings, "set", "", `extra hyperparameters, "key=value;..."`)
@@ -79,7 +82,45 @@ func (o *benchOptions) check() error {
 	if o.warm < 1 {
 		return fmt.Errorf("--warmup must be at least 1 (the first step compiles the graph)")
 	}
+	if _, err := o.torchRows(); err != nil {
+		return err
+	}
 	return nil
+}
+
+// torchRow is one PyTorch installation (and mode) the references run with: a label for the output lines,
+// the interpreter and extra arguments for both scripts.
+type torchRow struct {
+	label, python string
+	args          []string
+}
+
+// torchRows parses --torch ("label=interpreter [args];..."); without it, one row "pytorch" with --python.
+func (o *benchOptions) torchRows() ([]torchRow, error) {
+	if strings.TrimSpace(o.torches) == "" {
+		return []torchRow{{label: "pytorch", python: o.pyExe}}, nil
+	}
+	var rows []torchRow
+	seen := map[string]bool{}
+	for _, entry := range strings.Split(o.torches, ";") {
+		if strings.TrimSpace(entry) == "" {
+			continue
+		}
+		label, cmd, ok := strings.Cut(entry, "=")
+		label, fields := strings.TrimSpace(label), strings.Fields(cmd)
+		if !ok || label == "" || len(fields) == 0 || strings.ContainsAny(label, " /") {
+			return nil, fmt.Errorf("--torch: %q is not label=interpreter [args] (a label without spaces or slashes)", entry)
+		}
+		if seen[label] {
+			return nil, fmt.Errorf("--torch: label %q given twice", label)
+		}
+		seen[label] = true
+		rows = append(rows, torchRow{label: label, python: fields[0], args: fields[1:]})
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("--torch: no rows in %q", o.torches)
+	}
+	return rows, nil
 }
 
 // run times the Go steps, then the PyTorch references, and prints the lines described in runBench.
@@ -107,6 +148,9 @@ func (o *benchOptions) run() error {
 		defer pprof.StopCPUProfile()
 	}
 	var sides []benchSide // the Go sides at the reference canvas, for the ratios
+	// ours names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run
+	// reads xla/pytorch2.
+	ours, _, _ := strings.Cut(backendName, ":")
 	for _, c := range o.sides {
 		for _, att := range o.attentions {
 			set := o.settings
@@ -120,7 +164,7 @@ func (o *benchOptions) run() error {
 			fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, att, o.batch, o.dim, st.MedianMs, backendName)
 			fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, att, st)
 			if c == o.refCanvas {
-				sides = append(sides, benchSide{"go " + att, att, st})
+				sides = append(sides, benchSide{ours + " " + att, att, st})
 			}
 		}
 	}
@@ -131,43 +175,52 @@ func (o *benchOptions) run() error {
 	// Hand the Go heap back to the system, so that the reference's allocations do not compete with it.
 	runtime.GC()
 	debug.FreeOSMemory()
-	return o.runReferences(sides)
+	return o.runReferences(ours, sides)
 }
 
-// runReferences runs the PyTorch reference (and the factored one when given) at o.refCanvas and prints
-// their lines, the ratios of the Go sides to them and the contention warnings.
-func (o *benchOptions) runReferences(sides []benchSide) error {
+// runReferences runs, for each PyTorch row (--torch), the reference (and the factored one when given) at
+// o.refCanvas and prints their lines, the ratios of the Go sides to them and the contention warnings.
+func (o *benchOptions) runReferences(ours string, sides []benchSide) error {
+	rows, err := o.torchRows()
+	if err != nil {
+		return err
+	}
 	common := []string{"--steps", fmt.Sprint(o.steps), "--canvas", fmt.Sprint(o.refCanvas),
 		"--batch", fmt.Sprint(o.batch), "--d", fmt.Sprint(o.dim), "--threads", fmt.Sprint(runtime.GOMAXPROCS(0))}
-	torch, err := runReference(o.pyExe, o.reference, append(common, "--fit-steps", "0")...)
-	if err != nil {
-		return fmt.Errorf("PyTorch reference: %w", err)
-	}
-	if torch.Steps == 0 { // the shared script does not print its step count: it times --steps
-		torch.Steps = o.steps
-	}
+	all := slices.Clone(sides)
 	c := o.refCanvas
-	fmt.Printf("bench reference=pytorch canvas=%d batch=%d d=%d step_ms=%.1f\n", c, o.batch, o.dim, torch.MedianMs)
-	fmt.Printf("bench stats reference=pytorch canvas=%d %s\n", c, torch)
-	all := append(sides, benchSide{"pytorch full", "", torch})
-	for _, s := range sides {
-		fmt.Printf("bench ratio go/pytorch canvas=%d attention=%s: %.2f (below 1 means faster than PyTorch's full step)\n",
-			c, s.attention, ratio(s.stats.MedianMs, torch.MedianMs))
-		fmt.Printf("bench ratio-min go/pytorch canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
-			c, s.attention, ratio(s.stats.MinMs, torch.MinMs))
-	}
-	if o.factoredRef != "" {
-		fact, err := runReference(o.pyExe, o.factoredRef, append(common, "--reference", o.reference)...)
+	for _, row := range rows {
+		args := append(slices.Clone(common), row.args...)
+		torch, err := runReference(row.label, row.python, o.reference, append(args, "--fit-steps", "0")...)
 		if err != nil {
-			return fmt.Errorf("PyTorch factored reference: %w", err)
+			return fmt.Errorf("PyTorch reference (%s): %w", row.label, err)
 		}
-		fmt.Printf("bench reference=pytorch-factored canvas=%d batch=%d d=%d step_ms=%.1f\n", c, o.batch, o.dim, fact.MedianMs)
-		fmt.Printf("bench stats reference=pytorch-factored canvas=%d %s\n", c, fact)
-		all = append(all, benchSide{"pytorch factored", "", fact})
+		if torch.Steps == 0 { // the shared script does not print its step count: it times --steps
+			torch.Steps = o.steps
+		}
+		fmt.Printf("bench reference=%s canvas=%d batch=%d d=%d step_ms=%.1f\n", row.label, c, o.batch, o.dim, torch.MedianMs)
+		fmt.Printf("bench stats reference=%s canvas=%d %s\n", row.label, c, torch)
+		all = append(all, benchSide{row.label + " full", "", torch})
+		for _, s := range sides {
+			fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
+				ours, row.label, c, s.attention, ratio(s.stats.MedianMs, torch.MedianMs), row.label)
+			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
+				ours, row.label, c, s.attention, ratio(s.stats.MinMs, torch.MinMs))
+		}
+		if o.factoredRef == "" {
+			continue
+		}
+		fact, err := runReference(row.label, row.python, o.factoredRef, append(args, "--reference", o.reference)...)
+		if err != nil {
+			return fmt.Errorf("PyTorch factored reference (%s): %w", row.label, err)
+		}
+		fmt.Printf("bench reference=%s-factored canvas=%d batch=%d d=%d step_ms=%.1f\n", row.label, c, o.batch, o.dim, fact.MedianMs)
+		fmt.Printf("bench stats reference=%s-factored canvas=%d %s\n", row.label, c, fact)
+		all = append(all, benchSide{row.label + " factored", "", fact})
 		for _, s := range sides {
 			if s.attention == "factored" {
-				fmt.Printf("bench ratio go/pytorch-factored canvas=%d attention=factored: %.2f (same work)\n", c, ratio(s.stats.MedianMs, fact.MedianMs))
-				fmt.Printf("bench ratio-min go/pytorch-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", c, ratio(s.stats.MinMs, fact.MinMs))
+				fmt.Printf("bench ratio %s/%s-factored canvas=%d attention=factored: %.2f (same work)\n", ours, row.label, c, ratio(s.stats.MedianMs, fact.MedianMs))
+				fmt.Printf("bench ratio-min %s/%s-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", ours, row.label, c, ratio(s.stats.MinMs, fact.MinMs))
 			}
 		}
 	}

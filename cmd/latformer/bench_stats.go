@@ -313,8 +313,8 @@ func experimentOn(experiments, name string) bool {
 }
 
 // runReference runs a PyTorch reference script with args and returns its step statistics; it prints the
-// script's configuration, contention and equality lines prefixed by "reference: ".
-func runReference(python, script string, args ...string) (stepStats, error) {
+// script's configuration, backend, compile, contention and equality lines prefixed by "reference (label): ".
+func runReference(label, python, script string, args ...string) (stepStats, error) {
 	if _, err := os.Stat(script); err != nil {
 		return stepStats{}, err
 	}
@@ -325,9 +325,9 @@ func runReference(python, script string, args ...string) (stepStats, error) {
 		return stepStats{}, fmt.Errorf("%s %s: %w\n%s", python, script, err, out.String())
 	}
 	for _, line := range strings.Split(out.String(), "\n") {
-		if strings.HasPrefix(line, "config:") || strings.Contains(line, "other_procs_cores_during_timing") ||
-			strings.HasPrefix(line, "max_abs_diff_vs_dense=") {
-			fmt.Printf("reference: %s\n", line)
+		if strings.HasPrefix(line, "config:") || strings.HasPrefix(line, "backend:") || strings.HasPrefix(line, "compile") ||
+			strings.Contains(line, "other_procs_cores_during_timing") || strings.HasPrefix(line, "max_abs_diff_vs_dense=") {
+			fmt.Printf("reference (%s): %s\n", label, line)
 		}
 	}
 	st, err := parseReferenceOutput(out.String())

@@ -30,11 +30,11 @@ func runLARC(args []string) error {
 		"Table 3: LatFormer on the geometric tasks of LARC's test split, trained per task on the input-output pairs\n"+
 			"alone (io) and with the embedding of the task's description fed to the mask experts' gates and the FFN (nl,\n"+
 			"LatFormer + NL). The text encoder is T5 with --t5 DIR (a Hugging Face checkpoint directory: config.json,\n"+
-			"model.safetensors, spiece.model) or, without weights, a bag-of-words stand-in (LSA) fitted on the descriptions\n"+
+			"model.safetensors, spiece.model or tokenizer.json) or, without weights, a bag-of-words stand-in (LSA) fitted on the descriptions\n"+
 			"of LARC's training split. One CSV row per task and condition, written as it finishes (--resume continues).")
 	quick := fs.Bool("quick", false, fmt.Sprintf("quick mode for CI: %d tasks, %d steps, %q, bag-of-words of %d dimensions", larcQuick.limit, larcQuick.steps, larcQuick.settings, larcQuick.bowDim))
 	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json and larc/ (default $"+datasets.EnvDataDir+", then ../shared/data)")
-	t5Dir := fs.String("t5", "", "T5 checkpoint directory (e.g. t5-small: config.json, model.safetensors, spiece.model); default: the bag-of-words stand-in")
+	t5Dir := fs.String("t5", "", "T5 checkpoint directory (e.g. t5-small: config.json, model.safetensors, spiece.model or tokenizer.json); default: the bag-of-words stand-in")
 	bowDim := fs.Int("bow-dim", 32, "dimensions of the bag-of-words stand-in (without --t5)")
 	cacheDir := fs.String("cache", filepath.Join("runs", "embeddings"), "directory of the description-embedding cache (one file per encoder and checkpoint)")
 	conditions := stringsFlag(fs, "conditions", []string{larc.ConditionIO, larc.ConditionNL}, "comma-separated `conditions`: io (pairs only), nl (pairs and description)")
