@@ -245,7 +245,7 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	beam := run.beam > 0 && l.hardStepExec != nil && run.restart >= len(run.proposals) && l.hasMaskExperts()
 	run.stepsCap = soft + run.hardSteps
 	if beam {
-		run.stepsCap = soft + max(run.hardSteps, run.beam*run.beamSteps)
+		run.stepsCap = soft + run.beam*run.beamSteps + max(0, run.hardSteps-run.beamSteps)
 	}
 	fitted, err := l.trainPhase(run, l.stepExec, soft, 0, rng, start, &out)
 	if err != nil || fitted {
