@@ -281,38 +281,10 @@ func (e Expert) DecodeGates(ts []*tensors.Tensor) ([]GateValues, error) {
 }
 
 // ElementOf returns the group element that the discretized gates select: gates > 0.5, argmax of the
-// scaling probabilities.
+// scaling probabilities (the first on a tie): the most probable choice of every gate (LikelyElements).
 func (e Expert) ElementOf(v GateValues) Element {
-	var el Element
-	for _, s := range e.segments() {
-		vals, ok := v[s.name]
-		if !ok {
-			continue
-		}
-		dims := s.dims(e)
-		last := dims[len(dims)-1]
-		k := 0
-		s.indices(e, func(idx []int) {
-			i := idx[len(idx)-1]
-			row := vals[k-i : k-i+last] // the gates along the last axis that gate k belongs to
-			k++
-			if (!s.softmax && row[i] > 0.5) || (s.softmax && firstMax(row) == i) {
-				s.set(e, &el, idx)
-			}
-		})
-	}
-	return el
-}
-
-// firstMax returns the index of the first largest value of x.
-func firstMax(x []float64) int {
-	best := 0
-	for j, v := range x {
-		if v > x[best] {
-			best = j
-		}
-	}
-	return best
+	choices := e.gateChoices(v)
+	return e.elementOfPicks(choices, make([]int, len(choices)))
 }
 
 // LogitsFor returns gate logits (±sharpness) that select el with hard gates. Soft settings are obtained

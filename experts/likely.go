@@ -120,19 +120,13 @@ func (e Expert) elementOfPicks(choices []gateChoice, pick []int) Element {
 // most probable joint setting first) until visit returns false or limit settings were visited. Each
 // setting is generated once: a setting's successors advance one choice at or after the last one advanced.
 func enumerateBest(choices []gateChoice, visit func(pick []int) bool, limit int) {
-	type node struct {
-		pick []int
-		last int
-		cost float64
-	}
-	start := node{pick: make([]int, len(choices))}
+	start := bestNode{pick: make([]int, len(choices))}
 	for _, c := range choices {
 		start.cost += c.cost[0]
 	}
-	h := &nodeHeap{less: func(a, b any) bool { return a.(node).cost < b.(node).cost }}
-	heap.Push(h, start)
+	h := &bestHeap{start}
 	for n := 0; h.Len() > 0 && n < limit; n++ {
-		cur := heap.Pop(h).(node)
+		cur := heap.Pop(h).(bestNode)
 		if !visit(cur.pick) {
 			return
 		}
@@ -141,25 +135,31 @@ func enumerateBest(choices []gateChoice, visit func(pick []int) bool, limit int)
 			if p+1 >= len(choices[i].cost) {
 				continue
 			}
-			next := node{pick: append([]int(nil), cur.pick...), last: i, cost: cur.cost - choices[i].cost[p] + choices[i].cost[p+1]}
+			next := bestNode{pick: append([]int(nil), cur.pick...), last: i, cost: cur.cost - choices[i].cost[p] + choices[i].cost[p+1]}
 			next.pick[i] = p + 1
 			heap.Push(h, next)
 		}
 	}
 }
 
-// nodeHeap is a min-heap for enumerateBest.
-type nodeHeap struct {
-	items []any
-	less  func(a, b any) bool
+// bestNode is a joint setting of enumerateBest: the option of every choice, the last choice advanced and
+// the total cost.
+type bestNode struct {
+	pick []int
+	last int
+	cost float64
 }
 
-func (h *nodeHeap) Len() int           { return len(h.items) }
-func (h *nodeHeap) Less(i, j int) bool { return h.less(h.items[i], h.items[j]) }
-func (h *nodeHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *nodeHeap) Push(x any)         { h.items = append(h.items, x) }
-func (h *nodeHeap) Pop() any {
-	x := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
+// bestHeap is a min-heap of settings by cost (container/heap).
+type bestHeap []bestNode
+
+func (h bestHeap) Len() int           { return len(h) }
+func (h bestHeap) Less(i, j int) bool { return h[i].cost < h[j].cost }
+func (h bestHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *bestHeap) Push(x any)        { *h = append(*h, x.(bestNode)) }
+func (h *bestHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
 	return x
 }

@@ -35,9 +35,9 @@ func writeTask(t *testing.T, dir, id string, seed int) {
 	}
 }
 
-// TestARCQuick runs `latformer arc` in quick mode on two small tasks (written by the test), twice: the
-// second run with --resume must skip both, and the CSV must have exactly one row per task.
-func TestARCQuick(t *testing.T) {
+// twoTaskData returns a data directory with two small training tasks (writeTask), aaaa0001 and aaaa0002.
+func twoTaskData(t *testing.T) string {
+	t.Helper()
 	data := t.TempDir()
 	dir := filepath.Join(data, "arc", "training")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -45,6 +45,13 @@ func TestARCQuick(t *testing.T) {
 	}
 	writeTask(t, dir, "aaaa0001", 0)
 	writeTask(t, dir, "aaaa0002", 1)
+	return data
+}
+
+// TestARCQuick runs `latformer arc` in quick mode on two small tasks (written by the test), twice: the
+// second run with --resume must skip both, and the CSV must have exactly one row per task.
+func TestARCQuick(t *testing.T) {
+	data := twoTaskData(t)
 	out := filepath.Join(t.TempDir(), "results.csv")
 	args := []string{"--data", data, "--tasks", "aaaa0001,aaaa0002", "--steps", "30", "--out", out, "--quiet", "--set", "augment_copies=2"}
 	if err := runARC(args); err != nil {
@@ -147,13 +154,7 @@ func TestARCMaxCanvas(t *testing.T) {
 // once, and for each task one row per training step, numbered 1 to the steps the row reports, with the
 // restart, the proposal it started at and a finite loss; a second run appends without a second header.
 func TestARCCurves(t *testing.T) {
-	data := t.TempDir()
-	dir := filepath.Join(data, "arc", "training")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeTask(t, dir, "aaaa0001", 0)
-	writeTask(t, dir, "aaaa0002", 1)
+	data := twoTaskData(t)
 	tmp := t.TempDir()
 	curves := filepath.Join(tmp, "curves.csv")
 	args := []string{"--data", data, "--tasks", "aaaa0001,aaaa0002", "--steps", "7", "--workers", "2", "--quiet",
