@@ -24,14 +24,12 @@ func normalize(s string) string {
 	return strings.Join(lines, "\n")
 }
 
+// TestReadmeGoSnippetsAreTested checks that every ```go block of README.md and of the pages under docs/ is
+// part of an Example test or of a program under examples/ (whose Example test runs it).
 func TestReadmeGoSnippetsAreTested(t *testing.T) {
 	root := filepath.Join("..", "..")
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var sources []string
-	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -50,23 +48,40 @@ func TestReadmeGoSnippetsAreTested(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := goBlock.FindAllStringSubmatch(string(readme), -1)
-	if len(blocks) == 0 {
-		t.Fatal("no ```go block in README.md: the test would check nothing")
+	var pages []string
+	for _, f := range docFiles(t, root) {
+		if f == "README.md" || strings.HasPrefix(f, "docs/") {
+			pages = append(pages, f)
+		}
 	}
-	for i, b := range blocks {
-		snippet := normalize(b[1])
-		found := false
-		for _, src := range sources {
-			if strings.Contains(src, snippet) {
-				found = true
-				break
+	total := 0
+	for _, page := range pages {
+		text, err := os.ReadFile(filepath.Join(root, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := goBlock.FindAllStringSubmatch(string(text), -1)
+		if page == "README.md" && len(blocks) == 0 {
+			t.Fatal("no ```go block in README.md: the test would check nothing")
+		}
+		total += len(blocks)
+		for i, b := range blocks {
+			snippet := normalize(b[1])
+			found := false
+			for _, src := range sources {
+				if strings.Contains(src, snippet) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				first, _, _ := strings.Cut(snippet, "\n")
+				t.Errorf("%s: go block %d (starting %q) is not part of any Example test or examples/ program: copy it from the code it belongs to", page, i+1, first)
 			}
 		}
-		if !found {
-			first, _, _ := strings.Cut(snippet, "\n")
-			t.Errorf("README go block %d (starting %q) is not part of any Example test or examples/ program: copy it from the code it belongs to", i+1, first)
-		}
 	}
-	t.Logf("%d go blocks of README.md found in tests", len(blocks))
+	if len(pages) < 10 {
+		t.Errorf("only %d pages (README.md and docs/) read: %v", len(pages), pages)
+	}
+	t.Logf("%d go blocks in %d pages found in tests", total, len(pages))
 }
