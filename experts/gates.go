@@ -189,7 +189,7 @@ func (e Expert) NumGates() int {
 // initialGateBias is the initial bias of the gate logits, segment by segment (see gateTable): translation
 // gates at sigmoid(TranslationGateInit), reflection and rotation gates at sigmoid(FlipGateInit), transpose gates at sigmoid(-4) and
 // the scaling softmax favouring h = 1. The small-group experts start near the identity, but not so near
-// that they cannot open (shared/bench/README.md).
+// that they cannot open (docs/hyperparameters.md, "Gate initialization", says how each value was chosen).
 func (e Expert) initialGateBias() []float32 {
 	bias := make([]float32, 0, e.NumGates())
 	for _, s := range e.segments() {

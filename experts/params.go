@@ -30,11 +30,11 @@ const (
 	// ParamSmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask [1.0].
 	ParamSmoothingTime = "expert_smoothing_time"
 	// ParamFlipGateInit is the initial logit of the reflection and rotation gates, so they start at
-	// sigmoid(init) (the README's "Hyperparameters" says how the default was chosen) [-2].
+	// sigmoid(init) (docs/hyperparameters.md says how the default was chosen) [-2].
 	ParamFlipGateInit = "expert_flip_gate_init"
 	// ParamTranslationGateInit is the initial logit of the translation gates: 0 starts every shift bit at
 	// 0.5 (all 2^L shifts mixed evenly), a negative value starts the expert near the identity; -2 solves
-	// more ARC tasks (README, "Table 2") [-2].
+	// more ARC tasks (docs/arc.md, "Table 2") [-2].
 	ParamTranslationGateInit = "expert_translation_gate_init"
 	// ParamZeroFill adds a zero-fill choice to the translation expert: per axis a gate γ makes the shifts
 	// fill with zeros (lattice.Shift) instead of wrapping around the canvas, and a gate δ makes them go

@@ -28,7 +28,7 @@ const (
 	// ParamNoiseRandom replaces the all-ones vector of Appendix B.4's formula, ((1-w) onehot + w 1) W,
 	// by a random vector u ~ U(0,1)^11 drawn anew for every cell of every input, in training and in
 	// prediction: ((1-w) onehot + w u) W. The formula as written adds the same vector to every cell, an
-	// affine change of the embedding that the model can undo for any w < 1 (README, "Table 4") [false].
+	// affine change of the embedding that the model can undo for any w < 1 (docs/noise.md) [false].
 	ParamNoiseRandom = "input_noise_random"
 
 	// ParamSteps is the maximum number of training steps per task [500].
@@ -44,7 +44,7 @@ const (
 	ParamAugmentTaskColors = "augment_task_colors"
 	// ParamAugmentFixOutputColors keeps fixed the colors that the training outputs create and no
 	// training input has (datasets.OutputOnlyColors): a rule's constant colors, which a permutation
-	// would make a different rule in every copy (README, "Table 2") [true].
+	// would make a different rule in every copy (docs/arc.md, "Table 2") [true].
 	ParamAugmentFixOutputColors = "augment_fix_output_colors"
 	// ParamFitPatience stops training after this many consecutive steps with every training canvas
 	// predicted exactly (0 disables early stopping) [3].
@@ -64,7 +64,7 @@ const (
 	// ParamHardSteps continues a restart whose hard gates do not fit the training pairs after
 	// ParamSteps steps with up to this many steps in which the gates are held at their discretized values
 	// (their gradient is cut): the rest of the model learns to work with the exact action that prediction
-	// uses, where the soft gates had mixed a little of other actions in (README, "Table 2") [0].
+	// uses, where the soft gates had mixed a little of other actions in (docs/arc.md, "Table 2") [0].
 	ParamHardSteps = "train_hard_steps"
 	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn (the others are
 	// held at the identity, experts.Expert.FreeGates): comma-separated entries, "all" or letters of t
@@ -73,7 +73,7 @@ const (
 	// (rotation), f (reflection), s (scaling); restart r uses entry r
 	// modulo their number (a restart started at a proposal keeps the proposal's gates). "all" searches every action at every restart; "all,t" makes every second restart a
 	// translation-only search, which the full expert's gates often miss by opening a rotation or scaling
-	// that fits part of a translation task first (README, "Table 2") [all].
+	// that fits part of a translation task first (docs/arc.md, "Table 2") [all].
 	ParamRestartExperts = "train_restart_experts"
 	// ParamGateBeam > 0: a restart not started at a proposal whose hard gates do not fit after its soft
 	// steps tries, instead of the hard phase of ParamHardSteps on its hard reading, this many elements
@@ -81,7 +81,7 @@ const (
 	// settings of the least certain gates), each held for ParamGateBeamSteps steps from the soft
 	// model's weights; the one with the lowest loss then trains on, held, up to ParamHardSteps steps in
 	// all. Soft gates that mix elements leave the gates the gradient could not decide near 0.5: the beam
-	// tries their settings (README, "Without the search"). 0: off [0].
+	// tries their settings (docs/arc.md, "Without the search"). 0: off [0].
 	ParamGateBeam = "train_gate_beam"
 	// ParamGateBeamSteps is the steps each element of the gate beam (ParamGateBeam) is held for before
 	// the best one is chosen [30].
@@ -108,7 +108,7 @@ const (
 	// discretized gates, exactly the mask that prediction uses, and the gating FFN is not updated), so the
 	// rest of the model learns the color table of that one element; "soft" trains the gates from
 	// sigmoid(±ParamProposalMargin) as the paper trains them, where a mixture of elements can fit the
-	// training pairs in place of the element (docs: README, "Why the soft mask blocks the fit") [hard].
+	// training pairs in place of the element (docs/arc.md, "Why the soft mask blocks the fit") [hard].
 	ParamProposalTrain = "gate_init_train"
 	// ParamProposalSteps, with ParamProposalTrain "hard": the step budget of a restart that starts at a
 	// proposal, at most ParamSteps (0: ParamSteps). Such a restart either fits the training pairs within a few dozen steps or
@@ -125,7 +125,8 @@ const (
 	// (canvas or size-relative) is trained only when its canvas has at most this many cells (rows·cols;
 	// 0: any); a larger one is not trained and counts as unsolved, as with ParamSearchScreen. On the dev
 	// half of Table 2's tasks no protocol ever solved such a task, while they took half of the run's time
-	// (README, "Time"). Read by whoever builds the learner (experiments/arc's Solver) [81].
+	// (docs/arc.md, "Table 2 with the lattice search", "This round: the same row in a quarter of the
+	// time"). Read by whoever builds the learner (experiments/arc's Solver) [81].
 	ParamUnproposedMaxCells = "gate_init_unproposed_max_cells"
 	// ParamGateInitGrid, with ParamGateInit "search": a task whose training pairs no element of the
 	// canvas fits is searched again over the size-relative elements of a grid-lattice expert

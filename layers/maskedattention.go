@@ -407,7 +407,7 @@ func checkMaskShape(mask *Node, batch, heads, queryLen, keyLen int) {
 }
 
 // MaskedAttentionBuilder configures a masked multi-head attention layer with learned projections.
-// Create it with MaskedAttention, configure it with the Set* methods and call Done.
+// Create it with MaskedAttention, configure it with the With* methods and call Done.
 type MaskedAttentionBuilder struct {
 	scope                   *model.Scope
 	query, key, value, mask *Node

@@ -150,18 +150,18 @@ func TestDefaultTwoActionsPinned(t *testing.T) {
 	}
 }
 
-// TestCountsVersusPaper asserts what README.md says of the counts against the paper's (Table 2
-// fractions, PaperCounts): the definition finds fewer reflection tasks and more rotation and scaling
-// ones, fewer geometric tasks in all (84 against 112), and with two actions reflect stays far below the
-// paper (a mirror tiling needs three moved copies) while 17 more tasks fit.
+// TestCountsVersusPaper asserts what docs/arc.md ("Annotation by geometric prior") says of the counts
+// against the paper's (Table 2 fractions, PaperCounts): the definition finds fewer reflection tasks and
+// more rotation and scaling ones, fewer geometric tasks in all (84 against 112), and with two actions
+// reflect stays far below the paper (a mirror tiling needs three moved copies) while 17 more tasks fit.
 func TestCountsVersusPaper(t *testing.T) {
 	one, two := pinnedOneActionCounts, pinnedTwoActionsCounts
 	if one[datasets.CategoryReflect] >= PaperCounts[datasets.CategoryReflect] {
-		t.Errorf("reflect: %d, the paper %d; README says fewer", one[datasets.CategoryReflect], PaperCounts[datasets.CategoryReflect])
+		t.Errorf("reflect: %d, the paper %d; docs/arc.md says fewer", one[datasets.CategoryReflect], PaperCounts[datasets.CategoryReflect])
 	}
 	for _, c := range []datasets.Category{datasets.CategoryRotate, datasets.CategoryScale} {
 		if one[c] <= PaperCounts[c] {
-			t.Errorf("%s: %d, the paper %d; README says more", c, one[c], PaperCounts[c])
+			t.Errorf("%s: %d, the paper %d; docs/arc.md says more", c, one[c], PaperCounts[c])
 		}
 	}
 	sum := func(m map[datasets.Category]int) int {
@@ -172,10 +172,10 @@ func TestCountsVersusPaper(t *testing.T) {
 		return n
 	}
 	if sum(one) != 84 || sum(PaperCounts) != 112 || sum(two) != 84+17 {
-		t.Errorf("geometric tasks: %d with one action, %d with two, paper %d; README says 84, 101, 112", sum(one), sum(two), sum(PaperCounts))
+		t.Errorf("geometric tasks: %d with one action, %d with two, paper %d; docs/arc.md says 84, 101, 112", sum(one), sum(two), sum(PaperCounts))
 	}
 	if two[datasets.CategoryReflect] >= PaperCounts[datasets.CategoryReflect]/2 {
-		t.Errorf("reflect with two actions: %d, the paper %d; README says it stays out of reach", two[datasets.CategoryReflect], PaperCounts[datasets.CategoryReflect])
+		t.Errorf("reflect with two actions: %d, the paper %d; docs/arc.md says it stays out of reach", two[datasets.CategoryReflect], PaperCounts[datasets.CategoryReflect])
 	}
 	for _, c := range datasets.Categories {
 		if two[c] < one[c] {
@@ -274,7 +274,7 @@ func TestTwoActionsReproducesDefault(t *testing.T) {
 }
 
 // TestEvaluationPinned checks the committed annotation of the evaluation split: 381 tasks with the
-// per-category counts of the README, and, with the ARC data at hand, that a fresh run gives it.
+// per-category counts of docs/arc.md, and, with the ARC data at hand, that a fresh run gives it.
 func TestEvaluationPinned(t *testing.T) {
 	anns, err := Evaluation()
 	if err != nil {

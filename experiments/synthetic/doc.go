@@ -13,5 +13,5 @@
 // shades, the table's cells), and ExamplesToReach reads off how many examples a model needs.
 //
 // Quick and Full return the settings of `latformer sample-efficiency` and `latformer noise` (--quick for
-// CI, the default for the README's numbers); every field can be changed.
+// CI, the default for the numbers of docs/sample-efficiency.md and docs/noise.md); every field can be changed.
 package synthetic

@@ -82,7 +82,7 @@ const TrainingSettings = "train_restarts=1;train_batch_pairs=4;augment_copies=4"
 // pairs, 2 tasks per family: these settings fit 14 of 16 runs (both misses are one translation,
 // translate(7,6), learned as translate(8,6)), 13 without the restarts; translation gates starting at 1/2
 // instead of near the identity fit every translation but only 10 of the 16 runs, failing the scalings,
-// also with restarts (README, "Figure 5"). The baselines train once: they fit their
+// also with restarts (docs/sample-efficiency.md). The baselines train once: they fit their
 // training pairs by memorizing them when they are few, and restarts would triple the time of the runs
 // where they do not.
 const LatFormerSettings = "expert_zero_fill=false;train_restarts=3;train_restarts_max_cells=0"
@@ -120,14 +120,15 @@ func architecture(name string) (latformer.Architecture, error) {
 	return arch, nil
 }
 
-// Full returns the settings of the full mode of an experiment (the README's numbers):
+// Full returns the settings of the full mode of an experiment (the numbers of docs/sample-efficiency.md
+// and docs/noise.md):
 //   - sample-efficiency: the five models of Figure 5, sizes 1, 4, 16, 64, 256 (powers of 4: the
 //     powers of 2 took about 3 hours), canvas 10, 5 translation and 5 scaling tasks (the first of their
 //     families), the 3 rotations and 4 reflections; 300 steps.
 //   - noise: LatFormer, 32 training pairs, w = 0, 0.2, 0.4, 0.6, 0.8, the same tasks and canvas.
 //
 // The canvas and the subsampling keep the run within two hours on two cores: on the pure-Go backend a
-// baseline's training step takes about 50 ms at canvas 10 and 15 s at canvas 30 (README, "Figure 5");
+// baseline's training step takes about 50 ms at canvas 10 and 15 s at canvas 30 (docs/sample-efficiency.md);
 // the paper's 30 x 30 canvas is Canvas = 30, for a GPU.
 func Full(experiment string) Options {
 	o := Options{Experiment: experiment, Canvas: 10, Steps: 300, NumTest: 100,
