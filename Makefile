@@ -38,7 +38,7 @@ help:
 	@echo "make t5-fixtures  regenerate t5/testdata with Hugging Face transformers in .venv-t5/ (pinned, from PyPI; not part of test)"
 	@echo "make larc      Table 3: LARC's geometric test tasks without and with their description (T5=DIR for T5)"
 	@echo "make serve   the ARC browser on http://127.0.0.1:8080/: tasks, predictions, masks, labelling (Ctrl-C stops it)"
-	@echo "make serve-check  the ARC browser driven in headless Chromium; saves results/serve-check.png (about 10 s)"
+	@echo "make serve-check  the ARC browser driven in headless Chromium; saves runs/serve-check.png (about 10 s)"
 	@echo "                   (each has a -quick target of a few minutes)"
 	@echo "make slurm-check  a single-node Slurm cluster runs arc as 3 shards + merge, checks it and a requeue (needs root)"
 	@echo "make download  download ARC-AGI-1 into DATA (needs internet)"
@@ -293,7 +293,7 @@ notebooks-full: jupyter-setup
 	done; echo "all notebooks executed in $$(( $$(date +%s) - start )) s (full mode)"
 
 # Opens 01_lattice_masks.ipynb untrusted in JupyterLab (this checkout's .venv, no clone) in headless Chromium,
-# runs all cells and saves results/browser-check.png; fails on a cell error or missing mask images (the same check
+# runs all cells and saves runs/browser-check.png; fails on a cell error or missing mask images (the same check
 # as make lab-check, on one notebook).
 browser-check: jupyter-setup
 	bash notebooks/browser-check/run.sh
@@ -304,7 +304,7 @@ serve: build
 	$(LATFORMER) serve $(if $(DATA),--data $(DATA)) $(SERVE_FLAGS)
 
 # latformer serve in headless Debian Chromium: list, filter to Reflect, open a task, label it, reload, see the
-# label, export; saves results/serve-check.png; fails on any step.
+# label, export; saves runs/serve-check.png; fails on any step.
 serve-check: build
 	$(if $(DATA),LATFORMER_DATA=$(DATA)) bash notebooks/browser-check/serve-run.sh
 

@@ -4,9 +4,12 @@ package arc
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
+	"strings"
 
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/runner"
@@ -132,6 +135,38 @@ func ReadResults(path string) (map[string]Result, error) {
 		byID[r.ID] = r
 	}
 	return byID, err
+}
+
+// ReadResultsFor reads a results CSV for a table or a figure (as ReadResults) and says, in one line for the
+// table's reader, what its rows leave out: "" when every row was read (a file in an older format too: its
+// rows are read all the same); otherwise the path and why — not run yet (no such file; command is what
+// makes it), unreadable (no rows: another header, a permission, ...), no rows yet (an empty file), or the
+// lines skipped (the rows of the other lines are returned). The rows are nil when there are none, so a
+// table leaves the file's column out and prints the line instead of showing nothing without a word.
+func ReadResultsFor(path, command string) (map[string]Result, string) {
+	rows, err := ReadResults(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Sprintf("%s: not run yet (%s writes it)", path, command)
+	case rows == nil && err != nil:
+		return nil, fmt.Sprintf("%s: unreadable: %v", path, err)
+	case len(rows) == 0:
+		return nil, fmt.Sprintf("%s: no rows yet (%s writes them)", path, command)
+	}
+	errs := []error{err}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	}
+	var skipped []string
+	for _, e := range errs {
+		if e != nil && !errors.Is(e, ErrOldResults) {
+			skipped = append(skipped, e.Error())
+		}
+	}
+	if len(skipped) > 0 {
+		return rows, fmt.Sprintf("%s: %d line(s) skipped, the other %d rows read: %s", path, len(skipped), len(rows), strings.Join(skipped, "; "))
+	}
+	return rows, ""
 }
 
 // CategorySummary aggregates results of one category.

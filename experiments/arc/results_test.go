@@ -189,3 +189,83 @@ func TestCategoryList(t *testing.T) {
 		}
 	}
 }
+
+// TestReadResultsFor checks the line a table prints for each way a results file can leave rows out: a
+// missing file, an unreadable one, an empty one, a skipped line; and that a complete file, in the current
+// format or an older one, gives all its rows and no line.
+func TestReadResultsFor(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, records ...[]string) string {
+		path := filepath.Join(dir, name)
+		var sb strings.Builder
+		w := csv.NewWriter(&sb)
+		_ = w.WriteAll(records)
+		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	row := Result{Category: datasets.CategoryRotate, TaskResult: TaskResult{ID: "abcd1234", Solved: true, TestExact: 1, TestTotal: 1,
+		Steps: 42, Seconds: 1.5, Canvas: 3, Restarts: 1, TotalSteps: 42, Model: "cnn", Source: SourceNetwork, NetworkSolved: true}}
+	other := row
+	other.ID = "ef015678"
+	old := func(r Result) []string { return r.Record()[:18] } // the committed baselines' format before the migration
+	bad := slices.Clone(other.Record())
+	bad[0], bad[3] = "bad00000", "x"
+	for _, c := range []struct {
+		name, path string
+		rows       int    // rows returned
+		note       string // a part of the line; "" for none
+	}{
+		{"missing", filepath.Join(dir, "none.csv"), 0, "none.csv: not run yet (make arc-baselines writes it)"},
+		{"another header", write("other.csv", []string{"task", "solved"}, []string{"abcd1234", "true"}), 0, "other.csv: unreadable: "},
+		{"empty", write("empty.csv"), 0, "empty.csv: no rows yet (make arc-baselines writes them)"},
+		{"header only", write("header.csv", Header), 0, "header.csv: no rows yet"},
+		{"a bad line", write("bad.csv", Header, row.Record(), bad, other.Record()), 2, "bad.csv: 1 line(s) skipped, the other 2 rows read: "},
+		{"current format", write("current.csv", Header, row.Record(), other.Record()), 2, ""},
+		{"older format", write("old.csv", Header[:18], old(row), old(other)), 2, ""},
+	} {
+		rows, note := ReadResultsFor(c.path, "make arc-baselines")
+		if len(rows) != c.rows || (c.rows == 0) != (rows == nil) {
+			t.Errorf("%s: %d rows (nil %v), want %d", c.name, len(rows), rows == nil, c.rows)
+		}
+		if c.note == "" && note != "" || c.note != "" && !strings.Contains(note, c.note) {
+			t.Errorf("%s: line %q, want one containing %q", c.name, note, c.note)
+		}
+		if c.rows > 0 && (!rows["abcd1234"].Solved || rows["ef015678"].Model != "cnn" || rows["ef015678"].Steps != 42) {
+			t.Errorf("%s: rows read as %+v", c.name, rows)
+		}
+	}
+}
+
+// TestCommittedBaselineResults checks the baseline rows of Table 2 that notebook 04 and docs/arc.md read
+// (results/arc_baseline_<model>.csv): every file is in the current format (migrated from the 18-column one,
+// each old line a prefix of its new one) and reads whole, with its model's rows on the 59 tasks with canvas at
+// most 10 (the Transformer with augmentation on the 35 rotate, reflect and scale ones).
+func TestCommittedBaselineResults(t *testing.T) {
+	for _, name := range baselines.Names() {
+		path := filepath.Join("..", "..", "results", "arc_baseline_"+name+".csv")
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header, err := csv.NewReader(f).Read()
+		f.Close()
+		if err != nil || !slices.Equal(header, Header) {
+			t.Errorf("%s: header %q (err %v), want the current format %q", path, header, err, Header)
+		}
+		rows, note := ReadResultsFor(path, "make arc-baselines")
+		want := 59
+		if name == "transformer_aug" {
+			want = 35
+		}
+		if note != "" || len(rows) != want {
+			t.Errorf("%s: %d rows, want %d; line %q", path, len(rows), want, note)
+		}
+		for id, r := range rows {
+			if r.Model != name || r.Canvas > 10 || r.Source != SourceNetwork || r.NetworkSolved != r.Solved {
+				t.Errorf("%s: task %s read as model %s, canvas %d, source %s, network_solved %v (solved %v)", path, id, r.Model, r.Canvas, r.Source, r.NetworkSolved, r.Solved)
+			}
+		}
+	}
+}

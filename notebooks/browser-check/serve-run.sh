@@ -3,7 +3,7 @@
 # Browser check of the ARC browser: builds bin/latformer, writes two small results CSVs (the current
 # format with predictions, and an older one without), starts `latformer serve` on a free loopback port
 # with a temporary labels file, and drives it in headless Debian Chromium (serve-check.mjs): list, filter
-# to Reflect, open a task, label it, reload, see the label. Saves results/serve-check.png. Called by
+# to Reflect, open a task, label it, reload, see the label. Saves runs/serve-check.png. Called by
 # `make serve-check`; needs the ARC training tasks ($LATFORMER_DATA, else ../shared/data).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -85,8 +85,8 @@ for _ in $(seq 100); do
 done
 [ -n "$url" ] || { echo "latformer serve did not start in 20 s:"; cat "$log"; exit 1; }
 echo "latformer serve at $url"
-mkdir -p "$root/results"
-node "$here/serve-check.mjs" "$url" "$task" "$root/results/serve-check.png"
+mkdir -p "$root/runs"
+node "$here/serve-check.mjs" "$url" "$task" "$root/runs/serve-check.png"
 node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); if (!d.labels[process.argv[2]]) process.exit(1)' "$tmp/labels.json" "$task" \
   || { echo "serve-check: the label is not in the labels file"; exit 1; }
 echo "labels file valid JSON with the label of $task"

@@ -4,8 +4,8 @@
 # defaults since issue 12: 3 restarts up to 81 cells, translation gates at sigmoid(-2), keep black, zero
 # fill). Run from the root of the checkout after `make build`; about 40 minutes on 2 cores.
 set -e
-ids=$(cat results/issue12/devsmall_ids.txt)
-run() { bin/latformer arc --tasks "$ids" --workers 2 --quiet --set "$2" --out "results/issue12/devsmall_$1.csv" --resume > "results/issue12/devsmall_$1_run.txt" 2>&1; }
+ids=$(cat results/archive/issue12/devsmall_ids.txt)
+run() { bin/latformer arc --tasks "$ids" --workers 2 --quiet --set "$2" --out "results/archive/issue12/devsmall_$1.csv" --resume > "results/archive/issue12/devsmall_$1_run.txt" 2>&1; }
 run abl_no_restarts "train_restarts=1"
 run abl_no_tinit "expert_translation_gate_init=0"
 run abl_no_keepblack "augment_keep_black=false"
