@@ -124,7 +124,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Workers: o.Workers, BackendConfig: o.BackendConfig,
 		NewWorker: func(b compute.Backend) (runner.Worker[Unit, Result], error) {
-			return &worker{o: o, backend: b, pool: pool, solvers: map[string]*latformer.Solver{}}, nil
+			return &worker{o: o, backend: b, pool: pool, solvers: map[[2]string]*latformer.Solver{}}, nil
 		},
 		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
 			if report.Start != nil {
@@ -188,7 +188,7 @@ type worker struct {
 	o       Options
 	backend compute.Backend
 	pool    []datasets.Grid
-	solvers map[string]*latformer.Solver // by settings
+	solvers map[[2]string]*latformer.Solver // by model and settings
 	task    struct {
 		family datasets.SyntheticFamily
 		index  int
@@ -218,9 +218,10 @@ func (wk *worker) synthetic(f datasets.SyntheticFamily, index int) (datasets.Syn
 }
 
 // solver returns the worker's solver of model m with the settings, made on first use (compiled graphs
-// reused from unit to unit).
+// reused from unit to unit). The baselines share their settings: each model has its own solver.
 func (wk *worker) solver(m, settings string) (*latformer.Solver, error) {
-	if s := wk.solvers[settings]; s != nil {
+	key := [2]string{m, settings}
+	if s := wk.solvers[key]; s != nil {
 		return s, nil
 	}
 	arch, err := architecture(m)
@@ -231,7 +232,7 @@ func (wk *worker) solver(m, settings string) (*latformer.Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	wk.solvers[settings] = s
+	wk.solvers[key] = s
 	return s, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/gomlx/gomlx/ui/commandline"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -299,5 +300,23 @@ func TestSolverSettingsApply(t *testing.T) {
 	if trained.Steps == 0 || screened.Steps != 0 || screened.Action != "" || screened.TestExact != 0 {
 		t.Errorf("scaling without the scaling expert: %d steps; screened: %d steps, action %q, %d exact; want > 0, then 0, none, 0",
 			trained.Steps, screened.Steps, screened.Action, screened.TestExact)
+	}
+}
+
+// TestWorkerSolverPerModel checks that a worker trains each model with its own solver: the baselines have
+// the same settings, and a solver looked up by the settings alone trained every baseline with the
+// architecture of the first one the worker met.
+func TestWorkerSolverPerModel(t *testing.T) {
+	wk := &worker{backend: testutil.Backend(t), solvers: map[[2]string]*latformer.Solver{}}
+	defer wk.Close()
+	o := Options{Steps: 5}
+	if o.settings("transformer", 0) != o.settings("attention_abs", 0) {
+		t.Fatalf("the baselines' settings differ: %q, %q", o.settings("transformer", 0), o.settings("attention_abs", 0))
+	}
+	a, errA := wk.solver("transformer", o.settings("transformer", 0))
+	b, errB := wk.solver("attention_abs", o.settings("attention_abs", 0))
+	again, errC := wk.solver("transformer", o.settings("transformer", 0))
+	if errA != nil || errB != nil || errC != nil || a == b || a != again {
+		t.Errorf("solvers: transformer %p, attention_abs %p, transformer again %p (%v, %v, %v); want two, the first reused", a, b, again, errA, errB, errC)
 	}
 }
