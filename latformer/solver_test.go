@@ -108,6 +108,7 @@ func TestFitTakesTheSearchGiven(t *testing.T) {
 		t.Errorf("a search for a model without mask experts: error %v", err)
 	}
 }
+
 // TestUseProposal checks the fallback's rule: the top proposal predicts when no restart's hard gates fit
 // the training pairs, or when they fit with the proposal's own element and predict otherwise; never when
 // the hard gates fit another element, nor when its table leaves a test input without a prediction (a
