@@ -69,13 +69,13 @@ func TestBaselinesTrain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			first, err := l.Fit(train, nil)
+			first, err := l.Fit(train, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var last float64
 			for range 20 { // Fit again continues from the trained variables
-				fit, err := l.Fit(train, nil)
+				fit, err := l.Fit(train, nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -304,7 +304,7 @@ func TestPixelCNNDecoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Fit(train, nil); err != nil {
+	if _, err := l.Fit(train, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	preds, err := l.Predict(train[:2])

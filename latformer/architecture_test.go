@@ -80,7 +80,7 @@ func TestArchitecture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bad.Fit(train, nil); err == nil || !strings.Contains(err.Error(), "no mask expert") {
+	if _, err := bad.Fit(train, nil, nil); err == nil || !strings.Contains(err.Error(), "no mask expert") {
 		t.Errorf("restarts restricted to translations on a model without experts: error %v", err)
 	}
 }

@@ -7,6 +7,10 @@
 // augmentation of Appendix B.2), predicts test outputs with discretized gates, and reports the group
 // element the experts learned. Learner.Reset and LearnerCache reuse one learner's compiled graphs for
 // many tasks on the same canvas (ParamPadPairs pads the batch so that tasks share one batch shape too).
+// A Solver solves a task as every experiment does: the lattice search once (LatticeProposals), the expert
+// it implies, Learner.Fit started at its proposals, Learner.Predict, and the fallback to the search's top
+// proposal or no training at all, as the settings say (ParamGateInit and the gate_init_* and search_*
+// keys).
 //
 // Hyperparameters live in a model.Store (DefaultParams, NewStore). NewBackend picks the compute backend:
 // GoMLX's pure-Go backend with a node scheduling that cannot deadlock (DefaultGoBackend), unless

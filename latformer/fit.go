@@ -46,11 +46,10 @@ type FitResult struct {
 	// Elapsed is the whole Fit; Compile the part of it spent building and compiling graphs (zero when a
 	// reused learner already had them, see LearnerCache).
 	Elapsed, Compile time.Duration
-	// Proposals is the number of restarts that start at an element the training pairs determine
-	// (ParamGateInit "search": restart r < Proposals starts at proposal r, if it runs), StartedAt the
-	// proposal the kept restart started at (-1: none), and Search the time the search took.
+	// Proposals is the number of restarts that start at a proposal of the search given to Fit (restart
+	// r < Proposals starts at proposal r, if it runs), StartedAt the proposal the kept restart started at
+	// (-1: none).
 	Proposals, StartedAt int
-	Search               time.Duration
 }
 
 // Fit trains on the examples: every step uses ParamAugment color-permuted copies of all examples (the
@@ -67,17 +66,18 @@ type FitResult struct {
 // With ParamRestartsStopAtFit the first restart whose hard gates fit ends the search. Restart 0 is exactly
 // what R = 1 trains. Canvases of more than ParamRestartsMaxCells cells (when > 0) train once.
 //
-// With ParamGateInit = "search", Fit first searches the elements the training pairs determine
-// (Proposals, on the examples' Input and Output only), and restart r < min(R, number found) starts at
-// proposal r: after its usual initialization the first mask expert's gates of every layer are set to
-// select that element (startAtProposal). Those restarts run also on canvases above
-// ParamRestartsMaxCells; the restarts after them, and all of a task with no proposal, start as with
-// "paper".
-func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, error) {
+// search, when not nil, is the lattice search's result on these examples (Search; the Solver runs it with
+// ParamGateInit "search"; its Expert must be the learner's): restart r < min(R, len(search.Proposals))
+// starts at proposal r, after its usual initialization the first mask expert's gates of every layer set to
+// select that element (startAtProposal). Those restarts run also on canvases above ParamRestartsMaxCells
+// (ParamProposalTrain, ParamProposalSteps); the restarts after them, and all of a task whose search found
+// nothing, start at the paper's initialization with ParamUnproposedSteps soft steps. Fit searches nothing
+// itself: with search nil every restart starts at the paper's initialization.
+func (l *Learner) Fit(examples []Example, search *Search, progress func(Progress)) (FitResult, error) {
 	if err := l.checkExamples(examples, true); err != nil {
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
 	}
-	run, err := l.newFitRun(examples, progress)
+	run, err := l.newFitRun(examples, search, progress)
 	if err != nil {
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
 	}
@@ -88,8 +88,8 @@ func (l *Learner) Fit(examples []Example, progress func(Progress)) (FitResult, e
 	}
 	l.makeRunTensors(run)
 	defer run.release()
-	if err := l.findProposals(run, &res); err != nil {
-		return res, fmt.Errorf("latformer.Learner.Fit: %w", err)
+	if res.Proposals = len(run.proposals); search != nil && !l.hasMaskExperts() {
+		return res, fmt.Errorf("latformer.Learner.Fit: a search's proposals start mask experts, and model %q has none", l.arch.Name)
 	}
 
 	var best *restartOutcome
@@ -239,7 +239,7 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 		return out, l.chooseGates(run.examples, &out)
 	}
 	soft := run.maxSteps
-	if run.restart >= len(run.proposals) && l.hasMaskExperts() { // unproposedSteps is maxSteps without the search
+	if run.restart >= len(run.proposals) { // unproposedSteps is maxSteps without a search
 		soft = run.unproposedSteps
 	}
 	beam := run.beam > 0 && l.hardStepExec != nil && run.restart >= len(run.proposals) && l.hasMaskExperts()

@@ -40,18 +40,16 @@ type fitRun struct {
 	// rowMask ([batch] bool, ParamPadPairs > 1) and cond (conditioning vectors) are inputs of every step.
 	rowMask, cond *tensors.Tensor
 	progress      func(Progress)
-	// gateInit is ParamGateInit and margin ParamProposalMargin; maxRestarts is ParamRestarts before the
-	// ParamRestartsMaxCells limit; restart r < len(proposals) starts at proposals[r] (findProposals).
-	gateInit    string
-	margin      float64
-	maxRestarts int
-	proposals   []Proposal
+	// margin is ParamProposalMargin; restart r < len(proposals) starts at proposals[r] (the search's first
+	// ParamRestarts).
+	margin    float64
+	proposals []Proposal
 	// proposalHard: a restart that starts at a proposal trains with its gates held there
 	// (ParamProposalTrain "hard"), for up to proposalSteps steps (ParamProposalSteps).
 	proposalHard  bool
 	proposalSteps int
-	// unproposedSteps is the soft-step budget of the restarts not started at a proposal with
-	// ParamGateInit "search" (ParamUnproposedSteps).
+	// unproposedSteps is the soft-step budget of the restarts not started at a proposal when Fit has a
+	// search (ParamUnproposedSteps; without one, maxSteps).
 	unproposedSteps int
 	// stepsCap is the most steps the current restart may take (its phases together), for Progress.
 	stepsCap int
@@ -63,9 +61,10 @@ type fitRun struct {
 const hardCheckEvery = 10
 
 // newFitRun reads the training hyperparameters, checks them (the restarts' expert schedule too, before
-// any training) and lays out a step's batch: ParamAugment copies of the pairs (all examples, or a
-// minibatch of ParamBatchPairs), padded to a multiple of ParamPadPairs with copies of the first one.
-func (l *Learner) newFitRun(examples []Example, progress func(Progress)) (*fitRun, error) {
+// any training), takes the search's first proposals as the restarts' starts and lays out a step's batch:
+// ParamAugment copies of the pairs (all examples, or a minibatch of ParamBatchPairs), padded to a multiple
+// of ParamPadPairs with copies of the first one.
+func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Progress)) (*fitRun, error) {
 	scope := l.store.RootScope()
 	run := &fitRun{examples: examples, progress: progress, copies: max(1, param[int](scope, ParamAugment)),
 		augment: augmentOptions(scope, examples), maxSteps: param[int](scope, ParamSteps),
@@ -78,12 +77,8 @@ func (l *Learner) newFitRun(examples []Example, progress func(Progress)) (*fitRu
 	if run.restarts < 1 {
 		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamRestarts, run.restarts)
 	}
-	run.maxRestarts = run.restarts
 	run.anneal = experts.Param[float64](scope, experts.ParamGateAnneal)
-	run.gateInit, run.margin = param[string](scope, ParamGateInit), param[float64](scope, ParamProposalMargin)
-	if run.gateInit != GateInitPaper && run.gateInit != GateInitSearch {
-		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInit, run.gateInit, GateInitPaper, GateInitSearch)
-	}
+	run.margin = param[float64](scope, ParamProposalMargin)
 	switch train := param[string](scope, ParamProposalTrain); train {
 	case ProposalTrainHard, ProposalTrainSoft:
 		run.proposalHard = train == ProposalTrainHard
@@ -97,10 +92,16 @@ func (l *Learner) newFitRun(examples []Example, progress func(Progress)) (*fitRu
 	}
 	if run.unproposedSteps = param[int](scope, ParamUnproposedSteps); run.unproposedSteps < 0 {
 		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamUnproposedSteps, run.unproposedSteps)
-	} else if run.unproposedSteps == 0 || run.unproposedSteps > run.maxSteps || run.gateInit != GateInitSearch {
+	} else if run.unproposedSteps == 0 || run.unproposedSteps > run.maxSteps || search == nil {
 		run.unproposedSteps = run.maxSteps
 	}
 	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
+	if search != nil {
+		if search.Expert != expert {
+			return nil, fmt.Errorf("the search's proposals are elements of another expert (grid lattice %v) than the learner's (%v)", search.Expert.GridLattice, expert.GridLattice)
+		}
+		run.proposals = search.Proposals[:min(len(search.Proposals), run.restarts)]
+	}
 	run.schedule = strings.Split(param[string](scope, ParamRestartExperts), ",")
 	run.freeMasks = make([][]float32, len(run.schedule))
 	for i := range run.schedule {
@@ -111,7 +112,7 @@ func (l *Learner) newFitRun(examples []Example, progress func(Progress)) (*fitRu
 		}
 	}
 	if maxCells := param[int](scope, ParamRestartsMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
-		run.restarts = 1
+		run.restarts = max(1, len(run.proposals)) // the restarts that start at a proposal run on any canvas
 	}
 	batchPairs := param[int](scope, ParamBatchPairs)
 	if batchPairs < 0 {

@@ -107,10 +107,10 @@ func TestLearnerErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := datasets.ToCanvas(datasets.NewGrid(2, 2, 1), 6, 6)
-	if _, err := l.Fit([]Example{{Input: c, Output: c}}, nil); err == nil || !strings.Contains(err.Error(), "6x6") {
+	if _, err := l.Fit([]Example{{Input: c, Output: c}}, nil, nil); err == nil || !strings.Contains(err.Error(), "6x6") {
 		t.Errorf("6x6 canvas on a 5x5 learner: want an error naming the sizes, got %v", err)
 	}
-	if _, err := l.Fit(nil, nil); err == nil {
+	if _, err := l.Fit(nil, nil, nil); err == nil {
 		t.Errorf("no examples: want an error")
 	}
 }

@@ -91,7 +91,7 @@ func TestOverlayFitsWithHardGatesAtProposal(t *testing.T) {
 		}
 		for _, train_ := range modes {
 			l := newTestLearner(t, backend, base+";gate_init_train="+train_, 7)
-			fit, err := l.Fit(train, nil)
+			fit, err := l.Fit(train, searchFor(t, l, train), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +131,7 @@ func TestOverlayNoSearchGateBeam(t *testing.T) {
 		train := overlayExamples(t, rng, and, 3, 7, 5)
 		test := overlayExamples(t, rng, and, 3, 7, 20)
 		l := newTestLearner(t, backend, fmt.Sprintf("%s;train_gate_beam=%d", recipe, beam), 7)
-		fit, err := l.Fit(train, nil)
+		fit, err := l.Fit(train, nil, nil) // gate_init=paper: no search
 		if err != nil {
 			t.Fatal(err)
 		}

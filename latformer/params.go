@@ -97,7 +97,8 @@ const (
 	// over all training pairs), the gates' logits at ±ParamProposalMargin and the gating FFN's last
 	// weights at zero, and the restarts beyond the elements found (all of them when none is found) as
 	// "paper"; "paper" starts every restart at the paper's initialization (the experts' gate init
-	// hyperparameters), the paper's protocol [search].
+	// hyperparameters), the paper's protocol. Read by the Solver, which runs the search and gives it to
+	// Learner.Fit [search].
 	ParamGateInit = "gate_init"
 	// ParamProposalMargin is the magnitude of the gate logits that start a restart at a proposal
 	// (ParamGateInit "search"): sigmoid gates at sigmoid(±margin), the scaling softmax's chosen factor
@@ -126,24 +127,22 @@ const (
 	// 0: any); a larger one is not trained and counts as unsolved, as with ParamSearchScreen. On the dev
 	// half of Table 2's tasks no protocol ever solved such a task, while they took half of the run's time
 	// (docs/arc.md, "Table 2 with the lattice search", "This round: the same row in a quarter of the
-	// time"). Read by whoever builds the learner (experiments/arc's Solver) [81].
+	// time"). Read by the Solver [81].
 	ParamUnproposedMaxCells = "gate_init_unproposed_max_cells"
 	// ParamGateInitGrid, with ParamGateInit "search": a task whose training pairs no element of the
 	// canvas fits is searched again over the size-relative elements of a grid-lattice expert
 	// (experts.ParamGridLattice: flips, turns and circular shifts of each input's own grid), and trained
-	// with that expert when one fits. The model is chosen per task by whoever builds the learner
-	// (LatticeProposals says which; experiments/arc's Solver does so); Fit itself searches the elements
-	// of the expert it has [true].
+	// with that expert when one fits. Read by the Solver, which chooses the expert per task
+	// (LatticeProposals says which) [true].
 	ParamGateInitGrid = "gate_init_grid"
 	// ParamGateInitFallback, with ParamGateInit "search": when the kept restart's hard gates do not fit
 	// every training pair but a proposal exists (its element and color table map every training input to
 	// its output), predict with the top proposal instead: the model that fits the training pairs is
-	// chosen, the network when it fits them. Read by whoever predicts a task (experiments/arc's Solver) [true].
+	// chosen, the network when it fits them. Read by the Solver [true].
 	ParamGateInitFallback = "gate_init_fallback"
 	// ParamSearchScreen: a task where the lattice search (canvas, then size-relative elements with
 	// ParamGateInitGrid) finds no element is not trained and counts as unsolved, whatever ParamGateInit;
-	// the protocol of the evaluation split, where most tasks are beyond the group. Read by whoever builds
-	// the learner (experiments/arc's Solver) [false].
+	// the protocol of the evaluation split, where most tasks are beyond the group. Read by the Solver [false].
 	ParamSearchScreen = "search_screen"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs

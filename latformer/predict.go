@@ -31,6 +31,21 @@ type Prediction struct {
 	Action2 lattice.Action
 }
 
+// ActionName names the group element of the prediction's gates: Action, "Action + Action2" with two
+// actions (layers.ParamActions), "" for a model without mask experts.
+func (p Prediction) ActionName() string { return actionName(p.Action, p.Action2) }
+
+// actionName is "a", "a + a2" when a2 is not nil, "" when a is nil.
+func actionName(a, a2 lattice.Action) string {
+	if a == nil {
+		return ""
+	}
+	if a2 == nil {
+		return a.String()
+	}
+	return a.String() + " + " + a2.String()
+}
+
 // Predict predicts the output canvases of the inputs (Output fields are ignored) with discretized gates
 // (Section 4.1), or with soft gates if after Fit only the soft model fitted the training pairs
 // (FitResult.HardGates false).

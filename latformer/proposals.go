@@ -38,6 +38,29 @@ type Proposal struct {
 	annotate.Proposal
 }
 
+// Search is what the lattice search found on a task's training pairs (LatticeProposals): the proposals,
+// best first, as elements of Expert (the expert of the learner that may start at them: GridLattice when only
+// size-relative elements fit), and the time it took. Learner.Fit starts its first restarts at the proposals.
+type Search struct {
+	Proposals []Proposal
+	Expert    experts.Expert
+	Elapsed   time.Duration
+}
+
+// searchHook, when a test sets it, is called once by every lattice search (Proposals, LatticeProposals), so
+// that the test can count them.
+var searchHook func()
+
+// searchLattice runs LatticeProposals on the training examples and returns its Search.
+func searchLattice(e experts.Expert, train []Example, max int, grid bool) (*Search, error) {
+	start := time.Now()
+	props, used, err := LatticeProposals(e, train, max, grid)
+	if err != nil {
+		return nil, err
+	}
+	return &Search{Proposals: props, Expert: used, Elapsed: time.Since(start)}, nil
+}
+
 // Proposals returns the elements that e's hard gates can encode on its canvas and under which one color
 // table f(g·x, x) → y is consistent over all examples (annotate.Propose over T ∘ B, B in e.Bases(), T a
 // circular translation or, with the zero-fill gates, a zero-fill shift by up to 2^L - 1 per axis),
@@ -50,6 +73,9 @@ type Proposal struct {
 // (annotate.Proposal.WithRoles; its Predict reads it only where the plain table cannot map a cell), and when
 // no element has a plain table, the elements with a role table are proposed (annotate.ProposeRoles).
 func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error) {
+	if searchHook != nil {
+		searchHook()
+	}
 	props, err := proposals(e, examples, max, false)
 	if err != nil || len(props) > 0 {
 		return props, err
@@ -104,7 +130,7 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 	return out, nil
 }
 
-// LatticeProposals is the search of ParamGateInit "search" as a task's solver runs it before building a
+// LatticeProposals is the search of ParamGateInit "search" as the Solver runs it before choosing a
 // learner: the proposals of e (Proposals) and, when there are none, e is not a grid-lattice expert and
 // grid is true (ParamGateInitGrid), those of e with GridLattice on (size-relative elements). It returns
 // the expert whose elements the proposals are: a learner that starts at them must have that expert
@@ -112,6 +138,9 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 // tables (canvas, then grid): an element whose plain table fits is never passed over for one that needs
 // color roles.
 func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
+	if searchHook != nil {
+		searchHook()
+	}
 	g := e
 	g.GridLattice = true
 	tryGrid := !e.GridLattice && grid
@@ -155,9 +184,9 @@ func elementOf(e experts.Expert, base experts.Element, shift [2]annotate.AxisShi
 // (experts.Expert.GateLogits under the scope "expert"; the second action's is under "expert_2").
 const gateLogitsSuffix = "/expert/gate_logits/"
 
-// hasMaskExperts reports whether the learner's model has a mask expert (gate logits variables): the
-// lattice search of ParamGateInit "search" applies to it. The variables exist once the graphs are built
-// (Fit calls it after prepare), so it is no answer before.
+// hasMaskExperts reports whether the learner's model has a mask expert (gate logits variables): a
+// search's proposals can start it. The variables exist once the graphs are built (Fit calls it after
+// prepare), so it is no answer before.
 func (l *Learner) hasMaskExperts() bool {
 	for v := range l.store.IterVariables() {
 		if strings.HasSuffix(v.Path(), gateLogitsSuffix+"biases") {
@@ -165,25 +194,6 @@ func (l *Learner) hasMaskExperts() bool {
 		}
 	}
 	return false
-}
-
-// findProposals runs the search of ParamGateInit = "search" on the training examples and records its
-// result and time: restart r < len(run.proposals) starts at proposal r. On a canvas above
-// ParamRestartsMaxCells, the restarts that start at a proposal run too.
-func (l *Learner) findProposals(run *fitRun, res *FitResult) error {
-	if run.gateInit != GateInitSearch || !l.hasMaskExperts() {
-		return nil
-	}
-	start := time.Now()
-	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	var err error
-	if run.proposals, err = Proposals(expert, run.examples, run.maxRestarts); err != nil {
-		return err
-	}
-	res.Search = time.Since(start)
-	res.Proposals = len(run.proposals)
-	run.restarts = max(run.restarts, min(run.maxRestarts, len(run.proposals)))
-	return nil
 }
 
 // startAtProposal sets the gating FFN's last layer of every layer's first mask expert so that its hard

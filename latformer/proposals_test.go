@@ -139,8 +139,8 @@ func TestGateInitSearch(t *testing.T) {
 		train, test := task.examples(t, rng, 3), task.examples(t, rng, 4)
 		paper, _ := fitPredict(t, newTestLearner(t, backend, base+";gate_init=paper", 6), train, test)
 		search, preds := fitPredict(t, newTestLearner(t, backend, base+";gate_init=search", 6), train, test)
-		t.Logf("%s: paper %d steps in all (fitted %v, restart %d), search %d (proposals %d, search %v)",
-			task.name, paper.TotalSteps, paper.Fitted, paper.Restart, search.TotalSteps, search.Proposals, search.Search)
+		t.Logf("%s: paper %d steps in all (fitted %v, restart %d), search %d (proposals %d)",
+			task.name, paper.TotalSteps, paper.Fitted, paper.Restart, search.TotalSteps, search.Proposals)
 		if search.Restart != 0 || search.StartedAt != 0 || search.Proposals == 0 || !search.Fitted {
 			t.Errorf("%s: search kept restart %d started at %d of %d proposals, fitted %v; want restart 0 at proposal 0, fitted",
 				task.name, search.Restart, search.StartedAt, search.Proposals, search.Fitted)

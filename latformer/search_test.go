@@ -86,7 +86,7 @@ func TestRestartExperts(t *testing.T) {
 	const base = "train_steps=20;augment_copies=3;train_restarts=1;fit_patience=0"
 	softGates := func(families string) Prediction {
 		l := newTestLearner(t, backend, base+";train_restart_experts="+families, 6)
-		if _, err := l.Fit(train, nil); err != nil {
+		if _, err := l.Fit(train, searchFor(t, l, train), nil); err != nil {
 			t.Fatal(err)
 		}
 		preds, err := l.predict(train[:1], true)
@@ -114,7 +114,7 @@ func TestRestartExperts(t *testing.T) {
 	}
 	// restart 2's entry is bad and restart 2 never runs (one restart): still an error, before training.
 	l := newTestLearner(t, backend, "train_steps=2;augment_copies=2;train_restarts=1;train_restart_experts=all,t,q", 6)
-	if _, err := l.Fit(train, nil); err == nil || !strings.Contains(err.Error(), ParamRestartExperts) {
+	if _, err := l.Fit(train, nil, nil); err == nil || !strings.Contains(err.Error(), ParamRestartExperts) {
 		t.Errorf("bad schedule: error %v, want one naming %s", err, ParamRestartExperts)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
@@ -78,11 +77,16 @@ func runDemo(args []string) error {
 		return err
 	}
 	fmt.Printf("backend: %s\n", latformer.BackendDescription(latformer.BackendConfig(), backend))
-	o := demoOptions{canvas: *canvas, numTrain: *numTrain, numTest: *numTest, seed: *seed, outDir: *outDir, settings: *settings, quiet: *quiet}
+	solver, err := latformer.NewSolver(backend, *settings, latformer.SolverOptions{}) // a fresh learner per task
+	if err != nil {
+		return err
+	}
+	defer solver.Close()
+	o := demoOptions{canvas: *canvas, numTrain: *numTrain, numTest: *numTest, seed: *seed, outDir: *outDir, quiet: *quiet}
 	allExact := true
 	start := time.Now()
 	for _, task := range tasks {
-		exact, err := runDemoTask(backend, task, o)
+		exact, err := runDemoTask(solver, task, o)
 		if err != nil {
 			return err
 		}
@@ -100,17 +104,13 @@ func runDemo(args []string) error {
 type demoOptions struct {
 	canvas, numTrain, numTest int
 	seed                      uint64
-	outDir, settings          string
+	outDir                    string
 	quiet                     bool
 }
 
-// runDemoTask trains a fresh LatFormer on one demo task, prints its accuracy, learned action and mask
-// (and saves the pictures under o.outDir), and reports whether every test pair came out exact.
-func runDemoTask(backend compute.Backend, task demoTask, o demoOptions) (bool, error) {
-	store, err := latformer.NewStore(o.settings)
-	if err != nil {
-		return false, err
-	}
+// runDemoTask solves one demo task with a fresh LatFormer (latformer.Solver), prints its accuracy, learned
+// action and mask (and saves the pictures under o.outDir), and reports whether every test pair came out exact.
+func runDemoTask(solver *latformer.Solver, task demoTask, o demoOptions) (bool, error) {
 	rng := rand.New(rand.NewPCG(o.seed, uint64(len(task.name))))
 	_, trainIn, trainOut, err := datasets.ActionExamples(rng, task.action, o.canvas, o.canvas, task.gridRows, task.gridCols, o.numTrain)
 	if err != nil {
@@ -120,73 +120,82 @@ func runDemoTask(backend compute.Backend, task demoTask, o demoOptions) (bool, e
 	if err != nil {
 		return false, err
 	}
-	learner, err := latformer.NewLearner(backend, store, o.canvas, o.canvas)
-	if err != nil {
-		return false, err
-	}
 	train := make([]latformer.Example, len(trainIn))
 	for i := range trainIn {
 		train[i] = latformer.Example{Input: trainIn[i], Output: trainOut[i]}
 	}
-	fmt.Printf("\n== task %s: %v on a %dx%d canvas, %d training pairs, %d test pairs\n",
-		task.name, task.action, o.canvas, o.canvas, o.numTrain, o.numTest)
-	bar := newProgressBar(fmt.Sprintf("training %s", task.name), o.quiet)
-	res, err := learner.Fit(train, bar.update)
-	bar.finish()
-	if err != nil {
-		return false, err
-	}
-	fmt.Printf("trained %d steps in %s (loss %.4f, training canvases exact: %.0f%%, fitted: %v)\n",
-		res.Steps, res.Elapsed.Round(time.Millisecond), res.Loss, 100*res.Exact, res.Fitted)
 	test := make([]latformer.Example, len(testIn))
 	for i := range testIn {
 		test[i] = latformer.Example{Input: testIn[i]}
 	}
-	preds, err := learner.Predict(test)
+	fmt.Printf("\n== task %s: %v on a %dx%d canvas, %d training pairs, %d test pairs\n",
+		task.name, task.action, o.canvas, o.canvas, o.numTrain, o.numTest)
+	bar := newProgressBar(fmt.Sprintf("training %s", task.name), o.quiet)
+	sol, err := solver.Solve(train, test, bar.update)
+	bar.finish()
 	if err != nil {
 		return false, err
 	}
+	res := sol.Fit
+	fmt.Printf("trained %d steps in %s (loss %.4f, training canvases exact: %.0f%%, fitted: %v)\n",
+		res.Steps, res.Elapsed.Round(time.Millisecond), res.Loss, 100*res.Exact, res.Fitted)
 	exact := 0
-	actions := map[string]int{}
-	for i, p := range preds {
-		if slices.Equal(p.Canvas.Cells, testOut[i].Cells) {
+	for i, p := range sol.Predictions {
+		if p != nil && slices.Equal(p.Cells, testOut[i].Cells) {
 			exact++
 		}
+	}
+	actions := map[string]int{}
+	for _, p := range sol.Network {
 		actions[p.Action.String()]++
 	}
-	acc := float64(exact) / float64(len(preds))
-	learned := preds[0].Action
-	fmt.Printf("test exact-match accuracy: %d/%d = %.1f%%\n", exact, len(preds), 100*acc)
-	fmt.Printf("learned action (discretized gates): %v   [true: %v]   %s\n", learned, task.action, actionAgreement(actions))
+	fmt.Printf("test exact-match accuracy: %d/%d = %.1f%%\n", exact, len(test), 100*float64(exact)/float64(len(test)))
+	if sol.Source != latformer.SourceNetwork {
+		fmt.Printf("predicted by: %s (the lattice search decided; see gate_init_fallback, search_screen)\n", sol.Source)
+	}
+	if sol.Action == nil {
+		return false, nil
+	}
+	fmt.Printf("learned action (discretized gates): %v   [true: %v]   %s\n", sol.Action, task.action, actionAgreement(actions))
+	return exact == len(test), showLearned(sol, task, testIn[0], testOut[0], o)
+}
+
+// showLearned prints the solution's mask beside the task's true one and the first test pair (input,
+// expected, predicted), and saves them as pictures under o.outDir.
+func showLearned(sol latformer.Solution, task demoTask, in, want datasets.Canvas, o demoOptions) error {
 	dims := []int{o.canvas, o.canvas}
-	mask, err := learned.Mask(dims)
+	mask, err := sol.Action.Mask(dims)
 	if err != nil {
-		return false, err
+		return err
 	}
 	trueMask, _ := task.action.Mask(dims)
 	fmt.Printf("learned mask equals the true mask M_g: %v\n", mask.Equal(trueMask, 0))
 	fmt.Printf("learned %dx%d mask (# = 1):\n%s", mask.Rows, mask.Cols,
 		render.MaskASCII(mask.Rows, mask.Cols, mask.Data, 34))
-	in0, _ := testIn[0].Grid()
-	exp0 := canvasGrid(testOut[0])
-	pred0 := canvasGrid(preds[0].Canvas)
+	in0, _ := in.Grid()
+	exp0 := canvasGrid(want)
+	pred0 := render.Grid{}
+	if sol.Predictions[0] != nil {
+		pred0 = canvasGrid(*sol.Predictions[0])
+	}
 	fmt.Printf("first test pair (input | expected | predicted):\n%s\n",
 		render.SideBySide(3, render.GridText(toRender(in0)), render.GridText(exp0), render.GridText(pred0)))
-	if o.outDir != "" {
-		if err := os.MkdirAll(o.outDir, 0o755); err != nil {
-			return false, err
-		}
-		path := filepath.Join(o.outDir, task.name+"_mask.png")
-		if err := render.SavePNG(path, render.MaskImage(mask.Rows, mask.Cols, mask.Data, max(1, 400/mask.Rows))); err != nil {
-			return false, err
-		}
-		gpath := filepath.Join(o.outDir, task.name+"_example.png")
-		if err := render.SavePNG(gpath, render.GridsRow([]render.Grid{toRender(in0), exp0, pred0}, 16)); err != nil {
-			return false, err
-		}
-		fmt.Printf("pictures: %s, %s\n", path, gpath)
+	if o.outDir == "" {
+		return nil
 	}
-	return exact == len(preds), nil
+	if err := os.MkdirAll(o.outDir, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(o.outDir, task.name+"_mask.png")
+	if err := render.SavePNG(path, render.MaskImage(mask.Rows, mask.Cols, mask.Data, max(1, 400/mask.Rows))); err != nil {
+		return err
+	}
+	gpath := filepath.Join(o.outDir, task.name+"_example.png")
+	if err := render.SavePNG(gpath, render.GridsRow([]render.Grid{toRender(in0), exp0, pred0}, 16)); err != nil {
+		return err
+	}
+	fmt.Printf("pictures: %s, %s\n", path, gpath)
+	return nil
 }
 
 // canvasGrid returns the whole canvas as a render.Grid (pad cells included).

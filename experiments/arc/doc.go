@@ -4,10 +4,11 @@
 // `latformer arc` command and notebook 04 share.
 //
 //   - Task selection: SelectTasks, by the committed annotation's category or by ids (Options).
-//   - Solving one task: SolveTask trains a fresh LatFormer on the task's training pairs only and predicts
-//     its test outputs on a per-task canvas (datasets.TaskCanvas) or the paper's 30 × 30. A Solver solves many
-//     tasks on one backend and reuses the compiled graphs of a canvas for the next task on it
-//     (latformer.LearnerCache), optionally with canvases rounded up to a few sizes (SolverOptions).
+//   - Solving one task: SolveTask places the task on a per-task canvas (datasets.TaskCanvas) or the paper's
+//     30 × 30, has latformer.Solver solve it from its training pairs only (the lattice search, the expert,
+//     the fit, the fallback: one owner for every experiment) and scores the predicted test outputs. A
+//     Solver solves many tasks on one backend and reuses the compiled graphs of a canvas for the next task
+//     on it (latformer.LearnerCache), optionally with canvases rounded up to a few sizes (SolverOptions).
 //   - The run loop: Run hands the selected tasks to experiments/runner (the loop every experiment shares:
 //     several workers with a backend and a Solver each, one CSV row per finished task (Header,
 //     Result.Record), resume of an interrupted run, no results file overwritten unless asked:

@@ -4,14 +4,10 @@ package arc
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/gomlx/compute"
-	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/datasets/annotate"
-	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -83,11 +79,23 @@ func SolveTask(backend compute.Backend, task datasets.Task, settings string, can
 	return s.Solve(task, cond, progress)
 }
 
-// Sources of a TaskResult's predictions.
+// Sources of a TaskResult's predictions (latformer.Solution's; an untrained task, latformer.SourceUntrained,
+// is recorded as SourceSearch: the search decided it).
 const (
-	SourceNetwork = "network"
-	SourceSearch  = "search"
+	SourceNetwork = latformer.SourceNetwork
+	SourceSearch  = latformer.SourceSearch
 )
+
+// LatticeSearch is the model name of the lattice search alone (`latformer arc --model lattice_search`): no
+// network is trained; the top proposal of latformer.Proposals on the task's training pairs (the element of
+// the experts' group and the one color table that map every training input to its output), its table
+// generalized to the color pairs no training cell has (annotate.Proposal.Generalize), is applied to each
+// test input. What a program search over the experts' group, with a color table, gets. With
+// gate_init_grid (the default), a task that no canvas element fits is searched again over the size-relative
+// elements (latformer.LatticeProposals). Where no plain table fits on either lattice, or the top proposal's
+// plain table cannot map a test input, its color-role table (annotate.RoleTable: the pair's background and
+// free color named by role) predicts.
+const LatticeSearch = "lattice_search"
 
 // SolverOptions configure a Solver. The zero value solves each task on its own datasets.TaskCanvas with freshly
 // compiled graphs, like SolveTask.
@@ -100,28 +108,19 @@ type SolverOptions struct {
 	Buckets []int
 	// Architecture is the model to train (zero value: LatFormer, latformer.LatFormerArchitecture).
 	Architecture latformer.Architecture
-	// Search predicts with the lattice search alone (LatticeSearch): the top proposal of
-	// latformer.Proposals on the training pairs, applied to the test inputs; no network is trained.
+	// Search predicts with the lattice search alone (LatticeSearch, latformer.SolverOptions.SearchOnly).
 	Search bool
-	// Reuse keeps each canvas' compiled graphs for the next task on that canvas (latformer.LearnerCache):
-	// the variables and the optimizer state are reset per task, so the results are those of fresh
-	// learners.
+	// Reuse keeps each canvas' compiled graphs for the next task on that canvas (latformer.SolverOptions).
 	Reuse bool
 }
 
-// Solver solves tasks one after another on one backend (Solve), like SolveTask, with the options of
-// SolverOptions. It is not safe for concurrent use: give each worker its own, on its own backend.
+// Solver solves ARC tasks one after another on one backend (Solve), like SolveTask, with the options of
+// SolverOptions: it places each task on its canvas, has a latformer.Solver solve it (the search, the
+// expert, the fit, the fallback) and scores the predictions. It is not safe for concurrent use: give each
+// worker its own, on its own backend.
 type Solver struct {
-	opts      SolverOptions
-	cache     *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
-	gridCache *latformer.LearnerCache // the same with the grid-lattice expert (gate_init_grid), made when needed
-	backend   compute.Backend
-	settings  string
-	store     *model.Store // the hyperparameters (the experts' group, gate_init and its options)
-	// search: gate_init is "search"; grid, fallback and screen: gate_init_grid, gate_init_fallback and
-	// search_screen; unproposedMaxCells: gate_init_unproposed_max_cells.
-	search, grid, fallback, screen bool
-	unproposedMaxCells             int
+	opts   SolverOptions
+	solver *latformer.Solver
 }
 
 // NewSolver returns a Solver; bad settings or options are an error here, before any work.
@@ -137,31 +136,15 @@ func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*S
 	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {
 		opts.Architecture = latformer.LatFormerArchitecture()
 	}
-	cache, err := latformer.NewLearnerCacheFor(opts.Architecture, backend, settings)
+	solver, err := latformer.NewSolver(backend, settings, latformer.SolverOptions{Architecture: opts.Architecture, SearchOnly: opts.Search, Reuse: opts.Reuse})
 	if err != nil {
 		return nil, err
 	}
-	s := &Solver{opts: opts, cache: cache, backend: backend, settings: settings}
-	if s.store, err = latformer.NewStoreFor(opts.Architecture, settings); err != nil {
-		return nil, err
-	}
-	s.search = latformer.Param[string](s.store, latformer.ParamGateInit) == latformer.GateInitSearch
-	s.grid = latformer.Param[bool](s.store, latformer.ParamGateInitGrid)
-	s.fallback = latformer.Param[bool](s.store, latformer.ParamGateInitFallback)
-	s.screen = latformer.Param[bool](s.store, latformer.ParamSearchScreen)
-	if s.unproposedMaxCells = latformer.Param[int](s.store, latformer.ParamUnproposedMaxCells); s.unproposedMaxCells < 0 {
-		return nil, fmt.Errorf("%s must be >= 0, got %d", latformer.ParamUnproposedMaxCells, s.unproposedMaxCells)
-	}
-	return s, nil
+	return &Solver{opts: opts, solver: solver}, nil
 }
 
 // Close releases the compiled graphs the solver keeps.
-func (s *Solver) Close() {
-	s.cache.Close()
-	if s.gridCache != nil {
-		s.gridCache.Close()
-	}
-}
+func (s *Solver) Close() { s.solver.Close() }
 
 // Canvas returns the canvas side the solver uses for the task (SolverOptions).
 func (s *Solver) Canvas(task datasets.Task) int { return s.opts.canvas(task) }
@@ -181,178 +164,68 @@ func (o SolverOptions) canvas(task datasets.Task) int {
 	return side
 }
 
-// Solve solves one task (see SolveTask).
+// Solve solves one task (see SolveTask): the task on its canvas, latformer.Solver.Solve, and the scores of
+// its predictions.
 func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
+	res := TaskResult{ID: task.ID, Model: s.opts.Architecture.Name, Canvas: s.Canvas(task)}
 	if s.opts.Search {
-		return s.solveBySearch(task)
+		res.Model = LatticeSearch
 	}
-	res := TaskResult{ID: task.ID, Model: s.opts.Architecture.Name}
-	canvas := s.Canvas(task)
-	res.Canvas = canvas
 	start := time.Now()
-	if !s.opts.Reuse {
-		defer s.Close() // nothing kept: the next task builds and compiles its own graphs
-	}
-	learner, _, err := s.cache.Learner(canvas, canvas)
+	train, test, err := taskExamples(task, res.Canvas, cond)
 	if err != nil {
 		return res, err
 	}
-	train, test, err := taskExamples(task, canvas, cond)
-	if err != nil {
-		return res, err
-	}
-	// gate_init=search or search_screen, on the model with mask experts: the search first (with
-	// gate_init=search it may choose the grid lattice), its top proposal kept for the fallback.
-	var top *latformer.Proposal
-	if (s.search || s.screen) && s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name {
-		if learner, top, err = s.searchFirst(learner, &res, train); err != nil {
-			return res, fmt.Errorf("task %s: %w", task.ID, err)
-		}
-		if top == nil && s.untrained(canvas) { // no element, no training, unsolved
-			res.Source = SourceSearch
-			res.Seconds = time.Since(start).Seconds()
-			res.score(task, make([]*datasets.Canvas, len(test)))
-			return res, nil
-		}
-	}
-	fit, err := learner.Fit(train, progress)
+	sol, err := s.solver.Solve(train, test, progress)
 	if err != nil {
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
 	}
-	res.Steps, res.Fitted, res.HardGates = fit.Steps, fit.Fitted, fit.HardGates
-	res.Restarts, res.RestartsFitted, res.Restart, res.TotalSteps = fit.Restarts, fit.RestartsFitted, fit.Restart, fit.TotalSteps
-	res.CompileSeconds = fit.Compile.Seconds()
-	res.SearchSeconds += fit.Search.Seconds()
-	res.Proposals, res.StartedAt = fit.Proposals, fit.StartedAt
-	preds, err := learner.Predict(test)
-	if err != nil {
-		return res, fmt.Errorf("task %s: %w", task.ID, err)
-	}
-	if len(preds) > 0 && preds[0].Action != nil { // a model without mask experts has no action
-		res.Action = preds[0].Action.String()
-		if preds[0].Action2 != nil {
-			res.Action += " + " + preds[0].Action2.String()
-		}
-	}
-	canvases := make([]*datasets.Canvas, len(preds))
-	for i := range preds {
-		canvases[i] = &preds[i].Canvas
-	}
-	res.Source = SourceNetwork
-	if top != nil && s.search {
-		// Both predict: the network's and the top proposal's (element and generalized table) outcomes are
-		// recorded, and the fallback decides which one the row reports.
-		searched, err := proposalPredictions(top.Proposal, test)
-		if err != nil {
-			return res, fmt.Errorf("task %s: %w", task.ID, err)
-		}
+	res.record(sol, s.opts.Search)
+	if sol.Top != nil && !s.opts.Search {
+		// Both predicted: the network's and the top proposal's (element and generalized table) outcomes are
+		// recorded, whichever the fallback let predict.
 		network, search := res, res
-		network.score(task, canvases)
-		search.score(task, searched)
+		network.score(task, networkCanvases(sol.Network))
+		search.score(task, sol.Searched)
 		res.NetworkSolved, res.HasProposal, res.SearchSolved = network.Solved, true, search.Solved
-		res.NetworkAction = res.Action
-		expert := experts.ExpertFromScope(learner.Store().RootScope(), canvas, canvas)
-		sameElement := res.NetworkAction == expert.ActionOf(top.Element).String() // "g1 + g2" with two actions: never
-		if s.fallback && useProposal(fit, sameElement, canvases, searched) {
-			canvases = searched
-			res.Source, res.Action = SourceSearch, top.Action.String()
+		if len(sol.Network) > 0 {
+			res.NetworkAction = sol.Network[0].ActionName()
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()
-	res.score(task, canvases)
+	res.score(task, sol.Predictions)
 	if res.Source == SourceNetwork {
 		res.NetworkSolved = res.Solved
 	}
 	return res, nil
 }
 
-// untrained says whether a task on the canvas side that the search finds no element for goes untrained:
-// search_screen, or gate_init=search on a canvas above gate_init_unproposed_max_cells.
-func (s *Solver) untrained(canvas int) bool {
-	return s.screen || (s.search && s.unproposedMaxCells > 0 && canvas*canvas > s.unproposedMaxCells)
+// record copies what the solution says of the training and the search into res; searchOnly: the
+// LatticeSearch model, whose top proposal counts as fitted with hard gates.
+func (res *TaskResult) record(sol latformer.Solution, searchOnly bool) {
+	fit := sol.Fit
+	res.Steps, res.Fitted, res.HardGates = fit.Steps, fit.Fitted, fit.HardGates
+	res.Restarts, res.RestartsFitted, res.Restart, res.TotalSteps = fit.Restarts, fit.RestartsFitted, fit.Restart, fit.TotalSteps
+	res.CompileSeconds, res.Proposals, res.StartedAt = fit.Compile.Seconds(), fit.Proposals, fit.StartedAt
+	if sol.Search != nil {
+		res.SearchSeconds = sol.Search.Elapsed.Seconds()
+	}
+	if searchOnly && sol.Top != nil {
+		res.Fitted, res.HardGates = true, true
+	}
+	res.Source, res.Lattice, res.Action = sol.Source, sol.Lattice, sol.ActionName()
+	if sol.Source == latformer.SourceUntrained {
+		res.Source = SourceSearch
+	}
 }
 
-// useProposal is the fallback's rule (latformer.ParamGateInitFallback), given the network's predictions and
-// the top proposal's (searched), and whether the network's hard gates select the top proposal's element
-// (sameElement). A network prediction is never replaced by an empty one: the proposal predicts only when
-// its table maps every test input. Then it predicts when no restart's hard gates fit the training pairs (a
-// single element and table that fit them all is preferred to a soft mixture, as Fit prefers a restart
-// whose hard gates fit); and when they fit with the proposal's own element but predict otherwise: the two
-// differ only in how the color table answers keys no training cell has, and the search's table answers
-// them by explicit rules (annotate.Proposal.Generalize). Where the hard gates fit another element (a later
-// proposal), the network predicts. Chosen on the dev half of Table 2's tasks (docs/arc.md, "The fallback").
-func useProposal(fit latformer.FitResult, sameElement bool, network, searched []*datasets.Canvas) bool {
-	for _, c := range searched {
-		if c == nil {
-			return false
-		}
+// networkCanvases are the network's predicted canvases.
+func networkCanvases(preds []latformer.Prediction) []*datasets.Canvas {
+	out := make([]*datasets.Canvas, len(preds))
+	for i := range preds {
+		out[i] = &preds[i].Canvas
 	}
-	if !(fit.Fitted && fit.HardGates) {
-		return true
-	}
-	if !sameElement {
-		return false
-	}
-	for i, c := range searched {
-		if i >= len(network) || network[i] == nil || !slices.Equal(network[i].Cells, c.Cells) {
-			return true
-		}
-	}
-	return false
-}
-
-// searchFirst runs the lattice search before training (latformer.LatticeProposals), for gate_init=search
-// or search_screen: with gate_init=search, when only size-relative elements fit the training pairs
-// (gate_init_grid), it returns a learner with the grid-lattice expert instead of learner. It also returns
-// the top proposal (nil: none).
-func (s *Solver) searchFirst(learner *latformer.Learner, res *TaskResult, train []latformer.Example) (*latformer.Learner, *latformer.Proposal, error) {
-	start := time.Now()
-	expert := experts.ExpertFromScope(s.store.RootScope(), res.Canvas, res.Canvas)
-	props, used, err := latformer.LatticeProposals(expert, train, 1, s.grid)
-	res.SearchSeconds = time.Since(start).Seconds()
-	if err != nil {
-		return nil, nil, err
-	}
-	res.Lattice = "canvas"
-	if expert.GridLattice || (used.GridLattice && s.search) {
-		res.Lattice = "grid"
-	}
-	if used.GridLattice && !expert.GridLattice && s.search {
-		if s.gridCache == nil {
-			settings := experts.ParamGridLattice + "=true"
-			if s.settings != "" {
-				settings = s.settings + ";" + settings
-			}
-			if s.gridCache, err = latformer.NewLearnerCacheFor(s.opts.Architecture, s.backend, settings); err != nil {
-				return nil, nil, err
-			}
-		}
-		if learner, _, err = s.gridCache.Learner(res.Canvas, res.Canvas); err != nil {
-			return nil, nil, err
-		}
-	}
-	if len(props) == 0 {
-		return learner, nil, nil
-	}
-	return learner, &props[0], nil
-}
-
-// proposalPredictions applies a proposal, its table generalized (annotate.Proposal.Generalize), to the test
-// inputs: nil where the table cannot map a cell (the plain table, and the color-role table where the
-// proposal has one: annotate.Proposal.Predict).
-func proposalPredictions(top annotate.Proposal, test []latformer.Example) ([]*datasets.Canvas, error) {
-	top = top.Generalize()
-	preds := make([]*datasets.Canvas, len(test))
-	for i, ex := range test {
-		out, ok, err := top.Predict(ex.Input)
-		if err != nil {
-			return nil, fmt.Errorf("test pair %d: %w", i, err)
-		}
-		if ok {
-			preds[i] = &out
-		}
-	}
-	return preds, nil
+	return out
 }
 
 // taskExamples places the task's training pairs and test inputs on a canvas x canvas canvas, each with the

@@ -9,7 +9,6 @@ import (
 
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/latformer"
 )
 
 // TestSolverArchitecture checks that a Solver trains the architecture it is given, the autoregressive
@@ -39,37 +38,6 @@ func TestSolverArchitecture(t *testing.T) {
 		}
 		if err != nil || res.Model != want || res.TestTotal != 1 || len(res.Predictions) != 1 {
 			t.Errorf("architecture %q: model %q, %d tests, %d predictions, %v", name, res.Model, res.TestTotal, len(res.Predictions), err)
-		}
-	}
-}
-
-// TestUseProposal checks the fallback's rule: the top proposal predicts when no restart's hard gates fit
-// the training pairs, or when they fit with the proposal's own element and predict otherwise; never when
-// the hard gates fit another element, nor when its table leaves a test input without a prediction (a
-// network prediction is not replaced by an empty one).
-func TestUseProposal(t *testing.T) {
-	one := &datasets.Canvas{Rows: 1, Cols: 1, Cells: []int32{1}}
-	two := &datasets.Canvas{Rows: 1, Cols: 1, Cells: []int32{2}}
-	hard := latformer.FitResult{Fitted: true, HardGates: true}
-	cases := []struct {
-		name              string
-		fit               latformer.FitResult
-		same              bool
-		network, searched []*datasets.Canvas
-		want              bool
-	}{
-		{"hard fit, same element, same predictions", hard, true, []*datasets.Canvas{one}, []*datasets.Canvas{one}, false},
-		{"hard fit, same element, other predictions", hard, true, []*datasets.Canvas{one}, []*datasets.Canvas{two}, true},
-		{"hard fit, another element", hard, false, []*datasets.Canvas{one}, []*datasets.Canvas{two}, false},
-		{"hard fit, same element, proposal leaves one empty", hard, true, []*datasets.Canvas{one, one}, []*datasets.Canvas{two, nil}, false},
-		{"soft fit only", latformer.FitResult{Fitted: true}, false, []*datasets.Canvas{one, one}, []*datasets.Canvas{one, two}, true},
-		{"no fit", latformer.FitResult{}, false, []*datasets.Canvas{one}, []*datasets.Canvas{two}, true},
-		{"no fit, one test input unpredicted", latformer.FitResult{}, false, []*datasets.Canvas{one, one}, []*datasets.Canvas{one, nil}, false},
-		{"soft fit, the only test input unpredicted", latformer.FitResult{Fitted: true}, false, []*datasets.Canvas{one}, []*datasets.Canvas{nil}, false},
-	}
-	for _, c := range cases {
-		if got := useProposal(c.fit, c.same, c.network, c.searched); got != c.want {
-			t.Errorf("%s: useProposal %v, want %v", c.name, got, c.want)
 		}
 	}
 }

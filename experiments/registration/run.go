@@ -211,11 +211,11 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Workers: o.Workers, BackendConfig: o.BackendConfig,
 		NewWorker: func(b compute.Backend) (runner.Worker[job, Result], error) {
-			cache, err := latformer.NewLearnerCache(b, settings)
+			solver, err := latformer.NewSolver(b, settings, latformer.SolverOptions{Reuse: true})
 			if err != nil {
 				return nil, err
 			}
-			return worker{cache, o.Patch}, nil
+			return worker{solver, o.Patch}, nil
 		},
 		Report: runner.Report[Result]{Done: report.Pair, Error: report.Error, Start: func(info runner.Info) {
 			if report.Start != nil {
@@ -226,52 +226,45 @@ func Run(o Options, report Report) (Outcome, error) {
 	return Outcome{Out: o.Out, Results: run.Results, Elapsed: run.Elapsed}, err
 }
 
-// worker registers pairs with its learner cache (its own backend) on patches of side patch.
+// worker registers pairs with its solver (its own backend) on patches of side patch.
 type worker struct {
-	cache *latformer.LearnerCache
-	patch int
+	solver *latformer.Solver
+	patch  int
 }
 
-func (w worker) Do(j job) (Result, error) { return register(w.cache, j.pair, j.cond, w.patch) }
+func (w worker) Do(j job) (Result, error) { return register(w.solver, j.pair, j.cond, w.patch) }
 
-func (w worker) Close() { w.cache.Close() }
+func (w worker) Close() { w.solver.Close() }
 
-// register trains a fresh LatFormer on the patches of one pair and reads the translation from its gates.
-func register(cache *latformer.LearnerCache, p Pair, cond string, s int) (Result, error) {
+// register solves the patches of one pair with a fresh LatFormer (latformer.Solver: the patches are its
+// training pairs and its test inputs) and reads the translation from the solution's element.
+func register(solver *latformer.Solver, p Pair, cond string, s int) (Result, error) {
 	start := time.Now()
-	learner, _, err := cache.Learner(s, s)
-	if err != nil {
-		return Result{}, err
-	}
 	ins, outs := p.Patches(s, cond == Oracle)
 	examples := make([]latformer.Example, len(ins))
 	for i := range ins {
 		examples[i] = latformer.Example{Input: ins[i], Output: outs[i]}
 	}
-	fit, err := learner.Fit(examples, nil)
-	if err != nil {
-		return Result{}, err
-	}
-	preds, err := learner.Predict(examples)
+	sol, err := solver.Solve(examples, examples, nil)
 	if err != nil {
 		return Result{}, err
 	}
 	right, total := 0, 0
-	for i, pr := range preds {
-		for c, v := range pr.Canvas.Cells {
-			if v == outs[i].Cells[c] {
+	for i, pr := range sol.Predictions {
+		for c := range outs[i].Cells {
+			if pr != nil && pr.Cells[c] == outs[i].Cells[c] {
 				right++
 			}
 			total++
 		}
 	}
-	dr, dc, err := Displacement(preds[0].Action, s)
+	dr, dc, err := Displacement(sol.Action, s)
 	if err != nil {
 		return Result{}, err
 	}
 	w := len(p.A)
 	r := Result{ID: p.ID, Image: p.Image, Condition: cond, Modality: p.Modality, Window: w, DR: p.DR, DC: p.DC, EstDR: dr, EstDC: dc,
-		Steps: fit.Steps, CellsRight: float64(right) / float64(total), Action: fmt.Sprint(preds[0].Action)}
+		Steps: sol.Fit.Steps, CellsRight: float64(right) / float64(total), Action: fmt.Sprint(sol.Action)}
 	r.RelError = RelativeError(p.DR, p.DC, dr, dc, w)
 	r.Success = r.RelError < SuccessThreshold
 	r.Seconds = time.Since(start).Seconds()

@@ -84,8 +84,12 @@ const TrainingSettings = "train_restarts=1;train_batch_pairs=4;augment_copies=4"
 // instead of near the identity fit every translation but only 10 of the 16 runs, failing the scalings,
 // also with restarts (docs/sample-efficiency.md). The baselines train once: they fit their
 // training pairs by memorizing them when they are few, and restarts would triple the time of the runs
-// where they do not.
-const LatFormerSettings = "expert_zero_fill=false;train_restarts=3;train_restarts_max_cells=0"
+// where they do not. Figure 5 measures the network: with gate_init=search (ModelLatFormerSearch) the
+// lattice search only starts the restarts (latformer.Solver): the network predicts even where it does not
+// fit (gate_init_fallback=false), on the canvas lattice (gate_init_grid=false), and every task trains
+// (gate_init_unproposed_max_cells=0).
+const LatFormerSettings = "expert_zero_fill=false;train_restarts=3;train_restarts_max_cells=0;" +
+	"gate_init_fallback=false;gate_init_grid=false;gate_init_unproposed_max_cells=0"
 
 // ModelSettings returns the hyperparameters that make the model of Figure 5 called name, none for the
 // baselines. The LatFormer models train with LatFormerSettings, the smoothed-mask prediction on

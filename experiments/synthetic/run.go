@@ -124,7 +124,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Workers: o.Workers, BackendConfig: o.BackendConfig,
 		NewWorker: func(b compute.Backend) (runner.Worker[Unit, Result], error) {
-			return &worker{o: o, backend: b, pool: pool, caches: map[string]*latformer.LearnerCache{}}, nil
+			return &worker{o: o, backend: b, pool: pool, solvers: map[[2]string]*latformer.Solver{}}, nil
 		},
 		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
 			if report.Start != nil {
@@ -188,7 +188,7 @@ type worker struct {
 	o       Options
 	backend compute.Backend
 	pool    []datasets.Grid
-	caches  map[string]*latformer.LearnerCache // by settings
+	solvers map[[2]string]*latformer.Solver // by model and settings
 	task    struct {
 		family datasets.SyntheticFamily
 		index  int
@@ -197,8 +197,8 @@ type worker struct {
 }
 
 func (wk *worker) Close() {
-	for _, c := range wk.caches {
-		c.Close()
+	for _, s := range wk.solvers {
+		s.Close()
 	}
 }
 
@@ -217,6 +217,25 @@ func (wk *worker) synthetic(f datasets.SyntheticFamily, index int) (datasets.Syn
 	return t, nil
 }
 
+// solver returns the worker's solver of model m with the settings, made on first use (compiled graphs
+// reused from unit to unit). The baselines share their settings: each model has its own solver.
+func (wk *worker) solver(m, settings string) (*latformer.Solver, error) {
+	key := [2]string{m, settings}
+	if s := wk.solvers[key]; s != nil {
+		return s, nil
+	}
+	arch, err := architecture(m)
+	if err != nil {
+		return nil, err
+	}
+	s, err := latformer.NewSolver(wk.backend, settings, latformer.SolverOptions{Architecture: arch, Reuse: true})
+	if err != nil {
+		return nil, err
+	}
+	wk.solvers[key] = s
+	return s, nil
+}
+
 // Do trains and scores one unit.
 func (wk *worker) Do(u Unit) (Result, error) {
 	start := time.Now()
@@ -224,19 +243,7 @@ func (wk *worker) Do(u Unit) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	settings := wk.o.settings(u.Model, u.Noise)
-	cache := wk.caches[settings]
-	if cache == nil {
-		arch, err := architecture(u.Model)
-		if err != nil {
-			return Result{}, err
-		}
-		if cache, err = latformer.NewLearnerCacheFor(arch, wk.backend, settings); err != nil {
-			return Result{}, err
-		}
-		wk.caches[settings] = cache
-	}
-	learner, _, err := cache.Learner(wk.o.Canvas, wk.o.Canvas)
+	solver, err := wk.solver(u.Model, wk.o.settings(u.Model, u.Noise))
 	if err != nil {
 		return Result{}, err
 	}
@@ -248,25 +255,18 @@ func (wk *worker) Do(u Unit) (Result, error) {
 	for i, p := range task.Test {
 		test[i] = latformer.Example{Input: p.Input}
 	}
-	fit, err := learner.Fit(train, nil)
-	if err != nil {
-		return Result{}, err
-	}
-	preds, err := learner.Predict(test)
+	sol, err := solver.Solve(train, test, nil)
 	if err != nil {
 		return Result{}, err
 	}
 	res := Result{Experiment: wk.o.Experiment, Unit: u, TaskName: task.Name, Canvas: wk.o.Canvas, TestTotal: len(test),
-		Fitted: fit.Fitted, Steps: fit.Steps, TrainExact: fit.Exact}
-	for i, p := range preds {
-		if slices.Equal(p.Canvas.Cells, task.Test[i].Output.Cells) {
+		Fitted: sol.Fit.Fitted, Steps: sol.Fit.Steps, TrainExact: sol.Fit.Exact, Action: sol.ActionName()}
+	for i, p := range sol.Predictions {
+		if p != nil && slices.Equal(p.Cells, task.Test[i].Output.Cells) {
 			res.TestExact++
 		}
 	}
 	res.Accuracy = float64(res.TestExact) / float64(res.TestTotal)
-	if len(preds) > 0 && preds[0].Action != nil {
-		res.Action = preds[0].Action.String()
-	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/gomlx/gomlx/ui/commandline"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -268,5 +269,54 @@ func TestRunAndResume(t *testing.T) {
 	rows, err := ReadResults(out)
 	if err != nil || len(rows) != 2 {
 		t.Errorf("file after the repair: %d rows, %v; want 2", len(rows), err)
+	}
+}
+
+// TestSolverSettingsApply checks that the settings of how a task is solved (latformer.Solver) apply in
+// these experiments: with gate_init=search and no training step, the untrained network does not fit a
+// rotation and gate_init_fallback=true lets the search's top proposal predict every test pair, where the
+// experiment's own gate_init_fallback=false keeps the network's wrong predictions; and with search_screen
+// a scaling that no element of a group without scalings maps goes untrained (no step, no action).
+func TestSolverSettingsApply(t *testing.T) {
+	t.Setenv(compute.ConfigEnvVar, "go")
+	run := func(family datasets.SyntheticFamily, settings string) Result {
+		t.Helper()
+		o := Options{RandomGrids: true, Families: []datasets.SyntheticFamily{family}, Tasks: 1, Models: []string{ModelLatFormerSearch},
+			Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 5, Settings: settings, Out: filepath.Join(t.TempDir(), "se.csv")}
+		out, err := Run(o, Report{})
+		if err != nil || len(out.Results) != 1 {
+			t.Fatalf("%s, %q: %d results, %v", family, settings, len(out.Results), err)
+		}
+		return out.Results[0]
+	}
+	const untrained = "train_steps=0;gate_init_steps=0;augment_copies=1"
+	network, search := run(datasets.FamilyRotation, untrained), run(datasets.FamilyRotation, untrained+";gate_init_fallback=true")
+	if network.Accuracy > 0.5 || network.Fitted || search.Accuracy != 1 || search.Action != "rot90(0,1)x1" {
+		t.Errorf("untrained network: accuracy %g (fitted %v); with the fallback: accuracy %g by %q; want < 0.5 unfitted, then 1 by rot90(0,1)x1",
+			network.Accuracy, network.Fitted, search.Accuracy, search.Action)
+	}
+	const noScaling = "expert_scaling=false;train_steps=3"
+	trained, screened := run(datasets.FamilyScaling, noScaling), run(datasets.FamilyScaling, noScaling+";search_screen=true")
+	if trained.Steps == 0 || screened.Steps != 0 || screened.Action != "" || screened.TestExact != 0 {
+		t.Errorf("scaling without the scaling expert: %d steps; screened: %d steps, action %q, %d exact; want > 0, then 0, none, 0",
+			trained.Steps, screened.Steps, screened.Action, screened.TestExact)
+	}
+}
+
+// TestWorkerSolverPerModel checks that a worker trains each model with its own solver: the baselines have
+// the same settings, and a solver looked up by the settings alone trained every baseline with the
+// architecture of the first one the worker met.
+func TestWorkerSolverPerModel(t *testing.T) {
+	wk := &worker{backend: testutil.Backend(t), solvers: map[[2]string]*latformer.Solver{}}
+	defer wk.Close()
+	o := Options{Steps: 5}
+	if o.settings("transformer", 0) != o.settings("attention_abs", 0) {
+		t.Fatalf("the baselines' settings differ: %q, %q", o.settings("transformer", 0), o.settings("attention_abs", 0))
+	}
+	a, errA := wk.solver("transformer", o.settings("transformer", 0))
+	b, errB := wk.solver("attention_abs", o.settings("attention_abs", 0))
+	again, errC := wk.solver("transformer", o.settings("transformer", 0))
+	if errA != nil || errB != nil || errC != nil || a == b || a != again {
+		t.Errorf("solvers: transformer %p, attention_abs %p, transformer again %p (%v, %v, %v); want two, the first reused", a, b, again, errA, errB, errC)
 	}
 }

@@ -1,0 +1,314 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package latformer
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/lattice"
+)
+
+// Sources of a Solution's predictions.
+const (
+	// SourceNetwork: the trained network predicted.
+	SourceNetwork = "network"
+	// SourceSearch: the lattice search's top proposal predicted (SolverOptions.SearchOnly, or the fallback
+	// of ParamGateInitFallback).
+	SourceSearch = "search"
+	// SourceUntrained: nothing predicted: the search found no element and the task was not trained
+	// (ParamSearchScreen, ParamUnproposedMaxCells).
+	SourceUntrained = "untrained"
+)
+
+// SolverOptions configure a Solver. The zero value trains LatFormer with freshly compiled graphs per task.
+type SolverOptions struct {
+	// Architecture is the model to train (zero value: LatFormerArchitecture). The lattice search runs for
+	// LatFormer only: the baselines have no mask experts for it to start.
+	Architecture Architecture
+	// SearchOnly predicts with the lattice search alone: the top proposal of LatticeProposals on the
+	// training pairs, its table generalized (annotate.Proposal.Generalize), applied to the test inputs; no
+	// network is trained.
+	SearchOnly bool
+	// Reuse keeps each canvas' compiled graphs for the next task on that canvas (LearnerCache): the
+	// variables and the optimizer state are reset per task, so the results are those of fresh learners.
+	Reuse bool
+}
+
+// Solver solves tasks one after another on one backend, and is the one place that decides how: the
+// lattice search runs once per task (ParamGateInit "search", ParamSearchScreen, SearchOnly) and chooses
+// the expert (ParamGateInitGrid: the grid lattice when only size-relative elements fit), a task it finds no
+// element for may go untrained (ParamSearchScreen, ParamUnproposedMaxCells), Learner.Fit starts its first
+// restarts at the search's proposals, Learner.Predict predicts, and the top proposal may replace the
+// network's predictions (ParamGateInitFallback). Every experiment solves its tasks with one; they differ
+// in how they place a task on a canvas and score the predictions. A Solver is not safe for concurrent
+// use: give each worker its own, on its own backend.
+type Solver struct {
+	opts      SolverOptions
+	backend   compute.Backend
+	settings  string
+	store     *model.Store  // the hyperparameters, for the expert the search runs on
+	cache     *LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
+	gridCache *LearnerCache // the same with the grid-lattice expert (ParamGateInitGrid), made when needed
+	// search: ParamGateInit is "search"; grid, fallback, screen: ParamGateInitGrid, ParamGateInitFallback,
+	// ParamSearchScreen; unproposedMaxCells: ParamUnproposedMaxCells; restarts: ParamRestarts, the most
+	// proposals Fit starts at.
+	search, grid, fallback, screen bool
+	unproposedMaxCells, restarts   int
+}
+
+// NewSolver returns a Solver for the hyperparameters of settings ("key=value;...", see NewStoreFor); bad
+// settings are an error here, before any work.
+func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*Solver, error) {
+	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {
+		opts.Architecture = LatFormerArchitecture()
+	}
+	cache, err := NewLearnerCacheFor(opts.Architecture, backend, settings)
+	if err != nil {
+		return nil, err
+	}
+	s := &Solver{opts: opts, backend: backend, settings: settings, cache: cache}
+	if s.store, err = NewStoreFor(opts.Architecture, settings); err != nil {
+		return nil, err
+	}
+	switch gateInit := Param[string](s.store, ParamGateInit); gateInit {
+	case GateInitPaper, GateInitSearch:
+		s.search = gateInit == GateInitSearch
+	default:
+		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInit, gateInit, GateInitPaper, GateInitSearch)
+	}
+	s.grid = Param[bool](s.store, ParamGateInitGrid)
+	s.fallback = Param[bool](s.store, ParamGateInitFallback)
+	s.screen = Param[bool](s.store, ParamSearchScreen)
+	s.restarts = Param[int](s.store, ParamRestarts)
+	if s.unproposedMaxCells = Param[int](s.store, ParamUnproposedMaxCells); s.unproposedMaxCells < 0 {
+		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamUnproposedMaxCells, s.unproposedMaxCells)
+	}
+	return s, nil
+}
+
+// Close releases the compiled graphs the solver keeps.
+func (s *Solver) Close() {
+	s.cache.Close()
+	if s.gridCache != nil {
+		s.gridCache.Close()
+	}
+}
+
+// Solution is what Solver.Solve made of a task.
+type Solution struct {
+	// Predictions are the predicted test canvases, one per test example, made by Source; nil where there
+	// is none (an untrained task, or a test input the top proposal's table cannot map).
+	Predictions []*datasets.Canvas
+	Source      string
+	// Action and Action2 are the group elements behind Predictions: the network's hard gates on the first
+	// test input (Prediction.Action and, with layers.ParamActions = 2, Action2), or the top proposal's
+	// action (Action2 nil); nil for none.
+	Action, Action2 lattice.Action
+	// Network are the trained network's own predictions and Fit its training (nil and zero when no
+	// network was trained).
+	Network []Prediction
+	Fit     FitResult
+	// Search is the lattice search's result (nil when it did not run: ParamGateInit "paper" without
+	// ParamSearchScreen, or a model without mask experts). Lattice is the lattice of the elements the
+	// task was solved over: "canvas", or "grid" for the size-relative ones (experts.ParamGridLattice, or
+	// chosen by ParamGateInitGrid); "" when no search ran.
+	Search  *Search
+	Lattice string
+	// Top is the search's top proposal when it competed with the network (ParamGateInit "search") or
+	// predicted alone (SearchOnly), and Searched its predictions of the test outputs (nil where its table
+	// cannot map a test input).
+	Top      *Proposal
+	Searched []*datasets.Canvas
+}
+
+// ActionName names the solution's group element: "g1 + g2" with two actions, "" for none.
+func (s Solution) ActionName() string { return actionName(s.Action, s.Action2) }
+
+// Solve solves one task from its training examples (Input and Output on one canvas, read by the search
+// and by Fit only) and predicts the output of each test example (its Input and Cond; the Output is not
+// read). progress, if not nil, gets the training progress.
+func (s *Solver) Solve(train, test []Example, progress func(Progress)) (Solution, error) {
+	var sol Solution
+	if len(train) == 0 {
+		return sol, fmt.Errorf("latformer.Solver.Solve: no training examples")
+	}
+	if !s.opts.Reuse {
+		defer s.Close() // nothing kept: the next task builds and compiles its own graphs
+	}
+	rows, cols := train[0].Input.Rows, train[0].Input.Cols
+	if err := s.runSearch(&sol, train, rows, cols); err != nil {
+		return sol, err
+	}
+	if s.opts.SearchOnly {
+		return sol, s.predictBySearch(&sol, test)
+	}
+	if sol.Search != nil && len(sol.Search.Proposals) == 0 && s.untrained(rows*cols) {
+		sol.Source, sol.Predictions = SourceUntrained, make([]*datasets.Canvas, len(test))
+		return sol, nil
+	}
+	cache, start := s.cache, sol.Search
+	if !s.search {
+		start = nil // search_screen alone: the restarts start at the paper's initialization
+	} else if start != nil && start.Expert.GridLattice && !experts.Param[bool](s.store.RootScope(), experts.ParamGridLattice) {
+		var err error
+		if cache, err = s.gridLearners(); err != nil {
+			return sol, err
+		}
+	}
+	learner, _, err := cache.Learner(rows, cols)
+	if err != nil {
+		return sol, err
+	}
+	if sol.Fit, err = learner.Fit(train, start, progress); err != nil {
+		return sol, err
+	}
+	if sol.Network, err = learner.Predict(test); err != nil {
+		return sol, err
+	}
+	sol.Source, sol.Predictions = SourceNetwork, make([]*datasets.Canvas, len(sol.Network))
+	for i := range sol.Network {
+		sol.Predictions[i] = &sol.Network[i].Canvas
+	}
+	if len(sol.Network) > 0 {
+		sol.Action, sol.Action2 = sol.Network[0].Action, sol.Network[0].Action2
+	}
+	if s.search && start != nil && len(start.Proposals) > 0 {
+		return sol, s.fallBack(&sol, learner, test)
+	}
+	return sol, nil
+}
+
+// runSearch runs the lattice search on the training examples when the solver needs it (ParamGateInit
+// "search", ParamSearchScreen or SearchOnly, on a model with mask experts), over the canvas elements and,
+// with ParamGateInitGrid, the size-relative ones (LatticeProposals), keeping as many proposals as Fit may
+// start at. It records the search and its lattice in sol.
+func (s *Solver) runSearch(sol *Solution, train []Example, rows, cols int) error {
+	latFormer := s.opts.Architecture.Name == LatFormerArchitecture().Name
+	if !s.opts.SearchOnly && !((s.search || s.screen) && latFormer) {
+		return nil
+	}
+	max := 1 // the top proposal: for SearchOnly and for the screen
+	if s.search && !s.opts.SearchOnly {
+		max = s.restarts
+	}
+	expert := experts.ExpertFromScope(s.store.RootScope(), rows, cols)
+	search, err := searchLattice(expert, train, max, s.grid)
+	if err != nil {
+		return err
+	}
+	sol.Search, sol.Lattice = search, "canvas"
+	if expert.GridLattice || (search.Expert.GridLattice && (s.search || s.opts.SearchOnly)) {
+		sol.Lattice = "grid"
+	}
+	return nil
+}
+
+// untrained says whether a task on a canvas of the given cells that the search finds no element for goes
+// untrained: ParamSearchScreen, or ParamGateInit "search" on a canvas above ParamUnproposedMaxCells.
+func (s *Solver) untrained(cells int) bool {
+	return s.screen || (s.search && s.unproposedMaxCells > 0 && cells > s.unproposedMaxCells)
+}
+
+// gridLearners returns the cache of learners with the grid-lattice expert (experts.ParamGridLattice), made
+// on first use.
+func (s *Solver) gridLearners() (*LearnerCache, error) {
+	if s.gridCache == nil {
+		settings := experts.ParamGridLattice + "=true"
+		if s.settings != "" {
+			settings = s.settings + ";" + settings
+		}
+		var err error
+		if s.gridCache, err = NewLearnerCacheFor(s.opts.Architecture, s.backend, settings); err != nil {
+			return nil, err
+		}
+	}
+	return s.gridCache, nil
+}
+
+// predictBySearch predicts with the search's top proposal alone (SearchOnly): no prediction without one.
+func (s *Solver) predictBySearch(sol *Solution, test []Example) error {
+	sol.Source, sol.Predictions = SourceSearch, make([]*datasets.Canvas, len(test))
+	if len(sol.Search.Proposals) == 0 {
+		return nil
+	}
+	top := sol.Search.Proposals[0]
+	searched, err := proposalPredictions(top, test)
+	if err != nil {
+		return err
+	}
+	sol.Top, sol.Searched, sol.Predictions, sol.Action = &top, searched, searched, top.Action
+	return nil
+}
+
+// fallBack predicts the test outputs with the search's top proposal too (sol.Top, sol.Searched) and, with
+// ParamGateInitFallback, lets it replace the network's predictions by useProposal's rule.
+func (s *Solver) fallBack(sol *Solution, learner *Learner, test []Example) error {
+	top := sol.Search.Proposals[0]
+	searched, err := proposalPredictions(top, test)
+	if err != nil {
+		return err
+	}
+	sol.Top, sol.Searched = &top, searched
+	network := ""
+	if len(sol.Network) > 0 {
+		network = sol.Network[0].ActionName()
+	}
+	expert := experts.ExpertFromScope(learner.Store().RootScope(), learner.rows, learner.cols)
+	sameElement := network == expert.ActionOf(top.Element).String() // "g1 + g2" with two actions: never
+	if s.fallback && useProposal(sol.Fit, sameElement, sol.Predictions, searched) {
+		sol.Source, sol.Predictions, sol.Action, sol.Action2 = SourceSearch, searched, top.Action, nil
+	}
+	return nil
+}
+
+// useProposal is the fallback's rule (ParamGateInitFallback), given the network's predictions and the top
+// proposal's (searched), and whether the network's hard gates select the top proposal's element
+// (sameElement). A network prediction is never replaced by an empty one: the proposal predicts only when
+// its table maps every test input. Then it predicts when no restart's hard gates fit the training pairs (a
+// single element and table that fit them all is preferred to a soft mixture, as Fit prefers a restart
+// whose hard gates fit); and when they fit with the proposal's own element but predict otherwise: the two
+// differ only in how the color table answers keys no training cell has, and the search's table answers
+// them by explicit rules (annotate.Proposal.Generalize). Where the hard gates fit another element (a later
+// proposal), the network predicts. Chosen on the dev half of Table 2's tasks (docs/arc.md, "The fallback").
+func useProposal(fit FitResult, sameElement bool, network, searched []*datasets.Canvas) bool {
+	for _, c := range searched {
+		if c == nil {
+			return false
+		}
+	}
+	if !(fit.Fitted && fit.HardGates) {
+		return true
+	}
+	if !sameElement {
+		return false
+	}
+	for i, c := range searched {
+		if i >= len(network) || network[i] == nil || !slices.Equal(network[i].Cells, c.Cells) {
+			return true
+		}
+	}
+	return false
+}
+
+// proposalPredictions applies a proposal, its table generalized (annotate.Proposal.Generalize), to the test
+// inputs: nil where the table cannot map a cell (the plain table, and the color-role table where the
+// proposal has one: annotate.Proposal.Predict).
+func proposalPredictions(top Proposal, test []Example) ([]*datasets.Canvas, error) {
+	general := top.Generalize()
+	preds := make([]*datasets.Canvas, len(test))
+	for i, ex := range test {
+		out, ok, err := general.Predict(ex.Input)
+		if err != nil {
+			return nil, fmt.Errorf("test pair %d: %w", i, err)
+		}
+		if ok {
+			preds[i] = &out
+		}
+	}
+	return preds, nil
+}
