@@ -10,7 +10,7 @@
 
 GO        ?= go
 # Go's SIMD experiment (Go >= 1.26, amd64): GoMLX's Go backend then multiplies matrices with AVX2/AVX-512
-# kernels. Measured on 2 cores (README, "Backends"): the training step 1.9-2.0x faster on both attention
+# kernels. Measured on 2 cores (docs/bench.md): the training step 1.9-2.0x faster on both attention
 # paths. `make GOEXPERIMENT=` builds without it; other architectures ignore it.
 GOEXPERIMENT ?= simd
 export GOEXPERIMENT
@@ -105,13 +105,13 @@ download: build
 annotate: build
 	$(LATFORMER) annotate $(if $(DATA),--data $(DATA))
 
-# Table 2's LatFormer rows over the 84 annotated training tasks (README, "Table 2 with the lattice
+# Table 2's LatFormer rows over the 84 annotated training tasks (docs/arc.md, "Table 2 with the lattice
 # search"): the lattice search alone (seconds), LatFormer + lattice search (the default gate_init=search),
 # the paper's protocol (gate_init=paper, about 45 minutes on 2 cores) and LatFormer without the search
 # (NOSEARCH_SETTINGS); --resume continues an interrupted run and never overwrites a finished row (the
 # committed CSVs came from here).
 # The fourth row, LatFormer without the search (gates from their initialization) with the training recipe
-# chosen on the dev half (README, "Without the search"): NOSEARCH_SETTINGS.
+# chosen on the dev half (docs/arc.md, "Without the search"): NOSEARCH_SETTINGS.
 NOSEARCH_SETTINGS ?= gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=2;train_restarts_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=25
 arc: build
 	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --model lattice_search --out results/arc_lattice_search.csv --resume
