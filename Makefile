@@ -71,7 +71,7 @@ nocgo:
 	CGO_ENABLED=0 $(GO) build -tags noxla -o /dev/null ./cmd/latformer
 
 test: vet nocgo compute-fork-check
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 	$(MAKE) fuzz
 
 # GoMLX's Go backend as this repository builds it: go.mod replaces github.com/gomlx/compute v0.1.2 by
