@@ -18,13 +18,14 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/lattice"
 )
 
 // newTestLearner returns a learner for a side x side canvas with the hyperparameters of settings.
 func newTestLearner(t testing.TB, backend compute.Backend, settings string, side int) *Learner {
 	t.Helper()
-	store, err := NewStore(settings)
+	store, err := NewStore(parse(t, settings))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,6 +34,16 @@ func newTestLearner(t testing.TB, backend compute.Backend, settings string, side
 		t.Fatal(err)
 	}
 	return l
+}
+
+// parse reads settings in the --set syntax (ParseSettings), failing t on an error.
+func parse(t testing.TB, text string) hparams.Settings {
+	t.Helper()
+	s, err := ParseSettings(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func examples(t testing.TB, rng *rand.Rand, action lattice.Action, canvas, grid, num int) ([]Example, []datasets.Canvas) {
@@ -117,7 +128,7 @@ func TestLearnerErrors(t *testing.T) {
 
 // TestNewStore checks the --set parsing: defaults, overrides with type checking, unknown keys.
 func TestNewStore(t *testing.T) {
-	s, err := NewStore("model_dim=16;mask_smoothing=true;learning_rate=0.01")
+	s, err := NewStore(parse(t, "model_dim=16;mask_smoothing=true;learning_rate=0.01"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,8 +142,8 @@ func TestNewStore(t *testing.T) {
 		t.Errorf("default expert_translation_layers = %d, want 5", got)
 	}
 	for _, bad := range []string{"no_such_key=1", "model_dim=abc", "model_dim"} {
-		if _, err := NewStore(bad); err == nil {
-			t.Errorf("NewStore(%q): want an error", bad)
+		if _, err := ParseSettings(bad); err == nil {
+			t.Errorf("ParseSettings(%q): want an error", bad)
 		}
 	}
 }
@@ -170,7 +181,7 @@ func BenchmarkTrainStep(b *testing.B) {
 	}
 	for _, canvas := range []int{10, 20, 30} {
 		b.Run(fmt.Sprintf("canvas=%d", canvas), func(b *testing.B) {
-			store, err := NewStore("model_dim=32;latformer_ffn_dim=128;augment_copies=1")
+			store, err := NewStore(parse(b, "model_dim=32;latformer_ffn_dim=128;augment_copies=1"))
 			if err != nil {
 				b.Fatal(err)
 			}

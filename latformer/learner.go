@@ -72,7 +72,7 @@ func NewLearnerFor(arch Architecture, backend compute.Backend, store *model.Stor
 	}
 	if store == nil {
 		var err error
-		if store, err = NewStoreFor(arch, ""); err != nil {
+		if store, err = NewStoreFor(arch, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/arc"
+	"github.com/latformer/latformer/latformer"
 )
 
 func runARC(args []string) error {
@@ -35,12 +36,24 @@ func runARC(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	arch, err := arc.ModelArchitecture(*modelName)
+	if err != nil {
+		return usageError{fmt.Errorf("--model: %w", err), nil}
+	}
+	table, err := latformer.ParamsFor(arch)
+	if err != nil {
+		return err
+	}
+	settings, err := parseSettings(run.settings, table, nil)
+	if err != nil {
+		return err
+	}
 	if err := run.prepare(fs, dataPaths(*dataFlag, "arc/"+*split)); err != nil {
 		return err
 	}
 	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: strings.Join(*category, ","), Tasks: *tasks, Annotation: *annotation, Limit: *limit,
 		MaxCanvas: *maxCanvas, Holdout: *holdout, Steps: *steps, Canvas: *canvas, Buckets: *buckets, CompilePerTask: *perTask, Model: *modelName,
-		Workers: run.workers, Settings: run.settings, Out: run.out, Resume: run.resume, Force: run.force}
+		Workers: run.workers, Settings: settings, Out: run.out, Resume: run.resume, Force: run.force}
 	if *curvesFile != "" {
 		curves, closeCurves, err := curvesWriter(*curvesFile)
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/layers"
 )
@@ -29,7 +30,8 @@ type benchOptions struct {
 	reference, factoredRef, pyExe string
 	torches                       string // --torch: "label=interpreter [args];..."
 	refCanvas                     int
-	settings, cpuProfile          string
+	settingsText, cpuProfile      string
+	settings                      hparams.Settings // --set, parsed
 }
 
 func runBench(args []string) error {
@@ -51,7 +53,7 @@ func runBench(args []string) error {
 	fs.StringVar(&o.torches, "torch", "", `PyTorch rows for --reference, "label=interpreter [args];...": each runs both reference scripts with that interpreter and those extra arguments (e.g. "pytorch2=.venv-bench/bin/python;pytorch2-compile=.venv-bench/bin/python --compile;pytorch1.13=/usr/bin/python3"); empty: one row "pytorch" with --python`)
 	fs.StringVar(&o.factoredRef, "factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference; empty: skip")
 	fs.IntVar(&o.refCanvas, "reference-canvas", 30, "canvas side of the PyTorch reference steps and of the ratios")
-	fs.StringVar(&o.settings, "set", "", `extra hyperparameters, "key=value;..."`)
+	fs.StringVar(&o.settingsText, "set", "", `extra hyperparameters, "key=value;..."`)
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps (all canvases and paths) to this file (go tool pprof)")
 	attentions := stringsFlag(fs, "attention", []string{"full", "factored"}, "comma-separated attention `paths` to time: \"full\" (the paper's masked attention) and \"factored\" (mask-only, per lattice axis; latformer_attention=mask_only)")
 	if err := parseFlags(fs, args); err != nil {
@@ -59,6 +61,10 @@ func runBench(args []string) error {
 	}
 	o.sides, o.attentions = *sides, *attentions
 	if err := o.check(); err != nil {
+		return err
+	}
+	var err error
+	if o.settings, err = parseSettings(o.settingsText, latformer.Params(), benchSettings(o.dim, o.ffn)); err != nil {
 		return err
 	}
 	return o.run()
@@ -155,7 +161,7 @@ func (o *benchOptions) run() error {
 		for _, att := range o.attentions {
 			set := o.settings
 			if att == "factored" {
-				set = strings.Trim(set+";"+layers.ParamAttention+"="+layers.AttentionMaskOnly, ";")
+				set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
 			}
 			st, err := benchCanvas(c, o.batch, o.dim, o.ffn, o.warm, o.steps, set)
 			if err != nil {
@@ -291,14 +297,16 @@ func buildSetting(key string) string {
 	return ""
 }
 
+// benchSettings are the hyperparameters of the reference configuration (d, d_ff, one color copy), before
+// --set.
+func benchSettings(dim, ffn int) hparams.Settings {
+	return hparams.Settings{{Key: latformer.ParamDim, Value: dim}, {Key: layers.ParamFFNDim, Value: ffn}, {Key: latformer.ParamAugment, Value: 1}}
+}
+
 // benchCanvas times `steps` training steps on random canvases after `warm` untimed ones, and measures
 // how many cores other processes used meanwhile.
-func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings string) (stepStats, error) {
-	set := fmt.Sprintf("model_dim=%d;latformer_ffn_dim=%d;augment_copies=1", dim, ffn)
-	if settings != "" {
-		set += ";" + settings
-	}
-	store, err := latformer.NewStore(set)
+func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings hparams.Settings) (stepStats, error) {
+	store, err := latformer.NewStore(benchSettings(dim, ffn).With(settings...))
 	if err != nil {
 		return stepStats{}, err
 	}

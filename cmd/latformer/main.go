@@ -106,8 +106,9 @@ func exitCode(name string, run func([]string) error, args []string) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(os.Stderr, "latformer %s: %v\n\n", name, ue.error)
+		fmt.Fprintf(os.Stderr, "latformer %s: %v\n", name, ue.error)
 		if ue.fs != nil {
+			fmt.Fprintln(os.Stderr)
 			ue.fs.SetOutput(os.Stderr)
 			ue.fs.Usage()
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experiments/runner"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -40,11 +41,11 @@ type Options struct {
 	// Holdout keeps half of the selected tasks, split by a hash of the id (InHoldout): "dev" to choose
 	// hyperparameters on, "eval" to report on; "" keeps all.
 	Holdout  string
-	Workers  int    // tasks solved in parallel, one backend each (0: 1)
-	Steps    int    // max training steps per task (0: the train_steps hyperparameter)
-	Canvas   int    // canvas side (0: per task, datasets.TaskCanvas; 30: the paper's)
-	Buckets  []int  // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
-	Settings string // hyperparameters, "key=value;key=value"
+	Workers  int              // tasks solved in parallel, one backend each (0: 1)
+	Steps    int              // max training steps per task (0: the train_steps hyperparameter)
+	Canvas   int              // canvas side (0: per task, datasets.TaskCanvas; 30: the paper's)
+	Buckets  []int            // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
+	Settings hparams.Settings // hyperparameters (latformer.ParseSettingsFor the Model's architecture)
 	// Model is the architecture to train: "latformer" (default) or a baseline (baselines.Names), or
 	// LatticeSearch: the lattice search alone, nothing trained.
 	Model string
@@ -117,12 +118,12 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		o.Out = filepath.Join("runs", fmt.Sprintf("arc-%s-%s-%s.csv", o.Split, strings.NewReplacer(",", "+", " ", "").Replace(o.Category), now.Format("20060102-150405")))
 	}
 	if o.Steps > 0 {
-		o.Settings = strings.Trim(o.Settings+fmt.Sprintf(";train_steps=%d", o.Steps), ";")
+		o.Settings = o.Settings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
 	}
 	if o.Model == "" {
 		o.Model = "latformer"
 	}
-	arch, err := modelArchitecture(o.Model)
+	arch, err := ModelArchitecture(o.Model)
 	if err != nil {
 		return o, err
 	}
@@ -132,9 +133,10 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	return o, nil
 }
 
-// modelArchitecture returns the architecture a model name trains: LatFormer's for LatticeSearch (whose
-// experts' group it searches), else baselines.ByName's.
-func modelArchitecture(name string) (latformer.Architecture, error) {
+// ModelArchitecture returns the architecture a model name (Options.Model) trains: LatFormer's for
+// LatticeSearch (whose experts' group it searches), else baselines.ByName's; its hyperparameters are
+// latformer.ParamsFor it.
+func ModelArchitecture(name string) (latformer.Architecture, error) {
 	if name == LatticeSearch {
 		return latformer.LatFormerArchitecture(), nil
 	}
@@ -282,7 +284,7 @@ func Run(o Options, report Report) (Outcome, error) {
 	for _, t := range tasks {
 		out.Selected = append(out.Selected, t.ID)
 	}
-	arch, _ := modelArchitecture(o.Model) // checked by withDefaults
+	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
 	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch, Search: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,

@@ -12,6 +12,7 @@ import (
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -72,9 +73,9 @@ type TaskResult struct {
 // (Appendix B.2). The grids are placed at the top-left of a canvas x canvas canvas (canvas <= 0: the
 // per-task datasets.TaskCanvas; 30 is the paper's setting), the model predicts the whole canvas, pad cells
 // included, and the predicted grid is the non-pad region (datasets.Canvas.Grid). settings are extra
-// hyperparameters ("key=value;..."), cond an optional conditioning vector shared by all pairs (nil for
+// hyperparameters (latformer.ParseSettings), cond an optional conditioning vector shared by all pairs (nil for
 // none). progress, if not nil, gets the training progress. A Solver solves many tasks faster.
-func SolveTask(backend compute.Backend, task datasets.Task, settings string, canvas int, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
+func SolveTask(backend compute.Backend, task datasets.Task, settings hparams.Settings, canvas int, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
 	s, err := NewSolver(backend, settings, SolverOptions{Canvas: canvas})
 	if err != nil {
 		return TaskResult{ID: task.ID}, err
@@ -116,7 +117,7 @@ type Solver struct {
 	cache     *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
 	gridCache *latformer.LearnerCache // the same with the grid-lattice expert (gate_init_grid), made when needed
 	backend   compute.Backend
-	settings  string
+	settings  hparams.Settings
 	store     *model.Store // the hyperparameters (the experts' group, gate_init and its options)
 	// search: gate_init is "search"; grid, fallback and screen: gate_init_grid, gate_init_fallback and
 	// search_screen; unproposedMaxCells: gate_init_unproposed_max_cells.
@@ -125,7 +126,7 @@ type Solver struct {
 }
 
 // NewSolver returns a Solver; bad settings or options are an error here, before any work.
-func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*Solver, error) {
+func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOptions) (*Solver, error) {
 	if opts.Canvas < 0 || opts.Canvas > datasets.MaxGridSide {
 		return nil, fmt.Errorf("canvas must be in 0..%d, got %d", datasets.MaxGridSide, opts.Canvas)
 	}
@@ -319,10 +320,7 @@ func (s *Solver) searchFirst(learner *latformer.Learner, res *TaskResult, train 
 	}
 	if used.GridLattice && !expert.GridLattice && s.search {
 		if s.gridCache == nil {
-			settings := experts.ParamGridLattice + "=true"
-			if s.settings != "" {
-				settings = s.settings + ";" + settings
-			}
+			settings := s.settings.With(hparams.Setting{Key: experts.ParamGridLattice, Value: true})
 			if s.gridCache, err = latformer.NewLearnerCacheFor(s.opts.Architecture, s.backend, settings); err != nil {
 				return nil, nil, err
 			}

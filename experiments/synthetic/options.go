@@ -11,6 +11,8 @@ import (
 
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -55,9 +57,9 @@ type Options struct {
 	Canvas  int       // canvas side (default 30, the paper's)
 	NumTest int       // test pairs per task (default 100, the paper's)
 	Steps   int       // max training steps per unit (default 300)
-	// Settings are hyperparameters applied to every model ("key=value;..."), after the experiment's own
-	// (TrainingSettings) and the model's (ModelSettings).
-	Settings string
+	// Settings are hyperparameters applied to every model, after the experiment's own (TrainingSettings)
+	// and the model's (ModelSettings).
+	Settings hparams.Settings
 	Seed     uint64 // the tasks' seed (datasets.SyntheticOptions.Seed)
 	Workers  int    // units trained in parallel, one backend each (default 1)
 	// Out is the results CSV (default runs/<experiment>-<date>-<time>.csv); an existing file is an error
@@ -72,7 +74,11 @@ type Options struct {
 // ModelSettings), minibatches of 4 pairs in 4 color copies (16 canvases per step, the batch of
 // `latformer bench`; a training set of up to 4 pairs trains on all of it every step), and early stopping
 // once the training pairs are fitted (the learner's default).
-const TrainingSettings = "train_restarts=1;train_batch_pairs=4;augment_copies=4"
+var TrainingSettings = hparams.Settings{
+	{Key: latformer.ParamRestarts, Value: 1},
+	{Key: latformer.ParamBatchPairs, Value: 4},
+	{Key: latformer.ParamAugment, Value: 4},
+}
 
 // LatFormerSettings are the settings LatFormer trains with in these experiments, on top of the ARC
 // defaults: circular shifts only (expert_zero_fill=false; the synthetic translations are circular by
@@ -85,7 +91,11 @@ const TrainingSettings = "train_restarts=1;train_batch_pairs=4;augment_copies=4"
 // also with restarts (README, "Figure 5"). The baselines train once: they fit their
 // training pairs by memorizing them when they are few, and restarts would triple the time of the runs
 // where they do not.
-const LatFormerSettings = "expert_zero_fill=false;train_restarts=3;train_restarts_max_cells=0"
+var LatFormerSettings = hparams.Settings{
+	{Key: experts.ParamZeroFill, Value: false},
+	{Key: latformer.ParamRestarts, Value: 3},
+	{Key: latformer.ParamRestartsMaxCells, Value: 0},
+}
 
 // ModelSettings returns the hyperparameters that make the model of Figure 5 called name, none for the
 // baselines. The LatFormer models train with LatFormerSettings, the smoothed-mask prediction on
@@ -93,9 +103,10 @@ const LatFormerSettings = "expert_zero_fill=false;train_restarts=3;train_restart
 // written out rather than left to the library's default, so that the paper-protocol rows stay what they
 // are whatever that default: the paper's (latformer.GateInitPaper) for ModelLatFormer and
 // ModelLatFormerNoSmooth, the search's (latformer.GateInitSearch) for ModelLatFormerSearch.
-func ModelSettings(name string) string {
-	model := func(smoothing bool, gateInit string) string {
-		return fmt.Sprintf("%s;%s=%t;%s=%s", LatFormerSettings, latformer.ParamSmoothing, smoothing, latformer.ParamGateInit, gateInit)
+func ModelSettings(name string) hparams.Settings {
+	model := func(smoothing bool, gateInit string) hparams.Settings {
+		return LatFormerSettings.With(hparams.Setting{Key: latformer.ParamSmoothing, Value: smoothing},
+			hparams.Setting{Key: latformer.ParamGateInit, Value: gateInit})
 	}
 	switch name {
 	case ModelLatFormer:
@@ -105,7 +116,7 @@ func ModelSettings(name string) string {
 	case ModelLatFormerSearch:
 		return model(true, latformer.GateInitSearch)
 	}
-	return ""
+	return nil
 }
 
 // architecture returns the architecture a model name trains.
@@ -118,6 +129,28 @@ func architecture(name string) (latformer.Architecture, error) {
 		return arch, fmt.Errorf("%w (or %s)", err, strings.Join(latFormerModels[1:], ", "))
 	}
 	return arch, nil
+}
+
+// Params returns the hyperparameters that the settings of a run of models (Options.Models; nil: the
+// full mode's) may name: LatFormer's (latformer.Params) and each model's own (a baseline's); every model
+// must accept the run's settings (Run checks).
+func Params(models []string) (hparams.Table, error) {
+	if models == nil {
+		models = FigureModels
+	}
+	t := latformer.Params()
+	for _, m := range models {
+		arch, err := architecture(m)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range arch.Params {
+			if _, ok := t[k]; !ok {
+				t[k] = hparams.Def(k, v)
+			}
+		}
+	}
+	return t, nil
 }
 
 // Full returns the settings of the full mode of an experiment (the README's numbers):
@@ -249,18 +282,13 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 }
 
 // settings returns the hyperparameters a unit of model m at noise level w trains with.
-func (o Options) settings(m string, w float64) string {
-	parts := []string{TrainingSettings, fmt.Sprintf("%s=%d", latformer.ParamSteps, o.Steps)}
-	if s := ModelSettings(m); s != "" {
-		parts = append(parts, s)
-	}
+func (o Options) settings(m string, w float64) hparams.Settings {
+	s := TrainingSettings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
+	s = s.With(ModelSettings(m)...)
 	if w > 0 {
-		parts = append(parts, fmt.Sprintf("%s=%g", latformer.ParamNoise, w))
+		s = s.With(hparams.Setting{Key: latformer.ParamNoise, Value: w})
 	}
-	if o.Settings != "" {
-		parts = append(parts, o.Settings)
-	}
-	return strings.Join(parts, ";")
+	return s.With(o.Settings...)
 }
 
 // checkSettings checks that model m accepts the settings of noise level w.

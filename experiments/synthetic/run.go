@@ -188,7 +188,7 @@ type worker struct {
 	o       Options
 	backend compute.Backend
 	pool    []datasets.Grid
-	caches  map[string]*latformer.LearnerCache // by settings
+	caches  map[string]*latformer.LearnerCache // by model and settings
 	task    struct {
 		family datasets.SyntheticFamily
 		index  int
@@ -225,7 +225,8 @@ func (wk *worker) Do(u Unit) (Result, error) {
 		return Result{}, err
 	}
 	settings := wk.o.settings(u.Model, u.Noise)
-	cache := wk.caches[settings]
+	key := u.Model + " " + settings.String() // the baselines share their settings, not their architecture
+	cache := wk.caches[key]
 	if cache == nil {
 		arch, err := architecture(u.Model)
 		if err != nil {
@@ -234,7 +235,7 @@ func (wk *worker) Do(u Unit) (Result, error) {
 		if cache, err = latformer.NewLearnerCacheFor(arch, wk.backend, settings); err != nil {
 			return Result{}, err
 		}
-		wk.caches[settings] = cache
+		wk.caches[key] = cache
 	}
 	learner, _, err := cache.Learner(wk.o.Canvas, wk.o.Canvas)
 	if err != nil {

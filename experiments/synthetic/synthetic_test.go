@@ -13,9 +13,10 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
-	"github.com/gomlx/gomlx/ui/commandline"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/resultsfile"
+	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -34,7 +35,7 @@ func TestOptionsErrors(t *testing.T) {
 		{Options{Workers: -1}, "workers"},
 		{Options{Resume: true}, "resume needs"},
 		{Options{Resume: true, Force: true, Out: "x.csv"}, "contradict"},
-		{Options{Settings: "no_such_key=1"}, "no_such_key"},
+		{Options{Settings: hparams.Settings{{Key: "no_such_key", Value: 1}}}, "no_such_key"},
 		{Options{Experiment: Noise, Models: []string{"transformer"}}, "input_noise"},
 	} {
 		_, err := c.o.withDefaults(time.Now())
@@ -73,9 +74,7 @@ func TestModelSettings(t *testing.T) {
 			params[latformer.ParamGateInit], params[latformer.ParamSmoothing] = flip, flip == latformer.GateInitPaper
 			store := model.NewStore()
 			store.SetParams(params)
-			if _, err := commandline.ParseSettings(store, o.settings(m, 0)); err != nil {
-				t.Fatalf("%s: %v", m, err)
-			}
+			o.settings(m, 0).Apply(store)
 			gateInit := model.GetParamOr(store.RootScope(), latformer.ParamGateInit, "")
 			smoothing := model.GetParamOr(store.RootScope(), latformer.ParamSmoothing, !w.smoothing)
 			if gateInit != w.gateInit || smoothing != w.smoothing {
@@ -84,10 +83,10 @@ func TestModelSettings(t *testing.T) {
 		}
 	}
 	// latformer_search is latformer but for the gate initialization.
-	if a, b := ModelSettings(ModelLatFormer), ModelSettings(ModelLatFormerSearch); strings.Replace(a, "gate_init=paper", "gate_init=search", 1) != b {
+	if a, b := ModelSettings(ModelLatFormer).String(), ModelSettings(ModelLatFormerSearch).String(); strings.Replace(a, "gate_init=paper", "gate_init=search", 1) != b {
 		t.Errorf("settings of %s %q and %s %q differ in more than gate_init", ModelLatFormer, a, ModelLatFormerSearch, b)
 	}
-	if s := ModelSettings("transformer"); s != "" {
+	if s := ModelSettings("transformer"); len(s) != 0 {
 		t.Errorf("a baseline's model settings: %q, want none", s)
 	}
 }
@@ -268,5 +267,35 @@ func TestRunAndResume(t *testing.T) {
 	rows, err := ReadResults(out)
 	if err != nil || len(rows) != 2 {
 		t.Errorf("file after the repair: %d rows, %v; want 2", len(rows), err)
+	}
+}
+
+// TestWorkerCachePerModel checks that a worker keeps one learner cache per model: two baselines train
+// with the same settings (TrainingSettings, no model settings) but each its own architecture, so the
+// second must not reuse the first one's learner. Each unit trains one step on a 5 x 5 canvas.
+func TestWorkerCachePerModel(t *testing.T) {
+	o, err := Options{RandomGrids: true, Models: []string{"cnn", "attention_abs"}, Sizes: []int{1}, Canvas: 5, NumTest: 1, Steps: 1,
+		Out: filepath.Join(t.TempDir(), "se.csv")}.withDefaults(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wk := &worker{o: o, backend: testutil.Backend(t), caches: map[string]*latformer.LearnerCache{}}
+	defer wk.Close()
+	for _, m := range o.Models {
+		if _, err := wk.Do(Unit{Model: m, Family: datasets.FamilyRotation, NumTrain: 1}); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+	}
+	if len(wk.caches) != 2 {
+		t.Errorf("%d learner caches after a unit of cnn and one of attention_abs, want 2 (one per model)", len(wk.caches))
+	}
+	for key, c := range wk.caches {
+		l, _, err := c.Learner(5, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if model, _, _ := strings.Cut(key, " "); l.Architecture().Name != model {
+			t.Errorf("the cache of %s trains %s", model, l.Architecture().Name)
+		}
 	}
 }
