@@ -16,6 +16,7 @@ import (
 	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/testutil"
@@ -334,9 +335,9 @@ func TestPixelCNNDecoding(t *testing.T) {
 
 // BenchmarkStep times one training step (forward, backward, Adam) of each baseline at canvas 10 on a
 // batch of 30 canvases (3 pairs in 10 color copies, the ARC protocol's usual batch), on the backend
-// latformer.NewBackend chooses (GOMLX_BACKEND). PixelCNN's step is its teacher-forced one.
+// backend.New chooses (GOMLX_BACKEND). PixelCNN's step is its teacher-forced one.
 func BenchmarkStep(b *testing.B) {
-	backend, err := latformer.NewBackend()
+	backend, err := backend.New()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/arc"
@@ -53,7 +54,7 @@ func runARC(args []string) error {
 	}
 	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: strings.Join(*category, ","), Tasks: *tasks, Annotation: *annotation, Limit: *limit,
 		MaxCanvas: *maxCanvas, Holdout: *holdout, Steps: *steps, Canvas: *canvas, Buckets: *buckets, CompilePerTask: *perTask, Model: *modelName,
-		Workers: run.workers, Settings: settings, Out: run.out, Resume: run.resume, Force: run.force}
+		Workers: run.workers, NewBackend: backend.New, Settings: settings, Out: run.out, Resume: run.resume, Force: run.force}
 	if *curvesFile != "" {
 		curves, closeCurves, err := curvesWriter(*curvesFile)
 		if err != nil {

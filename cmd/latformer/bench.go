@@ -16,8 +16,10 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/hparams"
+	"github.com/latformer/latformer/internal/benchstat"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/layers"
 )
@@ -131,13 +133,13 @@ func (o *benchOptions) torchRows() ([]torchRow, error) {
 
 // run times the Go steps, then the PyTorch references, and prints the lines described in runBench.
 func (o *benchOptions) run() error {
-	backend, err := latformer.NewBackend()
+	b, err := backend.New()
 	if err != nil {
 		return err
 	}
-	backendName := latformer.BackendConfig()
+	backendName := backend.Config()
 	printHost()
-	fmt.Printf("backend: %s\n", latformer.BackendDescription(backendName, backend))
+	fmt.Printf("backend: %s\n", backend.Describe(b))
 	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
 		o.batch, o.dim, o.ffn)
 	fmt.Printf("timing: %d warm-up steps, then %d timed steps per canvas and path (and per PyTorch reference); median and min of the timed steps\n",
@@ -209,9 +211,9 @@ func (o *benchOptions) runReferences(ours string, sides []benchSide) error {
 		all = append(all, benchSide{row.label + " full", "", torch})
 		for _, s := range sides {
 			fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
-				ours, row.label, c, s.attention, ratio(s.stats.MedianMs, torch.MedianMs), row.label)
+				ours, row.label, c, s.attention, benchstat.Ratio(s.stats.MedianMs, torch.MedianMs), row.label)
 			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
-				ours, row.label, c, s.attention, ratio(s.stats.MinMs, torch.MinMs))
+				ours, row.label, c, s.attention, benchstat.Ratio(s.stats.MinMs, torch.MinMs))
 		}
 		if o.factoredRef == "" {
 			continue
@@ -225,8 +227,8 @@ func (o *benchOptions) runReferences(ours string, sides []benchSide) error {
 		all = append(all, benchSide{row.label + " factored", "", fact})
 		for _, s := range sides {
 			if s.attention == "factored" {
-				fmt.Printf("bench ratio %s/%s-factored canvas=%d attention=factored: %.2f (same work)\n", ours, row.label, c, ratio(s.stats.MedianMs, fact.MedianMs))
-				fmt.Printf("bench ratio-min %s/%s-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", ours, row.label, c, ratio(s.stats.MinMs, fact.MinMs))
+				fmt.Printf("bench ratio %s/%s-factored canvas=%d attention=factored: %.2f (same work)\n", ours, row.label, c, benchstat.Ratio(s.stats.MedianMs, fact.MedianMs))
+				fmt.Printf("bench ratio-min %s/%s-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", ours, row.label, c, benchstat.Ratio(s.stats.MinMs, fact.MinMs))
 			}
 		}
 	}
@@ -234,10 +236,20 @@ func (o *benchOptions) runReferences(ours string, sides []benchSide) error {
 	return nil
 }
 
+// runReference runs a PyTorch reference script (benchstat.RunReference) and prints its configuration,
+// backend, compile, contention and equality lines prefixed by "reference (label): ".
+func runReference(label, python, script string, args ...string) (benchstat.StepStats, error) {
+	st, lines, err := benchstat.RunReference(python, script, args...)
+	for _, line := range lines {
+		fmt.Printf("reference (%s): %s\n", label, line)
+	}
+	return st, err
+}
+
 // benchSide is one timed side of a comparison: a Go attention path or a PyTorch reference.
 type benchSide struct {
 	name, attention string
-	stats           stepStats
+	stats           benchstat.StepStats
 }
 
 // warnContended prints one warning line per side whose timing shared the CPUs with other processes, or
@@ -245,15 +257,15 @@ type benchSide struct {
 func warnContended(sides []benchSide) {
 	clean := true
 	for _, s := range sides {
-		switch v := s.stats.verdict(); v {
-		case verdictClean:
+		switch v := s.stats.Verdict(); v {
+		case benchstat.VerdictClean:
 		default:
 			clean = false
 			fmt.Printf("bench WARNING %s: %s\n", s.name, v)
 		}
 	}
 	if clean && len(sides) > 0 {
-		fmt.Printf("bench contention: none (other processes used at most %.1f core while each side was timed)\n", contendedCores)
+		fmt.Printf("bench contention: none (other processes used at most %.1f core while each side was timed)\n", benchstat.ContendedCores)
 	}
 }
 
@@ -261,25 +273,25 @@ func warnContended(sides []benchSide) {
 // backend uses on it with this build.
 func printHost() {
 	text, _ := os.ReadFile("/proc/cpuinfo")
-	h := parseCPUInfo(string(text))
+	h := benchstat.ParseCPUInfo(string(text))
 	yesNo := func(f string) string {
-		if h.flags[f] {
+		if h.Flags[f] {
 			return f + " yes"
 		}
 		return f + " no"
 	}
-	fmt.Printf("cpu: %s; %d logical CPUs (GOMAXPROCS %d); %s, %s, %s\n", h.model, h.cpus, runtime.GOMAXPROCS(0),
+	fmt.Printf("cpu: %s; %d logical CPUs (GOMAXPROCS %d); %s, %s, %s\n", h.Model, h.CPUs, runtime.GOMAXPROCS(0),
 		yesNo("avx2"), yesNo("avx512f"), yesNo("fma"))
 	experiments := buildSetting("GOEXPERIMENT")
-	kernels := simdPath(runtime.GOARCH, experiments, h.flags, os.Getenv)
-	if kernels == "simd:avx512" && computeReplacement() == computeFork {
+	kernels := benchstat.SIMDPath(runtime.GOARCH, experiments, h.Flags, os.Getenv)
+	if kernels == "simd:avx512" && benchstat.ComputeReplacement() == benchstat.ComputeFork {
 		kernels += " (products with at most 16 right-hand columns: docs/upstream/compute-matmul-narrow.patch)"
 	}
 	fmt.Printf("simd: %s, GOEXPERIMENT=%s, GOARCH=%s; Go backend float32 matmul kernels: %s\n", runtime.Version(),
 		experiments, runtime.GOARCH, kernels)
 	fmt.Printf("simd: Go backend float32 softmax: %s\n",
-		softmaxPath(runtime.GOARCH, experiments, buildSetting("GOAMD64"), computeReplacement(), h.flags, os.Getenv))
-	if _, unknown := applyGODEBUG(h.flags, os.Getenv("GODEBUG")); len(unknown) > 0 {
+		benchstat.SoftmaxPath(runtime.GOARCH, experiments, buildSetting("GOAMD64"), benchstat.ComputeReplacement(), h.Flags, os.Getenv))
+	if _, unknown := benchstat.ApplyGODEBUG(h.Flags, os.Getenv("GODEBUG")); len(unknown) > 0 {
 		fmt.Printf("simd: GODEBUG names cpu.%s, which Go does not know and ignores (it printed \"GODEBUG: unknown cpu feature\"); "+
 			"cpu.avx512f=off or GOMLX_SIMD_AVX512=false turn the AVX-512 kernels off\n", strings.Join(unknown, ", cpu."))
 	}
@@ -305,18 +317,18 @@ func benchSettings(dim, ffn int) hparams.Settings {
 
 // benchCanvas times `steps` training steps on random canvases after `warm` untimed ones, and measures
 // how many cores other processes used meanwhile.
-func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings hparams.Settings) (stepStats, error) {
+func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings hparams.Settings) (benchstat.StepStats, error) {
 	store, err := latformer.NewStore(benchSettings(dim, ffn).With(settings...))
 	if err != nil {
-		return stepStats{}, err
+		return benchstat.StepStats{}, err
 	}
-	backend, err := latformer.NewBackend()
+	b, err := backend.New()
 	if err != nil {
-		return stepStats{}, err
+		return benchstat.StepStats{}, err
 	}
-	learner, err := latformer.NewLearner(backend, store, canvas, canvas)
+	learner, err := latformer.NewLearner(b, store, canvas, canvas)
 	if err != nil {
-		return stepStats{}, err
+		return benchstat.StepStats{}, err
 	}
 	n := canvas * canvas
 	rng := rand.New(rand.NewPCG(1, uint64(canvas)))
@@ -332,21 +344,21 @@ func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings hparams.Sett
 	tokens, targets := random(), random()
 	for range warm {
 		if _, err := learner.TrainBatch(tokens, targets); err != nil {
-			return stepStats{}, err
+			return benchstat.StepStats{}, err
 		}
 	}
 	times := make([]float64, 0, steps)
-	before, errBefore := sampleCPU()
+	before, errBefore := benchstat.SampleCPU()
 	for range steps {
 		start := time.Now()
 		if _, err := learner.TrainBatch(tokens, targets); err != nil {
-			return stepStats{}, err
+			return benchstat.StepStats{}, err
 		}
 		times = append(times, float64(time.Since(start).Microseconds())/1000)
 	}
-	other := unknownCores
-	if after, err := sampleCPU(); err == nil && errBefore == nil {
-		other = otherCores(before, after)
+	other := benchstat.UnknownCores
+	if after, err := benchstat.SampleCPU(); err == nil && errBefore == nil {
+		other = benchstat.OtherCoresBetween(before, after)
 	}
-	return summarize(times, other), nil
+	return benchstat.Summarize(times, other), nil
 }

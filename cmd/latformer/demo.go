@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
@@ -75,16 +76,16 @@ func runDemo(args []string) error {
 		}
 		tasks = append(tasks, task)
 	}
-	backend, err := latformer.NewBackend()
+	b, err := backend.New()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("backend: %s\n", latformer.BackendDescription(latformer.BackendConfig(), backend))
+	fmt.Printf("backend: %s\n", backend.Describe(b))
 	o := demoOptions{canvas: *canvas, numTrain: *numTrain, numTest: *numTest, seed: *seed, outDir: *outDir, settings: settings, quiet: *quiet}
 	allExact := true
 	start := time.Now()
 	for _, task := range tasks {
-		exact, err := runDemoTask(backend, task, o)
+		exact, err := runDemoTask(b, task, o)
 		if err != nil {
 			return err
 		}

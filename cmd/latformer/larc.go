@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/larc"
 	"github.com/latformer/latformer/hparams"
@@ -59,7 +60,7 @@ func runLARC(args []string) error {
 		return err
 	}
 	o := larc.Options{DataDir: *dataFlag, Conditions: *conditions, Category: *category, Tasks: *tasks, Limit: *limit, Steps: *steps,
-		Settings: settings, Workers: run.workers, Out: run.out, Resume: run.resume, Force: run.force}
+		Settings: settings, Workers: run.workers, NewBackend: backend.New, Out: run.out, Resume: run.resume, Force: run.force}
 	if *quick {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -121,11 +122,11 @@ func runLARC(args []string) error {
 // fitted on the descriptions of LARC's training split; and a line describing it.
 func larcEncoder(o larc.Options, dir string, bowDim int) (textenc.Encoder, string, error) {
 	if dir != "" {
-		backend, err := latformer.NewBackend()
+		b, err := backend.New()
 		if err != nil {
 			return nil, "", err
 		}
-		enc, err := t5.Load(backend, dir)
+		enc, err := t5.Load(b, dir)
 		if err != nil {
 			return nil, "", err
 		}

@@ -16,7 +16,6 @@
 //	latformer merge OUT SHARD... join the results files of a run's shards (--shard I/N) into one
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
 //	latformer serve  [flags]   web page to browse and label the ARC tasks (Appendix B.3, Figure 7b)
-//	latformer hang-repro [flags] reproduce the pure-Go backend's worker-pool deadlock
 //
 // Run "latformer <command> -h" for the flags of a command. The compute backend is GoMLX's pure-Go
 // backend unless $GOMLX_BACKEND selects another (e.g. GOMLX_BACKEND=xla:cpu).
@@ -45,7 +44,6 @@ var commands = []struct {
 	{"merge", "join the results files of the shards of one run (--shard I/N) into one, checking that they belong together", runMerge},
 	{"serve", "web page to browse the ARC tasks, their predictions and masks, and label the priors they need", runServe},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
-	{"hang-repro", "reproduce the pure-Go backend's worker-pool deadlock (parallel node execution)", runHangRepro},
 }
 
 func usage(w io.Writer) {
@@ -54,7 +52,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-17s %s\n", c.name, c.help)
 	}
 	fmt.Fprintf(w, "\nRun 'latformer <command> -h' for the flags of a command.\n"+
-		"The backend is GoMLX's pure-Go backend (nodes scheduled sequentially) unless $GOMLX_BACKEND selects another.\n")
+		"The backend is GoMLX's pure-Go backend (graph nodes in parallel, a configuration that cannot deadlock) unless $GOMLX_BACKEND selects another.\n")
 }
 
 // usageError is a command-line mistake (unknown flag, bad value): exit status 2, after the usage.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/experiments/registration"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
@@ -52,7 +53,7 @@ func runRegistration(args []string) error {
 	}
 	o := registration.Options{PairOptions: registration.PairOptions{ImagesDir: *images, Images: *names, PairsPerImage: *perImage,
 		Patch: *patch, Grid: *grid, MaxShift: *maxShift, Modality: *modality, Seed: *seed},
-		Conditions: *conditions, Settings: settings, Workers: run.workers, Export: *export, Out: run.out, Resume: run.resume, Force: run.force}
+		Conditions: *conditions, Settings: settings, Workers: run.workers, NewBackend: backend.New, Export: *export, Out: run.out, Resume: run.resume, Force: run.force}
 	if *quick {
 		o.Images, o.PairsPerImage, o.Patch, o.MaxShift, o.Conditions = o.Images[:min(3, len(o.Images))], 1, 8, 2, []string{registration.Raw}
 		o.Settings = quickSettings.With(o.Settings...)

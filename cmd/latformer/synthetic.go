@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/synthetic"
 	"github.com/latformer/latformer/hparams"
@@ -63,7 +64,7 @@ func runSynthetic(experiment string, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	o.DataDir, o.RandomGrids, o.Seed, o.Workers = *dataFlag, *randomGrids, *seed, run.workers
+	o.DataDir, o.RandomGrids, o.Seed, o.Workers, o.NewBackend = *dataFlag, *randomGrids, *seed, run.workers, backend.New
 	o.Out, o.Resume, o.Force = run.out, run.resume, run.force
 	// o holds the mode's settings; a flag given on the command line overrides them (an empty list keeps
 	// them).

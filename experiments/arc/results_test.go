@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/datasets/annotate"
@@ -87,10 +88,10 @@ func TestReadResultsOldFormat(t *testing.T) {
 			t.Errorf("%d columns: old row read as %+v", columns, r)
 		}
 		settings := hparams.Settings{{Key: latformer.ParamSteps, Value: 2}, {Key: latformer.ParamAugment, Value: 1}, {Key: latformer.ParamRestarts, Value: 1}}
-		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, Model: "cnn", Settings: settings}, Report{}); err == nil || !strings.Contains(err.Error(), "model latformer") {
+		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, NewBackend: backend.New, Model: "cnn", Settings: settings}, Report{}); err == nil || !strings.Contains(err.Error(), "model latformer") {
 			t.Errorf("%d columns: resuming LatFormer's file with the CNN: error %v", columns, err)
 		}
-		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, Settings: settings}, Report{}); err != nil {
+		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, NewBackend: backend.New, Settings: settings}, Report{}); err != nil {
 			t.Fatalf("%d columns: resuming: %v", columns, err)
 		}
 		rows, err = ReadResults(path)

@@ -57,8 +57,9 @@ type Options struct {
 	// skipping the tasks already in it) or Force (overwrite).
 	Out           string
 	Resume, Force bool
-	// BackendConfig is the GoMLX backend configuration of each worker ("" : latformer.BackendConfig()).
-	BackendConfig string
+	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
+	// e.g. backend.New; required by Run.
+	NewBackend func() (compute.Backend, error)
 	// Curves, when set, receives every training step of every task (Curve): to see how restarts train,
 	// and to choose step budgets (a task's row says only how it ended). Called from the workers'
 	// goroutines, at the same time for different tasks.
@@ -87,9 +88,6 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	}
 	if o.Workers == 0 {
 		o.Workers = 1
-	}
-	if o.BackendConfig == "" {
-		o.BackendConfig = latformer.BackendConfig()
 	}
 	switch {
 	case o.Split != "training" && o.Split != "evaluation":
@@ -235,7 +233,7 @@ func selectTasks(o Options) ([]datasets.Task, int, error) {
 // RunInfo describes a run that is about to start.
 type RunInfo struct {
 	Options  Options // with the defaults filled in (Out is the file written)
-	Backend  string  // latformer.BackendDescription of the workers' backend
+	Backend  string  // backend.Describe of the workers' backend
 	Selected int     // tasks selected
 	Done     int     // of which already in the results file (Resume)
 	LeftOut  int     // tasks left out by Options.MaxCanvas (not among the selected)
@@ -296,7 +294,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		Workers: o.Workers, NewBackend: o.NewBackend,
 		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
 			s, err := NewSolver(b, o.Settings, solverOpts)
 			if err != nil {

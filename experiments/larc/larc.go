@@ -77,7 +77,9 @@ type Options struct {
 	// Resume (append, skipping the rows already there) or Force (overwrite).
 	Out           string
 	Resume, Force bool
-	BackendConfig string // GoMLX backend of the workers ("": latformer.BackendConfig())
+	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
+	// e.g. backend.New; required by Run.
+	NewBackend func() (compute.Backend, error)
 }
 
 func (o Options) withDefaults(now time.Time) (Options, error) {
@@ -108,9 +110,6 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
 	}
 	o.Workers = max(o.Workers, 1)
-	if o.BackendConfig == "" {
-		o.BackendConfig = latformer.BackendConfig()
-	}
 	if o.Out == "" {
 		if o.Resume {
 			return o, fmt.Errorf("resume needs the results file to continue (Out)")
@@ -351,7 +350,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		Workers: o.Workers, NewBackend: o.NewBackend,
 		NewWorker: func(b compute.Backend) (runner.Worker[unit, Result], error) {
 			w, err := newWorker(b, o, cond, encoderName)
 			if err != nil {

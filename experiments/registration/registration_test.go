@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
@@ -137,7 +138,7 @@ func TestRun(t *testing.T) {
 	dir := writeTexture(t, 48, 3)
 	out := filepath.Join(t.TempDir(), "reg.csv")
 	export := filepath.Join(t.TempDir(), "pairs")
-	o := Options{PairOptions: PairOptions{ImagesDir: dir, Images: []string{"blobs.png"}, PairsPerImage: 2, Patch: 8, Grid: 2, MaxShift: 2, Modality: "identity", Seed: 2},
+	o := Options{NewBackend: backend.New, PairOptions: PairOptions{ImagesDir: dir, Images: []string{"blobs.png"}, PairsPerImage: 2, Patch: 8, Grid: 2, MaxShift: 2, Modality: "identity", Seed: 2},
 		Conditions: []string{Oracle}, Settings: hparams.Settings{{Key: latformer.ParamSteps, Value: 200}}, Out: out, Export: export}
 	res, err := Run(o, Report{})
 	if err != nil {

@@ -64,7 +64,9 @@ type Options struct {
 	// unless Resume or Force.
 	Out           string
 	Resume, Force bool
-	BackendConfig string
+	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
+	// e.g. backend.New; required by Run.
+	NewBackend func() (compute.Backend, error)
 }
 
 // Result is the registration of one pair under one condition.
@@ -166,9 +168,6 @@ func (o Options) withDefaults(now time.Time) (Options, hparams.Settings, error) 
 	case o.Out == "":
 		o.Out = filepath.Join("runs", "registration-"+now.Format("20060102-150405")+".csv")
 	}
-	if o.BackendConfig == "" {
-		o.BackendConfig = latformer.BackendConfig()
-	}
 	settings := Settings.With(o.Settings...)
 	if _, err := latformer.NewStore(settings); err != nil {
 		return o, nil, err
@@ -218,7 +217,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		Workers: o.Workers, NewBackend: o.NewBackend,
 		NewWorker: func(b compute.Backend) (runner.Worker[job, Result], error) {
 			cache, err := latformer.NewLearnerCache(b, settings)
 			if err != nil {

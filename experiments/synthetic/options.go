@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
@@ -66,7 +67,9 @@ type Options struct {
 	// unless Resume (continue it) or Force (overwrite it).
 	Out           string
 	Resume, Force bool
-	BackendConfig string // GoMLX backend configuration of each worker ("": latformer.BackendConfig())
+	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
+	// e.g. backend.New; required by Run.
+	NewBackend func() (compute.Backend, error)
 }
 
 // TrainingSettings are the hyperparameters every model of these experiments trains with, before the
@@ -258,9 +261,6 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		return o, fmt.Errorf("workers must be >= 1, got %d", o.Workers)
 	case o.Resume && o.Force:
 		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
-	}
-	if o.BackendConfig == "" {
-		o.BackendConfig = latformer.BackendConfig()
 	}
 	if o.Out == "" {
 		if o.Resume {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/resultsfile"
@@ -233,7 +234,7 @@ func TestSummarizeAndReach(t *testing.T) {
 func TestRunAndResume(t *testing.T) {
 	t.Setenv(compute.ConfigEnvVar, "go")
 	out := filepath.Join(t.TempDir(), "se.csv")
-	o := Options{RandomGrids: true, Families: []datasets.SyntheticFamily{datasets.FamilyRotation, datasets.FamilyReflection}, Tasks: 1,
+	o := Options{NewBackend: backend.New, RandomGrids: true, Families: []datasets.SyntheticFamily{datasets.FamilyRotation, datasets.FamilyReflection}, Tasks: 1,
 		Models: []string{ModelLatFormer}, Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 250, Out: out}
 	first, err := Run(o, Report{})
 	if err != nil {
