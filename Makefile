@@ -3,7 +3,9 @@
 #
 # Variables:
 #   GOMLX_BACKEND   compute backend ("go" is the default pure-Go backend; "xla:cpu", "xla:cuda" need XLA)
-#   LATFORMER_DATA  data directory (ARC/LARC); defaults to ../shared/data when it exists
+#   DATA            data directory (ARC/LARC) for the targets below; else $LATFORMER_DATA, else ./data, which
+#                   `make download` fills (the latformer command's own default, datasets.DataDir)
+#   LATFORMER_DATA  the data directory of the command, the tests and the notebooks, when DATA is not given
 #   DEMO_FLAGS      extra flags for `latformer demo`
 #   BENCH_FLAGS     extra flags for `latformer bench`
 #   GOEXPERIMENT    Go experiments for every build and test ("simd" by default; empty to disable)
@@ -41,7 +43,7 @@ help:
 	@echo "make serve-check  the ARC browser driven in headless Chromium; saves results/serve-check.png (about 10 s)"
 	@echo "                   (each has a -quick target of a few minutes)"
 	@echo "make slurm-check  a single-node Slurm cluster runs arc as 3 shards + merge, checks it and a requeue (needs root)"
-	@echo "make download  download ARC-AGI-1 into DATA (needs internet)"
+	@echo "make download  download ARC-AGI-1 into DATA, else \$$LATFORMER_DATA, else ./data (needs internet)"
 	@echo "make jupyter-setup  JupyterLab (pinned, in .venv/), GoNB, goimports and gopls for the notebooks; the GoNB kernel"
 	@echo "make lab     JupyterLab on http://127.0.0.1:8888/ in notebooks/ (prints the URL with its token; Ctrl-C stops it)"
 	@echo "make notebooks  every notebook executed headless in quick mode and checked (make notebooks-full: full mode, updates them)"
@@ -70,8 +72,11 @@ nocgo:
 	CGO_ENABLED=0 $(GO) build $(LIBRARY_PKGS)
 	CGO_ENABLED=0 $(GO) build -tags noxla -o /dev/null ./cmd/latformer
 
+# The tests read the ARC and LARC data from $$LATFORMER_DATA, which this sets (TEST_DATA: DATA, else
+# $$LATFORMER_DATA, else ./data); tests that need data skip without it.
+TEST_DATA = $(abspath $(or $(DATA),$(LATFORMER_DATA),data))
 test: vet nocgo compute-fork-check
-	$(GO) test -count=1 ./...
+	LATFORMER_DATA="$(TEST_DATA)" $(GO) test -count=1 ./...
 	$(MAKE) fuzz
 
 # GoMLX's Go backend as this repository builds it: go.mod replaces github.com/gomlx/compute v0.1.2 by
@@ -96,7 +101,7 @@ compute-fork-check:
 fuzz:
 	$(GO) test ./datasets -run '^$$' -fuzz FuzzParseTask -fuzztime 5s
 
-# ARC (Section 5.2). Data directory: DATA=... or $$LATFORMER_DATA, else ../shared/data.
+# ARC (Section 5.2). Data directory: DATA=... or $$LATFORMER_DATA, else ./data (`make download` fills it).
 DATA ?=
 ARC_FLAGS ?=
 download: build
@@ -245,8 +250,9 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 VENV := .venv
 export PATH := $(CURDIR)/$(VENV)/bin:$(CURDIR)/$(BIN):$(PATH)
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH))
-# The ARC data for `make lab` and `make lab-check`: DATA, else $$LATFORMER_DATA, else ../shared/data.
-NB_DATA = $(abspath $(or $(DATA),$(LATFORMER_DATA),$(wildcard ../shared/data)))
+# The ARC data for `make lab`, `make lab-check` and `make notebooks`: DATA, else $$LATFORMER_DATA, else
+# ./data when it exists (`make download`), else ../shared/data when it exists (our CI machine's directory).
+NB_DATA = $(abspath $(or $(DATA),$(LATFORMER_DATA),$(wildcard data),$(wildcard ../shared/data)))
 
 # JupyterLab 4.6 and nbconvert (notebooks/requirements.txt) in .venv/, GoNB and goimports from go.mod's tool
 # versions and gopls from tools/gopls/go.mod, into .venv/bin; the GoNB kernel registered in .venv/ with a PATH of
@@ -278,7 +284,7 @@ notebooks: jupyter-setup
 	@bash notebooks/testdata/selftest.sh /tmp/latformer-notebooks/selftest
 	@start=$$(date +%s); for nb in $(NOTEBOOKS); do \
 		echo "== $$nb"; t0=$$(date +%s); \
-		LATFORMER_QUICK=1 bash notebooks/execute.sh "$$nb" /tmp/latformer-notebooks || exit 1; \
+		LATFORMER_QUICK=1 $(if $(NB_DATA),LATFORMER_DATA="$(NB_DATA)") bash notebooks/execute.sh "$$nb" /tmp/latformer-notebooks || exit 1; \
 		echo "   ok in $$(( $$(date +%s) - t0 )) s"; \
 	done; echo "all notebooks executed in $$(( $$(date +%s) - start )) s (quick mode)"
 
@@ -287,7 +293,7 @@ notebooks: jupyter-setup
 notebooks-full: jupyter-setup
 	@start=$$(date +%s); for nb in $(NOTEBOOKS); do \
 		echo "== $$nb"; t0=$$(date +%s); \
-		bash notebooks/execute.sh --forbid-path --timeout 3600 "$$nb" /tmp/latformer-notebooks/full \
+		$(if $(NB_DATA),LATFORMER_DATA="$(NB_DATA)") bash notebooks/execute.sh --forbid-path --timeout 3600 "$$nb" /tmp/latformer-notebooks/full \
 			|| { echo "$$nb left unchanged"; exit 1; }; \
 		cp "/tmp/latformer-notebooks/full/$$(basename "$$nb")" "$$nb"; echo "   ok in $$(( $$(date +%s) - t0 )) s"; \
 	done; echo "all notebooks executed in $$(( $$(date +%s) - start )) s (full mode)"

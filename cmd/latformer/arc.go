@@ -19,7 +19,7 @@ import (
 func runARC(args []string) error {
 	fs := newFlagSet("arc", "latformer arc [flags]",
 		"Solves ARC tasks one by one: a fresh LatFormer is trained on each task's training pairs and predicts its\ntest outputs (Appendix B.2). Prints one line per finished task and Table 2; writes one CSV row per task.")
-	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", else ./data)")
 	split := fs.String("split", "training", "ARC split: training or evaluation")
 	category := stringsFlag(fs, "category", []string{"all"}, "tasks of the annotated `categories`: all, or one or more (comma-separated) of translate, rotate, reflect, scale")
 	tasks := stringsFlag(fs, "tasks", nil, "comma-separated task `ids` (overrides --category selection; their category is taken from the annotation)")

@@ -35,7 +35,7 @@ func runLARC(args []string) error {
 			"model.safetensors, spiece.model or tokenizer.json) or, without weights, a bag-of-words stand-in (LSA) fitted on the descriptions\n"+
 			"of LARC's training split. One CSV row per task and condition, written as it finishes (--resume continues).")
 	quick := fs.Bool("quick", false, fmt.Sprintf("quick mode for CI: %d tasks, %d steps, %q, bag-of-words of %d dimensions", larcQuick.limit, larcQuick.steps, larcQuick.settings.String(), larcQuick.bowDim))
-	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json and larc/ (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json and larc/ (default $"+datasets.EnvDataDir+", else ./data)")
 	t5Dir := fs.String("t5", "", "T5 checkpoint directory (e.g. t5-small: config.json, model.safetensors, spiece.model or tokenizer.json); default: the bag-of-words stand-in")
 	bowDim := fs.Int("bow-dim", 32, "dimensions of the bag-of-words stand-in (without --t5)")
 	cacheDir := fs.String("cache", filepath.Join("runs", "embeddings"), "directory of the description-embedding cache (one file per encoder and checkpoint)")

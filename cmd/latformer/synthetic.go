@@ -41,7 +41,7 @@ func runSynthetic(experiment string, args []string) error {
 				"training run, written as it finishes (--resume continues).")
 	}
 	quick := fs.Bool("quick", false, "quick mode for CI: "+describe(quickOpts))
-	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs (default $"+datasets.EnvDataDir+", else ./data)")
 	randomGrids := fs.Bool("random-grids", false, "inputs are random grids instead of ARC grids (no data needed)")
 	families := stringsFlag(fs, "families", nil, "comma-separated `families` (default all: translation,rotation,reflection,scaling)")
 	models := stringsFlag(fs, "models", nil, "comma-separated `models`: latformer, latformer_nosmooth, latformer_search (gate_init=search), transformer, attention_abs, attention_rel, cnn, transformer_aug (default: "+strings.Join(full.Models, ",")+")")
