@@ -103,7 +103,21 @@ fuzz:
 
 # ARC (Section 5.2). Data directory: DATA=... or $$LATFORMER_DATA, else ./data (`make download` fills it).
 DATA ?=
+DATA_FLAG = $(if $(DATA),--data $(DATA))
 ARC_FLAGS ?=
+
+# Where the experiments' targets (arc, arc-evaluation, arc-baselines, sample-efficiency, noise, registration,
+# larc) write: a new run, by default, in RUN_DIR (runs/<target>-<date>-<time>, ignored by git), each results
+# file with its _run.txt log beside it, and after each file how its rows compare with the committed one of
+# the same name in results/ (`latformer compare`: which units have another outcome). RESUME=1 continues the
+# committed files in results/ instead (the runs the committed files came from; their logs get the output
+# appended). RUN_DIR=runs/<target>-<date>-<time> continues an interrupted new run. scripts/reproduce.sh
+# runs each command.
+RESUME ?=
+RUN_DIR ?=
+RUN_STAMP := $(shell date +%Y%m%d-%H%M%S)
+OUT_DIR = $(if $(RESUME),results,$(or $(RUN_DIR),runs/$@-$(RUN_STAMP)))
+REPRODUCE = bash scripts/reproduce.sh
 download: build
 	$(LATFORMER) download $(if $(DATA),--data $(DATA))
 
@@ -113,23 +127,24 @@ annotate: build
 # Table 2's LatFormer rows over the 84 annotated training tasks (README, "Table 2 with the lattice
 # search"): the lattice search alone (seconds), LatFormer + lattice search (the default gate_init=search),
 # the paper's protocol (gate_init=paper, about 45 minutes on 2 cores) and LatFormer without the search
-# (NOSEARCH_SETTINGS); --resume continues an interrupted run and never overwrites a finished row (the
-# committed CSVs came from here).
+# (NOSEARCH_SETTINGS); a new run under runs/ compared with the committed results/arc_*.csv, or with
+# RESUME=1 the committed files continued (an interrupted run resumes, a finished row is never overwritten).
 # The fourth row, LatFormer without the search (gates from their initialization) with the training recipe
 # chosen on the dev half (README, "Without the search"): NOSEARCH_SETTINGS.
 NOSEARCH_SETTINGS ?= gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=2;train_restarts_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=25
 arc: build
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --model lattice_search --out results/arc_lattice_search.csv --resume
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --workers 2 --out results/arc_training_search.csv --resume $(ARC_FLAGS)
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --workers 2 --set gate_init=paper --out results/arc_training.csv --resume $(ARC_FLAGS)
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --workers 2 --set "$(NOSEARCH_SETTINGS)" --out results/arc_training_nosearch.csv --resume $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_lattice_search.csv arc $(DATA_FLAG) --category all --model lattice_search
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training_search.csv arc $(DATA_FLAG) --category all --workers 2 $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training.csv arc $(DATA_FLAG) --category all --workers 2 --set gate_init=paper $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training_nosearch.csv arc $(DATA_FLAG) --category all --workers 2 --set "$(NOSEARCH_SETTINGS)" $(ARC_FLAGS)
 
 # The same three rows on the evaluation split (381 tasks; each labeled by annotate.Evaluation): the search
-# screens the tasks (search_screen), LatFormer trains only where it finds an element. Run once, to report.
+# screens the tasks (search_screen), LatFormer trains only where it finds an element. Run once, to report
+# (a new run under runs/, compared with the committed files; RESUME=1 continues those).
 arc-evaluation: build
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --split evaluation --model lattice_search --out results/arc_evaluation_lattice_search.csv --resume
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --split evaluation --workers 2 --set search_screen=true --out results/arc_evaluation_search.csv --resume $(ARC_FLAGS)
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --split evaluation --workers 2 --set "gate_init=paper;search_screen=true" --out results/arc_evaluation.csv --resume $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation_lattice_search.csv arc $(DATA_FLAG) --split evaluation --model lattice_search
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation_search.csv arc $(DATA_FLAG) --split evaluation --workers 2 --set search_screen=true $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation.csv arc $(DATA_FLAG) --split evaluation --workers 2 --set "gate_init=paper;search_screen=true" $(ARC_FLAGS)
 
 # Quick mode: 8 tasks, 100 steps; a scratch file under runs/ (ignored), overwritten on purpose.
 arc-quick: build
@@ -137,27 +152,28 @@ arc-quick: build
 
 # Table 2's baseline rows (package baselines): each baseline on the 59 annotated tasks with canvas <= 10, the
 # Transformer with augmentation on the rotate, reflect and scale ones only (as in the paper); about 3 h on 2
-# cores in all, resumable (each run's output is appended to results/arc_baseline_<model>_run.txt).
+# cores in all, resumable (each run's output is appended to arc_baseline_<model>_run.txt beside its file).
 # BASELINES=cnn runs one.
 BASELINES ?= cnn pixelcnn attention_abs attention_rel transformer_aug transformer
 arc-baselines: build
 	@bash -o pipefail -ec 'for m in $(BASELINES); do \
 		cat=all; [ $$m = transformer_aug ] && cat=rotate,reflect,scale; \
 		echo "== $$m (--category $$cat)"; \
-		$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --model $$m --category $$cat --max-canvas 10 --workers 2 --quiet \
-			--out results/arc_baseline_$$m.csv --resume $(ARC_FLAGS) | tee -a results/arc_baseline_$${m}_run.txt; \
+		$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_baseline_$$m.csv arc $(DATA_FLAG) --model $$m --category $$cat --max-canvas 10 \
+			--workers 2 --quiet $(ARC_FLAGS); \
 	done'
 
-# Figure 4 and Table 4 on the synthetic tasks (experiments/synthetic), full mode, resumable: an interrupted
-# run continues where it stopped. The *-quick targets take a few minutes and write under runs/.
+# Figure 4 and Table 4 on the synthetic tasks (experiments/synthetic), full mode, a new run (RESUME=1:
+# the committed files), resumable: an interrupted run continues where it stopped. The *-quick targets take
+# a few minutes and write under runs/.
 sample-efficiency: build
-	$(LATFORMER) sample-efficiency $(if $(DATA),--data $(DATA)) --workers 2 --out results/sample_efficiency.csv --svg results/sample_efficiency.svg --resume
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) sample_efficiency.csv sample-efficiency $(DATA_FLAG) --workers 2 --svg $(OUT_DIR)/sample_efficiency.svg
 
 sample-efficiency-quick: build
 	$(LATFORMER) sample-efficiency --quick $(if $(DATA),--data $(DATA)) --out runs/sample_efficiency_quick.csv --svg runs/sample_efficiency_quick.svg --force
 
 noise: build
-	$(LATFORMER) noise $(if $(DATA),--data $(DATA)) --workers 2 --out results/noise.csv --resume
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) noise.csv noise $(DATA_FLAG) --workers 2
 
 noise-quick: build
 	$(LATFORMER) noise --quick $(if $(DATA),--data $(DATA)) --out runs/noise_quick.csv --force
@@ -169,9 +185,9 @@ skimage:
 	@/usr/bin/python3 -c "import skimage, cv2" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-skimage python3-opencv)
 
 registration: build skimage
-	$(LATFORMER) registration --workers 2 --export runs/registration-pairs --out results/registration.csv --resume --quiet
-	/usr/bin/python3 scripts/registration_reference.py --pairs runs/registration-pairs --out results/registration_reference.csv
-	$(LATFORMER) registration --export runs/registration-pairs --out results/registration.csv --resume --quiet --reference results/registration_reference.csv
+	$(REPRODUCE) -n $(LATFORMER) $(OUT_DIR) registration.csv registration --workers 2 --export runs/registration-pairs --quiet
+	/usr/bin/python3 scripts/registration_reference.py --pairs runs/registration-pairs --out $(OUT_DIR)/registration_reference.csv
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) registration.csv registration --export runs/registration-pairs --quiet --reference $(OUT_DIR)/registration_reference.csv
 
 registration-quick: build skimage
 	$(LATFORMER) registration --quick --export runs/registration-quick-pairs --out runs/registration_quick.csv --force
@@ -179,7 +195,7 @@ registration-quick: build skimage
 # Table 3: LARC's geometric test tasks without and with their description. Without T5 weights the text
 # encoder is the bag-of-words stand-in; with them: make larc T5=/path/to/t5-small (out: results/larc_t5.csv).
 larc: build
-	$(LATFORMER) larc $(if $(DATA),--data $(DATA)) $(if $(T5),--t5 $(T5)) --workers 2 --quiet --out $(if $(T5),results/larc_t5.csv,results/larc.csv) --resume
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) $(if $(T5),larc_t5.csv,larc.csv) larc $(DATA_FLAG) $(if $(T5),--t5 $(T5)) --workers 2 --quiet
 
 larc-quick: build
 	$(LATFORMER) larc --quick $(if $(DATA),--data $(DATA)) $(if $(T5),--t5 $(T5)) --out runs/larc_quick.csv --force

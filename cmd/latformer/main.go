@@ -14,6 +14,7 @@
 //	latformer larc   [flags]   Table 3: LARC test tasks with and without their description (T5 or a stand-in)
 //	latformer registration [flags] Table 5 analogue: image registration on natural images, CSV, --resume
 //	latformer merge OUT SHARD... join the results files of a run's shards (--shard I/N) into one
+//	latformer compare NEW COMMITTED  how a new run's results compare with the committed ones, unit by unit
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
 //	latformer serve  [flags]   web page to browse and label the ARC tasks (Appendix B.3, Figure 7b)
 //
@@ -42,6 +43,7 @@ var commands = []struct {
 	{"larc", "Table 3: LatFormer on LARC's geometric test tasks, without and with the task's description (T5 or a stand-in)", runLARC},
 	{"registration", "Table 5 analogue: register translated image patches of two modalities (natural images from scikit-image)", runRegistration},
 	{"merge", "join the results files of the shards of one run (--shard I/N) into one, checking that they belong together", runMerge},
+	{"compare", "compare a new run's results file with the committed one, unit by unit (solved or not, which differ)", runCompare},
 	{"serve", "web page to browse the ARC tasks, their predictions and masks, and label the priors they need", runServe},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
 }

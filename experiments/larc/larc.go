@@ -260,6 +260,17 @@ var resultsFormat = runner.Format[Result]{Header: Header, Record: Result.Record,
 // wrong header returns no rows.
 func ReadResults(path string) ([]Result, error) { return resultsFormat.Read(path) }
 
+// Compare compares the rows of a new results file with another's (the committed one), task and condition
+// by task and condition: the same outcome when both solved it or both did not (runner.Compare).
+func Compare(newPath, oldPath string) (runner.Comparison, error) {
+	return runner.Compare(resultsFormat, newPath, oldPath, func(r Result) string {
+		if r.Solved {
+			return "solved"
+		}
+		return "unsolved"
+	})
+}
+
 // parseRecord parses a record of Header.
 func parseRecord(rec []string) (Result, error) {
 	var errs []error

@@ -107,6 +107,18 @@ func (r Result) key() string { return strconv.Itoa(r.ID) + "|" + r.Condition }
 // the other lines are returned with an error naming it.
 func ReadResults(path string) ([]Result, error) { return resultsFormat.Read(path) }
 
+// Compare compares the rows of a new results file with another's (the committed one), registration by
+// registration: the same outcome when both estimated the same translation (runner.Compare).
+func Compare(newPath, oldPath string) (runner.Comparison, error) {
+	return runner.Compare(resultsFormat, newPath, oldPath, func(r Result) string {
+		ok := "fail"
+		if r.Success {
+			ok = "success"
+		}
+		return fmt.Sprintf("estimated (%d,%d), %s", r.EstDR, r.EstDC, ok)
+	})
+}
+
 // parseRecord parses a record of Header.
 func parseRecord(rec []string) (Result, error) {
 	var r Result
