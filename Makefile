@@ -163,7 +163,7 @@ arc-baselines: build
 			--workers 2 --quiet $(ARC_FLAGS); \
 	done'
 
-# Figure 4 and Table 4 on the synthetic tasks (experiments/synthetic), full mode, a new run (RESUME=1:
+# Figure 5 and Table 4 on the synthetic tasks (experiments/synthetic), full mode, a new run (RESUME=1:
 # the committed files), resumable: an interrupted run continues where it stopped. The *-quick targets take
 # a few minutes and write under runs/.
 sample-efficiency: build

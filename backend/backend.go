@@ -36,7 +36,7 @@ import (
 // internal/hangrepro reproduces the deadlock (docs/upstream/hang-repro.md says how to run it);
 // TestUpstreamParallelExecutorHangs tells us when an upstream release fixes it, and
 // TestDefaultBackendNeverHangs checks this configuration. "go:ops_sequential" is also safe but runs one
-// node at a time; the README's "Backends" section has the measurements behind this choice.
+// node at a time; docs/backends.md ("The pure-Go backend's deadlock") has the measurements behind this choice.
 const DefaultGo = "go:ops_parallel,parallelism=-1"
 
 // Config returns the GoMLX backend configuration that New uses:

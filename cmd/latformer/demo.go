@@ -47,7 +47,7 @@ func runDemo(args []string) error {
 	numTest := fs.Int("test", 100, "number of held-out test pairs per task")
 	seed := fs.Uint64("seed", 1, "seed of the task generator")
 	outDir := fs.String("out", "runs/demo", "directory for the mask and example pictures (PNG, overwritten on each run); empty: none")
-	settingsText := fs.String("set", "", `hyperparameters, "key=value;key=value" (see README: train_steps, model_dim, ...); the demo trains with gate_init=paper (the gates learn the element) unless this sets gate_init`)
+	settingsText := fs.String("set", "", `hyperparameters, "key=value;key=value" (docs/hyperparameters.md: train_steps, model_dim, ...); the demo trains with gate_init=paper (the gates learn the element) unless this sets gate_init`)
 	quiet := fs.Bool("quiet", false, "no per-step progress")
 	if err := parseFlags(fs, args); err != nil {
 		return err
