@@ -284,7 +284,7 @@ func TestSolverSettingsApply(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Helper()
-		o := Options{RandomGrids: true, Families: []datasets.SyntheticFamily{family}, Tasks: 1, Models: []string{ModelLatFormerSearch},
+		o := Options{NewBackend: backend.New, RandomGrids: true, Families: []datasets.SyntheticFamily{family}, Tasks: 1, Models: []string{ModelLatFormerSearch},
 			Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 5, Settings: settings, Out: filepath.Join(t.TempDir(), "se.csv")}
 		out, err := Run(o, Report{})
 		if err != nil || len(out.Results) != 1 {
