@@ -3,7 +3,9 @@
 #
 # Variables:
 #   GOMLX_BACKEND   compute backend ("go" is the default pure-Go backend; "xla:cpu", "xla:cuda" need XLA)
-#   LATFORMER_DATA  data directory (ARC/LARC); defaults to ../shared/data when it exists
+#   DATA            data directory (ARC/LARC) for the targets below; else $LATFORMER_DATA, else ./data, which
+#                   `make download` fills (the latformer command's own default, datasets.DataDir)
+#   LATFORMER_DATA  the data directory of the command, the tests and the notebooks, when DATA is not given
 #   DEMO_FLAGS      extra flags for `latformer demo`
 #   BENCH_FLAGS     extra flags for `latformer bench`
 #   GOEXPERIMENT    Go experiments for every build and test ("simd" by default; empty to disable)
@@ -41,7 +43,7 @@ help:
 	@echo "make serve-check  the ARC browser driven in headless Chromium; saves runs/serve-check.png (about 10 s)"
 	@echo "                   (each has a -quick target of a few minutes)"
 	@echo "make slurm-check  a single-node Slurm cluster runs arc as 3 shards + merge, checks it and a requeue (needs root)"
-	@echo "make download  download ARC-AGI-1 into DATA (needs internet)"
+	@echo "make download  download ARC-AGI-1 into DATA, else \$$LATFORMER_DATA, else ./data (needs internet)"
 	@echo "make jupyter-setup  JupyterLab (pinned, in .venv/), GoNB, goimports and gopls for the notebooks; the GoNB kernel"
 	@echo "make lab     JupyterLab on http://127.0.0.1:8888/ in notebooks/ (prints the URL with its token; Ctrl-C stops it)"
 	@echo "make notebooks  every notebook executed headless in quick mode and checked (make notebooks-full: full mode, updates them)"
@@ -65,13 +67,16 @@ vet:
 
 # The library packages must build without cgo (only the command and the notebooks choose a backend;
 # XLA lives in the opt-in xlabackend package); so must the command with -tags noxla.
-LIBRARY_PKGS := ./layers/... ./experts/... ./latformer/... ./datasets/... ./render/...
+LIBRARY_PKGS := ./hparams/... ./backend/... ./layers/... ./experts/... ./latformer/... ./datasets/... ./render/...
 nocgo:
 	CGO_ENABLED=0 $(GO) build $(LIBRARY_PKGS)
 	CGO_ENABLED=0 $(GO) build -tags noxla -o /dev/null ./cmd/latformer
 
+# The tests read the ARC and LARC data from $$LATFORMER_DATA, which this sets (TEST_DATA: DATA, else
+# $$LATFORMER_DATA, else ./data); tests that need data skip without it.
+TEST_DATA = $(abspath $(or $(DATA),$(LATFORMER_DATA),data))
 test: vet nocgo compute-fork-check
-	$(GO) test -count=1 -timeout 30m ./...
+	LATFORMER_DATA="$(TEST_DATA)" $(GO) test -count=1 -timeout 30m ./...
 	$(MAKE) fuzz
 
 # GoMLX's Go backend as this repository builds it: go.mod replaces github.com/gomlx/compute v0.1.2 by
@@ -96,9 +101,23 @@ compute-fork-check:
 fuzz:
 	$(GO) test ./datasets -run '^$$' -fuzz FuzzParseTask -fuzztime 5s
 
-# ARC (Section 5.2). Data directory: DATA=... or $$LATFORMER_DATA, else ../shared/data.
+# ARC (Section 5.2). Data directory: DATA=... or $$LATFORMER_DATA, else ./data (`make download` fills it).
 DATA ?=
+DATA_FLAG = $(if $(DATA),--data $(DATA))
 ARC_FLAGS ?=
+
+# Where the experiments' targets (arc, arc-evaluation, arc-baselines, sample-efficiency, noise, registration,
+# larc) write: a new run, by default, in RUN_DIR (runs/<target>-<date>-<time>, ignored by git), each results
+# file with its _run.txt log beside it, and after each file how its rows compare with the committed one of
+# the same name in results/ (`latformer compare`: which units have another outcome). RESUME=1 continues the
+# committed files in results/ instead (the runs the committed files came from; their logs get the output
+# appended). RUN_DIR=runs/<target>-<date>-<time> continues an interrupted new run. scripts/reproduce.sh
+# runs each command.
+RESUME ?=
+RUN_DIR ?=
+RUN_STAMP := $(shell date +%Y%m%d-%H%M%S)
+OUT_DIR = $(if $(RESUME),results,$(or $(RUN_DIR),runs/$@-$(RUN_STAMP)))
+REPRODUCE = bash scripts/reproduce.sh
 download: build
 	$(LATFORMER) download $(if $(DATA),--data $(DATA))
 
@@ -108,23 +127,24 @@ annotate: build
 # Table 2's LatFormer rows over the 84 annotated training tasks (docs/arc.md, "Table 2 with the lattice
 # search"): the lattice search alone (seconds), LatFormer + lattice search (the default gate_init=search),
 # the paper's protocol (gate_init=paper, about 45 minutes on 2 cores) and LatFormer without the search
-# (NOSEARCH_SETTINGS); --resume continues an interrupted run and never overwrites a finished row (the
-# committed CSVs came from here).
+# (NOSEARCH_SETTINGS); a new run under runs/ compared with the committed results/arc_*.csv, or with
+# RESUME=1 the committed files continued (an interrupted run resumes, a finished row is never overwritten).
 # The fourth row, LatFormer without the search (gates from their initialization) with the training recipe
 # chosen on the dev half (docs/arc.md, "Without the search"): NOSEARCH_SETTINGS.
 NOSEARCH_SETTINGS ?= gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=2;train_restarts_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=25
 arc: build
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --model lattice_search --out results/arc_lattice_search.csv --resume
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --workers 2 --out results/arc_training_search.csv --resume $(ARC_FLAGS)
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --workers 2 --set gate_init=paper --out results/arc_training.csv --resume $(ARC_FLAGS)
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --workers 2 --set "$(NOSEARCH_SETTINGS)" --out results/arc_training_nosearch.csv --resume $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_lattice_search.csv arc $(DATA_FLAG) --category all --model lattice_search
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training_search.csv arc $(DATA_FLAG) --category all --workers 2 $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training.csv arc $(DATA_FLAG) --category all --workers 2 --set gate_init=paper $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training_nosearch.csv arc $(DATA_FLAG) --category all --workers 2 --set "$(NOSEARCH_SETTINGS)" $(ARC_FLAGS)
 
 # The same three rows on the evaluation split (381 tasks; each labeled by annotate.Evaluation): the search
-# screens the tasks (search_screen), LatFormer trains only where it finds an element. Run once, to report.
+# screens the tasks (search_screen), LatFormer trains only where it finds an element. Run once, to report
+# (a new run under runs/, compared with the committed files; RESUME=1 continues those).
 arc-evaluation: build
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --split evaluation --model lattice_search --out results/arc_evaluation_lattice_search.csv --resume
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --split evaluation --workers 2 --set search_screen=true --out results/arc_evaluation_search.csv --resume $(ARC_FLAGS)
-	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --split evaluation --workers 2 --set "gate_init=paper;search_screen=true" --out results/arc_evaluation.csv --resume $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation_lattice_search.csv arc $(DATA_FLAG) --split evaluation --model lattice_search
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation_search.csv arc $(DATA_FLAG) --split evaluation --workers 2 --set search_screen=true $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation.csv arc $(DATA_FLAG) --split evaluation --workers 2 --set "gate_init=paper;search_screen=true" $(ARC_FLAGS)
 
 # Quick mode: 8 tasks, 100 steps; a scratch file under runs/ (ignored), overwritten on purpose.
 arc-quick: build
@@ -132,27 +152,28 @@ arc-quick: build
 
 # Table 2's baseline rows (package baselines): each baseline on the 59 annotated tasks with canvas <= 10, the
 # Transformer with augmentation on the rotate, reflect and scale ones only (as in the paper); about 3 h on 2
-# cores in all, resumable (each run's output is appended to results/arc_baseline_<model>_run.txt).
+# cores in all, resumable (each run's output is appended to arc_baseline_<model>_run.txt beside its file).
 # BASELINES=cnn runs one.
 BASELINES ?= cnn pixelcnn attention_abs attention_rel transformer_aug transformer
 arc-baselines: build
 	@bash -o pipefail -ec 'for m in $(BASELINES); do \
 		cat=all; [ $$m = transformer_aug ] && cat=rotate,reflect,scale; \
 		echo "== $$m (--category $$cat)"; \
-		$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --model $$m --category $$cat --max-canvas 10 --workers 2 --quiet \
-			--out results/arc_baseline_$$m.csv --resume $(ARC_FLAGS) | tee -a results/arc_baseline_$${m}_run.txt; \
+		$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_baseline_$$m.csv arc $(DATA_FLAG) --model $$m --category $$cat --max-canvas 10 \
+			--workers 2 --quiet $(ARC_FLAGS); \
 	done'
 
-# Figure 4 and Table 4 on the synthetic tasks (experiments/synthetic), full mode, resumable: an interrupted
-# run continues where it stopped. The *-quick targets take a few minutes and write under runs/.
+# Figure 5 and Table 4 on the synthetic tasks (experiments/synthetic), full mode, a new run (RESUME=1:
+# the committed files), resumable: an interrupted run continues where it stopped. The *-quick targets take
+# a few minutes and write under runs/.
 sample-efficiency: build
-	$(LATFORMER) sample-efficiency $(if $(DATA),--data $(DATA)) --workers 2 --out results/sample_efficiency.csv --svg results/sample_efficiency.svg --resume
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) sample_efficiency.csv sample-efficiency $(DATA_FLAG) --workers 2 --svg $(OUT_DIR)/sample_efficiency.svg
 
 sample-efficiency-quick: build
 	$(LATFORMER) sample-efficiency --quick $(if $(DATA),--data $(DATA)) --out runs/sample_efficiency_quick.csv --svg runs/sample_efficiency_quick.svg --force
 
 noise: build
-	$(LATFORMER) noise $(if $(DATA),--data $(DATA)) --workers 2 --out results/noise.csv --resume
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) noise.csv noise $(DATA_FLAG) --workers 2
 
 noise-quick: build
 	$(LATFORMER) noise --quick $(if $(DATA),--data $(DATA)) --out runs/noise_quick.csv --force
@@ -164,9 +185,9 @@ skimage:
 	@/usr/bin/python3 -c "import skimage, cv2" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-skimage python3-opencv)
 
 registration: build skimage
-	$(LATFORMER) registration --workers 2 --export runs/registration-pairs --out results/registration.csv --resume --quiet
-	/usr/bin/python3 scripts/registration_reference.py --pairs runs/registration-pairs --out results/registration_reference.csv
-	$(LATFORMER) registration --export runs/registration-pairs --out results/registration.csv --resume --quiet --reference results/registration_reference.csv
+	$(REPRODUCE) -n $(LATFORMER) $(OUT_DIR) registration.csv registration --workers 2 --export runs/registration-pairs --quiet
+	/usr/bin/python3 scripts/registration_reference.py --pairs runs/registration-pairs --out $(OUT_DIR)/registration_reference.csv
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) registration.csv registration --export runs/registration-pairs --quiet --reference $(OUT_DIR)/registration_reference.csv
 
 registration-quick: build skimage
 	$(LATFORMER) registration --quick --export runs/registration-quick-pairs --out runs/registration_quick.csv --force
@@ -174,7 +195,7 @@ registration-quick: build skimage
 # Table 3: LARC's geometric test tasks without and with their description. Without T5 weights the text
 # encoder is the bag-of-words stand-in; with them: make larc T5=/path/to/t5-small (out: results/larc_t5.csv).
 larc: build
-	$(LATFORMER) larc $(if $(DATA),--data $(DATA)) $(if $(T5),--t5 $(T5)) --workers 2 --quiet --out $(if $(T5),results/larc_t5.csv,results/larc.csv) --resume
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) $(if $(T5),larc_t5.csv,larc.csv) larc $(DATA_FLAG) $(if $(T5),--t5 $(T5)) --workers 2 --quiet
 
 larc-quick: build
 	$(LATFORMER) larc --quick $(if $(DATA),--data $(DATA)) $(if $(T5),--t5 $(T5)) --out runs/larc_quick.csv --force
@@ -245,8 +266,9 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 VENV := .venv
 export PATH := $(CURDIR)/$(VENV)/bin:$(CURDIR)/$(BIN):$(PATH)
 export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH))
-# The ARC data for `make lab` and `make lab-check`: DATA, else $$LATFORMER_DATA, else ../shared/data.
-NB_DATA = $(abspath $(or $(DATA),$(LATFORMER_DATA),$(wildcard ../shared/data)))
+# The ARC data for `make lab`, `make lab-check` and `make notebooks`: DATA, else $$LATFORMER_DATA, else
+# ./data when it exists (`make download`), else ../shared/data when it exists (our CI machine's directory).
+NB_DATA = $(abspath $(or $(DATA),$(LATFORMER_DATA),$(wildcard data),$(wildcard ../shared/data)))
 
 # JupyterLab 4.6 and nbconvert (notebooks/requirements.txt) in .venv/, GoNB and goimports from go.mod's tool
 # versions and gopls from tools/gopls/go.mod, into .venv/bin; the GoNB kernel registered in .venv/ with a PATH of
@@ -278,7 +300,7 @@ notebooks: jupyter-setup
 	@bash notebooks/testdata/selftest.sh /tmp/latformer-notebooks/selftest
 	@start=$$(date +%s); for nb in $(NOTEBOOKS); do \
 		echo "== $$nb"; t0=$$(date +%s); \
-		LATFORMER_QUICK=1 bash notebooks/execute.sh "$$nb" /tmp/latformer-notebooks || exit 1; \
+		LATFORMER_QUICK=1 $(if $(NB_DATA),LATFORMER_DATA="$(NB_DATA)") bash notebooks/execute.sh "$$nb" /tmp/latformer-notebooks || exit 1; \
 		echo "   ok in $$(( $$(date +%s) - t0 )) s"; \
 	done; echo "all notebooks executed in $$(( $$(date +%s) - start )) s (quick mode)"
 
@@ -287,7 +309,7 @@ notebooks: jupyter-setup
 notebooks-full: jupyter-setup
 	@start=$$(date +%s); for nb in $(NOTEBOOKS); do \
 		echo "== $$nb"; t0=$$(date +%s); \
-		bash notebooks/execute.sh --forbid-path --timeout 3600 "$$nb" /tmp/latformer-notebooks/full \
+		$(if $(NB_DATA),LATFORMER_DATA="$(NB_DATA)") bash notebooks/execute.sh --forbid-path --timeout 3600 "$$nb" /tmp/latformer-notebooks/full \
 			|| { echo "$$nb left unchanged"; exit 1; }; \
 		cp "/tmp/latformer-notebooks/full/$$(basename "$$nb")" "$$nb"; echo "   ok in $$(( $$(date +%s) - t0 )) s"; \
 	done; echo "all notebooks executed in $$(( $$(date +%s) - start )) s (full mode)"

@@ -15,7 +15,10 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
@@ -61,7 +64,9 @@ func TestBaselinesTrain(t *testing.T) {
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			arch, _ := ByName(name)
-			store, err := latformer.NewStoreFor(arch, "train_steps=1;augment_copies=2;train_restarts=1;baseline_dim=16;baseline_heads=2;baseline_layers=2;baseline_max_relative=3;learning_rate=0.01")
+			store, err := latformer.NewStoreFor(arch, hparams.Settings{{Key: latformer.ParamSteps, Value: 1}, {Key: latformer.ParamAugment, Value: 2},
+				{Key: latformer.ParamRestarts, Value: 1}, {Key: ParamDim, Value: 16}, {Key: ParamHeads, Value: 2}, {Key: ParamLayers, Value: 2},
+				{Key: ParamMaxRelative, Value: 3}, {Key: optimizer.ParamLearningRate, Value: 0.01}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -240,7 +245,7 @@ func TestPixelCNNCausal(t *testing.T) {
 	backend := testutil.Backend(t)
 	const rows, cols, batch = 5, 6, 2
 	n := rows * cols
-	store, err := latformer.NewStoreFor(PixelCNN(), "baseline_dim=8;baseline_layers=3")
+	store, err := latformer.NewStoreFor(PixelCNN(), hparams.Settings{{Key: ParamDim, Value: 8}, {Key: ParamLayers, Value: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +301,8 @@ func TestPixelCNNDecoding(t *testing.T) {
 	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	train := examples(t, rng, lattice.Translation{Deltas: []int{1, 0}}, 5, 3, 3)
-	store, err := latformer.NewStoreFor(PixelCNN(), "train_steps=10;augment_copies=1;train_restarts=1;baseline_dim=8;baseline_layers=2")
+	store, err := latformer.NewStoreFor(PixelCNN(), hparams.Settings{{Key: latformer.ParamSteps, Value: 10}, {Key: latformer.ParamAugment, Value: 1},
+		{Key: latformer.ParamRestarts, Value: 1}, {Key: ParamDim, Value: 8}, {Key: ParamLayers, Value: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,9 +335,9 @@ func TestPixelCNNDecoding(t *testing.T) {
 
 // BenchmarkStep times one training step (forward, backward, Adam) of each baseline at canvas 10 on a
 // batch of 30 canvases (3 pairs in 10 color copies, the ARC protocol's usual batch), on the backend
-// latformer.NewBackend chooses (GOMLX_BACKEND). PixelCNN's step is its teacher-forced one.
+// backend.New chooses (GOMLX_BACKEND). PixelCNN's step is its teacher-forced one.
 func BenchmarkStep(b *testing.B) {
-	backend, err := latformer.NewBackend()
+	backend, err := backend.New()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -353,7 +359,7 @@ func BenchmarkStep(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			store, err := latformer.NewStoreFor(arch, "")
+			store, err := latformer.NewStoreFor(arch, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

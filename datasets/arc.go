@@ -261,11 +261,15 @@ func LoadTasks(dir string, ids []string) ([]Task, error) {
 	return tasks, errors.Join(errs...)
 }
 
+// DefaultDataDir is the data directory DataDir falls back to, relative to the working directory: the
+// directory `latformer download` fills when neither a flag nor $LATFORMER_DATA names another.
+const DefaultDataDir = "data"
+
 // DataDir resolves the data directory (the one holding arc/ and larc/): flagValue if non-empty, else
-// $LATFORMER_DATA (EnvDataDir) if set, else the first existing directory of "../shared/data" and
-// "../../shared/data" relative to the working directory. The flag and environment values are returned
-// as given, without checking that they exist (the download command creates them). The error, when none
-// is found, says how to provide one: the -data flag, the environment variable, or `latformer download`.
+// $LATFORMER_DATA (EnvDataDir) if set, else DefaultDataDir (./data) when it exists. The flag and
+// environment values are returned as given, without checking that they exist (the download command
+// creates them). The error, when none is found, says both ways to provide one: `latformer download`
+// (which fills ./data) or $LATFORMER_DATA (or the -data flag) naming a directory that holds arc/training.
 func DataDir(flagValue string) (string, error) {
 	if flagValue != "" {
 		return flagValue, nil
@@ -273,19 +277,16 @@ func DataDir(flagValue string) (string, error) {
 	if env := os.Getenv(EnvDataDir); env != "" {
 		return env, nil
 	}
-	candidates := []string{filepath.Join("..", "shared", "data"), filepath.Join("..", "..", "shared", "data")}
-	for _, c := range candidates {
-		if info, err := os.Stat(c); err == nil && info.IsDir() {
-			return c, nil
-		}
+	if info, err := os.Stat(DefaultDataDir); err == nil && info.IsDir() {
+		return DefaultDataDir, nil
 	}
-	return "", fmt.Errorf("no data directory: pass the -data flag, set $%s, or run `latformer download` "+
-		"(also looked for %s relative to the working directory)", EnvDataDir, strings.Join(candidates, " and "))
+	return "", fmt.Errorf("no data directory: run `latformer download` to fill ./%s with ARC (needs internet), or set $%s "+
+		"(or pass -data) to a directory that holds arc/training", DefaultDataDir, EnvDataDir)
 }
 
 // ARCSplitDir returns <dataDir>/arc/<split>, the directory of the ARC split "training" or "evaluation"
-// (400 tasks each in ARC-AGI-1). It returns an error for any other split or if the directory is missing
-// (suggesting `latformer download`).
+// (400 tasks each in ARC-AGI-1). It returns an error for any other split, or when the directory is
+// missing, naming both ways to fix it: `latformer download` or $LATFORMER_DATA naming another directory.
 func ARCSplitDir(dataDir, split string) (string, error) {
 	if split != "training" && split != "evaluation" {
 		return "", fmt.Errorf("unknown ARC split %q, want \"training\" or \"evaluation\"", split)
@@ -293,7 +294,8 @@ func ARCSplitDir(dataDir, split string) (string, error) {
 	dir := filepath.Join(dataDir, "arc", split)
 	info, err := os.Stat(dir)
 	if err != nil {
-		return "", fmt.Errorf("ARC %s split: %w (run `latformer download` to fetch ARC)", split, err)
+		return "", fmt.Errorf("no ARC %s split in the data directory %s (%w): run `latformer download --data %s` to fetch ARC "+
+			"(needs internet), or set $%s (or pass -data) to a directory that holds arc/%s", split, dataDir, err, dataDir, EnvDataDir, split)
 	}
 	if !info.IsDir() {
 		return "", fmt.Errorf("ARC %s split: %s is not a directory", split, dir)

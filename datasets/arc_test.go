@@ -294,27 +294,24 @@ func TestDataDir(t *testing.T) {
 	}
 	t.Setenv(EnvDataDir, "")
 
+	// Without a flag or $LATFORMER_DATA: ./data when it exists (nothing beside or above the working
+	// directory), else an error naming both ways to get one.
 	root := t.TempDir()
-	for _, d := range []string{"a/b", "shared/data", "x/y/z"} {
+	for _, d := range []string{"with/data", "without", "shared/data"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, c := range []struct{ cwd, want string }{
-		{"a", filepath.Join("..", "shared", "data")},
-		{"a/b", filepath.Join("..", "..", "shared", "data")},
-	} {
-		t.Chdir(filepath.Join(root, c.cwd))
-		if got, err := DataDir(""); err != nil || got != c.want {
-			t.Errorf("DataDir in %s = %q, %v; want %q", c.cwd, got, err, c.want)
-		}
+	t.Chdir(filepath.Join(root, "with"))
+	if got, err := DataDir(""); err != nil || got != DefaultDataDir {
+		t.Errorf("DataDir in a directory with data/ = %q, %v; want %q", got, err, DefaultDataDir)
 	}
-	t.Chdir(filepath.Join(root, "x/y/z"))
+	t.Chdir(filepath.Join(root, "without"))
 	_, err := DataDir("")
 	if err == nil {
-		t.Fatal("DataDir found a data dir where there is none")
+		t.Fatal("DataDir found a data dir where there is none (../shared/data is no default)")
 	}
-	for _, want := range []string{"-data", EnvDataDir, "latformer download"} {
+	for _, want := range []string{"-data", EnvDataDir, "latformer download", "./data", "arc/training"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("DataDir error %q does not mention %q", err, want)
 		}
@@ -329,8 +326,11 @@ func TestARCSplitDir(t *testing.T) {
 	if got, err := ARCSplitDir(root, "training"); err != nil || got != filepath.Join(root, "arc", "training") {
 		t.Errorf("ARCSplitDir(training) = %q, %v", got, err)
 	}
-	if _, err := ARCSplitDir(root, "evaluation"); err == nil || !strings.Contains(err.Error(), "latformer download") {
-		t.Errorf("ARCSplitDir(missing evaluation) error %v, want a hint to download", err)
+	_, err := ARCSplitDir(root, "evaluation")
+	for _, want := range []string{"latformer download --data " + root, EnvDataDir, "arc/evaluation"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ARCSplitDir(missing evaluation) error %v: want both ways to fix it, naming %q", err, want)
+		}
 	}
 	if _, err := ARCSplitDir(root, "test"); err == nil || !strings.Contains(err.Error(), `unknown ARC split "test"`) {
 		t.Errorf("ARCSplitDir(test) error %v, want unknown split", err)

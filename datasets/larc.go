@@ -98,7 +98,8 @@ func LARCDir(dataDir string) (string, error) {
 	dir := filepath.Join(dataDir, "larc")
 	info, err := os.Stat(dir)
 	if err != nil {
-		return "", fmt.Errorf("LARC: %w", err)
+		return "", fmt.Errorf("no LARC summary in the data directory %s (%w): put the samacqua/LARC summary files (task.csv, join.csv, description.csv, build.csv, train_test_split.json) in %s, "+
+			"or set $%s (or pass -data) to a directory that holds larc/", dataDir, err, dir, EnvDataDir)
 	}
 	if !info.IsDir() {
 		return "", fmt.Errorf("LARC: %s is not a directory", dir)

@@ -393,16 +393,11 @@ func (e Expert) FreeGatesAll() []float32 {
 // at their identity setting (off, or scaling factor 1), so that a training run searches only the actions
 // of the named experts. Letters of disabled experts are accepted (they have no gates).
 func (e Expert) FreeGates(families string) ([]float32, error) {
+	if err := CheckFamilies(families); err != nil {
+		return nil, err
+	}
 	if families == "all" {
 		return e.FreeGatesAll(), nil
-	}
-	for _, c := range families {
-		if !strings.ContainsRune("trfszvh", c) {
-			return nil, fmt.Errorf("expert families %q: want \"all\" or letters of t, z, v, h, r, f, s", families)
-		}
-	}
-	if families == "" {
-		return nil, fmt.Errorf("expert families: empty (want \"all\" or letters of t, z, v, h, r, f, s)")
 	}
 	// The translation axes the letters free: both for t and z, rows for v, columns for h.
 	axes := [2]bool{strings.ContainsAny(families, "tzv"), strings.ContainsAny(families, "tzh")}
@@ -421,6 +416,23 @@ func (e Expert) FreeGates(families string) ([]float32, error) {
 		})
 	}
 	return free, nil
+}
+
+// CheckFamilies returns an error unless families is an entry FreeGates accepts: "all" or letters of
+// t, z, v, h, r, f and s.
+func CheckFamilies(families string) error {
+	if families == "all" {
+		return nil
+	}
+	if families == "" {
+		return fmt.Errorf("expert families: empty (want \"all\" or letters of t, z, v, h, r, f, s)")
+	}
+	for _, c := range families {
+		if !strings.ContainsRune("trfszvh", c) {
+			return fmt.Errorf("expert families %q: want \"all\" or letters of t, z, v, h, r, f, s", families)
+		}
+	}
+	return nil
 }
 
 // ZeroFillFamily says whether a restart's entry of experts (FreeGates' letters) starts at ZeroFillStart:

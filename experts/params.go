@@ -7,6 +7,7 @@ import (
 	"math/bits"
 
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/hparams"
 )
 
 // Hyperparameters of the mask experts, read from the model.Store by ExpertFromScope and Gates (Param),
@@ -77,30 +78,37 @@ const (
 // beside the gate logits', that divides them (ParamGateAnneal).
 const TemperatureVariable = "temperature"
 
-// defaultParams holds the default of every Param* key of this package, the one place it is written.
-var defaultParams = map[string]any{
-	ParamTranslation:         true,
-	ParamRotation:            true,
-	ParamReflection:          true,
-	ParamScaling:             true,
-	ParamTranslationLayers:   5,
-	ParamMaxScale:            5,
-	ParamGateHidden:          64,
-	ParamSmoothingTime:       1.0,
-	ParamFlipGateInit:        -2.0,
-	ParamTranslationGateInit: -2.0,
-	ParamZeroFill:            true,
-	ParamZeroFillGateInit:    0.0,
-	ParamGridLattice:         false,
-	ParamHardGates:           false,
-	ParamStraightThrough:     false,
-	ParamGateNoise:           0.0,
-	ParamGateAnneal:          0.0,
-}
+// params declares every Param* key of this package with its default and the values it accepts, the one
+// place they are written.
+var params = hparams.NewTable(
+	hparams.Def(ParamTranslation, true),
+	hparams.Def(ParamRotation, true),
+	hparams.Def(ParamReflection, true),
+	hparams.Def(ParamScaling, true),
+	hparams.Def(ParamTranslationLayers, 5).AtLeast(1),
+	hparams.Def(ParamMaxScale, 5).AtLeast(1),
+	hparams.Def(ParamGateHidden, 64).AtLeast(1),
+	hparams.Def(ParamSmoothingTime, 1.0),
+	hparams.Def(ParamFlipGateInit, -2.0),
+	hparams.Def(ParamTranslationGateInit, -2.0),
+	hparams.Def(ParamZeroFill, true),
+	hparams.Def(ParamZeroFillGateInit, 0.0),
+	hparams.Def(ParamGridLattice, false),
+	hparams.Def(ParamHardGates, false),
+	hparams.Def(ParamStraightThrough, false),
+	hparams.Def(ParamGateNoise, 0.0).AtLeast(0),
+	hparams.Def(ParamGateAnneal, 0.0).AtLeast(0),
+)
+
+// defaultParams holds the defaults of params.
+var defaultParams = params.Defaults()
+
+// Params returns the declarations of the mask experts' hyperparameters (the Param* keys).
+func Params() hparams.Table { return maps.Clone(params) }
 
 // DefaultParams returns the hyperparameters of the mask experts (the Param* keys) with their defaults,
 // a new map on every call.
-func DefaultParams() map[string]any { return maps.Clone(defaultParams) }
+func DefaultParams() map[string]any { return params.Defaults() }
 
 // Param returns the value of the expert hyperparameter key (one of the Param* constants) in scope, or
 // its default (DefaultParams) when scope does not set it; a value of another type than T (an int given

@@ -3,12 +3,9 @@
 package latformer
 
 import (
-	"fmt"
-	"maps"
-
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
-	"github.com/gomlx/gomlx/ui/commandline"
+	"github.com/latformer/latformer/hparams"
 )
 
 // Architecture is a model that a Learner trains task by task: LatFormer (the default, LatFormerArchitecture)
@@ -45,21 +42,17 @@ func LatFormerArchitecture() Architecture {
 	}
 }
 
-// NewStoreFor is NewStore for an architecture: DefaultParams and arch.Params, with settings on top.
-func NewStoreFor(arch Architecture, settings string) (*model.Store, error) {
-	params := DefaultParams()
-	for k := range arch.Params {
-		if _, ok := params[k]; ok {
-			return nil, fmt.Errorf("architecture %q redefines the hyperparameter %q", arch.Name, k)
-		}
+// NewStoreFor is NewStore for an architecture: the defaults of ParamsFor(arch), with settings on top.
+func NewStoreFor(arch Architecture, settings hparams.Settings) (*model.Store, error) {
+	t, err := ParamsFor(arch)
+	if err != nil {
+		return nil, err
 	}
-	maps.Copy(params, arch.Params)
+	if settings, err = t.Check(settings); err != nil {
+		return nil, err
+	}
 	store := model.NewStore()
-	store.SetParams(params)
-	if settings != "" {
-		if _, err := commandline.ParseSettings(store, settings); err != nil {
-			return nil, fmt.Errorf("parsing settings %q: %w", settings, err)
-		}
-	}
+	store.SetParams(t.Defaults())
+	settings.Apply(store)
 	return store, nil
 }

@@ -14,7 +14,9 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -37,20 +39,20 @@ func perCell() Architecture {
 // is settable, and restarts restricted to an expert family are an error for it.
 func TestArchitecture(t *testing.T) {
 	arch := perCell()
-	if _, err := NewStoreFor(arch, "per_cell_dim=8;train_steps=3"); err != nil {
+	if _, err := ParseSettingsFor(arch, "per_cell_dim=8;train_steps=3"); err != nil {
 		t.Fatalf("own and common hyperparameters: %v", err)
 	}
-	if _, err := NewStoreFor(arch, "per_cell_dims=8"); err == nil {
+	if _, err := ParseSettingsFor(arch, "per_cell_dims=8"); err == nil {
 		t.Error("an unknown key was accepted")
 	}
 	clash := arch
 	clash.Params = map[string]any{ParamSteps: 3}
-	if _, err := NewStoreFor(clash, ""); err == nil || !strings.Contains(err.Error(), ParamSteps) {
+	if _, err := NewStoreFor(clash, nil); err == nil || !strings.Contains(err.Error(), ParamSteps) {
 		t.Errorf("redefining %s: error %v", ParamSteps, err)
 	}
 
 	backend := testutil.Backend(t)
-	store, err := NewStoreFor(arch, "train_steps=200;augment_copies=4;learning_rate=0.05")
+	store, err := NewStoreFor(arch, hparams.Settings{{Key: ParamSteps, Value: 200}, {Key: ParamAugment, Value: 4}, {Key: optimizer.ParamLearningRate, Value: 0.05}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +89,11 @@ func TestArchitecture(t *testing.T) {
 
 func mustStore(t *testing.T, arch Architecture, settings string) *model.Store {
 	t.Helper()
-	s, err := NewStoreFor(arch, settings)
+	parsed, err := ParseSettingsFor(arch, settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewStoreFor(arch, parsed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ package latformer
 import (
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/hparams"
 )
 
 // LearnerCache keeps one Learner per canvas and hands it out again, reset (Learner.Reset), for every
@@ -17,19 +18,23 @@ import (
 type LearnerCache struct {
 	arch     Architecture
 	backend  compute.Backend
-	settings string
+	settings hparams.Settings
 	learners map[[2]int]*Learner
 }
 
 // NewLearnerCache returns an empty cache whose learners use the backend and the hyperparameters of
-// settings ("key=value;...", see NewStore). Bad settings are an error here, before any work.
-func NewLearnerCache(backend compute.Backend, settings string) (*LearnerCache, error) {
+// settings (see NewStore). Bad settings are an error here, before any work.
+func NewLearnerCache(backend compute.Backend, settings hparams.Settings) (*LearnerCache, error) {
 	return NewLearnerCacheFor(LatFormerArchitecture(), backend, settings)
 }
 
 // NewLearnerCacheFor is NewLearnerCache for another architecture.
-func NewLearnerCacheFor(arch Architecture, backend compute.Backend, settings string) (*LearnerCache, error) {
-	if _, err := NewStoreFor(arch, settings); err != nil {
+func NewLearnerCacheFor(arch Architecture, backend compute.Backend, settings hparams.Settings) (*LearnerCache, error) {
+	t, err := ParamsFor(arch)
+	if err != nil {
+		return nil, err
+	}
+	if settings, err = t.Check(settings); err != nil {
 		return nil, err
 	}
 	return &LearnerCache{arch: arch, backend: backend, settings: settings, learners: map[[2]int]*Learner{}}, nil

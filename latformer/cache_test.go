@@ -54,7 +54,7 @@ func TestLearnerResetMatchesNew(t *testing.T) {
 	fresh := newTestLearner(t, backend, settings, 6)
 	wantFit, wantCells := fitAndPredict(t, fresh, trainB, testB)
 
-	cache, err := NewLearnerCache(backend, settings)
+	cache, err := NewLearnerCache(backend, parse(t, settings))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestRestarts(t *testing.T) {
 		return r
 	}
 	single := fitRun(newTestLearner(t, backend, base+";train_restarts=1", 6))
-	cache, err := NewLearnerCache(backend, base+";train_restarts=3;train_restarts_stop_at_fit=false")
+	cache, err := NewLearnerCache(backend, parse(t, base+";train_restarts=3;train_restarts_stop_at_fit=false"))
 	if err != nil {
 		t.Fatal(err)
 	}

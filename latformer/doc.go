@@ -12,8 +12,8 @@
 // proposal or no training at all, as the settings say (ParamGateInit and the gate_init_* and search_*
 // keys).
 //
-// Hyperparameters live in a model.Store (DefaultParams, NewStore). NewBackend picks the compute backend:
-// GoMLX's pure-Go backend with a node scheduling that cannot deadlock (DefaultGoBackend), unless
-// $GOMLX_BACKEND asks for another or XLA is linked in (package xlabackend) with its CPU plugin installed.
-// The ARC experiment built on the learner is package experiments/arc.
+// Hyperparameters are declared in Params (package hparams: defaults and allowed values), read from --set
+// once by ParseSettings and live in a model.Store (NewStore). A Learner runs on the compute backend it is
+// given: programs make one with package backend (backend.New). The ARC experiment built on the learner is
+// package experiments/arc.
 package latformer

@@ -16,15 +16,17 @@ import (
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/lattice"
 )
 
 // newTestLearner returns a learner for a side x side canvas with the hyperparameters of settings.
 func newTestLearner(t testing.TB, backend compute.Backend, settings string, side int) *Learner {
 	t.Helper()
-	store, err := NewStore(settings)
+	store, err := NewStore(parse(t, settings))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,6 +35,16 @@ func newTestLearner(t testing.TB, backend compute.Backend, settings string, side
 		t.Fatal(err)
 	}
 	return l
+}
+
+// parse reads settings in the --set syntax (ParseSettings), failing t on an error.
+func parse(t testing.TB, text string) hparams.Settings {
+	t.Helper()
+	s, err := ParseSettings(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func examples(t testing.TB, rng *rand.Rand, action lattice.Action, canvas, grid, num int) ([]Example, []datasets.Canvas) {
@@ -117,7 +129,7 @@ func TestLearnerErrors(t *testing.T) {
 
 // TestNewStore checks the --set parsing: defaults, overrides with type checking, unknown keys.
 func TestNewStore(t *testing.T) {
-	s, err := NewStore("model_dim=16;mask_smoothing=true;learning_rate=0.01")
+	s, err := NewStore(parse(t, "model_dim=16;mask_smoothing=true;learning_rate=0.01"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,30 +143,9 @@ func TestNewStore(t *testing.T) {
 		t.Errorf("default expert_translation_layers = %d, want 5", got)
 	}
 	for _, bad := range []string{"no_such_key=1", "model_dim=abc", "model_dim"} {
-		if _, err := NewStore(bad); err == nil {
-			t.Errorf("NewStore(%q): want an error", bad)
+		if _, err := ParseSettings(bad); err == nil {
+			t.Errorf("ParseSettings(%q): want an error", bad)
 		}
-	}
-}
-
-// TestBackendConfig checks the backend selection: $GOMLX_BACKEND wins (with the sequential node
-// scheduling added to a bare "go"); without it the pure-Go backend is used, since this package links no XLA.
-func TestBackendConfig(t *testing.T) {
-	t.Setenv(compute.ConfigEnvVar, "xla:cuda")
-	if got := BackendConfig(); got != "xla:cuda" {
-		t.Errorf("with GOMLX_BACKEND=xla:cuda: got %q", got)
-	}
-	t.Setenv(compute.ConfigEnvVar, "")
-	if got := BackendConfig(); got != DefaultGoBackend {
-		t.Errorf("default config %q, want %q (package latformer does not link XLA)", got, DefaultGoBackend)
-	}
-	t.Setenv(compute.ConfigEnvVar, "go")
-	if got := BackendConfig(); got != DefaultGoBackend {
-		t.Errorf(`GOMLX_BACKEND=go: got %q, want %q`, got, DefaultGoBackend)
-	}
-	t.Setenv(compute.ConfigEnvVar, "nosuchbackend")
-	if _, err := NewBackend(); err == nil || !strings.Contains(err.Error(), "nosuchbackend") {
-		t.Errorf("unknown backend: want an error naming it, got %v", err)
 	}
 }
 
@@ -162,15 +153,15 @@ func TestBackendConfig(t *testing.T) {
 // (batch 16, d 32, d_ff 128, all four experts) per canvas side. `latformer bench` prints the same as a
 // table, side by side with the PyTorch reference.
 //
-// It runs on the backend users get (NewBackend: $GOMLX_BACKEND, else DefaultGoBackend), not the tests'.
+// It runs on the backend users get (backend.New: $GOMLX_BACKEND, else backend.DefaultGo), not the tests'.
 func BenchmarkTrainStep(b *testing.B) {
-	backend, err := NewBackend()
+	backend, err := backend.New()
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, canvas := range []int{10, 20, 30} {
 		b.Run(fmt.Sprintf("canvas=%d", canvas), func(b *testing.B) {
-			store, err := NewStore("model_dim=32;latformer_ffn_dim=128;augment_copies=1")
+			store, err := NewStore(parse(b, "model_dim=32;latformer_ffn_dim=128;augment_copies=1"))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -200,61 +191,5 @@ func BenchmarkTrainStep(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-// TestDefaultBackendDescription checks that NewBackend's default really has an unbounded worker pool
-// (parallelism=-1, set without the backend's stdout message) and parallel node scheduling.
-func TestDefaultBackendDescription(t *testing.T) {
-	t.Setenv(compute.ConfigEnvVar, "")
-	b, err := NewBackend()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := b.Description(); !strings.Contains(got, "parallelism=-1") {
-		t.Errorf("default backend %q: want parallelism=-1", got)
-	}
-	b2, err := NewBackendWithConfig("go:parallelism=3,ops_sequential")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := b2.Description(); !strings.Contains(got, "parallelism=3") {
-		t.Errorf("go:parallelism=3: got %q", got)
-	}
-	if _, err := NewBackendWithConfig("go:parallelism=x"); err == nil {
-		t.Error("go:parallelism=x: want an error")
-	}
-}
-
-// TestSafeGoConfig checks that pure-Go configurations that could deadlock get a safe node scheduling
-// unless they choose one, and that nothing else is touched.
-func TestSafeGoConfig(t *testing.T) {
-	for cfg, want := range map[string]string{
-		"go":                            DefaultGoBackend,
-		"go:":                           DefaultGoBackend,
-		"go:parallelism=2":              "go:parallelism=2,ops_sequential",
-		"go:parallelism=-1":             "go:parallelism=-1,ops_parallel",
-		"go:ops_sequential":             "go:ops_sequential",
-		"go:ops_parallel":               "go:ops_parallel",
-		"go:parallelism=1,ops_parallel": "go:parallelism=1,ops_parallel",
-		"xla:cpu":                       "xla:cpu",
-		"xla:cuda,preallocate=false":    "xla:cuda,preallocate=false",
-	} {
-		if got := SafeGoConfig(cfg); got != want {
-			t.Errorf("SafeGoConfig(%q) = %q, want %q", cfg, got, want)
-		}
-	}
-}
-
-// TestXLAPluginName checks which PJRT plugin a backend configuration asks for (used to skip XLA's
-// plugin download when that plugin is already installed).
-func TestXLAPluginName(t *testing.T) {
-	for cfg, want := range map[string]string{
-		"xla:cuda": "cuda", "xla:cuda,preallocate=false": "cuda", "xla:cpu": "cpu", "xla": "cpu",
-		"go": "", "go:ops_sequential": "", "": "",
-	} {
-		if got := xlaPluginName(cfg); got != want {
-			t.Errorf("xlaPluginName(%q) = %q, want %q", cfg, got, want)
-		}
 	}
 }

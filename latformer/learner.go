@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 )
 
@@ -28,7 +29,7 @@ type Example struct {
 //
 // Concurrency: learners running at the same time must not share one Go-backend instance (its worker
 // pool can deadlock when two executions wait on each other's parallel tasks): give each goroutine its
-// own backend from NewBackend, as `latformer arc --workers N` does.
+// own backend (package backend), as `latformer arc --workers N` does.
 type Learner struct {
 	arch       Architecture
 	backend    compute.Backend
@@ -72,7 +73,7 @@ func NewLearnerFor(arch Architecture, backend compute.Backend, store *model.Stor
 	}
 	if store == nil {
 		var err error
-		if store, err = NewStoreFor(arch, ""); err != nil {
+		if store, err = NewStoreFor(arch, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -210,7 +211,7 @@ func compileOnce(exec *model.Exec, inputShapes []shapes.Shape) (err error) {
 // initializeVariables initializes the variables the compiled graphs created and keeps the initial value
 // of each new one in l.initial.
 func (l *Learner) initializeVariables() error {
-	if err := initializeVariablesOn(l.store, l.backend); err != nil {
+	if err := backend.InitializeVariables(l.store, l.backend); err != nil {
 		return err
 	}
 	for v := range l.store.IterVariables() {

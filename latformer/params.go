@@ -3,17 +3,21 @@
 package latformer
 
 import (
+	"fmt"
 	"maps"
+	"slices"
+	"strings"
 
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/layers"
 )
 
 // Hyperparameters of the model and its training (model.Store keys; set them with --set "key=value;..."
-// or NewStore's settings). Their defaults are written once, in the map defaultParams below, which
-// DefaultParams returns; each doc comment ends with the default in brackets (TestDocDefaults checks they
+// or NewStore's settings). Their defaults and the values they accept are declared once, in the table
+// params below, which Params returns and DefaultParams reads; each doc comment ends with the default in brackets (TestDocDefaults checks they
 // agree). The expert and layer hyperparameters are in packages experts (experts.Param*) and layers
 // (layers.Param*).
 const (
@@ -150,53 +154,94 @@ const (
 	ParamPadPairs = "train_pad_pairs"
 )
 
-// defaultParams holds the default of every hyperparameter this package defines, and of the GoMLX optimizer
-// keys it sets differently from GoMLX's own defaults: the one place they are written.
-var defaultParams = map[string]any{
-	ParamDim:                    32,
-	ParamNumLayers:              1,
-	ParamSmoothing:              false,
-	ParamNoise:                  0.0,
-	ParamNoiseRandom:            false,
-	ParamSteps:                  500,
-	ParamAugment:                10,
-	ParamAugmentKeepBlack:       true,
-	ParamAugmentTaskColors:      false,
-	ParamAugmentFixOutputColors: true,
-	ParamFitPatience:            3,
-	ParamSeed:                   1,
-	ParamRestarts:               3,
-	ParamRestartsStopAtFit:      true,
-	ParamRestartsMaxCells:       81,
-	ParamHardSteps:              0,
-	ParamRestartExperts:         "all",
-	ParamBatchPairs:             0,
-	ParamGateBeam:               0,
-	ParamGateBeamSteps:          30,
-	ParamPadPairs:               1,
-	ParamGateInit:               GateInitSearch,
-	ParamProposalMargin:         3.0,
-	ParamProposalTrain:          ProposalTrainHard,
-	ParamProposalSteps:          200,
-	ParamUnproposedSteps:        100,
-	ParamUnproposedMaxCells:     81,
-	ParamGateInitGrid:           true,
-	ParamGateInitFallback:       true,
-	ParamSearchScreen:           false,
-	optimizer.ParamOptimizer:    "adam", // GoMLX's default is "adamw"
-	optimizer.ParamLearningRate: 1e-3,
+// params declares every hyperparameter this package defines with its default and the values it accepts,
+// and the GoMLX optimizer keys it sets differently from GoMLX's own defaults: the one place they are written.
+var params = hparams.NewTable(
+	hparams.Def(ParamDim, 32).AtLeast(1),
+	hparams.Def(ParamNumLayers, 1).AtLeast(1),
+	hparams.Def(ParamSmoothing, false),
+	hparams.Def(ParamNoise, 0.0).AtLeast(0),
+	hparams.Def(ParamNoiseRandom, false),
+	hparams.Def(ParamSteps, 500).AtLeast(0),
+	hparams.Def(ParamAugment, 10),
+	hparams.Def(ParamAugmentKeepBlack, true),
+	hparams.Def(ParamAugmentTaskColors, false),
+	hparams.Def(ParamAugmentFixOutputColors, true),
+	hparams.Def(ParamFitPatience, 3),
+	hparams.Def(ParamSeed, 1),
+	hparams.Def(ParamRestarts, 3).AtLeast(1),
+	hparams.Def(ParamRestartsStopAtFit, true),
+	hparams.Def(ParamRestartsMaxCells, 81).AtLeast(0),
+	hparams.Def(ParamHardSteps, 0).AtLeast(0),
+	hparams.Def(ParamRestartExperts, "all").Checked(checkRestartExperts),
+	hparams.Def(ParamBatchPairs, 0).AtLeast(0),
+	hparams.Def(ParamGateBeam, 0).AtLeast(0),
+	hparams.Def(ParamGateBeamSteps, 30).AtLeast(1),
+	hparams.Def(ParamPadPairs, 1).AtLeast(1),
+	hparams.Def(ParamGateInit, GateInitSearch).OneOf(GateInitSearch, GateInitPaper),
+	hparams.Def(ParamProposalMargin, 3.0),
+	hparams.Def(ParamProposalTrain, ProposalTrainHard).OneOf(ProposalTrainHard, ProposalTrainSoft),
+	hparams.Def(ParamProposalSteps, 200).AtLeast(0),
+	hparams.Def(ParamUnproposedSteps, 100).AtLeast(0),
+	hparams.Def(ParamUnproposedMaxCells, 81).AtLeast(0),
+	hparams.Def(ParamGateInitGrid, true),
+	hparams.Def(ParamGateInitFallback, true),
+	hparams.Def(ParamSearchScreen, false),
+	hparams.Def(optimizer.ParamOptimizer, "adam").OneOf(optimizerNames()...), // GoMLX's default is "adamw"
+	hparams.Def(optimizer.ParamLearningRate, 1e-3),
+)
+
+// checkRestartExperts checks a value of ParamRestartExperts: comma-separated entries of
+// experts.Expert.FreeGates.
+func checkRestartExperts(v any) error {
+	for _, entry := range strings.Split(v.(string), ",") {
+		if err := experts.CheckFamilies(strings.TrimSpace(entry)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// optimizerNames are the optimizers GoMLX's optimizer.FromScope knows, sorted.
+func optimizerNames() []any {
+	var names []any
+	for _, n := range slices.Sorted(maps.Keys(optimizer.KnownOptimizers)) {
+		names = append(names, n)
+	}
+	return names
+}
+
+// defaultParams holds the defaults of params.
+var defaultParams = params.Defaults()
+
+// Params returns the declarations of every hyperparameter of the model, its layers (layers.Params),
+// experts (experts.Params) and training: the keys --set accepts for LatFormer, with their defaults and
+// the values each accepts. ParamsFor adds an architecture's own.
+func Params() hparams.Table { return must(hparams.Join(params, layers.Params(), experts.Params())) }
+
+// ParamsFor returns Params and the hyperparameters of arch (Architecture.Params); an architecture that
+// declares a key of Params again is an error.
+func ParamsFor(arch Architecture) (hparams.Table, error) {
+	t, err := hparams.Join(Params(), hparams.FromDefaults(arch.Params))
+	if err != nil {
+		return nil, fmt.Errorf("architecture %q: %w", arch.Name, err)
+	}
+	return t, nil
+}
+
+// must returns t, panicking on err (the tables of this module's packages are disjoint).
+func must(t hparams.Table, err error) hparams.Table {
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 // DefaultParams returns every hyperparameter of the model, its layers (layers.DefaultParams), experts
-// (experts.DefaultParams) and training with its default value, used to fill a model.Store before parsing
-// --set. The optimizer is GoMLX's, chosen by optimizer.ParamOptimizer ("adam") and configured by its own
+// (experts.DefaultParams) and training with its default value, used to fill a model.Store before applying
+// settings. The optimizer is GoMLX's, chosen by optimizer.ParamOptimizer ("adam") and configured by its own
 // keys (optimizer.ParamLearningRate, optimizer.ParamAdamEpsilon, ...). The map is the caller's to change.
-func DefaultParams() map[string]any {
-	out := maps.Clone(defaultParams)
-	maps.Copy(out, layers.DefaultParams())
-	maps.Copy(out, experts.DefaultParams())
-	return out
-}
+func DefaultParams() map[string]any { return Params().Defaults() }
 
 // Param returns the value of the hyperparameter key of this package (one of its Param* constants) in
 // store, or its default (DefaultParams) when store does not set it. T must be the default's type.
@@ -207,8 +252,22 @@ func param[T any](scope *model.Scope, key string) T {
 	return model.GetParamOr(scope, key, defaultParams[key].(T))
 }
 
-// NewStore returns a model.Store holding DefaultParams, with settings applied on top. settings uses
-// GoMLX's --set syntax, "key=value;key=value" (unknown keys and malformed values are errors).
-func NewStore(settings string) (*model.Store, error) {
+// ParseSettings reads LatFormer's settings in GoMLX's --set syntax, "key=value;key=value", once: every
+// key must be one of Params (an unknown one is an error naming the nearest), every value of its type
+// and one it accepts (hparams.Table.Parse). ParseSettingsFor reads those of another architecture.
+func ParseSettings(text string) (hparams.Settings, error) { return Params().Parse(text) }
+
+// ParseSettingsFor is ParseSettings for an architecture (ParamsFor).
+func ParseSettingsFor(arch Architecture, text string) (hparams.Settings, error) {
+	t, err := ParamsFor(arch)
+	if err != nil {
+		return nil, err
+	}
+	return t.Parse(text)
+}
+
+// NewStore returns a model.Store holding DefaultParams, with settings applied on top; a key not of
+// Params or a value it does not accept is an error.
+func NewStore(settings hparams.Settings) (*model.Store, error) {
 	return NewStoreFor(LatFormerArchitecture(), settings)
 }

@@ -112,9 +112,22 @@ func TestRestartExperts(t *testing.T) {
 	if tr := held.Gates["translation"]; slices.Equal(tr, make([]float64, len(tr))) {
 		t.Errorf("translation only: translation gates %v all held too", tr)
 	}
-	// restart 2's entry is bad and restart 2 never runs (one restart): still an error, before training.
-	l := newTestLearner(t, backend, "train_steps=2;augment_copies=2;train_restarts=1;train_restart_experts=all,t,q", 6)
+	// restart 3's entry is bad and restart 3 never runs (one restart): still an error, when the settings are
+	// read; and in a store given the value directly, when Fit starts, before training.
+	const bad = "all,t,q"
+	if _, err := ParseSettings("train_steps=2;train_restarts=1;train_restart_experts=" + bad); err == nil || !strings.Contains(err.Error(), ParamRestartExperts) {
+		t.Errorf("bad schedule in the settings: error %v, want one naming %s", err, ParamRestartExperts)
+	}
+	store, err := NewStore(parse(t, "train_steps=2;augment_copies=2;train_restarts=1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.SetParam(ParamRestartExperts, bad)
+	l, err := NewLearner(backend, store, 6, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := l.Fit(train, nil, nil); err == nil || !strings.Contains(err.Error(), ParamRestartExperts) {
-		t.Errorf("bad schedule: error %v, want one naming %s", err, ParamRestartExperts)
+		t.Errorf("bad schedule in the store: error %v, want one naming %s", err, ParamRestartExperts)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/experts"
 )
 
@@ -33,7 +34,7 @@ func (l *Learner) reinitialize(r int) error {
 	if err := l.store.SetRNGStateFromSeed(restartSeed(l.seed, r)); err != nil {
 		return err
 	}
-	if err := initializeVariablesOn(l.store, l.backend); err != nil {
+	if err := backend.InitializeVariables(l.store, l.backend); err != nil {
 		return err
 	}
 	init, err := l.snapshot()

@@ -10,6 +10,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -50,7 +51,7 @@ type SolverOptions struct {
 type Solver struct {
 	opts      SolverOptions
 	backend   compute.Backend
-	settings  string
+	settings  hparams.Settings
 	store     *model.Store  // the hyperparameters, for the expert the search runs on
 	cache     *LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
 	gridCache *LearnerCache // the same with the grid-lattice expert (ParamGateInitGrid), made when needed
@@ -61,9 +62,9 @@ type Solver struct {
 	unproposedMaxCells, restarts   int
 }
 
-// NewSolver returns a Solver for the hyperparameters of settings ("key=value;...", see NewStoreFor); bad
-// settings are an error here, before any work.
-func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*Solver, error) {
+// NewSolver returns a Solver for the hyperparameters of settings (see NewStoreFor); bad settings are an
+// error here, before any work.
+func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOptions) (*Solver, error) {
 	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {
 		opts.Architecture = LatFormerArchitecture()
 	}
@@ -218,10 +219,7 @@ func (s *Solver) untrained(cells int) bool {
 // on first use.
 func (s *Solver) gridLearners() (*LearnerCache, error) {
 	if s.gridCache == nil {
-		settings := experts.ParamGridLattice + "=true"
-		if s.settings != "" {
-			settings = s.settings + ";" + settings
-		}
+		settings := s.settings.With(hparams.Setting{Key: experts.ParamGridLattice, Value: true})
 		var err error
 		if s.gridCache, err = NewLearnerCacheFor(s.opts.Architecture, s.backend, settings); err != nil {
 			return nil, err

@@ -59,7 +59,7 @@ func TestSolverSearchesOnce(t *testing.T) {
 		{"paper, screen", base + ";gate_init=paper;search_screen=true", translate, 1, "canvas", false},
 	}
 	for _, c := range cases {
-		s, err := NewSolver(backend, c.settings, SolverOptions{})
+		s, err := NewSolver(backend, parse(t, c.settings), SolverOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/fastgraph"
 )
 
@@ -41,17 +42,24 @@ const (
 	AttentionMaskOnly = "mask_only"
 )
 
-// defaultParams holds the default of every Param* key of this package, the one place it is written.
-var defaultParams = map[string]any{
-	ParamNumHeads:  1,
-	ParamFFNDim:    0,
-	ParamAttention: AttentionFull,
-	ParamActions:   1,
-}
+// params declares every Param* key of this package with its default and the values it accepts, the one
+// place they are written.
+var params = hparams.NewTable(
+	hparams.Def(ParamNumHeads, 1).AtLeast(1),
+	hparams.Def(ParamFFNDim, 0).AtLeast(0),
+	hparams.Def(ParamAttention, AttentionFull).OneOf(AttentionFull, AttentionMaskOnly),
+	hparams.Def(ParamActions, 1).OneOf(1, 2),
+)
+
+// defaultParams holds the defaults of params.
+var defaultParams = params.Defaults()
+
+// Params returns the declarations of the LatFormer layer's hyperparameters (the Param* keys).
+func Params() hparams.Table { return maps.Clone(params) }
 
 // DefaultParams returns the hyperparameters of the LatFormer layer (the Param* keys) with their
 // defaults, a new map on every call.
-func DefaultParams() map[string]any { return maps.Clone(defaultParams) }
+func DefaultParams() map[string]any { return params.Defaults() }
 
 // Param returns the value of the layer hyperparameter key (one of the Param* constants) in scope, or its
 // default (DefaultParams) when scope does not set it; a value of another type than T (an int given as a

@@ -4,7 +4,6 @@ package layers
 
 import (
 	"math"
-	"slices"
 
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
@@ -47,7 +46,7 @@ func MaskedAttentionCore(query, key, value, mask *Node) *Node {
 	dims := query.Shape().Dimensions
 	batch := dims[0]
 	checkMaskShape(mask, batch, dims[1], dims[2], key.Shape().Dimensions[2])
-	return inBatchChunks(batch, productSizes(query, key, value, nil), func(lo, hi int) []*Node {
+	return fastgraph.InBatchChunks(batch, productSizes(query, key, value, nil), func(lo, hi int) []*Node {
 		cut := func(x *Node) *Node { return sliceBatch(x, batch, lo, hi) }
 		m := mask
 		if m.Rank() >= 3 {
@@ -78,7 +77,7 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 			exceptions.Panicf("MaskedAttentionCoreFactored: mask batch %d, query batch %d", b, batch)
 		}
 	}
-	return inBatchChunks(batch, productSizes(query, key, value, masks), func(lo, hi int) []*Node {
+	return fastgraph.InBatchChunks(batch, productSizes(query, key, value, masks), func(lo, hi int) []*Node {
 		ms := make([]coreMask, len(masks))
 		for i, m := range masks {
 			if hi-lo < batch {
@@ -95,76 +94,20 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 	})
 }
 
-// batchChunks is how many slices of the batch the masked attention computes separately.
-const batchChunks = 2
-
-// inBatchChunks returns core(0, batch) computed as batchChunks calls core(lo, hi) on slices of the batch,
-// each output concatenated back along the batch axis: the same values (every example's attention is its
-// own), but each slice's n x n tensors are independent graph nodes, which GoMLX's Go backend runs in
-// parallel where its softmax runs on one core. core slices only the small operands (queries, keys,
-// values, mask factors), never an n x n tensor.
-//
-// The values are the same to the last bit only if every matrix product runs on the same kind of kernel
-// for a slice as for the whole batch: GoMLX's Go backend multiplies products below goSmallMatMulFlops with
-// other kernels, which sum in another order. sizes are the attention's products per example
-// (productSizes); where slicing would move one across the threshold, the batch is not sliced.
-func inBatchChunks(batch int, sizes [2][]int, core func(lo, hi int) []*Node) []*Node {
-	chunks := min(batchChunks, batch)
-	if chunks < 2 || !sameKernels(batch, chunks, sizes) {
-		return core(0, batch)
-	}
-	var parts [][]*Node
-	for ci := range chunks {
-		parts = append(parts, core(batch*ci/chunks, batch*(ci+1)/chunks))
-	}
-	outs := make([]*Node, len(parts[0]))
-	for i := range outs {
-		pieces := make([]*Node, chunks)
-		for ci := range chunks {
-			pieces[ci] = parts[ci][i]
-		}
-		outs[i] = Concatenate(pieces, 0)
-	}
-	return outs
-}
-
-// goSmallMatMulFlops is the size (batch·M·N·K) under which GoMLX's Go backend multiplies matrices with its
-// "small" kernels instead of its packed "large" ones (compute v0.1.2, internal/gobackend/dot/matmul,
-// noSIMDSmallMatMulSizeThreshold).
-const goSmallMatMulFlops = 4 << 20
-
-// sameKernels reports whether slicing the batch into chunks keeps every product on its side of
-// goSmallMatMulFlops. sizes[0] are the attention's and the mask's products per example, taken together:
-// all large even in the smallest slice, or all small for the whole batch (stricter than one product at a
-// time, and the rule Table 2's 84-task check ran with); sizes[1] are the rotation terms' Row J products,
-// each checked on its own.
-func sameKernels(batch, chunks int, sizes [2][]int) bool {
-	smallest := batch / chunks
-	lo, hi := slices.Min(sizes[0]), slices.Max(sizes[0])
-	if smallest*lo < goSmallMatMulFlops && batch*hi >= goSmallMatMulFlops {
-		return false
-	}
-	for _, x := range sizes[1] {
-		if smallest*x < goSmallMatMulFlops && batch*x >= goSmallMatMulFlops {
-			return false
-		}
-	}
-	return true
-}
-
-// productSizes returns the sizes (M·N·K) of the matrix products a slice of the batch computes, per
-// example: first, over its heads, n² times the key dimension and the value dimension + 1 and, for each
-// factored mask, n² times its number of terms T (the dense mask from the factors and the factors'
-// gradients, once for all heads); second, Rows³ for each term with rotation (Row J, LatticeMask.Factors).
-func productSizes(query, key, value *Node, masks []*experts.LatticeMask) [2][]int {
+// productSizes returns the sizes (M·N·K) of the matrix products the attention computes per example,
+// for fastgraph.InBatchChunks: together, over its heads, n² times the key dimension and the value
+// dimension + 1 and, for each factored mask, n² times its number of terms T (the dense mask from the
+// factors and the factors' gradients, once for all heads); each on its own, Rows³ for each term with
+// rotation (Row J, LatticeMask.Factors).
+func productSizes(query, key, value *Node, masks []*experts.LatticeMask) fastgraph.BatchProducts {
 	dims := query.Shape().Dimensions
 	n2 := dims[2] * key.Shape().Dimensions[2]
-	sizes := [2][]int{{dims[1] * n2 * dims[3], dims[1] * n2 * (value.Shape().Dimensions[3] + 1)}, nil}
+	sizes := fastgraph.BatchProducts{Together: []int{dims[1] * n2 * dims[3], dims[1] * n2 * (value.Shape().Dimensions[3] + 1)}}
 	for _, m := range masks {
-		sizes[0] = append(sizes[0], n2*len(m.Terms))
+		sizes.Together = append(sizes.Together, n2*len(m.Terms))
 		for _, t := range m.Terms {
 			if t.Rotate {
-				sizes[1] = append(sizes[1], m.Rows*m.Rows*m.Rows)
+				sizes.Each = append(sizes.Each, m.Rows*m.Rows*m.Rows)
 			}
 		}
 	}

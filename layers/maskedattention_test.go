@@ -146,7 +146,7 @@ func TestMaskedAttentionZeroRow(t *testing.T) {
 // ExampleMaskedAttentionCore translates a 1-D sequence by one cell with the circulant mask of
 // Section 3.2: masked self-attention with M_T^(1) outputs (x_4, x_0, x_1, x_2, x_3).
 func ExampleMaskedAttentionCore() {
-	backend, _ := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see latformer.DefaultGoBackend)
+	backend, _ := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see backend.DefaultGo)
 	mask := experts.MatrixTensor(lattice.TranslationMask1D(5, 1))
 	x := tensors.FromValue([][][][]float32{{{{1}, {2}, {3}, {4}, {5}}}}) // [batch=1, heads=1, n=5, d=1]
 	y := MustExecOnce(backend, func(x, m *Node) *Node { return MaskedAttentionCore(x, x, x, m) }, x, mask)
@@ -311,7 +311,7 @@ func maxAbsDiff(a, b *tensors.Tensor) float64 {
 }
 
 // TestMaskedAttentionBatchChunks checks that computing the attention on slices of the batch
-// (inBatchChunks, what both entry points do) changes nothing: for batches of 1 to 5 (even and uneven
+// (fastgraph.InBatchChunks, what both entry points do) changes nothing: for batches of 1 to 5 (even and uneven
 // slices), the factored attention's outputs and the gradients of the gate logits, queries, keys and
 // values equal those of one maskedAttentionCore over the whole batch to 1e-6, and so do the dense
 // attention's with a per-example mask and a shared one.
@@ -410,9 +410,9 @@ func TestSameKernels(t *testing.T) {
 		q := Parameter(g, "q", shapes.Make(dtypes.Float32, c.batch, c.heads, n, 32))
 		terms := make([]experts.MaskTerm, c.terms)
 		terms[c.terms-1].Rotate = true
-		got := sameKernels(c.batch, min(batchChunks, c.batch), productSizes(q, q, q, []*experts.LatticeMask{{Rows: c.side, Cols: c.side, Terms: terms}}))
+		got := fastgraph.SameKernels(c.batch, productSizes(q, q, q, []*experts.LatticeMask{{Rows: c.side, Cols: c.side, Terms: terms}}))
 		if got != c.want {
-			t.Errorf("batch %d, canvas %d, %d terms: sameKernels %v, want %v", c.batch, c.side, c.terms, got, c.want)
+			t.Errorf("batch %d, canvas %d, %d terms: SameKernels %v, want %v", c.batch, c.side, c.terms, got, c.want)
 		}
 		g.Finalize()
 	}

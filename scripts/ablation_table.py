@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 """Issue 34's ablation table: soft vs hard gates and where they start, per protocol, on the dev and eval
 halves of the 84 annotated training tasks (experiments/arc.InHoldout: the parity of the FNV-1a hash of the
 id), read from full-row CSVs. Standard library only.

@@ -1,7 +1,7 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
 // Package xlabackend links GoMLX's XLA backend (github.com/gomlx/go-xla) into a program that uses
-// LatFormer, so that latformer.NewBackend can choose "xla:cpu" (when its PJRT plugin is installed) and
+// LatFormer, so that backend.New can choose "xla:cpu" (when its PJRT plugin is installed) and
 // $GOMLX_BACKEND can ask for "xla:cpu" or "xla:cuda".
 //
 // Import it for its side effect, in a main package or a notebook, never in a library:

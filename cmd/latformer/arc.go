@@ -9,15 +9,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/arc"
+	"github.com/latformer/latformer/latformer"
 )
 
 func runARC(args []string) error {
 	fs := newFlagSet("arc", "latformer arc [flags]",
 		"Solves ARC tasks one by one: a fresh LatFormer is trained on each task's training pairs and predicts its\ntest outputs (Appendix B.2). Prints one line per finished task and Table 2; writes one CSV row per task.")
-	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", else ./data)")
 	split := fs.String("split", "training", "ARC split: training or evaluation")
 	category := stringsFlag(fs, "category", []string{"all"}, "tasks of the annotated `categories`: all, or one or more (comma-separated) of translate, rotate, reflect, scale")
 	tasks := stringsFlag(fs, "tasks", nil, "comma-separated task `ids` (overrides --category selection; their category is taken from the annotation)")
@@ -35,12 +37,24 @@ func runARC(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	arch, err := arc.ModelArchitecture(*modelName)
+	if err != nil {
+		return usageError{fmt.Errorf("--model: %w", err), nil}
+	}
+	table, err := latformer.ParamsFor(arch)
+	if err != nil {
+		return err
+	}
+	settings, err := parseSettings(run.settings, table, nil)
+	if err != nil {
+		return err
+	}
 	if err := run.prepare(fs, dataPaths(*dataFlag, "arc/"+*split)); err != nil {
 		return err
 	}
 	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: strings.Join(*category, ","), Tasks: *tasks, Annotation: *annotation, Limit: *limit,
 		MaxCanvas: *maxCanvas, Holdout: *holdout, Steps: *steps, Canvas: *canvas, Buckets: *buckets, CompilePerTask: *perTask, Model: *modelName,
-		Workers: run.workers, Settings: run.settings, Out: run.out, Resume: run.resume, Force: run.force}
+		Workers: run.workers, NewBackend: backend.New, Settings: settings, Out: run.out, Resume: run.resume, Force: run.force}
 	if *curvesFile != "" {
 		curves, closeCurves, err := curvesWriter(*curvesFile)
 		if err != nil {

@@ -16,7 +16,10 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
+	"github.com/latformer/latformer/internal/benchstat"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/layers"
 )
@@ -29,7 +32,8 @@ type benchOptions struct {
 	reference, factoredRef, pyExe string
 	torches                       string // --torch: "label=interpreter [args];..."
 	refCanvas                     int
-	settings, cpuProfile          string
+	settingsText, cpuProfile      string
+	settings                      hparams.Settings // --set, parsed
 }
 
 func runBench(args []string) error {
@@ -51,7 +55,7 @@ func runBench(args []string) error {
 	fs.StringVar(&o.torches, "torch", "", `PyTorch rows for --reference, "label=interpreter [args];...": each runs both reference scripts with that interpreter and those extra arguments (e.g. "pytorch2=.venv-bench/bin/python;pytorch2-compile=.venv-bench/bin/python --compile;pytorch1.13=/usr/bin/python3"); empty: one row "pytorch" with --python`)
 	fs.StringVar(&o.factoredRef, "factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference; empty: skip")
 	fs.IntVar(&o.refCanvas, "reference-canvas", 30, "canvas side of the PyTorch reference steps and of the ratios")
-	fs.StringVar(&o.settings, "set", "", `extra hyperparameters, "key=value;..."`)
+	fs.StringVar(&o.settingsText, "set", "", `extra hyperparameters, "key=value;..."`)
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps (all canvases and paths) to this file (go tool pprof)")
 	attentions := stringsFlag(fs, "attention", []string{"full", "factored"}, "comma-separated attention `paths` to time: \"full\" (the paper's masked attention) and \"factored\" (mask-only, per lattice axis; latformer_attention=mask_only)")
 	if err := parseFlags(fs, args); err != nil {
@@ -59,6 +63,10 @@ func runBench(args []string) error {
 	}
 	o.sides, o.attentions = *sides, *attentions
 	if err := o.check(); err != nil {
+		return err
+	}
+	var err error
+	if o.settings, err = parseSettings(o.settingsText, latformer.Params(), benchSettings(o.dim, o.ffn)); err != nil {
 		return err
 	}
 	return o.run()
@@ -125,13 +133,13 @@ func (o *benchOptions) torchRows() ([]torchRow, error) {
 
 // run times the Go steps, then the PyTorch references, and prints the lines described in runBench.
 func (o *benchOptions) run() error {
-	backend, err := latformer.NewBackend()
+	b, err := backend.New()
 	if err != nil {
 		return err
 	}
-	backendName := latformer.BackendConfig()
+	backendName := backend.Config()
 	printHost()
-	fmt.Printf("backend: %s\n", latformer.BackendDescription(backendName, backend))
+	fmt.Printf("backend: %s\n", backend.Describe(b))
 	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
 		o.batch, o.dim, o.ffn)
 	fmt.Printf("timing: %d warm-up steps, then %d timed steps per canvas and path (and per PyTorch reference); median and min of the timed steps\n",
@@ -155,7 +163,7 @@ func (o *benchOptions) run() error {
 		for _, att := range o.attentions {
 			set := o.settings
 			if att == "factored" {
-				set = strings.Trim(set+";"+layers.ParamAttention+"="+layers.AttentionMaskOnly, ";")
+				set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
 			}
 			st, err := benchCanvas(c, o.batch, o.dim, o.ffn, o.warm, o.steps, set)
 			if err != nil {
@@ -203,9 +211,9 @@ func (o *benchOptions) runReferences(ours string, sides []benchSide) error {
 		all = append(all, benchSide{row.label + " full", "", torch})
 		for _, s := range sides {
 			fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
-				ours, row.label, c, s.attention, ratio(s.stats.MedianMs, torch.MedianMs), row.label)
+				ours, row.label, c, s.attention, benchstat.Ratio(s.stats.MedianMs, torch.MedianMs), row.label)
 			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
-				ours, row.label, c, s.attention, ratio(s.stats.MinMs, torch.MinMs))
+				ours, row.label, c, s.attention, benchstat.Ratio(s.stats.MinMs, torch.MinMs))
 		}
 		if o.factoredRef == "" {
 			continue
@@ -219,8 +227,8 @@ func (o *benchOptions) runReferences(ours string, sides []benchSide) error {
 		all = append(all, benchSide{row.label + " factored", "", fact})
 		for _, s := range sides {
 			if s.attention == "factored" {
-				fmt.Printf("bench ratio %s/%s-factored canvas=%d attention=factored: %.2f (same work)\n", ours, row.label, c, ratio(s.stats.MedianMs, fact.MedianMs))
-				fmt.Printf("bench ratio-min %s/%s-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", ours, row.label, c, ratio(s.stats.MinMs, fact.MinMs))
+				fmt.Printf("bench ratio %s/%s-factored canvas=%d attention=factored: %.2f (same work)\n", ours, row.label, c, benchstat.Ratio(s.stats.MedianMs, fact.MedianMs))
+				fmt.Printf("bench ratio-min %s/%s-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", ours, row.label, c, benchstat.Ratio(s.stats.MinMs, fact.MinMs))
 			}
 		}
 	}
@@ -228,10 +236,20 @@ func (o *benchOptions) runReferences(ours string, sides []benchSide) error {
 	return nil
 }
 
+// runReference runs a PyTorch reference script (benchstat.RunReference) and prints its configuration,
+// backend, compile, contention and equality lines prefixed by "reference (label): ".
+func runReference(label, python, script string, args ...string) (benchstat.StepStats, error) {
+	st, lines, err := benchstat.RunReference(python, script, args...)
+	for _, line := range lines {
+		fmt.Printf("reference (%s): %s\n", label, line)
+	}
+	return st, err
+}
+
 // benchSide is one timed side of a comparison: a Go attention path or a PyTorch reference.
 type benchSide struct {
 	name, attention string
-	stats           stepStats
+	stats           benchstat.StepStats
 }
 
 // warnContended prints one warning line per side whose timing shared the CPUs with other processes, or
@@ -239,15 +257,15 @@ type benchSide struct {
 func warnContended(sides []benchSide) {
 	clean := true
 	for _, s := range sides {
-		switch v := s.stats.verdict(); v {
-		case verdictClean:
+		switch v := s.stats.Verdict(); v {
+		case benchstat.VerdictClean:
 		default:
 			clean = false
 			fmt.Printf("bench WARNING %s: %s\n", s.name, v)
 		}
 	}
 	if clean && len(sides) > 0 {
-		fmt.Printf("bench contention: none (other processes used at most %.1f core while each side was timed)\n", contendedCores)
+		fmt.Printf("bench contention: none (other processes used at most %.1f core while each side was timed)\n", benchstat.ContendedCores)
 	}
 }
 
@@ -255,25 +273,25 @@ func warnContended(sides []benchSide) {
 // backend uses on it with this build.
 func printHost() {
 	text, _ := os.ReadFile("/proc/cpuinfo")
-	h := parseCPUInfo(string(text))
+	h := benchstat.ParseCPUInfo(string(text))
 	yesNo := func(f string) string {
-		if h.flags[f] {
+		if h.Flags[f] {
 			return f + " yes"
 		}
 		return f + " no"
 	}
-	fmt.Printf("cpu: %s; %d logical CPUs (GOMAXPROCS %d); %s, %s, %s\n", h.model, h.cpus, runtime.GOMAXPROCS(0),
+	fmt.Printf("cpu: %s; %d logical CPUs (GOMAXPROCS %d); %s, %s, %s\n", h.Model, h.CPUs, runtime.GOMAXPROCS(0),
 		yesNo("avx2"), yesNo("avx512f"), yesNo("fma"))
 	experiments := buildSetting("GOEXPERIMENT")
-	kernels := simdPath(runtime.GOARCH, experiments, h.flags, os.Getenv)
-	if kernels == "simd:avx512" && computeReplacement() == computeFork {
+	kernels := benchstat.SIMDPath(runtime.GOARCH, experiments, h.Flags, os.Getenv)
+	if kernels == "simd:avx512" && benchstat.ComputeReplacement() == benchstat.ComputeFork {
 		kernels += " (products with at most 16 right-hand columns: docs/upstream/compute-matmul-narrow.patch)"
 	}
 	fmt.Printf("simd: %s, GOEXPERIMENT=%s, GOARCH=%s; Go backend float32 matmul kernels: %s\n", runtime.Version(),
 		experiments, runtime.GOARCH, kernels)
 	fmt.Printf("simd: Go backend float32 softmax: %s\n",
-		softmaxPath(runtime.GOARCH, experiments, buildSetting("GOAMD64"), computeReplacement(), h.flags, os.Getenv))
-	if _, unknown := applyGODEBUG(h.flags, os.Getenv("GODEBUG")); len(unknown) > 0 {
+		benchstat.SoftmaxPath(runtime.GOARCH, experiments, buildSetting("GOAMD64"), benchstat.ComputeReplacement(), h.Flags, os.Getenv))
+	if _, unknown := benchstat.ApplyGODEBUG(h.Flags, os.Getenv("GODEBUG")); len(unknown) > 0 {
 		fmt.Printf("simd: GODEBUG names cpu.%s, which Go does not know and ignores (it printed \"GODEBUG: unknown cpu feature\"); "+
 			"cpu.avx512f=off or GOMLX_SIMD_AVX512=false turn the AVX-512 kernels off\n", strings.Join(unknown, ", cpu."))
 	}
@@ -291,24 +309,26 @@ func buildSetting(key string) string {
 	return ""
 }
 
+// benchSettings are the hyperparameters of the reference configuration (d, d_ff, one color copy), before
+// --set.
+func benchSettings(dim, ffn int) hparams.Settings {
+	return hparams.Settings{{Key: latformer.ParamDim, Value: dim}, {Key: layers.ParamFFNDim, Value: ffn}, {Key: latformer.ParamAugment, Value: 1}}
+}
+
 // benchCanvas times `steps` training steps on random canvases after `warm` untimed ones, and measures
 // how many cores other processes used meanwhile.
-func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings string) (stepStats, error) {
-	set := fmt.Sprintf("model_dim=%d;latformer_ffn_dim=%d;augment_copies=1", dim, ffn)
-	if settings != "" {
-		set += ";" + settings
-	}
-	store, err := latformer.NewStore(set)
+func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings hparams.Settings) (benchstat.StepStats, error) {
+	store, err := latformer.NewStore(benchSettings(dim, ffn).With(settings...))
 	if err != nil {
-		return stepStats{}, err
+		return benchstat.StepStats{}, err
 	}
-	backend, err := latformer.NewBackend()
+	b, err := backend.New()
 	if err != nil {
-		return stepStats{}, err
+		return benchstat.StepStats{}, err
 	}
-	learner, err := latformer.NewLearner(backend, store, canvas, canvas)
+	learner, err := latformer.NewLearner(b, store, canvas, canvas)
 	if err != nil {
-		return stepStats{}, err
+		return benchstat.StepStats{}, err
 	}
 	n := canvas * canvas
 	rng := rand.New(rand.NewPCG(1, uint64(canvas)))
@@ -324,21 +344,21 @@ func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings string) (ste
 	tokens, targets := random(), random()
 	for range warm {
 		if _, err := learner.TrainBatch(tokens, targets); err != nil {
-			return stepStats{}, err
+			return benchstat.StepStats{}, err
 		}
 	}
 	times := make([]float64, 0, steps)
-	before, errBefore := sampleCPU()
+	before, errBefore := benchstat.SampleCPU()
 	for range steps {
 		start := time.Now()
 		if _, err := learner.TrainBatch(tokens, targets); err != nil {
-			return stepStats{}, err
+			return benchstat.StepStats{}, err
 		}
 		times = append(times, float64(time.Since(start).Microseconds())/1000)
 	}
-	other := unknownCores
-	if after, err := sampleCPU(); err == nil && errBefore == nil {
-		other = otherCores(before, after)
+	other := benchstat.UnknownCores
+	if after, err := benchstat.SampleCPU(); err == nil && errBefore == nil {
+		other = benchstat.OtherCoresBetween(before, after)
 	}
-	return summarize(times, other), nil
+	return benchstat.Summarize(times, other), nil
 }

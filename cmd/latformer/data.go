@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -17,18 +18,12 @@ import (
 func runDownload(args []string) error {
 	fs := newFlagSet("download", "latformer download [flags]",
 		"Downloads ARC-AGI-1 from GitHub (needs internet), verifies every task and writes a manifest.")
-	dataFlag := fs.String("data", "", "data directory to create arc/training and arc/evaluation in (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	dataFlag := fs.String("data", "", "data directory to create arc/training and arc/evaluation in (default $"+datasets.EnvDataDir+", else ./data)")
 	url := fs.String("url", datasets.DefaultARCArchiveURL, "zip archive of the ARC-AGI-1 repository")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	dir := *dataFlag
-	if dir == "" {
-		dir = os.Getenv(datasets.EnvDataDir)
-	}
-	if dir == "" {
-		return fmt.Errorf("say where to put the data: --data DIR or $%s", datasets.EnvDataDir)
-	}
+	dir := cmp.Or(*dataFlag, os.Getenv(datasets.EnvDataDir), datasets.DefaultDataDir)
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
 	last := time.Now()
@@ -48,7 +43,7 @@ func runDownload(args []string) error {
 func runAnnotate(args []string) error {
 	fs := newFlagSet("annotate", "latformer annotate [flags]",
 		"Annotates the ARC training (or evaluation) tasks by geometric prior (package datasets/annotate) and prints the per-category counts.")
-	dataFlag := fs.String("data", "", "data directory holding arc/<split> (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	dataFlag := fs.String("data", "", "data directory holding arc/<split> (default $"+datasets.EnvDataDir+", else ./data)")
 	split := fs.String("split", "training", "ARC split to annotate: training (Table 2's categories) or evaluation (the labels of the evaluation run)")
 	out := fs.String("out", "", "write the annotation JSON here (the committed copies are in datasets/annotate/annotations/)")
 	workers := fs.Int("workers", 0, "parallel workers (0: all cores)")

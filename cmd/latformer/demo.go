@@ -8,10 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
 	"github.com/latformer/latformer/render"
@@ -46,14 +47,19 @@ func runDemo(args []string) error {
 	numTest := fs.Int("test", 100, "number of held-out test pairs per task")
 	seed := fs.Uint64("seed", 1, "seed of the task generator")
 	outDir := fs.String("out", "runs/demo", "directory for the mask and example pictures (PNG, overwritten on each run); empty: none")
-	settings := fs.String("set", "", `hyperparameters, "key=value;key=value" (see README: train_steps, model_dim, ...); the demo trains with gate_init=paper (the gates learn the element) unless this sets gate_init`)
+	settingsText := fs.String("set", "", `hyperparameters, "key=value;key=value" (docs/hyperparameters.md: train_steps, model_dim, ...); the demo trains with gate_init=paper (the gates learn the element) unless this sets gate_init`)
 	quiet := fs.Bool("quiet", false, "no per-step progress")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	// The demo shows the gates learning the group element from the paper's initialization; with
 	// --set gate_init=search they start at the lattice search's proposal instead.
-	*settings = strings.Trim(latformer.ParamGateInit+"="+latformer.GateInitPaper+";"+*settings, ";")
+	base := hparams.Settings{{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper}}
+	user, err := parseSettings(*settingsText, latformer.Params(), base)
+	if err != nil {
+		return err
+	}
+	settings := base.With(user...)
 	if *canvas < 2 || *canvas > datasets.MaxGridSide {
 		return fmt.Errorf("--canvas must be in 2..%d, got %d", datasets.MaxGridSide, *canvas)
 	}
@@ -69,15 +75,12 @@ func runDemo(args []string) error {
 		}
 		tasks = append(tasks, task)
 	}
-	if _, err := latformer.NewStore(*settings); err != nil { // validate --set before any work
-		return err
-	}
-	backend, err := latformer.NewBackend()
+	b, err := backend.New()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("backend: %s\n", latformer.BackendDescription(latformer.BackendConfig(), backend))
-	solver, err := latformer.NewSolver(backend, *settings, latformer.SolverOptions{}) // a fresh learner per task
+	fmt.Printf("backend: %s\n", backend.Describe(b))
+	solver, err := latformer.NewSolver(b, settings, latformer.SolverOptions{}) // a fresh learner per task
 	if err != nil {
 		return err
 	}

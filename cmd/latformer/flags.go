@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/latformer/latformer/hparams"
 )
 
 // listFlag is a flag whose value is a comma-separated list: the spaces around an item are trimmed and
@@ -84,7 +86,7 @@ type runFlags struct {
 	out           string
 	resume, force bool
 	workers       int
-	settings      string
+	settings      string // --set as given (parseSettings reads it)
 	quiet         bool
 	shard         string    // --shard I/N (runner.ParseShard), "" for the whole run
 	devices       *[]string // --devices: one process per device, each on its shard
@@ -111,4 +113,20 @@ func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
 	fs.StringVar(&f.shard, "shard", "", fmt.Sprintf("run shard `I/N` of the %s only (0 <= I < N; by a hash of each one's key, balanced by cost where known), into --out with a run file beside it; `latformer merge` joins the N files", h.units))
 	f.devices = stringsFlag(fs, "devices", nil, "comma-separated `devices`: one process per device (CUDA_VISIBLE_DEVICES=device) on shard i of N, each into a file beside --out, then merged into --out")
 	return f
+}
+
+// parseSettings reads the text of --set once, against the hyperparameters of the run's model(s) (t):
+// an unknown key or a bad value is a usage error before any work, naming the nearest keys or the values
+// the parameter accepts. When the user set something, it prints what each setting changes: from the
+// value the run would have had (base, the command's own settings, applied before the user's; else the
+// default) to the user's.
+func parseSettings(text string, t hparams.Table, base hparams.Settings) (hparams.Settings, error) {
+	s, err := t.Parse(text)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--set: %w", err), nil}
+	}
+	if len(s) > 0 {
+		fmt.Printf("settings (--set): %s\n", strings.Join(t.Overrides(s, base), "; "))
+	}
+	return s, nil
 }

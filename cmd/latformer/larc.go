@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/larc"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/t5"
 	"github.com/latformer/latformer/textenc"
@@ -21,8 +23,8 @@ import (
 // larcQuick is `latformer larc --quick`: two tasks, short training, for CI.
 var larcQuick = struct {
 	limit, steps, bowDim int
-	settings             string
-}{2, 40, 8, "augment_copies=2;train_restarts=1"}
+	settings             hparams.Settings
+}{2, 40, 8, hparams.Settings{{Key: latformer.ParamAugment, Value: 2}, {Key: latformer.ParamRestarts, Value: 1}}}
 
 // runLARC is `latformer larc` (Table 3).
 func runLARC(args []string) error {
@@ -32,8 +34,8 @@ func runLARC(args []string) error {
 			"LatFormer + NL). The text encoder is T5 with --t5 DIR (a Hugging Face checkpoint directory: config.json,\n"+
 			"model.safetensors, spiece.model or tokenizer.json) or, without weights, a bag-of-words stand-in (LSA) fitted on the descriptions\n"+
 			"of LARC's training split. One CSV row per task and condition, written as it finishes (--resume continues).")
-	quick := fs.Bool("quick", false, fmt.Sprintf("quick mode for CI: %d tasks, %d steps, %q, bag-of-words of %d dimensions", larcQuick.limit, larcQuick.steps, larcQuick.settings, larcQuick.bowDim))
-	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json and larc/ (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	quick := fs.Bool("quick", false, fmt.Sprintf("quick mode for CI: %d tasks, %d steps, %q, bag-of-words of %d dimensions", larcQuick.limit, larcQuick.steps, larcQuick.settings.String(), larcQuick.bowDim))
+	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json and larc/ (default $"+datasets.EnvDataDir+", else ./data)")
 	t5Dir := fs.String("t5", "", "T5 checkpoint directory (e.g. t5-small: config.json, model.safetensors, spiece.model or tokenizer.json); default: the bag-of-words stand-in")
 	bowDim := fs.Int("bow-dim", 32, "dimensions of the bag-of-words stand-in (without --t5)")
 	cacheDir := fs.String("cache", filepath.Join("runs", "embeddings"), "directory of the description-embedding cache (one file per encoder and checkpoint)")
@@ -46,11 +48,19 @@ func runLARC(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	base := larc.PaperSettings
+	if *quick {
+		base = base.With(larcQuick.settings...)
+	}
+	settings, err := parseSettings(run.settings, latformer.Params(), base)
+	if err != nil {
+		return err
+	}
 	if err := run.prepare(fs, dataPaths(*dataFlag, "arc/training", "larc")); err != nil {
 		return err
 	}
 	o := larc.Options{DataDir: *dataFlag, Conditions: *conditions, Category: *category, Tasks: *tasks, Limit: *limit, Steps: *steps,
-		Settings: run.settings, Workers: run.workers, Out: run.out, Resume: run.resume, Force: run.force}
+		Settings: settings, Workers: run.workers, NewBackend: backend.New, Out: run.out, Resume: run.resume, Force: run.force}
 	if *quick {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -63,7 +73,7 @@ func runLARC(args []string) error {
 		if !set["bow-dim"] {
 			*bowDim = larcQuick.bowDim
 		}
-		o.Settings = strings.Trim(larcQuick.settings+";"+o.Settings, ";")
+		o.Settings = larcQuick.settings.With(o.Settings...)
 	}
 	if slices.Contains(o.Conditions, larc.ConditionNL) {
 		enc, describe, err := larcEncoder(o, *t5Dir, *bowDim)
@@ -112,11 +122,11 @@ func runLARC(args []string) error {
 // fitted on the descriptions of LARC's training split; and a line describing it.
 func larcEncoder(o larc.Options, dir string, bowDim int) (textenc.Encoder, string, error) {
 	if dir != "" {
-		backend, err := latformer.NewBackend()
+		b, err := backend.New()
 		if err != nil {
 			return nil, "", err
 		}
-		enc, err := t5.Load(backend, dir)
+		enc, err := t5.Load(b, dir)
 		if err != nil {
 			return nil, "", err
 		}

@@ -8,16 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/larc"
 )
 
 // TestLARCCommand runs `latformer larc --quick` with the tiny T5 checkpoint of package t5 on the
-// real LARC summary (skipped without ../shared/data): one task, both conditions, the T5 encoder named on
+// real LARC summary (skipped without $LATFORMER_DATA/larc; make test sets $LATFORMER_DATA): one task, both conditions, the T5 encoder named on
 // the nl row, the embedding cache filled once and reused by a second run.
 func TestLARCCommand(t *testing.T) {
-	data := filepath.Join("..", "..", "..", "shared", "data")
-	if _, err := os.Stat(filepath.Join(data, "larc")); err != nil {
-		t.Skip("no ../shared/data/larc")
+	data := os.Getenv(datasets.EnvDataDir)
+	if _, err := os.Stat(filepath.Join(data, "larc")); data == "" || err != nil {
+		t.Skipf("no $%s/larc", datasets.EnvDataDir)
 	}
 	out := filepath.Join(t.TempDir(), "larc.csv")
 	cache := t.TempDir()

@@ -14,9 +14,9 @@
 //	latformer larc   [flags]   Table 3: LARC test tasks with and without their description (T5 or a stand-in)
 //	latformer registration [flags] Table 5 analogue: image registration on natural images, CSV, --resume
 //	latformer merge OUT SHARD... join the results files of a run's shards (--shard I/N) into one
+//	latformer compare NEW COMMITTED  how a new run's results compare with the committed ones, unit by unit
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
 //	latformer serve  [flags]   web page to browse and label the ARC tasks (Appendix B.3, Figure 7b)
-//	latformer hang-repro [flags] reproduce the pure-Go backend's worker-pool deadlock
 //
 // Run "latformer <command> -h" for the flags of a command. The compute backend is GoMLX's pure-Go
 // backend unless $GOMLX_BACKEND selects another (e.g. GOMLX_BACKEND=xla:cpu).
@@ -43,9 +43,9 @@ var commands = []struct {
 	{"larc", "Table 3: LatFormer on LARC's geometric test tasks, without and with the task's description (T5 or a stand-in)", runLARC},
 	{"registration", "Table 5 analogue: register translated image patches of two modalities (natural images from scikit-image)", runRegistration},
 	{"merge", "join the results files of the shards of one run (--shard I/N) into one, checking that they belong together", runMerge},
+	{"compare", "compare a new run's results file with the committed one, unit by unit (solved or not, which differ)", runCompare},
 	{"serve", "web page to browse the ARC tasks, their predictions and masks, and label the priors they need", runServe},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
-	{"hang-repro", "reproduce the pure-Go backend's worker-pool deadlock (parallel node execution)", runHangRepro},
 }
 
 func usage(w io.Writer) {
@@ -54,7 +54,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-17s %s\n", c.name, c.help)
 	}
 	fmt.Fprintf(w, "\nRun 'latformer <command> -h' for the flags of a command.\n"+
-		"The backend is GoMLX's pure-Go backend (nodes scheduled sequentially) unless $GOMLX_BACKEND selects another.\n")
+		"The backend is GoMLX's pure-Go backend (graph nodes in parallel, a configuration that cannot deadlock) unless $GOMLX_BACKEND selects another.\n")
 }
 
 // usageError is a command-line mistake (unknown flag, bad value): exit status 2, after the usage.
@@ -106,8 +106,9 @@ func exitCode(name string, run func([]string) error, args []string) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(os.Stderr, "latformer %s: %v\n\n", name, ue.error)
+		fmt.Fprintf(os.Stderr, "latformer %s: %v\n", name, ue.error)
 		if ue.fs != nil {
+			fmt.Fprintln(os.Stderr)
 			ue.fs.SetOutput(os.Stderr)
 			ue.fs.Usage()
 		}

@@ -7,7 +7,10 @@ import (
 	"os"
 	"strings"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/experiments/registration"
+	"github.com/latformer/latformer/hparams"
+	"github.com/latformer/latformer/latformer"
 )
 
 // runRegistration is `latformer registration` (our analogue of Table 5).
@@ -35,15 +38,25 @@ func runRegistration(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	// --quick trains 150 steps: after registration.Settings, before --set.
+	quickSettings := hparams.Settings{{Key: latformer.ParamSteps, Value: 150}}
+	base := registration.Settings
+	if *quick {
+		base = base.With(quickSettings...)
+	}
+	settings, err := parseSettings(run.settings, latformer.Params(), base)
+	if err != nil {
+		return err
+	}
 	if err := run.prepare(fs, joinAll(*images, *names)); err != nil {
 		return err
 	}
 	o := registration.Options{PairOptions: registration.PairOptions{ImagesDir: *images, Images: *names, PairsPerImage: *perImage,
 		Patch: *patch, Grid: *grid, MaxShift: *maxShift, Modality: *modality, Seed: *seed},
-		Conditions: *conditions, Settings: run.settings, Workers: run.workers, Export: *export, Out: run.out, Resume: run.resume, Force: run.force}
+		Conditions: *conditions, Settings: settings, Workers: run.workers, NewBackend: backend.New, Export: *export, Out: run.out, Resume: run.resume, Force: run.force}
 	if *quick {
 		o.Images, o.PairsPerImage, o.Patch, o.MaxShift, o.Conditions = o.Images[:min(3, len(o.Images))], 1, 8, 2, []string{registration.Raw}
-		o.Settings = strings.Trim("train_steps=150;"+o.Settings, ";")
+		o.Settings = quickSettings.With(o.Settings...)
 	}
 	var bar *taskBar
 	outcome, err := registration.Run(o, registration.Report{

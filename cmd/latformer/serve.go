@@ -35,7 +35,7 @@ func parseServeFlags(args []string) (serveOptions, error) {
 			"its pairs, the annotation's category and actions, the predictions, actions and masks of the results CSVs,\n"+
 			"a form to label the priors a task needs (saved atomically to --labels), and the labels next to the\n"+
 			"definition (/export). Listens on the loopback interface unless --addr says otherwise; Ctrl-C stops it.")
-	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", else ./data)")
 	results := stringsFlag(fs, "results", nil, "a results `CSV` written by latformer arc, to show its predictions, actions and masks; repeat the flag or separate with commas for several")
 	labels := fs.String("labels", filepath.Join("runs", "labels.json"), "labels JSON file (created on the first save; its directory is created if missing)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, host:port (port 0: any free port); a non-loopback host makes the page reachable from other machines")

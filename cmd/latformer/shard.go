@@ -14,10 +14,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/internal/runmeta"
-	"github.com/latformer/latformer/latformer"
 )
 
 // placeFlags are the flags that say where files are or how a run is carried out, not what it computes:
@@ -29,7 +29,7 @@ var placeFlags = map[string]bool{"out": true, "resume": true, "force": true, "wo
 
 // runMeta describes the run of command fs (parsed) reading the data at dataPaths.
 func runMeta(fs *flag.FlagSet, dataPaths []string) (runmeta.Meta, error) {
-	m := runmeta.Meta{Command: fs.Name(), Code: runmeta.CodeVersion(), Settings: []string{"backend=" + latformer.BackendConfig()}}
+	m := runmeta.Meta{Command: fs.Name(), Code: runmeta.CodeVersion(), Settings: []string{"backend=" + backend.Config()}}
 	fs.VisitAll(func(f *flag.Flag) {
 		if !placeFlags[f.Name] {
 			m.Settings = append(m.Settings, f.Name+"="+f.Value.String())

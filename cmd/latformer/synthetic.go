@@ -11,8 +11,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/synthetic"
+	"github.com/latformer/latformer/hparams"
+	"github.com/latformer/latformer/latformer"
 )
 
 func runSampleEfficiency(args []string) error {
@@ -38,7 +41,7 @@ func runSynthetic(experiment string, args []string) error {
 				"training run, written as it finishes (--resume continues).")
 	}
 	quick := fs.Bool("quick", false, "quick mode for CI: "+describe(quickOpts))
-	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs (default $"+datasets.EnvDataDir+", then ../shared/data)")
+	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs (default $"+datasets.EnvDataDir+", else ./data)")
 	randomGrids := fs.Bool("random-grids", false, "inputs are random grids instead of ARC grids (no data needed)")
 	families := stringsFlag(fs, "families", nil, "comma-separated `families` (default all: translation,rotation,reflection,scaling)")
 	models := stringsFlag(fs, "models", nil, "comma-separated `models`: latformer, latformer_nosmooth, latformer_search (gate_init=search), transformer, attention_abs, attention_rel, cnn, transformer_aug (default: "+strings.Join(full.Models, ",")+")")
@@ -51,11 +54,8 @@ func runSynthetic(experiment string, args []string) error {
 	seed := fs.Uint64("seed", 0, "seed of the synthetic tasks")
 	svg := fs.String("svg", "", "write the figure (one panel per family) to this SVG file")
 	run := addRunFlags(fs, runHelp{unit: "training run", units: "training runs", out: "runs/" + experiment + "-<date>-<time>.csv",
-		set: `hyperparameters for every model, "key=value;key=value" (after ` + synthetic.TrainingSettings + `)`})
+		set: `hyperparameters for every model, "key=value;key=value" (after ` + synthetic.TrainingSettings.String() + `)`})
 	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := run.prepare(fs, gridPaths(*dataFlag, *randomGrids)); err != nil {
 		return err
 	}
 	o := full
@@ -64,7 +64,7 @@ func runSynthetic(experiment string, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	o.DataDir, o.RandomGrids, o.Seed, o.Settings, o.Workers = *dataFlag, *randomGrids, *seed, run.settings, run.workers
+	o.DataDir, o.RandomGrids, o.Seed, o.Workers, o.NewBackend = *dataFlag, *randomGrids, *seed, run.workers, backend.New
 	o.Out, o.Resume, o.Force = run.out, run.resume, run.force
 	// o holds the mode's settings; a flag given on the command line overrides them (an empty list keeps
 	// them).
@@ -94,6 +94,17 @@ func runSynthetic(experiment string, args []string) error {
 	}
 	if len(*noise) > 0 {
 		o.Noise = *noise
+	}
+	table, err := synthetic.Params(o.Models)
+	if err != nil {
+		return usageError{fmt.Errorf("--models: %w", err), nil}
+	}
+	base := synthetic.TrainingSettings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
+	if o.Settings, err = parseSettings(run.settings, table, base); err != nil {
+		return err
+	}
+	if err := run.prepare(fs, gridPaths(*dataFlag, *randomGrids)); err != nil {
+		return err
 	}
 	var bar *taskBar
 	report := synthetic.Report{

@@ -4,7 +4,6 @@ package annotate
 
 import (
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -184,17 +183,17 @@ func TestCountsVersusPaper(t *testing.T) {
 	}
 }
 
-// loadARC loads the ARC training tasks from $LATFORMER_DATA, else from the shared/data beside the
-// checkout (../../../shared/data from this package), skipping the test without them.
+// loadARC loads the ARC training tasks from $LATFORMER_DATA (make test sets it), skipping the test without
+// them.
 func loadARC(t testing.TB) []datasets.Task { return loadSplit(t, "training", 400) }
 
-// loadSplit loads the ARC tasks of a split from $LATFORMER_DATA, else the shared/data beside the checkout,
-// and checks there are want of them; it skips without the data.
+// loadSplit loads the ARC tasks of a split from $LATFORMER_DATA and checks there are want of them; it skips
+// without the data.
 func loadSplit(t testing.TB, split string, want int) []datasets.Task {
 	t.Helper()
 	dataDir := os.Getenv(datasets.EnvDataDir)
 	if dataDir == "" {
-		dataDir = filepath.Join("..", "..", "..", "shared", "data")
+		t.Skipf("no ARC data: $%s is not set", datasets.EnvDataDir)
 	}
 	arcDir, err := datasets.ARCSplitDir(dataDir, split)
 	if err != nil {

@@ -19,8 +19,8 @@ import (
 	"github.com/gomlx/gomlx/ml/train"
 	"github.com/gomlx/gomlx/ml/train/loss"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/experts"
-	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/layers"
 )
 
@@ -67,13 +67,13 @@ func trainSteps(backend compute.Backend, steps int) ([]float32, error) {
 }
 
 func main() {
-	backend, err := latformer.NewBackend() // GoMLX's pure-Go backend unless $GOMLX_BACKEND says otherwise
+	b, err := backend.New() // GoMLX's pure-Go backend unless $GOMLX_BACKEND says otherwise
 	if err != nil {
 		log.Fatal(err)
 	}
-	losses, err := trainSteps(backend, 5)
+	losses, err := trainSteps(b, 5)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("backend %s: loss %.3f after the first step, %.3f after the fifth\n", latformer.BackendConfig(), losses[0], losses[4])
+	fmt.Printf("backend %s: loss %.3f after the first step, %.3f after the fifth\n", backend.Config(), losses[0], losses[4])
 }

@@ -5,16 +5,16 @@ package main
 import (
 	"fmt"
 
-	"github.com/latformer/latformer/latformer"
+	"github.com/latformer/latformer/backend"
 )
 
 // Example_trainSteps runs the README's model for five Adam steps on the default backend: the loss goes down.
 func Example_trainSteps() {
-	backend, err := latformer.NewBackend()
+	b, err := backend.New()
 	if err != nil {
 		panic(err)
 	}
-	losses, err := trainSteps(backend, 5)
+	losses, err := trainSteps(b, 5)
 	if err != nil {
 		panic(err)
 	}

@@ -323,3 +323,14 @@ func parseRecord(rec []string) (Result, error) {
 	}
 	return r, firstErr
 }
+
+// Compare compares the rows of a new results file with another's (the committed one), task by task: the
+// same outcome when both solved the task or both did not (runner.Compare).
+func Compare(newPath, oldPath string) (runner.Comparison, error) {
+	return runner.Compare(resultsFormat, newPath, oldPath, func(r Result) string {
+		if r.Solved {
+			return "solved"
+		}
+		return "unsolved"
+	})
+}

@@ -14,9 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/datasets/annotate"
+	"github.com/latformer/latformer/hparams"
+	"github.com/latformer/latformer/latformer"
 )
 
 // TestReadResults checks the round trip of a row and that a malformed value is an error naming the line
@@ -84,11 +87,11 @@ func TestReadResultsOldFormat(t *testing.T) {
 		if r, ok := rows["abcd1234"]; !ok || !r.Solved || r.Steps != 42 || r.Restarts != 1 || r.TotalSteps != 42 || r.Model != "latformer" {
 			t.Errorf("%d columns: old row read as %+v", columns, r)
 		}
-		settings := "train_steps=2;augment_copies=1;train_restarts=1"
-		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, Model: "cnn", Settings: settings}, Report{}); err == nil || !strings.Contains(err.Error(), "model latformer") {
+		settings := hparams.Settings{{Key: latformer.ParamSteps, Value: 2}, {Key: latformer.ParamAugment, Value: 1}, {Key: latformer.ParamRestarts, Value: 1}}
+		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, NewBackend: backend.New, Model: "cnn", Settings: settings}, Report{}); err == nil || !strings.Contains(err.Error(), "model latformer") {
 			t.Errorf("%d columns: resuming LatFormer's file with the CNN: error %v", columns, err)
 		}
-		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, Settings: settings}, Report{}); err != nil {
+		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, NewBackend: backend.New, Settings: settings}, Report{}); err != nil {
 			t.Fatalf("%d columns: resuming: %v", columns, err)
 		}
 		rows, err = ReadResults(path)
@@ -101,13 +104,13 @@ func TestReadResultsOldFormat(t *testing.T) {
 // TestOptions checks that bad options are errors before any work.
 func TestOptions(t *testing.T) {
 	for _, o := range []Options{{Split: "test"}, {Category: "spin"}, {Workers: -1}, {Canvas: 31}, {Resume: true, Force: true}, {Resume: true},
-		{Model: "dnc"}, {Settings: "baseline_dim=8"}} {
+		{Model: "dnc"}, {Settings: hparams.Settings{{Key: baselines.ParamDim, Value: 8}}}} {
 		if _, err := o.withDefaults(time.Time{}); err == nil {
 			t.Errorf("%+v: want an error", o)
 		}
 	}
 	// A baseline's own hyperparameters are accepted with that baseline.
-	if o, err := (Options{Model: "cnn", Settings: "baseline_dim=8"}).withDefaults(time.Time{}); err != nil || o.Model != "cnn" {
+	if o, err := (Options{Model: "cnn", Settings: hparams.Settings{{Key: baselines.ParamDim, Value: 8}}}).withDefaults(time.Time{}); err != nil || o.Model != "cnn" {
 		t.Errorf("cnn with baseline_dim: %v", err)
 	}
 	if o, _ := (Options{}).withDefaults(time.Time{}); o.Model != "latformer" {

@@ -16,6 +16,7 @@ import (
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experiments/runner"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -40,11 +41,11 @@ type Options struct {
 	// Holdout keeps half of the selected tasks, split by a hash of the id (InHoldout): "dev" to choose
 	// hyperparameters on, "eval" to report on; "" keeps all.
 	Holdout  string
-	Workers  int    // tasks solved in parallel, one backend each (0: 1)
-	Steps    int    // max training steps per task (0: the train_steps hyperparameter)
-	Canvas   int    // canvas side (0: per task, datasets.TaskCanvas; 30: the paper's)
-	Buckets  []int  // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
-	Settings string // hyperparameters, "key=value;key=value"
+	Workers  int              // tasks solved in parallel, one backend each (0: 1)
+	Steps    int              // max training steps per task (0: the train_steps hyperparameter)
+	Canvas   int              // canvas side (0: per task, datasets.TaskCanvas; 30: the paper's)
+	Buckets  []int            // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
+	Settings hparams.Settings // hyperparameters (latformer.ParseSettingsFor the Model's architecture)
 	// Model is the architecture to train: "latformer" (default) or a baseline (baselines.Names), or
 	// LatticeSearch: the lattice search alone, nothing trained.
 	Model string
@@ -56,8 +57,9 @@ type Options struct {
 	// skipping the tasks already in it) or Force (overwrite).
 	Out           string
 	Resume, Force bool
-	// BackendConfig is the GoMLX backend configuration of each worker ("" : latformer.BackendConfig()).
-	BackendConfig string
+	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
+	// e.g. backend.New; required by Run.
+	NewBackend func() (compute.Backend, error)
 	// Curves, when set, receives every training step of every task (Curve): to see how restarts train,
 	// and to choose step budgets (a task's row says only how it ended). Called from the workers'
 	// goroutines, at the same time for different tasks.
@@ -87,9 +89,6 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	if o.Workers == 0 {
 		o.Workers = 1
 	}
-	if o.BackendConfig == "" {
-		o.BackendConfig = latformer.BackendConfig()
-	}
 	switch {
 	case o.Split != "training" && o.Split != "evaluation":
 		return o, fmt.Errorf("split must be training or evaluation, got %q", o.Split)
@@ -117,12 +116,12 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		o.Out = filepath.Join("runs", fmt.Sprintf("arc-%s-%s-%s.csv", o.Split, strings.NewReplacer(",", "+", " ", "").Replace(o.Category), now.Format("20060102-150405")))
 	}
 	if o.Steps > 0 {
-		o.Settings = strings.Trim(o.Settings+fmt.Sprintf(";train_steps=%d", o.Steps), ";")
+		o.Settings = o.Settings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
 	}
 	if o.Model == "" {
 		o.Model = "latformer"
 	}
-	arch, err := modelArchitecture(o.Model)
+	arch, err := ModelArchitecture(o.Model)
 	if err != nil {
 		return o, err
 	}
@@ -132,9 +131,10 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	return o, nil
 }
 
-// modelArchitecture returns the architecture a model name trains: LatFormer's for LatticeSearch (whose
-// experts' group it searches), else baselines.ByName's.
-func modelArchitecture(name string) (latformer.Architecture, error) {
+// ModelArchitecture returns the architecture a model name (Options.Model) trains: LatFormer's for
+// LatticeSearch (whose experts' group it searches), else baselines.ByName's; its hyperparameters are
+// latformer.ParamsFor it.
+func ModelArchitecture(name string) (latformer.Architecture, error) {
 	if name == LatticeSearch {
 		return latformer.LatFormerArchitecture(), nil
 	}
@@ -233,7 +233,7 @@ func selectTasks(o Options) ([]datasets.Task, int, error) {
 // RunInfo describes a run that is about to start.
 type RunInfo struct {
 	Options  Options // with the defaults filled in (Out is the file written)
-	Backend  string  // latformer.BackendDescription of the workers' backend
+	Backend  string  // backend.Describe of the workers' backend
 	Selected int     // tasks selected
 	Done     int     // of which already in the results file (Resume)
 	LeftOut  int     // tasks left out by Options.MaxCanvas (not among the selected)
@@ -282,7 +282,7 @@ func Run(o Options, report Report) (Outcome, error) {
 	for _, t := range tasks {
 		out.Selected = append(out.Selected, t.ID)
 	}
-	arch, _ := modelArchitecture(o.Model) // checked by withDefaults
+	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
 	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch, Search: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
@@ -294,7 +294,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		Workers: o.Workers, NewBackend: o.NewBackend,
 		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
 			s, err := NewSolver(b, o.Settings, solverOpts)
 			if err != nil {

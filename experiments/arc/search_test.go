@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/testutil"
+	"github.com/latformer/latformer/latformer"
 )
 
 // TestSolveBySearch checks the lattice search alone (LatticeSearch): a task whose training pairs determine
@@ -40,7 +42,7 @@ func TestSolveBySearch(t *testing.T) {
 	seen := datasets.Grid{{2, 1, 3}, {3, 0, 1}, {1, 5, 0}}
 	task.Test = []datasets.Pair{{Input: seen, Output: flipRecolor(seen)}}
 
-	s, err := NewSolver(testutil.Backend(t), "", SolverOptions{Search: true})
+	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{Search: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,7 @@ func gridFlipTask() datasets.Task {
 // scrambled gets the same action and the same predictions (the search reads training pairs only).
 func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
 	task := gridFlipTask()
-	s, err := NewSolver(testutil.Backend(t), "", SolverOptions{Search: true})
+	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{Search: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +121,7 @@ func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
 		t.Errorf("scrambled test output: action %q, predictions %v (solved %v); want %q, %v, unsolved", res2.Action, res2.Predictions, res2.Solved, res.Action, res.Predictions)
 	}
 
-	off, err := NewSolver(testutil.Backend(t), "gate_init_grid=false", SolverOptions{Search: true})
+	off, err := NewSolver(testutil.Backend(t), parse(t, "gate_init_grid=false"), SolverOptions{Search: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +149,7 @@ func TestSolveFallback(t *testing.T) {
 		{base + ";gate_init=paper", false, SourceNetwork, "", false},
 	}
 	for _, c := range cases {
-		res, err := SolveTask(testutil.Backend(t), task, c.settings, 0, nil, nil)
+		res, err := SolveTask(testutil.Backend(t), task, parse(t, c.settings), 0, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.settings, err)
 		}
@@ -179,7 +181,7 @@ func TestUnproposedMaxCells(t *testing.T) {
 		{base + ";gate_init_unproposed_max_cells=8;gate_init=paper", 2},
 	}
 	for _, c := range cases {
-		res, err := SolveTask(testutil.Backend(t), task, c.settings, 0, nil, nil)
+		res, err := SolveTask(testutil.Backend(t), task, parse(t, c.settings), 0, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.settings, err)
 		}
@@ -190,7 +192,7 @@ func TestUnproposedMaxCells(t *testing.T) {
 			t.Errorf("%s: untrained task predicted %v (source %q); want no prediction", c.settings, res.Predictions[0], res.Source)
 		}
 	}
-	if _, err := NewSolver(testutil.Backend(t), "gate_init_unproposed_max_cells=-1", SolverOptions{}); err == nil {
+	if _, err := NewSolver(testutil.Backend(t), hparams.Settings{{Key: latformer.ParamUnproposedMaxCells, Value: -1}}, SolverOptions{}); err == nil {
 		t.Error("gate_init_unproposed_max_cells=-1: no error")
 	}
 }

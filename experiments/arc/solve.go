@@ -8,6 +8,7 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -68,9 +69,9 @@ type TaskResult struct {
 // (Appendix B.2). The grids are placed at the top-left of a canvas x canvas canvas (canvas <= 0: the
 // per-task datasets.TaskCanvas; 30 is the paper's setting), the model predicts the whole canvas, pad cells
 // included, and the predicted grid is the non-pad region (datasets.Canvas.Grid). settings are extra
-// hyperparameters ("key=value;..."), cond an optional conditioning vector shared by all pairs (nil for
+// hyperparameters (latformer.ParseSettings), cond an optional conditioning vector shared by all pairs (nil for
 // none). progress, if not nil, gets the training progress. A Solver solves many tasks faster.
-func SolveTask(backend compute.Backend, task datasets.Task, settings string, canvas int, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
+func SolveTask(backend compute.Backend, task datasets.Task, settings hparams.Settings, canvas int, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
 	s, err := NewSolver(backend, settings, SolverOptions{Canvas: canvas})
 	if err != nil {
 		return TaskResult{ID: task.ID}, err
@@ -124,7 +125,7 @@ type Solver struct {
 }
 
 // NewSolver returns a Solver; bad settings or options are an error here, before any work.
-func NewSolver(backend compute.Backend, settings string, opts SolverOptions) (*Solver, error) {
+func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOptions) (*Solver, error) {
 	if opts.Canvas < 0 || opts.Canvas > datasets.MaxGridSide {
 		return nil, fmt.Errorf("canvas must be in 0..%d, got %d", datasets.MaxGridSide, opts.Canvas)
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
+	"github.com/latformer/latformer/latformer"
 )
 
 // TestSolverArchitecture checks that a Solver trains the architecture it is given, the autoregressive
@@ -26,7 +28,7 @@ func TestSolverArchitecture(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s, err := NewSolver(backend, "train_steps=3;augment_copies=1;train_restarts=1", opts)
+		s, err := NewSolver(backend, parse(t, "train_steps=3;augment_copies=1;train_restarts=1"), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,4 +42,14 @@ func TestSolverArchitecture(t *testing.T) {
 			t.Errorf("architecture %q: model %q, %d tests, %d predictions, %v", name, res.Model, res.TestTotal, len(res.Predictions), err)
 		}
 	}
+}
+
+// parse reads LatFormer's settings in the --set syntax (latformer.ParseSettings), failing t on an error.
+func parse(t testing.TB, text string) hparams.Settings {
+	t.Helper()
+	s, err := latformer.ParseSettings(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experiments/arc"
 	"github.com/latformer/latformer/experiments/runner"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/textenc"
 )
@@ -56,7 +57,7 @@ var PaperTable3 = []struct {
 // PaperSettings come before Options.Settings: Table 3 is the paper's protocol, the gates learning from the
 // paper's initialization rather than starting at the lattice search's proposals (latformer.ParamGateInit),
 // so that the text's conditioning is what the description row adds.
-const PaperSettings = "gate_init=paper"
+var PaperSettings = hparams.Settings{{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper}}
 
 // Options select the tasks and conditions of a run. The zero value of a field is its default.
 type Options struct {
@@ -66,17 +67,19 @@ type Options struct {
 	// Encoder embeds the descriptions (required with ConditionNL); wrap it in textenc.Cached to encode
 	// each description once across runs.
 	Encoder  textenc.Encoder
-	Category string   // "all" (default) or one category
-	Tasks    []string // explicit task ids among the selected ones (nil: all)
-	Limit    int      // at most this many tasks, in id order (0: all); the quick mode
-	Workers  int      // tasks solved in parallel, one backend each (0: 1)
-	Steps    int      // max training steps per task (0: the train_steps hyperparameter)
-	Settings string   // hyperparameters, "key=value;..."
+	Category string           // "all" (default) or one category
+	Tasks    []string         // explicit task ids among the selected ones (nil: all)
+	Limit    int              // at most this many tasks, in id order (0: all); the quick mode
+	Workers  int              // tasks solved in parallel, one backend each (0: 1)
+	Steps    int              // max training steps per task (0: the train_steps hyperparameter)
+	Settings hparams.Settings // hyperparameters, after PaperSettings
 	// Out is the results CSV ("" : runs/larc-<date>-<time>.csv); an existing file is an error unless
 	// Resume (append, skipping the rows already there) or Force (overwrite).
 	Out           string
 	Resume, Force bool
-	BackendConfig string // GoMLX backend of the workers ("": latformer.BackendConfig())
+	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
+	// e.g. backend.New; required by Run.
+	NewBackend func() (compute.Backend, error)
 }
 
 func (o Options) withDefaults(now time.Time) (Options, error) {
@@ -107,9 +110,6 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
 	}
 	o.Workers = max(o.Workers, 1)
-	if o.BackendConfig == "" {
-		o.BackendConfig = latformer.BackendConfig()
-	}
 	if o.Out == "" {
 		if o.Resume {
 			return o, fmt.Errorf("resume needs the results file to continue (Out)")
@@ -117,11 +117,11 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		o.Out = filepath.Join("runs", "larc-"+now.Format("20060102-150405")+".csv")
 	}
 	if o.Steps > 0 {
-		o.Settings = strings.Trim(o.Settings+fmt.Sprintf(";train_steps=%d", o.Steps), ";")
+		o.Settings = o.Settings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
 	}
 	// Table 3 is the paper's protocol: the gates learn from the paper's initialization (before the
 	// caller's settings, which may choose otherwise).
-	o.Settings = strings.Trim(PaperSettings+";"+o.Settings, ";")
+	o.Settings = PaperSettings.With(o.Settings...)
 	if _, err := latformer.NewStore(o.Settings); err != nil {
 		return o, err
 	}
@@ -260,6 +260,17 @@ var resultsFormat = runner.Format[Result]{Header: Header, Record: Result.Record,
 // wrong header returns no rows.
 func ReadResults(path string) ([]Result, error) { return resultsFormat.Read(path) }
 
+// Compare compares the rows of a new results file with another's (the committed one), task and condition
+// by task and condition: the same outcome when both solved it or both did not (runner.Compare).
+func Compare(newPath, oldPath string) (runner.Comparison, error) {
+	return runner.Compare(resultsFormat, newPath, oldPath, func(r Result) string {
+		if r.Solved {
+			return "solved"
+		}
+		return "unsolved"
+	})
+}
+
 // parseRecord parses a record of Header.
 func parseRecord(rec []string) (Result, error) {
 	var errs []error
@@ -350,7 +361,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		Workers: o.Workers, NewBackend: o.NewBackend,
 		NewWorker: func(b compute.Backend) (runner.Worker[unit, Result], error) {
 			w, err := newWorker(b, o, cond, encoderName)
 			if err != nil {

@@ -14,6 +14,8 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/runner"
+	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/resultsfile"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
@@ -36,15 +38,25 @@ const (
 // outside it cannot be predicted, so no restart fits its pairs exactly and all three run; the kept one
 // has the lowest final loss. The gates start at the paper's initialization (gate_init=paper): Table 5 is
 // the paper's protocol.
-const Settings = "expert_rotation=false;expert_reflection=false;expert_scaling=false;expert_zero_fill=false;expert_translation_gate_init=0;" +
-	"augment_copies=1;train_restarts=3;train_restarts_max_cells=0;train_steps=300;gate_init=paper"
+var Settings = hparams.Settings{
+	{Key: experts.ParamRotation, Value: false},
+	{Key: experts.ParamReflection, Value: false},
+	{Key: experts.ParamScaling, Value: false},
+	{Key: experts.ParamZeroFill, Value: false},
+	{Key: experts.ParamTranslationGateInit, Value: 0.0},
+	{Key: latformer.ParamAugment, Value: 1},
+	{Key: latformer.ParamRestarts, Value: 3},
+	{Key: latformer.ParamRestartsMaxCells, Value: 0},
+	{Key: latformer.ParamSteps, Value: 300},
+	{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper},
+}
 
 // Options describe a registration run.
 type Options struct {
 	PairOptions
-	Conditions []string // Raw and/or Oracle (default both)
-	Settings   string   // hyperparameters after Settings
-	Workers    int      // pairs registered in parallel (default 1)
+	Conditions []string         // Raw and/or Oracle (default both)
+	Settings   hparams.Settings // hyperparameters after Settings
+	Workers    int              // pairs registered in parallel (default 1)
 	// Export writes the pairs for the reference script to this directory (Export) before training ("":
 	// not written).
 	Export string
@@ -52,7 +64,9 @@ type Options struct {
 	// unless Resume or Force.
 	Out           string
 	Resume, Force bool
-	BackendConfig string
+	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
+	// e.g. backend.New; required by Run.
+	NewBackend func() (compute.Backend, error)
 }
 
 // Result is the registration of one pair under one condition.
@@ -93,6 +107,18 @@ func (r Result) key() string { return strconv.Itoa(r.ID) + "|" + r.Condition }
 // the other lines are returned with an error naming it.
 func ReadResults(path string) ([]Result, error) { return resultsFormat.Read(path) }
 
+// Compare compares the rows of a new results file with another's (the committed one), registration by
+// registration: the same outcome when both estimated the same translation (runner.Compare).
+func Compare(newPath, oldPath string) (runner.Comparison, error) {
+	return runner.Compare(resultsFormat, newPath, oldPath, func(r Result) string {
+		ok := "fail"
+		if r.Success {
+			ok = "success"
+		}
+		return fmt.Sprintf("estimated (%d,%d), %s", r.EstDR, r.EstDC, ok)
+	})
+}
+
 // parseRecord parses a record of Header.
 func parseRecord(rec []string) (Result, error) {
 	var r Result
@@ -132,13 +158,13 @@ type Outcome struct {
 
 // withDefaults returns o with its defaults filled in, and the settings LatFormer trains with (Settings,
 // then o.Settings), or an error naming the bad option.
-func (o Options) withDefaults(now time.Time) (Options, string, error) {
+func (o Options) withDefaults(now time.Time) (Options, hparams.Settings, error) {
 	if len(o.Conditions) == 0 {
 		o.Conditions = []string{Raw, Oracle}
 	}
 	for _, c := range o.Conditions {
 		if c != Raw && c != Oracle {
-			return o, "", fmt.Errorf("condition must be %s or %s, got %q", Raw, Oracle, c)
+			return o, nil, fmt.Errorf("condition must be %s or %s, got %q", Raw, Oracle, c)
 		}
 	}
 	if o.Workers == 0 {
@@ -146,23 +172,17 @@ func (o Options) withDefaults(now time.Time) (Options, string, error) {
 	}
 	switch {
 	case o.Workers < 1:
-		return o, "", fmt.Errorf("workers must be >= 1, got %d", o.Workers)
+		return o, nil, fmt.Errorf("workers must be >= 1, got %d", o.Workers)
 	case o.Resume && o.Force:
-		return o, "", fmt.Errorf("resume and force contradict each other")
+		return o, nil, fmt.Errorf("resume and force contradict each other")
 	case o.Out == "" && o.Resume:
-		return o, "", fmt.Errorf("resume needs the results file to continue (Out)")
+		return o, nil, fmt.Errorf("resume needs the results file to continue (Out)")
 	case o.Out == "":
 		o.Out = filepath.Join("runs", "registration-"+now.Format("20060102-150405")+".csv")
 	}
-	if o.BackendConfig == "" {
-		o.BackendConfig = latformer.BackendConfig()
-	}
-	settings := Settings
-	if o.Settings != "" {
-		settings += ";" + o.Settings
-	}
+	settings := Settings.With(o.Settings...)
 	if _, err := latformer.NewStore(settings); err != nil {
-		return o, "", err
+		return o, nil, err
 	}
 	var err error
 	o.PairOptions, err = o.PairOptions.withDefaults()
@@ -209,7 +229,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		Workers: o.Workers, NewBackend: o.NewBackend,
 		NewWorker: func(b compute.Backend) (runner.Worker[job, Result], error) {
 			solver, err := latformer.NewSolver(b, settings, latformer.SolverOptions{Reuse: true})
 			if err != nil {

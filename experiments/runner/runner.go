@@ -16,8 +16,9 @@
 //     it (and in the current format if its header is one of Format.OldHeaders), and its unit runs again.
 //     Spec.Check sees every row first and may refuse the file (rows of another model, other options): the
 //     run then stops before any work. Rows of units outside the run stay in the file.
-//   - Workers: Spec.Workers workers, each with a GoMLX backend of its own (Spec.BackendConfig) on which
-//     Spec.NewWorker makes its state (solver, caches), run one unit at a time and are closed at the end.
+//   - Workers: Spec.Workers workers, each with a GoMLX backend of its own (made by Spec.NewBackend, the
+//     program's choice) on which Spec.NewWorker makes its state (solver, caches), run one unit at a time
+//     and are closed at the end.
 //   - Order: the units not done are handed out in the order of Spec.Units, or by decreasing Spec.Cost
 //     (ties in that order), so that the workers finish together rather than one starting the largest last.
 //   - Rows: a finished unit's row is written and flushed before Report.Done, so a run killed afterwards
@@ -42,9 +43,9 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/internal/resultsfile"
 	"github.com/latformer/latformer/internal/workpool"
-	"github.com/latformer/latformer/latformer"
 )
 
 // Worker runs units one at a time on its own state.
@@ -71,12 +72,13 @@ type Spec[U, R any] struct {
 	// Check returns an error for a row that the run must not be mixed with (inRun: the row is of one of
 	// the run's units); it is called on every row of a resumed file before any work.
 	Check func(row R, inRun bool) error
-	// Workers is the number of workers (at least 1), BackendConfig the GoMLX configuration of their
-	// backends ("": latformer.BackendConfig()), and NewWorker makes a worker on its own backend.
-	Workers       int
-	BackendConfig string
-	NewWorker     func(backend compute.Backend) (Worker[U, R], error)
-	Report        Report[R]
+	// Workers is the number of workers (at least 1), NewBackend makes each worker's backend (the
+	// program chooses it, e.g. backend.New; workers never share one), and NewWorker makes a worker on its
+	// backend.
+	Workers    int
+	NewBackend func() (compute.Backend, error)
+	NewWorker  func(backend compute.Backend) (Worker[U, R], error)
+	Report     Report[R]
 	// Sharding runs one shard of the units (Partition by Key and Cost) and writes the run file beside
 	// Out (RunFilePath); nil: the process's (SetSharding), and when that is nil too, every unit and no
 	// run file.
@@ -93,7 +95,7 @@ func SetSharding(s *Sharding) { processSharding.Store(s) }
 
 // Info describes a run about to start.
 type Info struct {
-	Backend string // the workers' backend (latformer.BackendDescription)
+	Backend string // the workers' backend (backend.Describe)
 	Units   int    // units of the run
 	Done    int    // of which already in the results file
 }
@@ -120,6 +122,9 @@ type Outcome[R any] struct {
 // finishes (see the package documentation).
 func Run[U, R any](s Spec[U, R]) (Outcome[R], error) {
 	var out Outcome[R]
+	if s.NewBackend == nil {
+		return out, errors.New("no backend: the program chooses the workers' backend (NewBackend, e.g. backend.New)")
+	}
 	units, header, err := s.shard()
 	if err != nil {
 		return out, err
@@ -159,18 +164,17 @@ func Run[U, R any](s Spec[U, R]) (Outcome[R], error) {
 	if keysFile != nil {
 		defer keysFile.Close()
 	}
-	config := cmp.Or(s.BackendConfig, latformer.BackendConfig())
 	workers := make([]Worker[U, R], max(1, s.Workers))
 	info := Info{Units: len(units), Done: len(units) - len(todo)}
 	for i := range workers {
-		backend, err := latformer.NewBackendWithConfig(config)
+		b, err := s.NewBackend()
 		if err != nil {
 			return out, err
 		}
 		if i == 0 {
-			info.Backend = latformer.BackendDescription(latformer.SafeGoConfig(config), backend)
+			info.Backend = backend.Describe(b)
 		}
-		if workers[i], err = s.NewWorker(backend); err != nil {
+		if workers[i], err = s.NewWorker(b); err != nil {
 			return out, err
 		}
 		defer workers[i].Close()

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
-	"github.com/latformer/latformer/latformer"
+	"github.com/latformer/latformer/backend"
 )
 
 // row is the test experiment's row: unit n's value is n².
@@ -93,7 +93,8 @@ func (h *harness) spec(n, workers int) Spec[int, row] {
 	}
 	h.ran, h.workers, h.errs = nil, nil, nil
 	return Spec[int, row]{Format: testFormat, Out: h.out, Units: units, Key: strconv.Itoa,
-		Describe: func(u int) string { return fmt.Sprintf("unit %d", u) }, Workers: workers, BackendConfig: "go",
+		Describe: func(u int) string { return fmt.Sprintf("unit %d", u) }, Workers: workers,
+		NewBackend: func() (compute.Backend, error) { return backend.NewWithConfig("go") },
 		NewWorker: func(b compute.Backend) (Worker[int, row], error) {
 			w := &testWorker{id: len(h.workers), backend: b, fail: h.fail, ran: &h.ran, mu: &h.mu, t: h.t}
 			h.workers = append(h.workers, w)
@@ -158,7 +159,7 @@ func TestRunWorkers(t *testing.T) {
 			t.Errorf("worker %d closed %d times, want once", i, w.closed.Load())
 		}
 	}
-	if len(backends) != 3 || !strings.HasPrefix(info.Backend, latformer.DefaultGoBackend+" (") {
+	if len(backends) != 3 || !strings.HasPrefix(info.Backend, backend.DefaultGo+" (") {
 		t.Errorf("%d distinct backends, described as %q; want 3, and the pure-Go backend", len(backends), info.Backend)
 	}
 	for _, r := range out.Results {
@@ -367,5 +368,19 @@ func TestDuplicateKeys(t *testing.T) {
 	s.Units = []int{1, 1}
 	if _, err := Run(s); err == nil || !strings.Contains(err.Error(), `"1"`) {
 		t.Errorf("duplicate keys: %v", err)
+	}
+}
+
+// TestNoBackend checks that a run without a backend maker is refused before any work: the program chooses
+// the workers' backend (the library never does), and no results file is created.
+func TestNoBackend(t *testing.T) {
+	h := newHarness(t)
+	s := h.spec(3, 1)
+	s.NewBackend = nil
+	if _, err := Run(s); err == nil || !strings.Contains(err.Error(), "no backend") {
+		t.Errorf("Run without NewBackend: error %v, want one saying there is no backend", err)
+	}
+	if _, err := os.Stat(h.out); !errors.Is(err, os.ErrNotExist) || len(h.workers) != 0 {
+		t.Errorf("Run without NewBackend: results file %v, %d workers made; want none", err, len(h.workers))
 	}
 }

@@ -9,8 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -55,16 +58,18 @@ type Options struct {
 	Canvas  int       // canvas side (default 30, the paper's)
 	NumTest int       // test pairs per task (default 100, the paper's)
 	Steps   int       // max training steps per unit (default 300)
-	// Settings are hyperparameters applied to every model ("key=value;..."), after the experiment's own
-	// (TrainingSettings) and the model's (ModelSettings).
-	Settings string
+	// Settings are hyperparameters applied to every model, after the experiment's own (TrainingSettings)
+	// and the model's (ModelSettings).
+	Settings hparams.Settings
 	Seed     uint64 // the tasks' seed (datasets.SyntheticOptions.Seed)
 	Workers  int    // units trained in parallel, one backend each (default 1)
 	// Out is the results CSV (default runs/<experiment>-<date>-<time>.csv); an existing file is an error
 	// unless Resume (continue it) or Force (overwrite it).
 	Out           string
 	Resume, Force bool
-	BackendConfig string // GoMLX backend configuration of each worker ("": latformer.BackendConfig())
+	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
+	// e.g. backend.New; required by Run.
+	NewBackend func() (compute.Backend, error)
 }
 
 // TrainingSettings are the hyperparameters every model of these experiments trains with, before the
@@ -72,7 +77,11 @@ type Options struct {
 // ModelSettings), minibatches of 4 pairs in 4 color copies (16 canvases per step, the batch of
 // `latformer bench`; a training set of up to 4 pairs trains on all of it every step), and early stopping
 // once the training pairs are fitted (the learner's default).
-const TrainingSettings = "train_restarts=1;train_batch_pairs=4;augment_copies=4"
+var TrainingSettings = hparams.Settings{
+	{Key: latformer.ParamRestarts, Value: 1},
+	{Key: latformer.ParamBatchPairs, Value: 4},
+	{Key: latformer.ParamAugment, Value: 4},
+}
 
 // LatFormerSettings are the settings LatFormer trains with in these experiments, on top of the ARC
 // defaults: circular shifts only (expert_zero_fill=false; the synthetic translations are circular by
@@ -88,8 +97,14 @@ const TrainingSettings = "train_restarts=1;train_batch_pairs=4;augment_copies=4"
 // lattice search only starts the restarts (latformer.Solver): the network predicts even where it does not
 // fit (gate_init_fallback=false), on the canvas lattice (gate_init_grid=false), and every task trains
 // (gate_init_unproposed_max_cells=0).
-const LatFormerSettings = "expert_zero_fill=false;train_restarts=3;train_restarts_max_cells=0;" +
-	"gate_init_fallback=false;gate_init_grid=false;gate_init_unproposed_max_cells=0"
+var LatFormerSettings = hparams.Settings{
+	{Key: experts.ParamZeroFill, Value: false},
+	{Key: latformer.ParamRestarts, Value: 3},
+	{Key: latformer.ParamRestartsMaxCells, Value: 0},
+	{Key: latformer.ParamGateInitFallback, Value: false},
+	{Key: latformer.ParamGateInitGrid, Value: false},
+	{Key: latformer.ParamUnproposedMaxCells, Value: 0},
+}
 
 // ModelSettings returns the hyperparameters that make the model of Figure 5 called name, none for the
 // baselines. The LatFormer models train with LatFormerSettings, the smoothed-mask prediction on
@@ -97,9 +112,10 @@ const LatFormerSettings = "expert_zero_fill=false;train_restarts=3;train_restart
 // written out rather than left to the library's default, so that the paper-protocol rows stay what they
 // are whatever that default: the paper's (latformer.GateInitPaper) for ModelLatFormer and
 // ModelLatFormerNoSmooth, the search's (latformer.GateInitSearch) for ModelLatFormerSearch.
-func ModelSettings(name string) string {
-	model := func(smoothing bool, gateInit string) string {
-		return fmt.Sprintf("%s;%s=%t;%s=%s", LatFormerSettings, latformer.ParamSmoothing, smoothing, latformer.ParamGateInit, gateInit)
+func ModelSettings(name string) hparams.Settings {
+	model := func(smoothing bool, gateInit string) hparams.Settings {
+		return LatFormerSettings.With(hparams.Setting{Key: latformer.ParamSmoothing, Value: smoothing},
+			hparams.Setting{Key: latformer.ParamGateInit, Value: gateInit})
 	}
 	switch name {
 	case ModelLatFormer:
@@ -109,7 +125,7 @@ func ModelSettings(name string) string {
 	case ModelLatFormerSearch:
 		return model(true, latformer.GateInitSearch)
 	}
-	return ""
+	return nil
 }
 
 // architecture returns the architecture a model name trains.
@@ -122,6 +138,28 @@ func architecture(name string) (latformer.Architecture, error) {
 		return arch, fmt.Errorf("%w (or %s)", err, strings.Join(latFormerModels[1:], ", "))
 	}
 	return arch, nil
+}
+
+// Params returns the hyperparameters that the settings of a run of models (Options.Models; nil: the
+// full mode's) may name: LatFormer's (latformer.Params) and each model's own (a baseline's); every model
+// must accept the run's settings (Run checks).
+func Params(models []string) (hparams.Table, error) {
+	if models == nil {
+		models = FigureModels
+	}
+	t := latformer.Params()
+	for _, m := range models {
+		arch, err := architecture(m)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range arch.Params {
+			if _, ok := t[k]; !ok {
+				t[k] = hparams.Def(k, v)
+			}
+		}
+	}
+	return t, nil
 }
 
 // Full returns the settings of the full mode of an experiment (the numbers of docs/sample-efficiency.md
@@ -231,9 +269,6 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	case o.Resume && o.Force:
 		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
 	}
-	if o.BackendConfig == "" {
-		o.BackendConfig = latformer.BackendConfig()
-	}
 	if o.Out == "" {
 		if o.Resume {
 			return o, fmt.Errorf("resume needs the results file to continue (Out)")
@@ -254,18 +289,13 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 }
 
 // settings returns the hyperparameters a unit of model m at noise level w trains with.
-func (o Options) settings(m string, w float64) string {
-	parts := []string{TrainingSettings, fmt.Sprintf("%s=%d", latformer.ParamSteps, o.Steps)}
-	if s := ModelSettings(m); s != "" {
-		parts = append(parts, s)
-	}
+func (o Options) settings(m string, w float64) hparams.Settings {
+	s := TrainingSettings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
+	s = s.With(ModelSettings(m)...)
 	if w > 0 {
-		parts = append(parts, fmt.Sprintf("%s=%g", latformer.ParamNoise, w))
+		s = s.With(hparams.Setting{Key: latformer.ParamNoise, Value: w})
 	}
-	if o.Settings != "" {
-		parts = append(parts, o.Settings)
-	}
-	return strings.Join(parts, ";")
+	return s.With(o.Settings...)
 }
 
 // checkSettings checks that model m accepts the settings of noise level w.

@@ -236,3 +236,12 @@ var PaperTable4 = map[float64]map[datasets.SyntheticFamily]float64{
 	0.4: {datasets.FamilyTranslation: 0.89, datasets.FamilyRotation: 0.96, datasets.FamilyReflection: 0.96, datasets.FamilyScaling: 0.92},
 	0.6: {datasets.FamilyTranslation: 0.62, datasets.FamilyRotation: 0.69, datasets.FamilyReflection: 0.68, datasets.FamilyScaling: 0.65},
 }
+
+// Compare compares the rows of a new results file with another's (the committed one), training run by
+// training run: the same outcome when both predicted the same number of test pairs exactly
+// (runner.Compare).
+func Compare(newPath, oldPath string) (runner.Comparison, error) {
+	return runner.Compare(resultsFormat, newPath, oldPath, func(r Result) string {
+		return fmt.Sprintf("%d/%d test pairs exact", r.TestExact, r.TestTotal)
+	})
+}

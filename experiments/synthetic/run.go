@@ -11,6 +11,7 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/runner"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -122,7 +123,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, BackendConfig: o.BackendConfig,
+		Workers: o.Workers, NewBackend: o.NewBackend,
 		NewWorker: func(b compute.Backend) (runner.Worker[Unit, Result], error) {
 			return &worker{o: o, backend: b, pool: pool, solvers: map[[2]string]*latformer.Solver{}}, nil
 		},
@@ -219,8 +220,8 @@ func (wk *worker) synthetic(f datasets.SyntheticFamily, index int) (datasets.Syn
 
 // solver returns the worker's solver of model m with the settings, made on first use (compiled graphs
 // reused from unit to unit). The baselines share their settings: each model has its own solver.
-func (wk *worker) solver(m, settings string) (*latformer.Solver, error) {
-	key := [2]string{m, settings}
+func (wk *worker) solver(m string, settings hparams.Settings) (*latformer.Solver, error) {
+	key := [2]string{m, settings.String()}
 	if s := wk.solvers[key]; s != nil {
 		return s, nil
 	}

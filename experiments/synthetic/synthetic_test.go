@@ -13,8 +13,9 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
-	"github.com/gomlx/gomlx/ui/commandline"
+	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/resultsfile"
 	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/latformer"
@@ -35,7 +36,7 @@ func TestOptionsErrors(t *testing.T) {
 		{Options{Workers: -1}, "workers"},
 		{Options{Resume: true}, "resume needs"},
 		{Options{Resume: true, Force: true, Out: "x.csv"}, "contradict"},
-		{Options{Settings: "no_such_key=1"}, "no_such_key"},
+		{Options{Settings: hparams.Settings{{Key: "no_such_key", Value: 1}}}, "no_such_key"},
 		{Options{Experiment: Noise, Models: []string{"transformer"}}, "input_noise"},
 	} {
 		_, err := c.o.withDefaults(time.Now())
@@ -74,9 +75,7 @@ func TestModelSettings(t *testing.T) {
 			params[latformer.ParamGateInit], params[latformer.ParamSmoothing] = flip, flip == latformer.GateInitPaper
 			store := model.NewStore()
 			store.SetParams(params)
-			if _, err := commandline.ParseSettings(store, o.settings(m, 0)); err != nil {
-				t.Fatalf("%s: %v", m, err)
-			}
+			o.settings(m, 0).Apply(store)
 			gateInit := model.GetParamOr(store.RootScope(), latformer.ParamGateInit, "")
 			smoothing := model.GetParamOr(store.RootScope(), latformer.ParamSmoothing, !w.smoothing)
 			if gateInit != w.gateInit || smoothing != w.smoothing {
@@ -85,10 +84,10 @@ func TestModelSettings(t *testing.T) {
 		}
 	}
 	// latformer_search is latformer but for the gate initialization.
-	if a, b := ModelSettings(ModelLatFormer), ModelSettings(ModelLatFormerSearch); strings.Replace(a, "gate_init=paper", "gate_init=search", 1) != b {
+	if a, b := ModelSettings(ModelLatFormer).String(), ModelSettings(ModelLatFormerSearch).String(); strings.Replace(a, "gate_init=paper", "gate_init=search", 1) != b {
 		t.Errorf("settings of %s %q and %s %q differ in more than gate_init", ModelLatFormer, a, ModelLatFormerSearch, b)
 	}
-	if s := ModelSettings("transformer"); s != "" {
+	if s := ModelSettings("transformer"); len(s) != 0 {
 		t.Errorf("a baseline's model settings: %q, want none", s)
 	}
 }
@@ -235,7 +234,7 @@ func TestSummarizeAndReach(t *testing.T) {
 func TestRunAndResume(t *testing.T) {
 	t.Setenv(compute.ConfigEnvVar, "go")
 	out := filepath.Join(t.TempDir(), "se.csv")
-	o := Options{RandomGrids: true, Families: []datasets.SyntheticFamily{datasets.FamilyRotation, datasets.FamilyReflection}, Tasks: 1,
+	o := Options{NewBackend: backend.New, RandomGrids: true, Families: []datasets.SyntheticFamily{datasets.FamilyRotation, datasets.FamilyReflection}, Tasks: 1,
 		Models: []string{ModelLatFormer}, Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 250, Out: out}
 	first, err := Run(o, Report{})
 	if err != nil {
@@ -279,13 +278,17 @@ func TestRunAndResume(t *testing.T) {
 // a scaling that no element of a group without scalings maps goes untrained (no step, no action).
 func TestSolverSettingsApply(t *testing.T) {
 	t.Setenv(compute.ConfigEnvVar, "go")
-	run := func(family datasets.SyntheticFamily, settings string) Result {
+	run := func(family datasets.SyntheticFamily, text string) Result {
+		settings, err := latformer.ParseSettings(text)
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Helper()
-		o := Options{RandomGrids: true, Families: []datasets.SyntheticFamily{family}, Tasks: 1, Models: []string{ModelLatFormerSearch},
+		o := Options{NewBackend: backend.New, RandomGrids: true, Families: []datasets.SyntheticFamily{family}, Tasks: 1, Models: []string{ModelLatFormerSearch},
 			Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 5, Settings: settings, Out: filepath.Join(t.TempDir(), "se.csv")}
 		out, err := Run(o, Report{})
 		if err != nil || len(out.Results) != 1 {
-			t.Fatalf("%s, %q: %d results, %v", family, settings, len(out.Results), err)
+			t.Fatalf("%s, %q: %d results, %v", family, text, len(out.Results), err)
 		}
 		return out.Results[0]
 	}
@@ -310,7 +313,7 @@ func TestWorkerSolverPerModel(t *testing.T) {
 	wk := &worker{backend: testutil.Backend(t), solvers: map[[2]string]*latformer.Solver{}}
 	defer wk.Close()
 	o := Options{Steps: 5}
-	if o.settings("transformer", 0) != o.settings("attention_abs", 0) {
+	if o.settings("transformer", 0).String() != o.settings("attention_abs", 0).String() {
 		t.Fatalf("the baselines' settings differ: %q, %q", o.settings("transformer", 0), o.settings("attention_abs", 0))
 	}
 	a, errA := wk.solver("transformer", o.settings("transformer", 0))

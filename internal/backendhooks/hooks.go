@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-// Package backendhooks connects latformer.NewBackend to the optional XLA support in package xlabackend,
+// Package backendhooks connects package backend (backend.New) to the optional XLA support in package xlabackend,
 // so that the library itself never imports XLA (or needs cgo): a program that wants XLA imports
 // github.com/latformer/latformer/xlabackend, whose init sets these hooks.
 package backendhooks

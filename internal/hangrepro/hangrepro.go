@@ -10,8 +10,9 @@
 // free: the process hangs with the CPU idle. Run executes such a graph (Products independent Size × Size
 // products) and reports whether it finished within a timeout.
 //
-// `latformer hang-repro` runs it from the command line; TestUpstreamParallelExecutorHangs keeps it
-// honest, and fails (telling us to drop the workaround in latformer.NewBackend) once upstream is fixed.
+// TestReproduce runs it on a configuration of one's choice (docs/upstream/hang-repro.md says how);
+// TestUpstreamParallelExecutorHangs keeps it honest, and fails (telling us to drop the workaround in
+// backend.SafeGoConfig) once upstream is fixed.
 package hangrepro
 
 import (
@@ -38,7 +39,7 @@ type Config struct {
 	Timeout  time.Duration // a run that takes longer than this is reported as hung
 }
 
-// DefaultConfig is the reproduction `latformer hang-repro` runs: 20 executions of a graph of eight
+// DefaultConfig is the reproduction TestReproduce runs: 20 executions of a graph of eight
 // independent 200×200 products, each allowed 10 seconds.
 func DefaultConfig() Config {
 	return Config{Products: 8, Size: 200, Runs: 20, Timeout: 10 * time.Second}

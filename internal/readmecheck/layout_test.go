@@ -3,6 +3,7 @@
 package readmecheck
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -173,5 +174,70 @@ func TestLicense(t *testing.T) {
 		if l, err := os.ReadFile(filepath.Join(root, "third_party", e.Name(), "LICENSE")); err != nil || len(l) == 0 {
 			t.Errorf("third_party/%s: no LICENSE file (err %v)", e.Name(), err)
 		}
+	}
+}
+
+// TestLibrariesChooseNoBackend checks that no library package chooses a compute backend: outside the
+// programs (cmd/, examples/), package backend (which offers the constructors) and internal/testutil (the
+// tests' backend), no non-test file calls GoMLX's compute.New, compute.NewWithConfig or compute.MustNew, nor
+// backend.New or backend.NewWithConfig. Libraries take a backend, or a function that makes one per worker,
+// from the program.
+func TestLibrariesChooseNoBackend(t *testing.T) {
+	root := filepath.Join("..", "..")
+	constructors := map[string][]string{
+		"github.com/gomlx/compute": {"New", "NewWithConfig", "MustNew"},
+		module + "backend":         {"New", "NewWithConfig"},
+	}
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			switch {
+			case path != root && strings.HasPrefix(d.Name(), "."), rel == "cmd", rel == "examples", rel == "backend", rel == "internal/testutil",
+				d.Name() == "third_party", d.Name() == "runs", d.Name() == "testdata", d.Name() == "notebooks", d.Name() == "scratch":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		checked++
+		names := map[string][]string{} // local package name → its constructors
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if c, ok := constructors[p]; ok {
+				name := p[strings.LastIndex(p, "/")+1:]
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+				names[name] = c
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, ok := sel.X.(*ast.Ident); ok && slices.Contains(names[x.Name], sel.Sel.Name) {
+				t.Errorf("%s: calls %s.%s: a library package must take its backend from the program", rel, x.Name, sel.Sel.Name)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 50 {
+		t.Errorf("only %d library files checked: the walk missed the tree", checked)
 	}
 }

@@ -25,7 +25,7 @@ import (
 
 // BackendConfig is the GoMLX backend configuration the tests run on: the pure-Go backend, which needs
 // no C library and gives the same numbers on every machine, with one graph node at a time
-// ("ops_sequential"), a node scheduling that cannot deadlock (latformer.DefaultGoBackend says why the
+// ("ops_sequential"), a node scheduling that cannot deadlock (backend.DefaultGo says why the
 // backend's own default can).
 const BackendConfig = "go:ops_sequential"
 

@@ -4,7 +4,7 @@
 # format with predictions, and an older one without), starts `latformer serve` on a free loopback port
 # with a temporary labels file, and drives it in headless Debian Chromium (serve-check.mjs): list, filter
 # to Reflect, open a task, label it, reload, see the label. Saves runs/serve-check.png. Called by
-# `make serve-check`; needs the ARC training tasks ($LATFORMER_DATA, else ../shared/data).
+# `make serve-check`; needs the ARC training tasks ($LATFORMER_DATA, else the checkout's data/).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -25,7 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-data="${LATFORMER_DATA:-$root/../shared/data}"
+data="${LATFORMER_DATA:-$root/data}"
 missing=0
 for id in "$task" 67a3c6ac 3c9b0459; do
   [ -f "$data/arc/training/$id.json" ] || missing=1

@@ -1,6 +1,13 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+// Package backend sets up GoMLX's compute backends for LatFormer: the configuration a program runs on
+// (Config: $GOMLX_BACKEND, else XLA's CPU plugin when linked in and installed, else GoMLX's pure-Go backend
+// in a configuration that cannot deadlock, DefaultGo), the constructors (New, NewWithConfig) and the
+// description printed at the start of a run (Describe). Library packages never choose a backend: they
+// take one (a compute.Backend, or a function that makes one per worker), and only programs (the latformer
+// command, the notebooks, the examples) call New. InitializeVariables draws a model's initial values the
+// same way on every backend.
+package backend
 
 import (
 	"fmt"
@@ -16,9 +23,9 @@ import (
 	"github.com/latformer/latformer/internal/backendhooks"
 )
 
-// DefaultGoBackend is the configuration of GoMLX's pure-Go backend that NewBackend uses: independent
-// graph nodes run in parallel ("ops_parallel") as goroutines that hold no worker-pool slot
-// ("parallelism=-1"), and each matrix product still fans out over GOMAXPROCS workers.
+// DefaultGo is the configuration of GoMLX's pure-Go backend that New uses: independent graph nodes run
+// in parallel ("ops_parallel") as goroutines that hold no worker-pool slot ("parallelism=-1"), and each
+// matrix product still fans out over GOMAXPROCS workers.
 //
 // Why not the backend's own default ("go"): compute v0.1.2–v0.1.6 deadlocks there on graphs with several
 // independent matrix products. Each node runs as a task of one bounded worker pool (2 × GOMAXPROCS slots)
@@ -26,35 +33,36 @@ import (
 // when every slot is held by such a node, nothing ever frees one. With parallelism=-1 a node never takes
 // a slot (WaitToStart starts a goroutine), so that cycle cannot form; the only goroutines that wait on
 // the pool are Saturate calls, each of which has running workers whose completion wakes a waiter.
-// internal/hangrepro reproduces the deadlock (`latformer hang-repro`); TestUpstreamParallelExecutorHangs
-// tells us when an upstream release fixes it, and TestDefaultBackendNeverHangs checks this configuration.
-// "go:ops_sequential" is also safe but runs one node at a time; the README's "Backends" section has the
-// measurements behind this choice.
-const DefaultGoBackend = "go:ops_parallel,parallelism=-1"
+// internal/hangrepro reproduces the deadlock (docs/upstream/hang-repro.md says how to run it);
+// TestUpstreamParallelExecutorHangs tells us when an upstream release fixes it, and
+// TestDefaultBackendNeverHangs checks this configuration. "go:ops_sequential" is also safe but runs one
+// node at a time; docs/backends.md ("The pure-Go backend's deadlock") has the measurements behind this choice.
+const DefaultGo = "go:ops_parallel,parallelism=-1"
 
-// BackendConfig returns the GoMLX backend configuration that NewBackend uses:
+// Config returns the GoMLX backend configuration that New uses:
 //
-//  1. $GOMLX_BACKEND when set (e.g. "go", "xla:cpu", "xla:cuda"), as in all GoMLX programs; a pure-Go
-//     configuration that does not choose the node scheduling ("go", "go:parallelism=2") gets
-//     "ops_sequential" added (see DefaultGoBackend); "go:ops_parallel" is kept as asked, at the user's risk;
+//  1. $GOMLX_BACKEND when set (e.g. "go", "xla:cpu", "xla:cuda"), as in all GoMLX programs, through
+//     SafeGoConfig: "go" alone becomes DefaultGo (graph nodes in parallel, without pool slots), a pure-Go
+//     configuration that bounds the pool without choosing the node scheduling ("go:parallelism=2") gets
+//     "ops_sequential" added; "go:ops_parallel" is kept as asked, at the user's risk;
 //  2. "xla:cpu" when XLA support is linked in (a program imported github.com/latformer/latformer/xlabackend,
 //     as the latformer command does) and its CPU PJRT plugin is already installed on the machine;
-//  3. otherwise DefaultGoBackend, GoMLX's pure-Go backend, which needs no C library and no network.
+//  3. otherwise DefaultGo, GoMLX's pure-Go backend, which needs no C library and no network.
 //
 // Unlike compute.New, it never makes the XLA backend download a plugin on its own: that happens only
 // when the user asks for XLA explicitly through $GOMLX_BACKEND.
-func BackendConfig() string {
+func Config() string {
 	if cfg, ok := os.LookupEnv(compute.ConfigEnvVar); ok && cfg != "" {
 		return SafeGoConfig(cfg)
 	}
 	if slices.Contains(compute.List(), "xla") && backendhooks.XLAPluginAvailable("cpu") {
 		return "xla:cpu"
 	}
-	return DefaultGoBackend
+	return DefaultGo
 }
 
 // SafeGoConfig returns cfg unchanged unless it selects GoMLX's pure-Go backend in a way that can
-// deadlock (see DefaultGoBackend): "go" alone becomes DefaultGoBackend; a configuration that bounds the
+// deadlock (see DefaultGo): "go" alone becomes DefaultGo; a configuration that bounds the
 // worker pool ("go:parallelism=2") without choosing the node scheduling gets "ops_sequential" added. A
 // configuration that names "ops_parallel" or "ops_sequential" is kept as the user wrote it.
 func SafeGoConfig(cfg string) string {
@@ -76,7 +84,7 @@ func SafeGoConfig(cfg string) string {
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
-		return DefaultGoBackend
+		return DefaultGo
 	}
 	if unlimited {
 		return "go:" + strings.Join(append(parts, "ops_parallel"), ",")
@@ -84,19 +92,19 @@ func SafeGoConfig(cfg string) string {
 	return "go:" + strings.Join(append(parts, "ops_sequential"), ",")
 }
 
-// NewBackend creates the compute backend selected by BackendConfig, with a clear error when the
-// requested backend is not available.
-func NewBackend() (compute.Backend, error) {
-	return NewBackendWithConfig(BackendConfig())
+// New creates the compute backend selected by Config, with a clear error when the requested backend is
+// not available. For programs (the command, the notebooks, the examples): library code takes a backend.
+func New() (compute.Backend, error) {
+	return NewWithConfig(Config())
 }
 
-// NewBackendWithConfig creates a backend from a GoMLX configuration string ("go", "go:ops_sequential",
+// NewWithConfig creates a backend from a GoMLX configuration string ("go", "go:ops_sequential",
 // "xla:cpu", ...), with a clear error when it is not available. The configuration goes through
-// SafeGoConfig, so "go" gets the sequential node scheduling. XLA's plugin auto-download only happens
+// SafeGoConfig, so "go" gets DefaultGo's node scheduling (in parallel, without pool slots). XLA's plugin auto-download only happens
 // when $GOMLX_BACKEND asks for XLA explicitly and the requested plugin is not installed yet: a plugin
 // found in $PJRT_PLUGIN_LIBRARY_PATH (for example the CUDA plugin of a JAX installation, linked as
 // pjrt_c_api_cuda_plugin.so) is used as it is, with no network access.
-func NewBackendWithConfig(cfg string) (compute.Backend, error) {
+func NewWithConfig(cfg string) (compute.Backend, error) {
 	cfg = SafeGoConfig(cfg)
 	if _, explicit := os.LookupEnv(compute.ConfigEnvVar); !explicit || backendhooks.XLAPluginAvailable(xlaPluginName(cfg)) {
 		backendhooks.XLADisableAutoInstall()
@@ -119,13 +127,27 @@ func NewBackendWithConfig(cfg string) (compute.Backend, error) {
 		return nil, fmt.Errorf("creating GoMLX backend %q (from $%s or the default; compiled-in backends: %v)%s: %w",
 			cfg, compute.ConfigEnvVar, compute.List(), hint, err)
 	}
+	configs.Store(backend, cfg)
 	return backend, nil
 }
 
-// BackendDescription names the backend and, for the pure-Go backend, the node scheduling actually used,
-// e.g. "go:ops_parallel,parallelism=-1 (Go Portable Compute Backend (parallelism=-1), nodes in parallel
-// without pool slots)".
-func BackendDescription(cfg string, backend compute.Backend) string {
+// configs holds the configuration of every backend NewWithConfig made (Describe reads it).
+var configs sync.Map
+
+// Describe names a backend made by New or NewWithConfig by its configuration and, for the pure-Go
+// backend, the node scheduling actually used, e.g. "go:ops_parallel,parallelism=-1 (Go Portable Compute
+// Backend (parallelism=-1), graph nodes in parallel without pool slots)"; another backend by its name and
+// description.
+func Describe(backend compute.Backend) string {
+	cfg, ok := configs.Load(backend)
+	if !ok {
+		return fmt.Sprintf("%s (%s)", backend.Name(), backend.Description())
+	}
+	return describe(cfg.(string), backend)
+}
+
+// describe is Describe of a backend of configuration cfg.
+func describe(cfg string, backend compute.Backend) string {
 	desc := fmt.Sprintf("%s (%s", cfg, backend.Description())
 	if name, opts, _ := strings.Cut(cfg, ":"); name == "go" {
 		o := strings.Split(opts, ",")
@@ -133,11 +155,11 @@ func BackendDescription(cfg string, backend compute.Backend) string {
 		case slices.Contains(o, "ops_parallel") && slices.Contains(o, "parallelism=-1"):
 			desc += ", graph nodes in parallel without pool slots"
 		case slices.Contains(o, "ops_parallel"):
-			desc += ", graph nodes in parallel on the bounded pool: can deadlock, see README"
+			desc += ", graph nodes in parallel on the bounded pool: can deadlock, see backend.DefaultGo"
 		case slices.Contains(o, "ops_sequential"):
 			desc += ", graph nodes one after the other"
 		default:
-			desc += ", node scheduling chosen by the backend: can deadlock, see README"
+			desc += ", node scheduling chosen by the backend: can deadlock, see backend.DefaultGo"
 		}
 	}
 	return desc + ")"
@@ -227,11 +249,11 @@ var (
 	initBackendErr  error
 )
 
-// initializeVariablesOn initializes store's uninitialized variables as a learner training on backend
-// must: on backend itself when it is GoMLX's Go backend, otherwise on one shared Go backend
+// InitializeVariables initializes store's uninitialized variables as a model training on backend must
+// (latformer.Learner does): on backend itself when it is GoMLX's Go backend, otherwise on one shared Go backend
 // (initBackendConfig), whose values are then moved to host memory for backend to take; so that the initial
 // values do not depend on the training backend.
-func initializeVariablesOn(store *model.Store, backend compute.Backend) error {
+func InitializeVariables(store *model.Store, backend compute.Backend) error {
 	if backend.Name() == goBackendName {
 		return store.InitializeVariables(backend, nil)
 	}

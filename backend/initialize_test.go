@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+package backend
 
 import (
 	"slices"
@@ -15,7 +15,7 @@ import (
 	"github.com/latformer/latformer/internal/testutil"
 )
 
-// otherBackend is a Go backend that does not say so (as XLA would not): initializeVariablesOn must then
+// otherBackend is a Go backend that does not say so (as XLA would not): InitializeVariables must then
 // draw the values on its own Go backend and hand them over in host memory.
 type otherBackend struct{ compute.Backend }
 
@@ -52,12 +52,12 @@ func TestInitializeVariablesOn(t *testing.T) {
 		return out
 	}
 	onGo := randomStore(t)
-	if err := initializeVariablesOn(onGo, testutil.Backend(t)); err != nil {
+	if err := InitializeVariables(onGo, testutil.Backend(t)); err != nil {
 		t.Fatal(err)
 	}
 	onOther := randomStore(t)
 	other := otherBackend{testutil.Backend(t)}
-	if err := initializeVariablesOn(onOther, other); err != nil {
+	if err := InitializeVariables(onOther, other); err != nil {
 		t.Fatal(err)
 	}
 	a, b := values(onGo), values(onOther)

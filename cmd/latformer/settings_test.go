@@ -1,0 +1,44 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/latformer/latformer/datasets"
+)
+
+// TestSetErrors checks that every command reads --set before any work: a value a hyperparameter does not
+// accept is a usage error (exit status 2) naming the values it does, an unknown key one naming the nearest
+// known keys. The data directory is empty, so a command that went on to read its data would fail with
+// another error.
+func TestSetErrors(t *testing.T) {
+	t.Setenv(datasets.EnvDataDir, t.TempDir())
+	commands := map[string]func([]string) error{"arc": runARC, "larc": runLARC, "sample-efficiency": runSampleEfficiency,
+		"noise": runNoise, "registration": runRegistration, "demo": runDemo, "bench": runBench}
+	for name, run := range commands {
+		for _, c := range []struct{ set, want string }{
+			{"latformer_attention=fulll", `latformer_attention=fulll is not an allowed value; allowed values: full, mask_only`},
+			{"model_dimm=8", `unknown hyperparameter "model_dimm"; nearest known: model_dim`},
+			{"train_steps=1;model_dim=8.5", `model_dim=8.5: want a whole number (default 32)`},
+			{"gate_init=serach", `allowed values: search, paper`},
+			{"train_restart_experts=all,q", `expert families "q"`},
+		} {
+			err := run([]string{"--set", c.set})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("latformer %s --set %q: error %v, want one containing %q", name, c.set, err, c.want)
+			}
+			if got := exitCode(name, run, []string{"--set", c.set}); got != 2 {
+				t.Errorf("latformer %s --set %q: exit status %d, want 2", name, c.set, got)
+			}
+		}
+	}
+	// A baseline's own hyperparameter is known with that baseline only.
+	if err := runARC([]string{"--model", "cnn", "--set", "baseline_dimm=8"}); err == nil || !strings.Contains(err.Error(), "nearest known: baseline_dim") {
+		t.Errorf("arc --model cnn --set baseline_dimm=8: error %v", err)
+	}
+	if err := runARC([]string{"--set", "baseline_dim=8"}); err == nil || !strings.Contains(err.Error(), `unknown hyperparameter "baseline_dim"`) {
+		t.Errorf("arc --set baseline_dim=8 (LatFormer): error %v", err)
+	}
+}
