@@ -38,15 +38,7 @@ func runCompare(args []string) error {
 			"training run's test pairs exact, a registration's estimated translation), each unit whose outcome differs,\n"+
 			"and the units in one file only. The make targets of the experiments print it after a new run. Exit status\n"+
 			"0 whatever the outcomes; 1 when a file cannot be read.")
-	var files []string
-	var flags []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			flags = append(flags, a)
-		} else {
-			files = append(files, a)
-		}
-	}
+	flags, files := splitFileArgs(args)
 	if err := parseFlags(fs, flags); err != nil {
 		return err
 	}

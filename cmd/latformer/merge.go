@@ -21,14 +21,7 @@ func runMerge(args []string) error {
 			"file of its own, so `--shard 0/1 --resume` continues it.")
 	force := fs.Bool("force", false, "replace OUT.csv if it exists")
 	allowMissing := fs.Bool("allow-missing", false, "write OUT.csv even if some units have no row (they are listed)")
-	var flags, files []string // the flags may come before or after the files
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			flags = append(flags, a)
-		} else {
-			files = append(files, a)
-		}
-	}
+	flags, files := splitFileArgs(args)
 	if err := parseFlags(fs, flags); err != nil {
 		return err
 	}
@@ -53,4 +46,17 @@ func runMerge(args []string) error {
 		fmt.Printf("missing: %s (shard %d)\n", u.Key, u.Shard)
 	}
 	return nil
+}
+
+// splitFileArgs separates the flags of a command that takes files (merge, compare) from its files: the
+// flags may come before or after the files.
+func splitFileArgs(args []string) (flags, files []string) {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			flags = append(flags, a)
+		} else {
+			files = append(files, a)
+		}
+	}
+	return flags, files
 }
