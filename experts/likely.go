@@ -163,3 +163,43 @@ func (h *bestHeap) Pop() any {
 	*h = old[:len(old)-1]
 	return x
 }
+
+// ShiftNeighbors returns the elements one translation step from el on one axis, in the order rows −1,
+// rows +1, columns −1, columns +1: a circular shift moves modulo the axis's side, a zero-fill shift by one
+// cell of its signed amount (dropped where its magnitude would reach 2^TranslationLayers, which the gates
+// cannot hold). Elements whose action equals el's or an earlier neighbor's are left out; nil without a
+// translation expert.
+//
+// The translation gates hold a shift in binary, so two adjacent shifts can differ in every bit (7 = 0111
+// and 8 = 1000 on a 10-cell axis): soft gates that settled one cell off the training pairs' shift are a
+// local minimum that no single gate's flip leaves, and LikelyElements, which flips the least certain
+// gates, does not reach the neighbor. Learner.Fit's gate beam tries these too where
+// train_gate_beam_neighbors is set.
+func (e Expert) ShiftNeighbors(el Element) []Element {
+	if !e.Translation {
+		return nil
+	}
+	seen := map[string]bool{e.ActionOf(el).String(): true}
+	var out []Element
+	limit := 1 << e.TranslationLayers
+	for a, side := range []int{e.Rows, e.Cols} {
+		for _, d := range []int{-1, 1} {
+			n := el
+			if e.ZeroFill && el.ZeroFill[a] {
+				n.Shift[a] += d
+				if n.Shift[a] >= limit || -n.Shift[a] >= limit {
+					continue
+				}
+			} else {
+				n.Shift[a] = mod(el.Shift[a]+d, side)
+			}
+			key := e.ActionOf(n).String()
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}

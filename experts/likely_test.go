@@ -178,3 +178,49 @@ func TestLikelyElementsExactOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestShiftNeighbors: on a 10 × 10 canvas (4 translation bits) the neighbors of translate(8,6) are
+// translate(7,6), (9,6), (8,5), (8,7), in that order, each one cell from it and each reached by the
+// gates (LogitsFor then ElementOf gives it back); translate(7,6), which differs from (8,6) in every bit
+// of the row shift, is not among the 16 most likely elements of soft gates confident at 0.8 in
+// translate(8,6), so only the neighbors reach it. Circular shifts wrap at the side (0 − 1 = 9); zero-fill
+// shifts keep their sign and stop below 2^4; an expert without translation has none.
+func TestShiftNeighbors(t *testing.T) {
+	e := Expert{Rows: 10, Cols: 10, Translation: true, Reflection: true, TranslationLayers: 4, MaxScale: 1}
+	el := Element{Shift: [2]int{8, 6}}
+	got := e.ShiftNeighbors(el)
+	want := []string{"translate(7,6)", "translate(9,6)", "translate(8,5)", "translate(8,7)"}
+	if len(got) != len(want) {
+		t.Fatalf("%d neighbors of translate(8,6), want %d", len(got), len(want))
+	}
+	for i, n := range got {
+		if s := e.ActionOf(n).String(); s != want[i] {
+			t.Errorf("neighbor %d: %s, want %s", i, s, want[i])
+		}
+		back := e.ElementOf(softGates(e, n, 0.9))
+		if e.ActionOf(back).String() != want[i] {
+			t.Errorf("neighbor %s: the gates set by LogitsFor read back as %s", want[i], e.ActionOf(back))
+		}
+	}
+	for _, l := range e.LikelyElements(softGates(e, el, 0.8), 16) {
+		if e.ActionOf(l).String() == "translate(7,6)" {
+			t.Errorf("translate(7,6) among the 16 likely elements of gates at translate(8,6); the neighbors would not be needed")
+		}
+	}
+	wrap := e.ShiftNeighbors(Element{Shift: [2]int{0, 3}})
+	if s := e.ActionOf(wrap[0]).String(); s != "translate(9,3)" {
+		t.Errorf("rows −1 from translate(0,3): %s, want translate(9,3)", s)
+	}
+	z := Expert{Rows: 10, Cols: 10, Translation: true, ZeroFill: true, TranslationLayers: 4, MaxScale: 1}
+	zn := z.ShiftNeighbors(Element{Shift: [2]int{-15, 0}, ZeroFill: [2]bool{true, false}})
+	var names []string
+	for _, n := range zn {
+		names = append(names, z.ActionOf(n).String())
+	}
+	if len(zn) != 3 || names[0] != "shift(-14,0)" {
+		t.Errorf("zero-fill shift(-15,0): neighbors %v; want shift(-14,0) first and 3 in all (-16 needs a fifth bit)", names)
+	}
+	if n := (Expert{Rows: 10, Cols: 10, Reflection: true}).ShiftNeighbors(el); n != nil {
+		t.Errorf("an expert without translation: %d neighbors, want none", len(n))
+	}
+}

@@ -119,6 +119,9 @@ func (l *Learner) Fit(examples []Example, search *Search, progress func(Progress
 type restartOutcome struct {
 	restart, steps int
 	loss, exact    float64
+	// lossSum and lossSteps add up the losses of the last trainPhase's steps (the gate beam's probe).
+	lossSum   float64
+	lossSteps int
 	// hardFit: the hard-gated model predicts every training pair exactly. Otherwise useSoft says whether
 	// soft gates predict more of them than hard ones, and score is the better fraction.
 	hardFit, useSoft bool
@@ -245,7 +248,11 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	beam := run.beam > 0 && l.hardStepExec != nil && run.restart >= len(run.proposals) && l.hasMaskExperts()
 	run.stepsCap = soft + run.hardSteps
 	if beam {
-		run.stepsCap = soft + run.beam*run.beamSteps + max(0, run.hardSteps-run.beamSteps)
+		tries := run.beam
+		if run.beamNeighbors {
+			tries += 4 // experts.Expert.ShiftNeighbors: at most one each way on each axis
+		}
+		run.stepsCap = soft + tries*run.beamSteps + max(0, run.hardSteps-run.beamSteps)
 	}
 	fitted, err := l.trainPhase(run, l.stepExec, soft, 0, rng, start, &out)
 	if err != nil || fitted {
@@ -293,13 +300,16 @@ func (l *Learner) beamPhase(run *fitRun, done int, rng *rand.Rand, start time.Ti
 	if err != nil || len(candidates) == 0 {
 		return false, err
 	}
+	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+	if run.beamNeighbors {
+		candidates = withNeighbors(expert, candidates)
+	}
 	before, err := l.snapshot()
 	if err != nil {
 		return false, err
 	}
 	defer finalizeAll(before)
 	soft := *out
-	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
 	var best map[string]*tensors.Tensor
 	defer func() { finalizeAll(best) }()
 	bestLoss, steps := math.Inf(1), done
@@ -316,12 +326,18 @@ func (l *Learner) beamPhase(run *fitRun, done int, rng *rand.Rand, start time.Ti
 			return fitted, err
 		}
 		steps = out.steps
-		if out.loss < bestLoss {
+		loss := out.loss
+		if run.minibatch > 0 && out.lossSteps > 0 {
+			// One step's loss is one draw of the minibatch's pairs: with minibatches, the probe's
+			// mean loss is the candidate's (without, every step sees every pair).
+			loss = out.lossSum / float64(out.lossSteps)
+		}
+		if loss < bestLoss {
 			finalizeAll(best)
 			if best, err = l.snapshot(); err != nil {
 				return false, err
 			}
-			bestLoss = out.loss
+			bestLoss = loss
 		}
 	}
 	if rest := run.hardSteps - run.beamSteps; rest > 0 && best != nil {
@@ -338,6 +354,22 @@ func (l *Learner) beamPhase(run *fitRun, done int, rng *rand.Rand, start time.Ti
 	soft.steps = out.steps
 	*out = soft
 	return false, nil
+}
+
+// withNeighbors appends to the beam's candidates the translation neighbors of the first
+// (experts.Expert.ShiftNeighbors) that are not among them already (ParamGateBeamNeighbors).
+func withNeighbors(expert experts.Expert, candidates []experts.Element) []experts.Element {
+	seen := map[string]bool{}
+	for _, el := range candidates {
+		seen[expert.ActionOf(el).String()] = true
+	}
+	for _, n := range expert.ShiftNeighbors(candidates[0]) {
+		if key := expert.ActionOf(n).String(); !seen[key] {
+			seen[key] = true
+			candidates = append(candidates, n)
+		}
+	}
+	return candidates
 }
 
 // likelyElements returns the k elements that the soft gates of the first mask expert, averaged over the

@@ -32,6 +32,7 @@ type fitRun struct {
 	hardSteps          int // ParamHardSteps
 	// beam and beamSteps are ParamGateBeam and ParamGateBeamSteps.
 	beam, beamSteps   int
+	beamNeighbors     bool // ParamGateBeamNeighbors
 	restart, restarts int
 	stopAtFit         bool // ParamRestartsStopAtFit
 	// schedule holds the entries of ParamRestartExperts, freeMasks their experts.Expert.FreeGates masks.
@@ -70,7 +71,8 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 		augment: augmentOptions(scope, examples), maxSteps: param[int](scope, ParamSteps),
 		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
 		restarts: param[int](scope, ParamRestarts), stopAtFit: param[bool](scope, ParamRestartsStopAtFit),
-		beam: param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps)}
+		beam: param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
+		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}
 	if run.beam < 0 || run.beamSteps < 1 {
 		return nil, fmt.Errorf("%s must be >= 0 and %s >= 1, got %d and %d", ParamGateBeam, ParamGateBeamSteps, run.beam, run.beamSteps)
 	}
@@ -211,6 +213,7 @@ func (run *fitRun) drawMinibatch(rng *rand.Rand) {
 // exactly.
 func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
 	streak := 0
+	out.lossSum, out.lossSteps = 0, 0
 	anneal := run.anneal > 1 && exec == l.stepExec
 	for step := done; step < done+steps; step++ {
 		if anneal {
@@ -224,6 +227,8 @@ func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng
 			return false, fmt.Errorf("training step %d: %w", step, err)
 		}
 		out.steps = step + 1
+		out.lossSum += out.loss
+		out.lossSteps++
 		if run.progress != nil {
 			proposal := -1
 			if run.restart < len(run.proposals) {

@@ -90,6 +90,12 @@ const (
 	// ParamGateBeamSteps is the steps each element of the gate beam (ParamGateBeam) is held for before
 	// the best one is chosen [30].
 	ParamGateBeamSteps = "train_gate_beam_steps"
+	// ParamGateBeamNeighbors adds to the gate beam (ParamGateBeam) the elements one translation step away
+	// from its first element on one axis (experts.Expert.ShiftNeighbors), each held for ParamGateBeamSteps
+	// steps like the others: the translation gates hold a shift in binary, and soft gates that settle one
+	// cell off the right shift (8 for 7: 1000 for 0111) differ from it in every bit, which the beam's
+	// flips of the least certain gates do not reach (docs/sample-efficiency.md, "Without the search") [false].
+	ParamGateBeamNeighbors = "train_gate_beam_neighbors"
 	// ParamBatchPairs > 0 trains on minibatches: every step takes this many of the training pairs (a
 	// shuffled pass over all of them, then another), each in ParamAugment color copies, instead of all of
 	// them; tasks with at most this many pairs train on all of them. For training sets of hundreds or
@@ -177,6 +183,7 @@ var params = hparams.NewTable(
 	hparams.Def(ParamBatchPairs, 0).AtLeast(0),
 	hparams.Def(ParamGateBeam, 0).AtLeast(0),
 	hparams.Def(ParamGateBeamSteps, 30).AtLeast(1),
+	hparams.Def(ParamGateBeamNeighbors, false),
 	hparams.Def(ParamPadPairs, 1).AtLeast(1),
 	hparams.Def(ParamGateInit, GateInitSearch).OneOf(GateInitSearch, GateInitPaper),
 	hparams.Def(ParamProposalMargin, 3.0),
