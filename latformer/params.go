@@ -83,9 +83,10 @@ const (
 	// steps tries, instead of the hard phase of ParamHardSteps on its hard reading, this many elements
 	// that its soft gates make most probable (experts.Expert.LikelyElements: the hard reading, then the
 	// settings of the least certain gates), each held for ParamGateBeamSteps steps from the soft
-	// model's weights; the one with the lowest loss then trains on, held, up to ParamHardSteps steps in
-	// all. Soft gates that mix elements leave the gates the gradient could not decide near 0.5: the beam
-	// tries their settings (docs/arc.md, "Without the search"). 0: off [0].
+	// model's weights; the one with the lowest loss (with minibatches, ParamBatchPairs, its mean loss
+	// over the probe's steps) then trains on, held, up to ParamHardSteps steps in all. Soft gates that
+	// mix elements leave the gates the gradient could not decide near 0.5: the beam tries their settings
+	// (docs/arc.md, "Without the search"). 0: off [0].
 	ParamGateBeam = "train_gate_beam"
 	// ParamGateBeamSteps is the steps each element of the gate beam (ParamGateBeam) is held for before
 	// the best one is chosen [30].
