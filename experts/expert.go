@@ -48,6 +48,10 @@ type Expert struct {
 	// GridLattice: the actions act on each example's grid rather than the canvas (ParamGridLattice);
 	// Gates.Extent must then be set.
 	GridLattice bool
+	// Anchored: a GridLattice expert whose grid is a box read off each input, cropped, acted on, and
+	// placed by a shift read off the input too (ParamAnchored; g(x) = T(a(x)) ∘ B, docs/arc.md "Elements
+	// that follow the input"); Gates.Frames must then be set.
+	Anchored bool
 }
 
 // N returns the number of cells Rows*Cols, the size of the masks.
@@ -416,7 +420,7 @@ func (e Expert) SmoothedMask(gates *Gates) *LatticeMask {
 	return e.mask(gates, t)
 }
 
-func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
+func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 	var any *Node
 	for _, n := range []*Node{gates.Translation, gates.Reflection, gates.Rotation, gates.Scale} {
 		if n != nil {
@@ -434,12 +438,20 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 		if gates.Extent == nil {
 			exceptions.Panicf("Expert.Mask: a GridLattice expert needs Gates.Extent (experts.GridExtents of the input tokens; layers.LatFormerBuilder.WithExtents)")
 		}
-		gridRows = e.newGridKernels(g, dtype, Reshape(Slice(gates.Extent, AxisRange(), AxisElem(0)), batch), e.Rows)
-		gridCols = e.newGridKernels(g, dtype, Reshape(Slice(gates.Extent, AxisRange(), AxisElem(1)), batch), e.Cols)
+		extRows, extCols := 0, 1
+		if e.Anchored {
+			if gates.Extent.Rank() != 2 || gates.Extent.Shape().Dimensions[1] != 6 {
+				exceptions.Panicf("Expert.Mask: an Anchored expert needs Gates.Extent [batch, 6] (the frames R0, C0, H, W, DR, DC), got %s", gates.Extent.Shape())
+			}
+			extRows, extCols = 2, 3
+			defer func() { lm = e.anchor(lm, gates.Extent) }()
+		}
+		gridRows = e.newGridKernels(g, dtype, Reshape(Slice(gates.Extent, AxisRange(), AxisElem(extRows)), batch), e.Rows)
+		gridCols = e.newGridKernels(g, dtype, Reshape(Slice(gates.Extent, AxisRange(), AxisElem(extCols)), batch), e.Cols)
 	}
 	row := e.axisMask(g, dtype, gates, batch, 0, smooth, gridRows)
 	col := e.axisMask(g, dtype, gates, batch, 1, smooth, gridCols)
-	lm := &LatticeMask{Rows: e.Rows, Cols: e.Cols}
+	lm = &LatticeMask{Rows: e.Rows, Cols: e.Cols}
 	if gates.Rotation == nil {
 		lm.Terms = []MaskTerm{{Row: row, Col: col}}
 		return lm
@@ -495,4 +507,46 @@ func (e Expert) mask(gates *Gates, smooth float64) *LatticeMask {
 		{Weight: weight(3), Row: times(rowR, flipCols), Col: times(colR, flipRows), Rotate: true, Flip: flipCols},
 	}
 	return lm
+}
+
+// anchor makes the grid-lattice mask lm anchor-relative with each example's frame (frames [batch, 6]
+// int32: R0, C0, H, W, DR, DC; Gates.Extent of an Anchored expert): M' = (D_r ⊗ D_c) M (P_r ⊗ P_c), where
+// P crops the box (P_r[a', a] = 1 iff a = a' + R0 and a' < H: the box's row a' is the cropped grid's row a')
+// and D places the result (D_r[i, i'] = 1 iff i = i' + DR, zero fill). In the factors of a term this is
+// Row' = D_r Row P_r, Col' = D_c Col P_c; a term with the 90° rotation reads the input's rows through Col and
+// its columns through Row·Flip, so there Col' = D_c Col P_r and Flip' = Flip P_c. All l x l products.
+func (e Expert) anchor(lm *LatticeMask, frames *Node) *LatticeMask {
+	g := frames.Graph()
+	batch := frames.Shape().Dimensions[0]
+	dtype := lm.Terms[0].Row.DType()
+	at := func(k int) *Node { return Reshape(Slice(frames, AxisRange(), AxisElem(k)), batch, 1, 1) }
+	crop := func(start, size *Node, l int) *Node { // [batch, l, l]: P[a', a] = (a == a' + start) && a' < size
+		i := Iota(g, shapes.Make(dtypes.Int32, 1, l, l), 1)
+		j := Iota(g, shapes.Make(dtypes.Int32, 1, l, l), 2)
+		on := And(Equal(j, Add(i, start)), LessThan(i, size))
+		return ConvertDType(on, dtype)
+	}
+	place := func(shift *Node, l int) *Node { // [batch, l, l]: D[i, i'] = (i == i' + shift)
+		i := Iota(g, shapes.Make(dtypes.Int32, 1, l, l), 1)
+		j := Iota(g, shapes.Make(dtypes.Int32, 1, l, l), 2)
+		return ConvertDType(Equal(i, Add(j, shift)), dtype)
+	}
+	pr, pc := crop(at(0), at(2), e.Rows), crop(at(1), at(3), e.Cols)
+	dr, dc := place(at(4), e.Rows), place(at(5), e.Cols)
+	mm := func(a, b *Node) *Node { return Einsum("bij,bjk->bik", a, b) }
+	out := &LatticeMask{Rows: lm.Rows, Cols: lm.Cols, Terms: make([]MaskTerm, len(lm.Terms))}
+	for k, t := range lm.Terms {
+		t2 := t
+		if !t.Rotate {
+			t2.Row, t2.Col = mm(dr, mm(t.Row, pr)), mm(dc, mm(t.Col, pc))
+		} else {
+			flip := t.Flip
+			if flip == nil {
+				exceptions.Panicf("Expert.anchor: a rotation term without its per-example reversal")
+			}
+			t2.Row, t2.Col, t2.Flip = mm(dr, t.Row), mm(dc, mm(t.Col, pr)), mm(flip, pc)
+		}
+		out.Terms[k] = t2
+	}
+	return out
 }

@@ -22,7 +22,10 @@ type Gates struct {
 	Scale       *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
 	Transpose   *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
 	// Extent is [batch, 2] int32, the rows and columns of each example's input grid (GridExtents); used
-	// only by a GridLattice expert, which requires it. It is an input, not a gate.
+	// only by a GridLattice expert, which requires it. It is an input, not a gate. For an Anchored expert
+	// it is [batch, 6] int32, each example's frame (R0, C0, H, W, DR, DC: annotate.Frame): the H x W box at
+	// (R0, C0) is the grid the expert acts on, moved to the top-left first, and its result is shifted by
+	// (DR, DC) with zero fill.
 	Extent *Node
 }
 

@@ -52,6 +52,11 @@ const (
 	// is a flip followed by a translation that depends on the grid's size. Outputs larger than the input
 	// (tilings) need the canvas lattice [false].
 	ParamGridLattice = "expert_grid_lattice"
+	// ParamAnchored makes a GridLattice expert anchor-relative (Expert.Anchored): its grid is a box read
+	// off each input (a frame: the box cropped, and the shift that places the result), so that the element
+	// follows the input, g(x) = T(a(x)) ∘ B. The frames are an input of the model (latformer.Example.Frame);
+	// the lattice search chooses the rule that reads them per task [false].
+	ParamAnchored = "expert_anchored"
 	// ParamHardGates makes Gates discretize the gates (Section 4.1, "at inference time, the values of the
 	// gates can be discretized"); it is usually set as a graph parameter for prediction only [false].
 	ParamHardGates = "expert_hard_gates"
@@ -94,6 +99,7 @@ var params = hparams.NewTable(
 	hparams.Def(ParamZeroFill, true),
 	hparams.Def(ParamZeroFillGateInit, 0.0),
 	hparams.Def(ParamGridLattice, false),
+	hparams.Def(ParamAnchored, false),
 	hparams.Def(ParamHardGates, false),
 	hparams.Def(ParamStraightThrough, false),
 	hparams.Def(ParamGateNoise, 0.0).AtLeast(0),
@@ -133,7 +139,8 @@ func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 		MaxScale:            Param[int](scope, ParamMaxScale),
 		GateHidden:          Param[int](scope, ParamGateHidden),
 		SmoothingTime:       Param[float64](scope, ParamSmoothingTime),
-		GridLattice:         Param[bool](scope, ParamGridLattice),
+		GridLattice:         Param[bool](scope, ParamGridLattice) || Param[bool](scope, ParamAnchored),
+		Anchored:            Param[bool](scope, ParamAnchored),
 		FlipGateInit:        Param[float64](scope, ParamFlipGateInit),
 		TranslationGateInit: Param[float64](scope, ParamTranslationGateInit),
 		ZeroFill:            Param[bool](scope, ParamZeroFill),

@@ -39,7 +39,7 @@ type fitRun struct {
 	schedule  []string
 	freeMasks [][]float32
 	// rowMask ([batch] bool, ParamPadPairs > 1) and cond (conditioning vectors) are inputs of every step.
-	rowMask, cond *tensors.Tensor
+	rowMask, cond, frames *tensors.Tensor
 	progress      func(Progress)
 	// margin is ParamProposalMargin; restart r < len(proposals) starts at proposals[r] (the search's first
 	// ParamRestarts).
@@ -100,7 +100,8 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
 	if search != nil {
 		if search.Expert != expert {
-			return nil, fmt.Errorf("the search's proposals are elements of another expert (grid lattice %v) than the learner's (%v)", search.Expert.GridLattice, expert.GridLattice)
+			return nil, fmt.Errorf("the search's proposals are elements of another expert (grid lattice %v, anchored %v) than the learner's (%v, %v)",
+				search.Expert.GridLattice, search.Expert.Anchored, expert.GridLattice, expert.Anchored)
 		}
 		run.proposals = search.Proposals[:min(len(search.Proposals), run.restarts)]
 	}
@@ -165,11 +166,14 @@ func (l *Learner) makeRunTensors(run *fitRun) {
 	if l.condDim > 0 {
 		run.cond = l.condTensor(run.padded, run.copies)
 	}
+	if l.anchored {
+		run.frames = l.framesTensor(run.padded, run.copies)
+	}
 }
 
 // release frees the tensors of makeRunTensors.
 func (run *fitRun) release() {
-	for _, t := range []*tensors.Tensor{run.rowMask, run.cond} {
+	for _, t := range []*tensors.Tensor{run.rowMask, run.cond, run.frames} {
 		if t != nil {
 			t.MustFinalizeAll()
 		}
@@ -269,6 +273,9 @@ func (l *Learner) trainOneStep(run *fitRun, exec *model.Exec, rng *rand.Rand, ou
 		if in.cond != run.cond {
 			in.cond.MustFinalizeAll()
 		}
+		if in.frames != run.frames {
+			in.frames.MustFinalizeAll()
+		}
 	}()
 	outs, err := exec.Call(callArgs(in.list(l))...)
 	if err != nil {
@@ -293,11 +300,14 @@ func (l *Learner) trainOneStep(run *fitRun, exec *model.Exec, rng *rand.Rand, ou
 // nextBatch draws the next step's batch: the pairs (the next minibatch, when run has them) in run.copies
 // color-permuted copies, copy c of pair e at row c*run.pairs+e.
 func (l *Learner) nextBatch(run *fitRun, rng *rand.Rand) stepInputs[*tensors.Tensor] {
-	in := stepInputs[*tensors.Tensor]{cond: run.cond, rows: run.rowMask}
+	in := stepInputs[*tensors.Tensor]{cond: run.cond, rows: run.rowMask, frames: run.frames}
 	if run.minibatch > 0 {
 		run.drawMinibatch(rng)
 		if run.cond != nil {
 			in.cond = l.condTensor(run.padded, run.copies)
+		}
+		if run.frames != nil {
+			in.frames = l.framesTensor(run.padded, run.copies)
 		}
 	}
 	n := l.rows * l.cols

@@ -15,7 +15,10 @@ import (
 
 // modelOutputs builds the architecture's outputs; previous is the output canvas so far, used by an
 // autoregressive architecture only (the targets in training, the partial decoding in prediction).
-func (l *Learner) modelOutputs(scope *model.Scope, tokens, previous, cond *Node) *Outputs {
+func (l *Learner) modelOutputs(scope *model.Scope, tokens, previous, cond, frames *Node) *Outputs {
+	if frames != nil {
+		scope.SetGraphParam(tokens.Graph(), FramesGraphParam, frames)
+	}
 	if l.arch.Autoregressive() {
 		return l.arch.BuildAutoregressive(scope, l.rows, l.cols, tokens, previous, cond)
 	}
@@ -41,7 +44,7 @@ func (l *Learner) stepGraph(opt optimizer.Interface, hard bool) func(scope *mode
 func (l *Learner) trainStep(scope *model.Scope, opt optimizer.Interface, in stepInputs[*Node], frozenGates bool) []*Node {
 	g := in.tokens.Graph()
 	scope.Store().SetTraining(g, true)
-	out := l.modelOutputs(scope, in.tokens, in.targets, in.cond) // teacher forcing for an autoregressive model
+	out := l.modelOutputs(scope, in.tokens, in.targets, in.cond, in.frames) // teacher forcing for an autoregressive model
 	theLoss := crossEntropy(out.Logits, in.targets, in.rows)
 	if out.SmoothedLogits != nil {
 		// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.
@@ -115,7 +118,7 @@ func (l *Learner) predictGraph(hard bool) func(scope *model.Scope, inputs []*Nod
 	return func(scope *model.Scope, inputs []*Node) []*Node {
 		in := predictInputsOf(l, inputs)
 		scope.SetGraphParam(in.tokens.Graph(), experts.ParamHardGates, hard)
-		out := l.modelOutputs(scope, in.tokens, in.previous, in.cond)
+		out := l.modelOutputs(scope, in.tokens, in.previous, in.cond, in.frames)
 		outs := []*Node{ConvertDType(ArgMax(out.Logits, -1), dtypes.Int32)}
 		if out.Gates != nil {
 			outs = append(outs, out.Gates.GateTensors()...)

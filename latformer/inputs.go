@@ -11,10 +11,11 @@ import (
 
 // stepInputs are the inputs of a training step's graph: tokens and targets [batch, n] int32 canvases,
 // cond [batch, condDim] float32 (only when the learner has conditioning vectors) and rows [batch] bool,
-// false for the padding rows (only when ParamPadPairs > 1). T is shapes.Shape to compile the graph,
+// false for the padding rows (only when ParamPadPairs > 1), and frames [batch, 6] int32 (only for an
+// anchor-relative expert, experts.ParamAnchored: Example.Frame). T is shapes.Shape to compile the graph,
 // *tensors.Tensor to call it and *Node inside it: fields is the one place that orders them.
 type stepInputs[T any] struct {
-	tokens, targets, cond, rows T
+	tokens, targets, cond, rows, frames T
 }
 
 // fields returns the inputs the learner's step graph takes, in their order.
@@ -25,6 +26,9 @@ func (in *stepInputs[T]) fields(l *Learner) []*T {
 	}
 	if l.padPairs > 1 {
 		out = append(out, &in.rows)
+	}
+	if l.anchored {
+		out = append(out, &in.frames)
 	}
 	return out
 }
@@ -41,7 +45,8 @@ func stepInputsOf[T any](l *Learner, list []T) stepInputs[T] {
 
 // stepInputShapes are the input shapes of the step graph for batch rows.
 func stepInputShapes(l *Learner, batch int) []shapes.Shape {
-	in := stepInputs[shapes.Shape]{tokens: canvasShape(l, batch), targets: canvasShape(l, batch), rows: shapes.Make(dtypes.Bool, batch)}
+	in := stepInputs[shapes.Shape]{tokens: canvasShape(l, batch), targets: canvasShape(l, batch), rows: shapes.Make(dtypes.Bool, batch),
+		frames: shapes.Make(dtypes.Int32, batch, 6)}
 	if l.condDim > 0 {
 		in.cond = shapes.Make(dtypes.Float32, batch, l.condDim)
 	}
@@ -52,7 +57,7 @@ func stepInputShapes(l *Learner, batch int) []shapes.Shape {
 // [predictChunk, n] int32, the output canvas decoded so far (only for an autoregressive architecture),
 // and cond [predictChunk, condDim] float32 (only when the learner has conditioning vectors).
 type predictInputs[T any] struct {
-	tokens, previous, cond T
+	tokens, previous, cond, frames T
 }
 
 // fields returns the inputs the learner's prediction graphs take, in their order.
@@ -63,6 +68,9 @@ func (in *predictInputs[T]) fields(l *Learner) []*T {
 	}
 	if l.condDim > 0 {
 		out = append(out, &in.cond)
+	}
+	if l.anchored {
+		out = append(out, &in.frames)
 	}
 	return out
 }
@@ -79,7 +87,8 @@ func predictInputsOf[T any](l *Learner, list []T) predictInputs[T] {
 
 // predictInputShapes are the input shapes of the prediction graphs.
 func predictInputShapes(l *Learner) []shapes.Shape {
-	in := predictInputs[shapes.Shape]{tokens: canvasShape(l, predictChunk), previous: canvasShape(l, predictChunk)}
+	in := predictInputs[shapes.Shape]{tokens: canvasShape(l, predictChunk), previous: canvasShape(l, predictChunk),
+		frames: shapes.Make(dtypes.Int32, predictChunk, 6)}
 	if l.condDim > 0 {
 		in.cond = shapes.Make(dtypes.Float32, predictChunk, l.condDim)
 	}
@@ -127,6 +136,20 @@ func (l *Learner) condTensor(examples []Example, copies int) *tensors.Tensor {
 		for c := range copies {
 			for e, ex := range examples {
 				copy(flat[(c*len(examples)+e)*l.condDim:], ex.Cond)
+			}
+		}
+	})
+	return t
+}
+
+// framesTensor is the [copies*len(examples), 6] int32 frames input of the examples repeated copies times
+// (copy c of example e at row c*len(examples)+e): each example's Frame (an anchor-relative expert's).
+func (l *Learner) framesTensor(examples []Example, copies int) *tensors.Tensor {
+	t := tensors.FromShape(shapes.Make(dtypes.Int32, copies*len(examples), 6))
+	tensors.MustMutableFlatData[int32](t, func(flat []int32) {
+		for c := range copies {
+			for e, ex := range examples {
+				copy(flat[(c*len(examples)+e)*6:], ex.Frame[:])
 			}
 		}
 	})

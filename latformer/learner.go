@@ -14,6 +14,7 @@ import (
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
 )
 
 // Example is one training or test example on the canvas: input and expected output canvases (the
@@ -22,6 +23,10 @@ import (
 type Example struct {
 	Input, Output datasets.Canvas
 	Cond          []float32
+	// Frame is the input's frame for an anchor-relative expert (experts.ParamAnchored): the box the
+	// element acts on and the shift that places the result (annotate.Frame.Ints; the Solver sets it from
+	// the lattice search's rule). Other experts ignore it.
+	Frame [6]int32
 }
 
 // Learner trains a fresh LatFormer on the examples of one task and predicts with it (Appendix B.2:
@@ -37,6 +42,8 @@ type Learner struct {
 	rows, cols int
 	// condDim is the length of the conditioning vectors (0: none), set by the first examples (-1 before).
 	condDim  int
+	// anchored: the model's expert is anchor-relative (experts.ParamAnchored), its graphs take the frames.
+	anchored bool
 	seed     int
 	padPairs int
 	rng      *rand.Rand
@@ -84,7 +91,7 @@ func NewLearnerFor(arch Architecture, backend compute.Backend, store *model.Stor
 	}
 	store.SetParam(model.ParamInitialSeed, int64(seed))
 	l := &Learner{arch: arch, backend: backend, store: store, rows: rows, cols: cols, seed: seed, padPairs: padPairs,
-		rng: newAugmentationRNG(seed, 0), condDim: -1,
+		rng: newAugmentationRNG(seed, 0), condDim: -1, anchored: experts.Param[bool](store.RootScope(), experts.ParamAnchored),
 		initial: map[string]*tensors.Tensor{}, restartInitial: map[int]map[string]*tensors.Tensor{}, compiled: map[*model.Exec]map[string]bool{}}
 	return l, nil
 }

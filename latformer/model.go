@@ -18,6 +18,11 @@ type Model struct {
 	Rows, Cols int
 }
 
+// FramesGraphParam is the graph parameter (model.Scope.SetGraphParam) that holds the frames [batch, 6]
+// int32 of an anchor-relative expert (experts.ParamAnchored; Example.Frame): the learner sets it before
+// Build.
+const FramesGraphParam = "latformer_frames"
+
 // Outputs are the graph outputs of Model.Build.
 type Outputs struct {
 	// Logits are the per-cell logits over the 11 tokens (10 colors + pad): [batch, n, 11].
@@ -51,7 +56,14 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 	expert := experts.ExpertFromScope(scope, m.Rows, m.Cols)
 	out := &Outputs{Expert: expert}
 	var smoothX, extent *Node
-	if expert.GridLattice {
+	if expert.Anchored {
+		// Every layer acts on the frames read off each input (experts.ParamAnchored, Example.Frame).
+		frames := model.GetGraphParamOr[*Node](scope, tokens.Graph(), FramesGraphParam, nil)
+		if frames == nil {
+			exceptions.Panicf("latformer.Model: an anchor-relative expert (%s) needs the frames as the graph parameter %q (the learner sets it from Example.Frame)", experts.ParamAnchored, FramesGraphParam)
+		}
+		extent = frames
+	} else if expert.GridLattice {
 		// Every layer acts on the input grid's lattice (experts.ParamGridLattice).
 		extent = experts.GridExtents(tokens, m.Rows, m.Cols, datasets.PadToken)
 	}

@@ -146,6 +146,12 @@ const (
 	// with that expert when one fits. Read by the Solver, which chooses the expert per task
 	// (LatticeProposals says which) [true].
 	ParamGateInitGrid = "gate_init_grid"
+	// ParamGateInitAnchored, with ParamGateInitGrid: a task whose training pairs no element of the canvas
+	// or of the grid fits with a plain color table is searched again over the anchor-relative elements
+	// (annotate.Group.Anchored: g(x) = T(a(x)) ∘ B, a base acting on a box read off each input and placed
+	// against another), and trained with the anchored expert (experts.Expert.Anchored) when one fits. Read
+	// by the Solver [true].
+	ParamGateInitAnchored = "gate_init_anchored"
 	// ParamGateInitFallback, with ParamGateInit "search": when the kept restart's hard gates do not fit
 	// every training pair but a proposal exists (its element and color table map every training input to
 	// its output), predict with the top proposal instead: the model that fits the training pairs is
@@ -193,6 +199,7 @@ var params = hparams.NewTable(
 	hparams.Def(ParamUnproposedSteps, 100).AtLeast(0),
 	hparams.Def(ParamUnproposedMaxCells, 81).AtLeast(0),
 	hparams.Def(ParamGateInitGrid, true),
+	hparams.Def(ParamGateInitAnchored, true),
 	hparams.Def(ParamGateInitFallback, true),
 	hparams.Def(ParamSearchScreen, false),
 	hparams.Def(optimizer.ParamOptimizer, "adam").OneOf(optimizerNames()...), // GoMLX's default is "adamw"

@@ -103,6 +103,10 @@ func (l *Learner) runChunk(exec *model.Exec, chunk []Example) ([]*tensors.Tensor
 		in.cond = l.condTensor(padded, 1)
 		defer in.cond.MustFinalizeAll()
 	}
+	if l.anchored {
+		in.frames = l.framesTensor(padded, 1)
+		defer in.frames.MustFinalizeAll()
+	}
 	if !l.arch.Autoregressive() {
 		return exec.Call(callArgs(in.list(l))...)
 	}

@@ -52,9 +52,12 @@ type Search struct {
 var searchHook func()
 
 // searchLattice runs LatticeProposals on the training examples and returns its Search.
-func searchLattice(e experts.Expert, train []Example, max int, grid bool) (*Search, error) {
+func searchLattice(e experts.Expert, train []Example, max int, grid, anchored bool) (*Search, error) {
 	start := time.Now()
-	props, used, err := LatticeProposals(e, train, max, grid)
+	if searchHook != nil {
+		searchHook()
+	}
+	props, used, err := latticeProposals(e, train, max, grid, anchored)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +93,8 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 		return nil, fmt.Errorf("latformer.Proposals: no examples")
 	}
 	bases := e.Bases()
-	group := annotate.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: 1<<e.TranslationLayers - 1, Grid: e.GridLattice}
+	group := annotate.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: 1<<e.TranslationLayers - 1, Grid: e.GridLattice && !e.Anchored,
+		Anchored: e.Anchored}
 	for _, b := range bases {
 		group.Bases = append(group.Bases, e.ActionOf(b))
 		group.BaseCost = append(group.BaseCost, b.Parts())
@@ -141,8 +145,16 @@ func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) 
 	if searchHook != nil {
 		searchHook()
 	}
+	return latticeProposals(e, examples, max, grid, false)
+}
+
+// latticeProposals is LatticeProposals, with anchored: after the canvas and the grid with plain tables,
+// the anchor-relative elements (annotate.Group.Anchored) before any role table.
+func latticeProposals(e experts.Expert, examples []Example, max int, grid, anchored bool) ([]Proposal, experts.Expert, error) {
 	g := e
 	g.GridLattice = true
+	a := g
+	a.Anchored = true
 	tryGrid := !e.GridLattice && grid
 	for _, roles := range []bool{false, true} {
 		props, err := proposals(e, examples, max, roles)
@@ -157,6 +169,15 @@ func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) 
 		}
 		if len(props) > 0 {
 			return props, g, nil
+		}
+		if !anchored || roles {
+			continue
+		}
+		if props, err = proposals(a, examples, 0, roles); err != nil {
+			return props, e, err
+		}
+		if props = sameFrames(props, examples, max); len(props) > 0 {
+			return props, a, nil
 		}
 	}
 	return nil, e, nil
@@ -239,4 +260,46 @@ func (l *Learner) startZeroFill() error {
 		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)", experts.ParamTranslation, experts.ParamZeroFill)
 	}
 	return l.setGateLogits(bias, false)
+}
+
+// sameFrames keeps the anchored proposals whose frames on every example are the top proposal's, at most
+// max of them (0: all): the frames are one input of the model for every restart (Example.Frame), so the
+// restarts differ only in their bases.
+func sameFrames(props []Proposal, examples []Example, max int) []Proposal {
+	if len(props) == 0 {
+		return nil
+	}
+	top := make([]annotate.Frame, len(examples))
+	for i, ex := range examples {
+		top[i], _ = props[0].FrameOf(ex.Input)
+	}
+	var out []Proposal
+	for _, p := range props {
+		same := true
+		for i, ex := range examples {
+			if f, ok := p.FrameOf(ex.Input); !ok || f != top[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			out = append(out, p)
+		}
+		if max > 0 && len(out) == max {
+			break
+		}
+	}
+	return out
+}
+
+// WithFrames returns copies of the examples with each input's frame under the proposal (Example.Frame; zero
+// where the proposal's rule reads no box on it, or where it is not anchored).
+func WithFrames(p Proposal, examples []Example) []Example {
+	out := make([]Example, len(examples))
+	for i, ex := range examples {
+		out[i] = ex
+		f, _ := p.FrameOf(ex.Input)
+		out[i].Frame = f.Ints()
+	}
+	return out
 }

@@ -3,12 +3,14 @@
 package latformer
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/lattice"
@@ -55,10 +57,12 @@ type Solver struct {
 	store     *model.Store  // the hyperparameters, for the expert the search runs on
 	cache     *LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
 	gridCache *LearnerCache // the same with the grid-lattice expert (ParamGateInitGrid), made when needed
+	// anchoredCache: the same with the anchor-relative expert (ParamGateInitAnchored), made when needed.
+	anchoredCache *LearnerCache
 	// search: ParamGateInit is "search"; grid, fallback, screen: ParamGateInitGrid, ParamGateInitFallback,
-	// ParamSearchScreen; unproposedMaxCells: ParamUnproposedMaxCells; restarts: ParamRestarts, the most
-	// proposals Fit starts at.
-	search, grid, fallback, screen bool
+	// ParamSearchScreen; anchored: ParamGateInitAnchored (with grid); unproposedMaxCells:
+	// ParamUnproposedMaxCells; restarts: ParamRestarts, the most proposals Fit starts at.
+	search, grid, anchored, fallback, screen bool
 	unproposedMaxCells, restarts   int
 }
 
@@ -83,6 +87,7 @@ func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOp
 		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInit, gateInit, GateInitPaper, GateInitSearch)
 	}
 	s.grid = Param[bool](s.store, ParamGateInitGrid)
+	s.anchored = s.grid && Param[bool](s.store, ParamGateInitAnchored)
 	s.fallback = Param[bool](s.store, ParamGateInitFallback)
 	s.screen = Param[bool](s.store, ParamSearchScreen)
 	s.restarts = Param[int](s.store, ParamRestarts)
@@ -95,6 +100,10 @@ func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOp
 // Close releases the compiled graphs the solver keeps.
 func (s *Solver) Close() {
 	s.cache.Close()
+	if s.anchoredCache != nil {
+		s.anchoredCache.Close()
+		s.anchoredCache = nil
+	}
 	if s.gridCache != nil {
 		s.gridCache.Close()
 	}
@@ -125,10 +134,19 @@ type Solution struct {
 	// cannot map a test input).
 	Top      *Proposal
 	Searched []*datasets.Canvas
+	// Anchor is the frame rule of an anchor-relative element (annotate.FrameRule's String: the box cropped
+	// from each input and where the result goes), "" for the others.
+	Anchor string
 }
 
-// ActionName names the solution's group element: "g1 + g2" with two actions, "" for none.
-func (s Solution) ActionName() string { return actionName(s.Action, s.Action2) }
+// ActionName names the solution's group element (with an anchored element's frame rule first): "g1 + g2" with two actions, "" for none.
+func (s Solution) ActionName() string {
+	name := actionName(s.Action, s.Action2)
+	if s.Anchor != "" && name != "" {
+		return s.Anchor + "∘" + name
+	}
+	return name
+}
 
 // Solve solves one task from its training examples (Input and Output on one canvas, read by the search
 // and by Fit only) and predicts the output of each test example (its Input and Cond; the Output is not
@@ -155,6 +173,16 @@ func (s *Solver) Solve(train, test []Example, progress func(Progress)) (Solution
 	cache, start := s.cache, sol.Search
 	if !s.search {
 		start = nil // search_screen alone: the restarts start at the paper's initialization
+	} else if start != nil && start.Expert.Anchored && len(start.Proposals) > 0 {
+		// The element follows the input: every example reads its frame under the rule of the proposals.
+		train, test = WithFrames(start.Proposals[0], train), WithFrames(start.Proposals[0], test)
+		if rule, ok := start.Proposals[0].Anchored(); ok {
+			sol.Anchor = rule.String()
+		}
+		var err error
+		if cache, err = s.anchoredLearners(); err != nil {
+			return sol, err
+		}
 	} else if start != nil && start.Expert.GridLattice && !experts.Param[bool](s.store.RootScope(), experts.ParamGridLattice) {
 		var err error
 		if cache, err = s.gridLearners(); err != nil {
@@ -198,13 +226,16 @@ func (s *Solver) runSearch(sol *Solution, train []Example, rows, cols int) error
 		max = s.restarts
 	}
 	expert := experts.ExpertFromScope(s.store.RootScope(), rows, cols)
-	search, err := searchLattice(expert, train, max, s.grid)
+	search, err := searchLattice(expert, train, max, s.grid, s.anchored)
 	if err != nil {
 		return err
 	}
 	sol.Search, sol.Lattice = search, "canvas"
 	if expert.GridLattice || (search.Expert.GridLattice && (s.search || s.opts.SearchOnly)) {
 		sol.Lattice = "grid"
+	}
+	if search.Expert.Anchored && (s.search || s.opts.SearchOnly) {
+		sol.Lattice = "anchored"
 	}
 	return nil
 }
@@ -228,6 +259,19 @@ func (s *Solver) gridLearners() (*LearnerCache, error) {
 	return s.gridCache, nil
 }
 
+// anchoredLearners returns the cache of learners with the anchor-relative expert (experts.ParamAnchored),
+// made on first use.
+func (s *Solver) anchoredLearners() (*LearnerCache, error) {
+	if s.anchoredCache == nil {
+		settings := s.settings.With(hparams.Setting{Key: experts.ParamAnchored, Value: true})
+		var err error
+		if s.anchoredCache, err = NewLearnerCacheFor(s.opts.Architecture, s.backend, settings); err != nil {
+			return nil, err
+		}
+	}
+	return s.anchoredCache, nil
+}
+
 // predictBySearch predicts with the search's top proposal alone (SearchOnly): no prediction without one.
 func (s *Solver) predictBySearch(sol *Solution, test []Example) error {
 	sol.Source, sol.Predictions = SourceSearch, make([]*datasets.Canvas, len(test))
@@ -240,6 +284,9 @@ func (s *Solver) predictBySearch(sol *Solution, test []Example) error {
 		return err
 	}
 	sol.Top, sol.Searched, sol.Predictions, sol.Action = &top, searched, searched, top.Action
+	if rule, ok := top.Anchored(); ok {
+		sol.Anchor = rule.String()
+	}
 	return nil
 }
 
@@ -301,6 +348,9 @@ func proposalPredictions(top Proposal, test []Example) ([]*datasets.Canvas, erro
 	preds := make([]*datasets.Canvas, len(test))
 	for i, ex := range test {
 		out, ok, err := general.Predict(ex.Input)
+		if errors.Is(err, annotate.ErrNoBox) {
+			continue // the anchor reads no box on this input: no prediction
+		}
 		if err != nil {
 			return nil, fmt.Errorf("test pair %d: %w", i, err)
 		}

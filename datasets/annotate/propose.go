@@ -31,6 +31,11 @@ type Group struct {
 	// scalings (lattice.Upscale, lattice.Downscale) act on the canvas last: g = S ∘ T ∘ F ∘ R. A base that
 	// scales is searched with the identity translation only.
 	Grid bool
+	// Anchored makes the elements anchor-relative, as those of an anchored mask expert (experts.Expert
+	// with Anchored): g(x) = T(a(x)) ∘ B, the base (turns, flips, scaling; the bases' translations are not
+	// searched) acting on a box read off each input and its result placed against another (FrameRule,
+	// proposeAnchored). Plain tables only (ProposeRoles finds none).
+	Anchored bool
 }
 
 // AxisShift is the translation of one axis: Delta cells, circular (lattice.Translation) or zero-fill
@@ -55,11 +60,31 @@ type Proposal struct {
 	Entries int          // keys of Table that are set (of Roles, for a proposal of ProposeRoles)
 	cost    int          // BaseCost[Base] + 1 if the translation is not the identity
 	grid    *gridElement // the element of a Group.Grid search (it acts on each input's grid); nil: canvas
+	frame   *frameElement // the element of a Group.Anchored search (it acts on boxes read off each input)
 }
 
 // Grid reports whether the proposal's element is size-relative (found by a Group.Grid search): it acts on
 // each input's grid, so Action's String names it but Action's canvas masks are those of one grid size only.
 func (p Proposal) Grid() bool { return p.grid != nil }
+
+// Anchored reports whether the proposal's element is anchor-relative (found by a Group.Anchored search),
+// and its frame rule: Action is then its base, which acts on the box the rule crops from each input.
+func (p Proposal) Anchored() (FrameRule, bool) {
+	if p.frame == nil {
+		return FrameRule{}, false
+	}
+	return p.frame.rule, true
+}
+
+// FrameOf returns the frame of an anchored proposal's element on the input (what the anchor-relative
+// expert reads for it: experts.Frame); false where the proposal is not anchored or its rule reads no box.
+func (p Proposal) FrameOf(input datasets.Canvas) (Frame, bool) {
+	if p.frame == nil {
+		return Frame{}, false
+	}
+	_, f, ok, err := p.frame.frameGather(input, nil)
+	return f, ok && err == nil
+}
 
 // Propose returns the elements of group under which one table maps (g·x, x) to y at every cell of every
 // pair (the canvases of the training pairs, all rows x cols, pad included), ranked: fewer non-identity
@@ -79,6 +104,12 @@ func Propose(inputs, outputs []datasets.Canvas, group Group, max int) ([]Proposa
 func propose(inputs, outputs []datasets.Canvas, group Group, max int, roles bool) ([]Proposal, error) {
 	if len(group.BaseCost) != len(group.Bases) {
 		return nil, fmt.Errorf("annotate.Propose: %d base costs for %d bases", len(group.BaseCost), len(group.Bases))
+	}
+	if group.Anchored {
+		if roles {
+			return nil, nil
+		}
+		return proposeAnchored(inputs, outputs, group, max)
 	}
 	if group.Grid {
 		return proposeGrid(inputs, outputs, group, max, roles)
@@ -499,12 +530,23 @@ func (p Proposal) Gather(input datasets.Canvas) ([]int32, error) {
 	if err := checkCanvas(input); err != nil {
 		return nil, fmt.Errorf("input: %w", err)
 	}
+	if p.frame != nil {
+		g, _, ok, err := p.frame.frameGather(input, nil)
+		if err == nil && !ok {
+			err = fmt.Errorf("%v: %w", p.frame.rule, ErrNoBox)
+		}
+		return g, err
+	}
 	if p.grid != nil {
 		h, w := GridExtents(input)
 		return p.grid.gather(input.Rows, input.Cols, h, w, nil)
 	}
 	return actionGather(p.Action, input.Rows, input.Cols, nil)
 }
+
+// ErrNoBox is wrapped by the error of Gather and Predict for an anchored proposal whose rule reads no box
+// on the input (a color it lacks, objects that tie).
+var ErrNoBox = errors.New("the anchor reads no box on the input")
 
 // ErrNoTable is wrapped by Predict's error for a proposal without an 11x11 table.
 var ErrNoTable = errors.New("proposal has no 11x11 table")

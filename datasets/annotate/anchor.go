@@ -1,0 +1,239 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package annotate
+
+// Anchors: boxes read off each input, so that one element g(x) = T(a(x)) ∘ B can follow the input. A
+// selection names a box of the input (its non-background, a color, its largest or smallest object, the
+// grid); a frame rule crops the input at the box of one selection, lets the base act on the crop, and places
+// the result against the box of another selection (or the canvas corner, or the crop's own place), edges
+// aligned and a constant offset added. The anchor-relative mask expert (experts.Expert.Anchored) reads the
+// same numbers (Frame) per input.
+
+import (
+	"fmt"
+
+	"github.com/latformer/latformer/datasets"
+)
+
+// SelectionKind is what a Selection reads off an input.
+type SelectionKind int
+
+const (
+	// SelOrigin is the canvas' top-left cell (a placement reference only).
+	SelOrigin SelectionKind = iota
+	// SelSame is the source box itself: the result stays where the crop was (a placement reference only).
+	SelSame
+	// SelGrid is the input's grid (the non-pad rectangle at the top-left).
+	SelGrid
+	// SelForeground is the box of every cell that is neither pad nor the background (the input's most
+	// frequent color; none on a tie).
+	SelForeground
+	// SelColor is the box of the cells of one color.
+	SelColor
+	// SelLargest and SelSmallest are the boxes of the largest and the smallest object: 8-connected cells
+	// that are neither pad nor background, by number of cells; none when two tie.
+	SelLargest
+	SelSmallest
+)
+
+// Selection names a box of an input: Kind, and Color for SelColor.
+type Selection struct {
+	Kind  SelectionKind
+	Color int
+}
+
+// String names the selection as the CSVs and docs write it.
+func (s Selection) String() string {
+	switch s.Kind {
+	case SelOrigin:
+		return "origin"
+	case SelSame:
+		return "same"
+	case SelGrid:
+		return "grid"
+	case SelForeground:
+		return "fg"
+	case SelColor:
+		return fmt.Sprintf("color%d", s.Color)
+	case SelLargest:
+		return "largest"
+	case SelSmallest:
+		return "smallest"
+	}
+	return fmt.Sprintf("selection(%d)", int(s.Kind))
+}
+
+// Box is a rectangle of a canvas: top-left cell (R0, C0), H rows, W columns.
+type Box struct{ R0, C0, H, W int }
+
+// Background returns the most frequent color of the canvas' non-pad cells, or -1 on a tie or an empty grid.
+func Background(c datasets.Canvas) int {
+	var count [datasets.NumTokens]int
+	for _, v := range c.Cells {
+		if v != datasets.PadToken {
+			count[v]++
+		}
+	}
+	best, tie := -1, false
+	for col := range datasets.PadToken {
+		switch {
+		case count[col] == 0:
+		case best < 0 || count[col] > count[best]:
+			best, tie = col, false
+		case count[col] == count[best]:
+			tie = true
+		}
+	}
+	if tie {
+		return -1
+	}
+	return best
+}
+
+// BoxOf returns the box the selection reads off the canvas, and false where it reads none (an absent color,
+// no foreground, a tie between objects). SelOrigin is the 1 x 1 box at (0, 0); SelSame has no box of its own.
+func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
+	switch s.Kind {
+	case SelOrigin:
+		return Box{0, 0, 1, 1}, true
+	case SelGrid:
+		h, w := GridExtents(c)
+		return Box{0, 0, h, w}, true
+	case SelColor:
+		return boxWhere(c, func(v int32) bool { return int(v) == s.Color })
+	case SelForeground, SelLargest, SelSmallest:
+		bg := Background(c)
+		if bg < 0 {
+			return Box{}, false
+		}
+		fg := func(v int32) bool { return v != datasets.PadToken && int(v) != bg }
+		if s.Kind == SelForeground {
+			return boxWhere(c, fg)
+		}
+		return objectBox(c, fg, s.Kind == SelLargest)
+	}
+	return Box{}, false
+}
+
+// boxWhere is the bounding box of the cells where in is true.
+func boxWhere(c datasets.Canvas, in func(int32) bool) (Box, bool) {
+	r0, c0, r1, c1 := c.Rows, c.Cols, -1, -1
+	for i, v := range c.Cells {
+		if in(v) {
+			r, col := i/c.Cols, i%c.Cols
+			r0, c0, r1, c1 = min(r0, r), min(c0, col), max(r1, r), max(c1, col)
+		}
+	}
+	if r1 < 0 {
+		return Box{}, false
+	}
+	return Box{r0, c0, r1 - r0 + 1, c1 - c0 + 1}, true
+}
+
+// objectBox is the box of the largest (or smallest) 8-connected component of the cells where in is true;
+// false when there is none or two tie.
+func objectBox(c datasets.Canvas, in func(int32) bool, largest bool) (Box, bool) {
+	seen := make([]bool, len(c.Cells))
+	best, bestSize, tie := Box{}, -1, false
+	stack := []int{}
+	for start, v := range c.Cells {
+		if seen[start] || !in(v) {
+			continue
+		}
+		seen[start] = true
+		stack = append(stack[:0], start)
+		size, r0, c0, r1, c1 := 0, c.Rows, c.Cols, -1, -1
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			size++
+			r, col := i/c.Cols, i%c.Cols
+			r0, c0, r1, c1 = min(r0, r), min(c0, col), max(r1, r), max(c1, col)
+			for dr := -1; dr <= 1; dr++ {
+				for dc := -1; dc <= 1; dc++ {
+					rr, cc := r+dr, col+dc
+					if rr < 0 || cc < 0 || rr >= c.Rows || cc >= c.Cols {
+						continue
+					}
+					if j := rr*c.Cols + cc; !seen[j] && in(c.Cells[j]) {
+						seen[j] = true
+						stack = append(stack, j)
+					}
+				}
+			}
+		}
+		better := bestSize < 0 || (largest && size > bestSize) || (!largest && size < bestSize)
+		switch {
+		case better:
+			best, bestSize, tie = Box{r0, c0, r1 - r0 + 1, c1 - c0 + 1}, size, false
+		case size == bestSize:
+			tie = true
+		}
+	}
+	if bestSize < 0 || tie {
+		return Box{}, false
+	}
+	return best, true
+}
+
+// FrameRule is the anchor-relative part of an element g(x) = T(a(x)) ∘ B: the input is cropped at the box
+// of Src, the base B acts on the crop as on a grid at the canvas' top-left (turns, flips, then scaling), and
+// the result, a box of h x w cells, is moved so that on each axis its edge Align[a][0] (false: the first
+// row or column, true: the last) lands on the edge Align[a][1] of the reference box of Dst, plus Offset[a].
+// Dst SelOrigin is the canvas corner (the crop stays at the top-left: Offset 0 and first edges), SelSame the
+// source box itself (in place).
+type FrameRule struct {
+	Src, Dst Selection
+	Align    [2][2]bool
+	Offset   [2]int
+}
+
+// String writes the rule as "crop(SRC)" followed by where it goes: "@DST[edges]+(dr,dc)".
+func (r FrameRule) String() string {
+	s := "crop(" + r.Src.String() + ")"
+	if r.Dst.Kind == SelOrigin && r.Offset == [2]int{} {
+		return s
+	}
+	edge := func(b bool) string {
+		if b {
+			return "max"
+		}
+		return "min"
+	}
+	s += "@" + r.Dst.String()
+	if r.Dst.Kind != SelOrigin {
+		s += fmt.Sprintf("[%s>%s,%s>%s]", edge(r.Align[0][0]), edge(r.Align[0][1]), edge(r.Align[1][0]), edge(r.Align[1][1]))
+	}
+	if r.Offset != [2]int{} {
+		s += fmt.Sprintf("+(%d,%d)", r.Offset[0], r.Offset[1])
+	}
+	return s
+}
+
+// Frame is what the anchor-relative expert reads per input: the source box (R0, C0, H, W) that is cropped
+// and acted on as a grid, and the shift (DR, DC) that places the result. experts.Expert.Anchored builds its
+// masks from these six numbers.
+type Frame struct{ R0, C0, H, W, DR, DC int }
+
+// Ints returns the frame as the six int32 the expert's input holds, in the order of the struct.
+func (f Frame) Ints() [6]int32 {
+	return [6]int32{int32(f.R0), int32(f.C0), int32(f.H), int32(f.W), int32(f.DR), int32(f.DC)}
+}
+
+// FrameOf returns the frame of the rule on input c, for a base whose result on an H x W crop is an h x w
+// box (moved(H, W) = h, w); false where a selection reads no box on c.
+func (r FrameRule) FrameOf(c datasets.Canvas, moved func(h, w int) (int, int)) (Frame, bool) {
+	boxes := map[Selection]Box{}
+	for _, s := range []Selection{r.Src, r.Dst} {
+		if s.Kind == SelSame {
+			continue
+		}
+		b, ok := s.BoxOf(c)
+		if !ok {
+			return Frame{}, false
+		}
+		boxes[s] = b
+	}
+	h, w := moved(boxes[r.Src].H, boxes[r.Src].W)
+	return r.frameFromBoxes(boxes, [2]int{h, w})
+}

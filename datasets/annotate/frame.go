@@ -1,0 +1,277 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package annotate
+
+// The anchor-relative search (Group.Anchored): elements g(x) = T(a(x)) ∘ B whose base B acts on a box read
+// off each input and whose result is placed against another box (FrameRule), so that one element describes
+// pairs whose per-pair elements differ (a crop at an object, an object moved to an anchor, turned in place).
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"sort"
+
+	"github.com/latformer/latformer/datasets"
+)
+
+// frameElement is an element of the anchor-relative group: a size-relative element (its turn, flips and
+// scaling; no translation) acting on the crop, and the frame rule that crops and places.
+type frameElement struct {
+	grid gridElement
+	rule FrameRule
+}
+
+// movedSize returns the rows and columns of the box a gather (on a rows x cols canvas) fills: the last
+// row and column that read a cell, plus one.
+func movedSize(g []int32, cols int) (h, w int) {
+	for i, s := range g {
+		if s >= 0 {
+			h, w = max(h, i/cols+1), max(w, i%cols+1)
+		}
+	}
+	return h, w
+}
+
+// frameGather returns the gather of the element on x: cell (r, c) reads the crop's cell that the base's
+// gather on the crop (an H x W grid at the top-left) gives cell (r - DR, c - DC), -1 where none; and the frame.
+func (el frameElement) frameGather(x datasets.Canvas, cache map[string]*primGather) ([]int32, Frame, bool, error) {
+	src, ok := el.rule.Src.BoxOf(x)
+	if !ok {
+		return nil, Frame{}, false, nil
+	}
+	gb, err := el.grid.gather(x.Rows, x.Cols, src.H, src.W, cache)
+	if err != nil {
+		return nil, Frame{}, false, err
+	}
+	h, w := movedSize(gb, x.Cols)
+	f, ok := el.rule.FrameOf(x, func(int, int) (int, int) { return h, w })
+	if !ok {
+		return nil, Frame{}, false, nil
+	}
+	out := make([]int32, len(x.Cells))
+	for i := range out {
+		out[i] = framedSource(gb, f, x.Rows, x.Cols, i)
+	}
+	return out, f, true, nil
+}
+
+// framedSource is the input cell that cell i reads under the base's gather gb on the crop, placed by f.
+func framedSource(gb []int32, f Frame, rows, cols, i int) int32 {
+	r, c := i/cols-f.DR, i%cols-f.DC
+	if r < 0 || c < 0 || r >= rows || c >= cols {
+		return -1
+	}
+	s := gb[r*cols+c]
+	if s < 0 {
+		return -1
+	}
+	return int32((int(s)/cols+f.R0)*cols + int(s)%cols + f.C0)
+}
+
+// action is the element's base as the expert writes it (its rule is Proposal.Frame's).
+func (el frameElement) String() string { return el.rule.String() + "∘" + el.grid.action().String() }
+
+// framePair is a pair of an anchored search, with the boxes its selections read.
+type framePair struct {
+	x, y  datasets.Canvas
+	order []int32
+	boxes map[Selection]Box
+}
+
+// frameSelections returns the selections that read a box on every input (sources: none of SelOrigin,
+// SelSame; references: all of them).
+func frameSelections(inputs []datasets.Canvas) (srcs, refs []Selection) {
+	cands := []Selection{{Kind: SelGrid}, {Kind: SelForeground}, {Kind: SelLargest}, {Kind: SelSmallest}}
+	for c := range datasets.PadToken {
+		cands = append(cands, Selection{Kind: SelColor, Color: c})
+	}
+	for _, s := range cands {
+		ok := true
+		for _, x := range inputs {
+			if _, has := s.BoxOf(x); !has {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			srcs = append(srcs, s)
+		}
+	}
+	refs = append([]Selection{{Kind: SelOrigin}, {Kind: SelSame}}, srcs...)
+	return srcs, refs
+}
+
+// frameOffsets are the constant offsets of a placement per axis: the edge itself and one cell either side
+// (an object moved to touch another).
+var frameOffsets = []int{0, -1, 1}
+
+// proposeAnchored is Propose for an Anchored group: every base (turn, flips, then a scaling; no translation)
+// on the crop at every source selection, placed at the canvas corner (a crop), or, for a base that does not
+// scale, against every reference selection with every alignment of edges and offset. The crop at the grid
+// placed at the corner is the size-relative element (Group.Grid) and is left out. Elements with the same
+// gathers on every pair are one proposal (the best ranked). Plain tables only.
+func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([]Proposal, error) {
+	if _, err := canvasPairs(inputs, outputs); err != nil {
+		return nil, err
+	}
+	rows, cols := inputs[0].Rows, inputs[0].Cols
+	srcs, refs := frameSelections(inputs)
+	pairs := make([]*framePair, len(inputs))
+	for i := range inputs {
+		gp := newGridPair(inputs[i], outputs[i])
+		pairs[i] = &framePair{x: inputs[i], y: outputs[i], order: gp.order, boxes: map[Selection]Box{}}
+		for _, s := range refs {
+			if b, ok := s.BoxOf(inputs[i]); ok {
+				pairs[i].boxes[s] = b
+			}
+		}
+	}
+	sort.SliceStable(pairs, func(a, b int) bool { return len(pairs[a].order) < len(pairs[b].order) })
+	bases := make([]gridElement, len(group.Bases))
+	for i, b := range group.Bases {
+		var err error
+		if bases[i], err = splitGridBase(b); err != nil {
+			return nil, fmt.Errorf("annotate.Propose: base %d: %w", i, err)
+		}
+	}
+	cache := map[string]*primGather{}
+	var found []Proposal
+	seen := map[uint64]int{}
+	var t table1
+	gbs := make([][]int32, len(pairs))
+	sizes := make([][2]int, len(pairs))
+	frames := make([]Frame, len(pairs))
+	for bi, base := range bases {
+		for _, src := range srcs {
+			for k, p := range pairs {
+				b := p.boxes[src]
+				var err error
+				if gbs[k], err = base.gather(rows, cols, b.H, b.W, cache); err != nil {
+					return nil, fmt.Errorf("annotate.Propose: base %d: %w", bi, err)
+				}
+				sizes[k][0], sizes[k][1] = movedSize(gbs[k], cols)
+			}
+			for _, rule := range frameRules(src, refs, base.scale != nil) {
+				ok := true
+				t = emptyTable1
+				for k, p := range pairs {
+					if frames[k], ok = rule.frameFromBoxes(p.boxes, sizes[k]); !ok {
+						break
+					}
+					if ok = p.scan(gbs[k], frames[k], &t); !ok {
+						break
+					}
+				}
+				if !ok {
+					continue
+				}
+				el := frameElement{grid: base, rule: rule}
+				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind != SelOrigin) + boolInt(rule.Offset != [2]int{})
+				prop := Proposal{Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: cost, frame: &el}
+				for _, v := range prop.Table {
+					if v >= 0 {
+						prop.Entries++
+					}
+				}
+				h := fnv.New64a()
+				for k, p := range pairs {
+					g := make([]int32, len(p.x.Cells))
+					for i := range g {
+						g[i] = framedSource(gbs[k], frames[k], rows, cols, i)
+					}
+					h.Write(int32Bytes(g))
+				}
+				key := h.Sum64()
+				if j, dup := seen[key]; dup {
+					if prop.less(&found[j], rows, cols) {
+						found[j] = prop
+					}
+					continue
+				}
+				seen[key] = len(found)
+				found = append(found, prop)
+			}
+		}
+	}
+	sort.SliceStable(found, func(a, b int) bool { return found[a].less(&found[b], rows, cols) })
+	if max > 0 && len(found) > max {
+		found = found[:max]
+	}
+	return found, nil
+}
+
+// frameRules lists the rules of a source selection: the crop at the corner (not for the grid: that is
+// the size-relative element), and unless the base scales, every reference, alignment and offset.
+func frameRules(src Selection, refs []Selection, scales bool) []FrameRule {
+	var out []FrameRule
+	if src.Kind != SelGrid {
+		out = append(out, FrameRule{Src: src, Dst: Selection{Kind: SelOrigin}})
+	}
+	if scales {
+		return out
+	}
+	for _, ref := range refs {
+		if ref.Kind == SelOrigin {
+			continue
+		}
+		for al := range 16 {
+			align := [2][2]bool{{al&1 != 0, al&2 != 0}, {al&4 != 0, al&8 != 0}}
+			for _, dr := range frameOffsets {
+				for _, dc := range frameOffsets {
+					r := FrameRule{Src: src, Dst: ref, Align: align, Offset: [2]int{dr, dc}}
+					if src.Kind == SelGrid && ref.Kind == SelSame && align == [2][2]bool{} && r.Offset == [2]int{} {
+						continue // the size-relative element itself
+					}
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// frameFromBoxes is FrameOf with the pair's boxes read already and the moved box's size known.
+func (r FrameRule) frameFromBoxes(boxes map[Selection]Box, size [2]int) (Frame, bool) {
+	src, ok := boxes[r.Src]
+	if !ok {
+		return Frame{}, false
+	}
+	ref := src
+	if r.Dst.Kind != SelSame {
+		if ref, ok = boxes[r.Dst]; !ok {
+			return Frame{}, false
+		}
+	}
+	f := Frame{R0: src.R0, C0: src.C0, H: src.H, W: src.W}
+	place := func(a, refStart, refLen, n int) int {
+		at := refStart
+		if r.Align[a][1] {
+			at += refLen - 1
+		}
+		if r.Align[a][0] {
+			at -= n - 1
+		}
+		return at + r.Offset[a]
+	}
+	f.DR, f.DC = place(0, ref.R0, ref.H, size[0]), place(1, ref.C0, ref.W, size[1])
+	return f, true
+}
+
+// scan adds the pair's cells under the framed gather to t: false at the first key whose output differs.
+func (p *framePair) scan(gb []int32, f Frame, t *table1) bool {
+	for _, i := range p.order {
+		gx := int32(datasets.PadToken)
+		if s := framedSource(gb, f, p.x.Rows, p.x.Cols, int(i)); s >= 0 {
+			gx = p.x.Cells[s]
+		}
+		k := gx*datasets.NumTokens + p.x.Cells[i]
+		out := int8(p.y.Cells[i])
+		if v := t[k]; v < 0 {
+			t[k] = out
+		} else if v != out {
+			return false
+		}
+	}
+	return true
+}
