@@ -40,7 +40,7 @@ type fitRun struct {
 	freeMasks [][]float32
 	// rowMask ([batch] bool, ParamPadPairs > 1) and cond (conditioning vectors) are inputs of every step.
 	rowMask, cond, frames *tensors.Tensor
-	progress      func(Progress)
+	progress              func(Progress)
 	// margin is ParamProposalMargin; restart r < len(proposals) starts at proposals[r] (the search's first
 	// ParamRestarts).
 	margin    float64

@@ -41,7 +41,7 @@ type Learner struct {
 	store      *model.Store
 	rows, cols int
 	// condDim is the length of the conditioning vectors (0: none), set by the first examples (-1 before).
-	condDim  int
+	condDim int
 	// anchored: the model's expert is anchor-relative (experts.ParamAnchored), its graphs take the frames.
 	anchored bool
 	seed     int

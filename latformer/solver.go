@@ -63,7 +63,7 @@ type Solver struct {
 	// ParamSearchScreen; anchored: ParamGateInitAnchored (with grid); unproposedMaxCells:
 	// ParamUnproposedMaxCells; restarts: ParamRestarts, the most proposals Fit starts at.
 	search, grid, anchored, fallback, screen bool
-	unproposedMaxCells, restarts   int
+	unproposedMaxCells, restarts             int
 }
 
 // NewSolver returns a Solver for the hyperparameters of settings (see NewStoreFor); bad settings are an

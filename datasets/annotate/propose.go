@@ -57,9 +57,9 @@ type Proposal struct {
 	// ProposeRoles, and by WithRoles on a proposal of Propose. Predict reads it only where Table cannot map a
 	// cell of the input.
 	Roles   *RoleTable
-	Entries int          // keys of Table that are set (of Roles, for a proposal of ProposeRoles)
-	cost    int          // BaseCost[Base] + 1 if the translation is not the identity
-	grid    *gridElement // the element of a Group.Grid search (it acts on each input's grid); nil: canvas
+	Entries int           // keys of Table that are set (of Roles, for a proposal of ProposeRoles)
+	cost    int           // BaseCost[Base] + 1 if the translation is not the identity
+	grid    *gridElement  // the element of a Group.Grid search (it acts on each input's grid); nil: canvas
 	frame   *frameElement // the element of a Group.Anchored search (it acts on boxes read off each input)
 }
 
