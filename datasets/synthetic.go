@@ -31,7 +31,8 @@ type CanvasPair struct {
 	Input, Output Canvas
 }
 
-// SyntheticTask is one synthetic task: the output canvas of every pair is ApplyAction(Action, input).
+// SyntheticTask is one synthetic task: the output canvas of every pair is ApplyAction(Action, input), or,
+// in the per-pair families (AnchoredFamilies, Action nil), what the family's rule makes of the input.
 type SyntheticTask struct {
 	Family SyntheticFamily
 	// Name is short and unique within the family: "translate(3,17)", "rot90", "rot180", "rot270",
@@ -183,6 +184,16 @@ func syntheticSpecs(family SyntheticFamily, opts SyntheticOptions) ([]SyntheticT
 	}
 	c := opts.Canvas
 	var specs []SyntheticTask
+	if _, ok := isAnchored(family); ok {
+		var err error
+		if specs, err = anchoredSpecs(family, opts); err != nil {
+			return nil, opts, err
+		}
+		if opts.MaxTasks > 0 && opts.MaxTasks < len(specs) {
+			specs = specs[:opts.MaxTasks]
+		}
+		return specs, opts, nil
+	}
 	add := func(name string, a lattice.Action) {
 		specs = append(specs, SyntheticTask{Family: family, Name: name, Action: a})
 	}
@@ -227,7 +238,7 @@ func syntheticSpecs(family SyntheticFamily, opts SyntheticOptions) ([]SyntheticT
 			}
 		}
 	default:
-		return fail("unknown family, want one of %v", SyntheticFamilies)
+		return fail("unknown family, want one of %v or %v", SyntheticFamilies, AnchoredFamilies)
 	}
 	if opts.MaxTasks > 0 && opts.MaxTasks < len(specs) {
 		specs = specs[:opts.MaxTasks]
@@ -237,6 +248,9 @@ func syntheticSpecs(family SyntheticFamily, opts SyntheticOptions) ([]SyntheticT
 
 // generateSyntheticTask fills in the pairs of task spec, the index-th of its family; opts is normalized.
 func generateSyntheticTask(spec SyntheticTask, index int, opts SyntheticOptions) (SyntheticTask, error) {
+	if _, ok := isAnchored(spec.Family); ok {
+		return generateAnchoredTask(spec, index, opts)
+	}
 	c := opts.Canvas
 	cells := c * c
 	// gather[i] is the input cell that output cell i reads, -1 for pad: ApplyAction computed once.

@@ -34,6 +34,10 @@ const (
 	// that are neither pad nor background, by number of cells; none when two tie.
 	SelLargest
 	SelSmallest
+	// SelLargestMono and SelSmallestMono are those of the one-color objects: 4-connected cells of one color
+	// other than pad and the background (rectangles that touch stay apart).
+	SelLargestMono
+	SelSmallestMono
 )
 
 // Selection names a box of an input: Kind, and Color for SelColor.
@@ -59,6 +63,10 @@ func (s Selection) String() string {
 		return "largest"
 	case SelSmallest:
 		return "smallest"
+	case SelLargestMono:
+		return "largest1"
+	case SelSmallestMono:
+		return "smallest1"
 	}
 	return fmt.Sprintf("selection(%d)", int(s.Kind))
 }
@@ -101,16 +109,19 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 		return Box{0, 0, h, w}, true
 	case SelColor:
 		return boxWhere(c, func(v int32) bool { return int(v) == s.Color })
-	case SelForeground, SelLargest, SelSmallest:
+	case SelForeground, SelLargest, SelSmallest, SelLargestMono, SelSmallestMono:
 		bg := Background(c)
 		if bg < 0 {
 			return Box{}, false
 		}
 		fg := func(v int32) bool { return v != datasets.PadToken && int(v) != bg }
-		if s.Kind == SelForeground {
+		switch s.Kind {
+		case SelForeground:
 			return boxWhere(c, fg)
+		case SelLargestMono, SelSmallestMono:
+			return objectBox(c, fg, s.Kind == SelLargestMono, true)
 		}
-		return objectBox(c, fg, s.Kind == SelLargest)
+		return objectBox(c, fg, s.Kind == SelLargest, false)
 	}
 	return Box{}, false
 }
@@ -130,9 +141,9 @@ func boxWhere(c datasets.Canvas, in func(int32) bool) (Box, bool) {
 	return Box{r0, c0, r1 - r0 + 1, c1 - c0 + 1}, true
 }
 
-// objectBox is the box of the largest (or smallest) 8-connected component of the cells where in is true;
-// false when there is none or two tie.
-func objectBox(c datasets.Canvas, in func(int32) bool, largest bool) (Box, bool) {
+// objectBox is the box of the largest (or smallest) 8-connected component of the cells where in is true
+// (mono: 4-connected cells of one color); false when there is none or two tie.
+func objectBox(c datasets.Canvas, in func(int32) bool, largest, mono bool) (Box, bool) {
 	seen := make([]bool, len(c.Cells))
 	best, bestSize, tie := Box{}, -1, false
 	stack := []int{}
@@ -152,10 +163,10 @@ func objectBox(c datasets.Canvas, in func(int32) bool, largest bool) (Box, bool)
 			for dr := -1; dr <= 1; dr++ {
 				for dc := -1; dc <= 1; dc++ {
 					rr, cc := r+dr, col+dc
-					if rr < 0 || cc < 0 || rr >= c.Rows || cc >= c.Cols {
+					if rr < 0 || cc < 0 || rr >= c.Rows || cc >= c.Cols || (mono && dr != 0 && dc != 0) {
 						continue
 					}
-					if j := rr*c.Cols + cc; !seen[j] && in(c.Cells[j]) {
+					if j := rr*c.Cols + cc; !seen[j] && in(c.Cells[j]) && (!mono || c.Cells[j] == v) {
 						seen[j] = true
 						stack = append(stack, j)
 					}
@@ -176,6 +187,20 @@ func objectBox(c datasets.Canvas, in func(int32) bool, largest bool) (Box, bool)
 	return best, true
 }
 
+// Placement is how a frame rule places the result against its reference box.
+type Placement int
+
+const (
+	// PlaceAlign: on each axis an edge of the result on an edge of the reference, plus an offset.
+	PlaceAlign Placement = iota
+	// PlaceToward: one cell toward the reference on each axis where the reference lies wholly after (or
+	// before) the source box; in place on the others.
+	PlaceToward
+	// PlaceTouch: up against the reference on each axis where it lies wholly after (the result's last
+	// cell just before its first) or wholly before it; in place on the others.
+	PlaceTouch
+)
+
 // FrameRule is the anchor-relative part of an element g(x) = T(a(x)) ∘ B: the input is cropped at the box
 // of Src, the base B acts on the crop as on a grid at the canvas' top-left (turns, flips, then scaling), and
 // the result, a box of h x w cells, is moved so that on each axis its edge Align[a][0] (false: the first
@@ -186,6 +211,9 @@ type FrameRule struct {
 	Src, Dst Selection
 	Align    [2][2]bool
 	Offset   [2]int
+	// Place is how the result is placed (PlaceAlign: Align and Offset; PlaceToward and PlaceTouch: moves
+	// toward Dst's box, Align and Offset unused).
+	Place Placement
 }
 
 // String writes the rule as "crop(SRC)" followed by where it goes: "@DST[edges]+(dr,dc)".
@@ -199,6 +227,12 @@ func (r FrameRule) String() string {
 			return "max"
 		}
 		return "min"
+	}
+	switch r.Place {
+	case PlaceToward:
+		return s + "@toward(" + r.Dst.String() + ")"
+	case PlaceTouch:
+		return s + "@touch(" + r.Dst.String() + ")"
 	}
 	s += "@" + r.Dst.String()
 	if r.Dst.Kind != SelOrigin {

@@ -82,7 +82,7 @@ type framePair struct {
 // frameSelections returns the selections that read a box on every input (sources: none of SelOrigin,
 // SelSame; references: all of them).
 func frameSelections(inputs []datasets.Canvas) (srcs, refs []Selection) {
-	cands := []Selection{{Kind: SelGrid}, {Kind: SelForeground}, {Kind: SelLargest}, {Kind: SelSmallest}}
+	cands := []Selection{{Kind: SelGrid}, {Kind: SelForeground}, {Kind: SelLargest}, {Kind: SelSmallest}, {Kind: SelLargestMono}, {Kind: SelSmallestMono}}
 	for c := range datasets.PadToken {
 		cands = append(cands, Selection{Kind: SelColor, Color: c})
 	}
@@ -215,6 +215,9 @@ func frameRules(src Selection, refs []Selection, scales bool) []FrameRule {
 		if ref.Kind == SelOrigin {
 			continue
 		}
+		if ref.Kind != SelSame && ref != src && ref.Kind != SelGrid {
+			out = append(out, FrameRule{Src: src, Dst: ref, Place: PlaceToward}, FrameRule{Src: src, Dst: ref, Place: PlaceTouch})
+		}
 		for al := range 16 {
 			align := [2][2]bool{{al&1 != 0, al&2 != 0}, {al&4 != 0, al&8 != 0}}
 			for _, dr := range frameOffsets {
@@ -244,6 +247,27 @@ func (r FrameRule) frameFromBoxes(boxes map[Selection]Box, size [2]int) (Frame, 
 		}
 	}
 	f := Frame{R0: src.R0, C0: src.C0, H: src.H, W: src.W}
+	if r.Place != PlaceAlign {
+		// Per axis: the source box [s0, s0+sn) against the reference [q0, q0+qn); the result (n cells)
+		// starts where the source did, moved one cell, or up against the reference.
+		move := func(s0, sn, q0, qn, n int) int {
+			switch {
+			case q0 >= s0+sn: // the reference lies after
+				if r.Place == PlaceToward {
+					return s0 + 1
+				}
+				return q0 - n
+			case q0+qn <= s0: // before
+				if r.Place == PlaceToward {
+					return s0 - 1
+				}
+				return q0 + qn
+			}
+			return s0
+		}
+		f.DR, f.DC = move(src.R0, src.H, ref.R0, ref.H, size[0]), move(src.C0, src.W, ref.C0, ref.W, size[1])
+		return f, true
+	}
 	place := func(a, refStart, refLen, n int) int {
 		at := refStart
 		if r.Align[a][1] {

@@ -31,6 +31,11 @@ const (
 	ModelLatFormer         = "latformer"
 	ModelLatFormerNoSmooth = "latformer_nosmooth"
 	ModelLatFormerSearch   = "latformer_search"
+	// ModelLatFormerAnchored is ModelLatFormerSearch whose search goes on, where no element of the canvas
+	// fits, to the size-relative and then the anchor-relative elements (latformer.ParamGateInitGrid,
+	// latformer.ParamGateInitAnchored): LatFormer with g = g(x), for the per-pair families
+	// (datasets.AnchoredFamilies). ModelLatFormerSearch is then the one-element LatFormer.
+	ModelLatFormerAnchored = "latformer_anchored"
 )
 
 // FigureModels are the models of Figure 5, in the order of its legend: the full mode's models.
@@ -38,7 +43,7 @@ const (
 var FigureModels = []string{ModelLatFormer, ModelLatFormerNoSmooth, "transformer", "attention_abs", "attention_rel"}
 
 // latFormerModels are the models that train LatFormer's architecture (ModelSettings tells them apart).
-var latFormerModels = []string{ModelLatFormer, ModelLatFormerNoSmooth, ModelLatFormerSearch}
+var latFormerModels = []string{ModelLatFormer, ModelLatFormerNoSmooth, ModelLatFormerSearch, ModelLatFormerAnchored}
 
 // Options describe a run. The zero value of a field is its default (see Full).
 type Options struct {
@@ -124,6 +129,9 @@ func ModelSettings(name string) hparams.Settings {
 		return model(false, latformer.GateInitPaper)
 	case ModelLatFormerSearch:
 		return model(true, latformer.GateInitSearch)
+	case ModelLatFormerAnchored:
+		return model(true, latformer.GateInitSearch).With(hparams.Setting{Key: latformer.ParamGateInitGrid, Value: true},
+			hparams.Setting{Key: latformer.ParamGateInitAnchored, Value: true})
 	}
 	return nil
 }
@@ -215,8 +223,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		o.Families = slices.Clone(datasets.SyntheticFamilies)
 	}
 	for _, f := range o.Families {
-		if !slices.Contains(datasets.SyntheticFamilies, f) {
-			return o, fmt.Errorf("unknown family %q: want one of %v", f, datasets.SyntheticFamilies)
+		if !slices.Contains(datasets.SyntheticFamilies, f) && !slices.Contains(datasets.AnchoredFamilies, f) {
+			return o, fmt.Errorf("unknown family %q: want one of %v or %v", f, datasets.SyntheticFamilies, datasets.AnchoredFamilies)
 		}
 	}
 	if len(o.Models) == 0 {

@@ -1,0 +1,150 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package annotate
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/lattice"
+)
+
+// canvasOf places the rows (digits, '.' for pad) at the top-left of a rows x cols canvas.
+func canvasOf(rows, cols int, lines ...string) datasets.Canvas {
+	c := datasets.Canvas{Rows: rows, Cols: cols, Cells: make([]int32, rows*cols)}
+	for i := range c.Cells {
+		c.Cells[i] = datasets.PadToken
+	}
+	for r, l := range lines {
+		for j, ch := range l {
+			if ch != '.' {
+				c.Cells[r*cols+j] = int32(ch - '0')
+			}
+		}
+	}
+	return c
+}
+
+// TestSelectionBoxes checks the anchors' boxes on hand-made grids: the background, the foreground, a
+// color, the largest and smallest objects (8-connected, several colors) and one-color objects
+// (4-connected), and the selections that read no box (a missing color, a tie).
+func TestSelectionBoxes(t *testing.T) {
+	x := canvasOf(7, 8,
+		"0000000",
+		"0220000",
+		"0230000",
+		"0000400",
+		"0000040",
+		"0000000",
+	) // 6 x 7 grid on a 7 x 8 canvas
+	cases := []struct {
+		sel  Selection
+		want Box
+		ok   bool
+	}{
+		{Selection{Kind: SelOrigin}, Box{0, 0, 1, 1}, true},
+		{Selection{Kind: SelGrid}, Box{0, 0, 6, 7}, true},
+		{Selection{Kind: SelForeground}, Box{1, 1, 4, 5}, true},
+		{Selection{Kind: SelColor, Color: 2}, Box{1, 1, 2, 2}, true},
+		{Selection{Kind: SelColor, Color: 4}, Box{3, 4, 2, 2}, true},
+		{Selection{Kind: SelColor, Color: 7}, Box{}, false},
+		// 8-connected: the 2-3 block (4 cells) and the diagonal 4s (2 cells).
+		{Selection{Kind: SelLargest}, Box{1, 1, 2, 2}, true},
+		{Selection{Kind: SelSmallest}, Box{3, 4, 2, 2}, true},
+		// One color, 4-connected: the three 2s, the 3 and each 4 alone: the 2s are the largest, the
+		// smallest tie (three single cells).
+		{Selection{Kind: SelLargestMono}, Box{1, 1, 2, 2}, true},
+		{Selection{Kind: SelSmallestMono}, Box{}, false},
+	}
+	if bg := Background(x); bg != 0 {
+		t.Fatalf("Background = %d, want 0", bg)
+	}
+	for _, c := range cases {
+		got, ok := c.sel.BoxOf(x)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("%v: box %+v, %v; want %+v, %v", c.sel, got, ok, c.want, c.ok)
+		}
+	}
+	tie := canvasOf(3, 3, "10", "01")
+	if bg := Background(tie); bg != -1 {
+		t.Errorf("Background of a tie = %d, want -1", bg)
+	}
+}
+
+// TestFrameRulePlacements checks where each placement puts a result: aligned edges with an offset, one
+// step toward the reference, up against it, and in place on the axes where the boxes overlap.
+func TestFrameRulePlacements(t *testing.T) {
+	x := canvasOf(10, 10,
+		"0000000000",
+		"0220000000",
+		"0220000000",
+		"0000000000",
+		"0000000000",
+		"0000000000",
+		"0000000550",
+		"0000000550",
+		"0000000000",
+		"0000000000",
+	)
+	src, grey := Selection{Kind: SelColor, Color: 2}, Selection{Kind: SelColor, Color: 5}
+	same := func(h, w int) (int, int) { return h, w }
+	cases := []struct {
+		rule   FrameRule
+		dr, dc int
+	}{
+		{FrameRule{Src: src, Dst: Selection{Kind: SelOrigin}}, 0, 0},
+		// The result's last row and column on the grey block's last ones, one cell up.
+		{FrameRule{Src: src, Dst: grey, Align: [2][2]bool{{true, true}, {true, true}}, Offset: [2]int{-1, 0}}, 5, 7},
+		{FrameRule{Src: src, Dst: grey, Place: PlaceToward}, 2, 2},
+		{FrameRule{Src: src, Dst: grey, Place: PlaceTouch}, 4, 5},
+		{FrameRule{Src: src, Dst: Selection{Kind: SelSame}, Align: [2][2]bool{{false, false}, {true, true}}}, 1, 1},
+	}
+	for _, c := range cases {
+		f, ok := c.rule.FrameOf(x, same)
+		if !ok || f.R0 != 1 || f.C0 != 1 || f.H != 2 || f.W != 2 || f.DR != c.dr || f.DC != c.dc {
+			t.Errorf("%v: frame %+v, %v; want the 2x2 box at (1, 1) placed at (%d, %d)", c.rule, f, ok, c.dr, c.dc)
+		}
+	}
+	// Overlapping rows: touch moves along the columns only.
+	y := canvasOf(6, 8, "22000055", "22000055", "00000000")
+	f, ok := FrameRule{Src: src, Dst: grey, Place: PlaceTouch}.FrameOf(y, same)
+	if !ok || f.DR != 0 || f.DC != 4 {
+		t.Errorf("touch with overlapping rows: frame %+v, %v; want placed at (0, 4)", f, ok)
+	}
+}
+
+// TestProposeAnchored checks the anchored search end to end on a task no canvas or grid element fits: an
+// object moved to the grid's top-left corner, wherever it is. The top proposal predicts a test input
+// whose object is elsewhere again, and the size-relative search finds nothing.
+func TestProposeAnchored(t *testing.T) {
+	ins := []datasets.Canvas{
+		canvasOf(8, 8, "000000", "000000", "000340", "000300", "000000"),
+		canvasOf(8, 8, "0000000", "0000000", "0000000", "0000000", "0000066", "0000006"),
+		canvasOf(8, 8, "00000", "07000", "07700", "00000"),
+	}
+	outs := []datasets.Canvas{
+		canvasOf(8, 8, "340000", "300000", "000000", "000000", "000000"),
+		canvasOf(8, 8, "6600000", "0600000", "0000000", "0000000", "0000000", "0000000"),
+		canvasOf(8, 8, "70000", "77000", "00000", "00000"),
+	}
+	test := canvasOf(8, 8, "0000000", "0000000", "0000000", "0000990", "0000000")
+	want := canvasOf(8, 8, "9900000", "0000000", "0000000", "0000000", "0000000")
+	group := Group{Bases: []lattice.Action{lattice.IdentityAction{}}, BaseCost: []int{0}, Grid: true}
+	if props, err := Propose(ins, outs, group, 0); err != nil || len(props) != 0 {
+		t.Fatalf("grid search: %d proposals (%v), want none", len(props), err)
+	}
+	group.Grid, group.Anchored = false, true
+	props, err := Propose(ins, outs, group, 0)
+	if err != nil || len(props) == 0 {
+		t.Fatalf("anchored search: %d proposals (%v), want some", len(props), err)
+	}
+	rule, ok := props[0].Anchored()
+	if !ok {
+		t.Fatalf("top proposal %v is not anchored", props[0].Action)
+	}
+	got, ok, err := props[0].Generalize().Predict(test)
+	if err != nil || !ok || !slices.Equal(got.Cells, want.Cells) {
+		t.Errorf("top proposal %v: predicts %v (ok %v, %v), want %v", rule, got.Cells, ok, err, want.Cells)
+	}
+}
