@@ -363,3 +363,74 @@ func TestProposalsColorRoles(t *testing.T) {
 		}
 	}
 }
+
+// TestAnchoredMaskMatchesGather checks the anchor-relative expert against the search on the per-pair
+// synthetic families (datasets.AnchoredFamilies): no canvas or grid element fits their training pairs, an
+// anchored one does, and for every proposal the expert's mask with hard gates at the proposal's element and
+// each input's frame (Example.Frame) maps the input to the search's g·x, cell for cell, nothing landing
+// (zero) where the search's gather reads nothing.
+func TestAnchoredMaskMatchesGather(t *testing.T) {
+	backend := testutil.Backend(t)
+	for _, family := range datasets.AnchoredFamilies {
+		task, err := datasets.SyntheticTaskAt(family, 0, datasets.SyntheticOptions{NumTrain: 4, NumTest: 4, Canvas: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		train := make([]Example, len(task.Train))
+		for i, p := range task.Train {
+			train[i] = Example{Input: p.Input, Output: p.Output}
+		}
+		e := experts.DefaultExpert(10, 10)
+		if props, _, err := LatticeProposals(e, train, 3, true); err != nil || len(props) != 0 {
+			t.Fatalf("%s: %d canvas or grid proposals (%v), want none", family, len(props), err)
+		}
+		props, used, err := latticeProposals(e, train, 3, true, true)
+		if err != nil || !used.Anchored || len(props) == 0 {
+			t.Fatalf("%s: %d proposals, anchored %v, err %v; want anchored proposals", family, len(props), used.Anchored, err)
+		}
+		framed := WithFrames(props[0], train)
+		for _, p := range props {
+			logits := make([][]float32, len(train))
+			frames := make([][]int32, len(train))
+			inputs := make([][]float32, len(train))
+			for i, ex := range framed {
+				logits[i] = used.LogitsFor(p.Element, 6)
+				frames[i] = ex.Frame[:]
+				for _, v := range ex.Input.Cells {
+					inputs[i] = append(inputs[i], float32(v))
+				}
+			}
+			outs := graph.MustExecOnceN(backend, func(l, fr, x *graph.Node) []*graph.Node {
+				gates := used.GatesFromLogits(l, true)
+				gates.Extent = fr
+				moved := graph.Einsum("bij,bj->bi", used.Mask(gates).Dense(), x)
+				return append([]*graph.Node{moved}, gates.GateTensors()...)
+			}, logits, frames, inputs)
+			values, err := used.DecodeGates(outs[1:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			moved := tensors.MustCopyFlatData[float32](outs[0])
+			rule, _ := p.Anchored()
+			for i, ex := range train {
+				if back := used.ElementOf(values[i]); back != p.Element {
+					t.Errorf("%s %v: gates read back %+v, want %+v", family, rule, back, p.Element)
+				}
+				gather, err := p.Gather(ex.Input)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for c, src := range gather {
+					want := float32(0)
+					if src >= 0 {
+						want = float32(ex.Input.Cells[src])
+					}
+					if got := moved[i*100+c]; got != want {
+						t.Fatalf("%s %v∘%v, pair %d, cell %d: the expert's mask gives %v, the search's gather %v", family, rule, p.Action, i, c, got, want)
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d proposals, top %v", family, len(props), props[0].Action)
+	}
+}

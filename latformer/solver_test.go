@@ -21,7 +21,7 @@ func searchFor(t *testing.T, l *Learner, train []Example) *Search {
 		return nil
 	}
 	e := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	search, err := searchLattice(e, train, Param[int](l.store, ParamRestarts), false)
+	search, err := searchLattice(e, train, Param[int](l.store, ParamRestarts), false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
