@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experts"
 )
 
@@ -68,7 +70,7 @@ const hardCheckEvery = 10
 func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Progress)) (*fitRun, error) {
 	scope := l.store.RootScope()
 	run := &fitRun{examples: examples, progress: progress, copies: max(1, param[int](scope, ParamAugment)),
-		augment: augmentOptions(scope, examples), maxSteps: param[int](scope, ParamSteps),
+		augment: augmentOptions(scope, examples, search), maxSteps: param[int](scope, ParamSteps),
 		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
 		restarts: param[int](scope, ParamRestarts), stopAtFit: param[bool](scope, ParamRestartsStopAtFit),
 		beam: param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
@@ -137,8 +139,12 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 }
 
 // augmentOptions are the color permutations the augmentation may use on the examples
-// (ParamAugmentKeepBlack, ParamAugmentTaskColors, ParamAugmentFixOutputColors).
-func augmentOptions(scope *model.Scope, examples []Example) datasets.AugmentOptions {
+// (ParamAugmentKeepBlack, ParamAugmentTaskColors, ParamAugmentFixOutputColors). The colors an anchored
+// search's rule names (annotate.Selection SelColor: the box it crops, the box it places against) are
+// constants of the rule, kept fixed like the output-only colors: the frames were read off the examples'
+// own colors, and a copy that recolored the cropped object and the reference alike would ask one cell
+// that nothing lands on for both "the object's color, gone" and "the reference's, kept".
+func augmentOptions(scope *model.Scope, examples []Example, search *Search) datasets.AugmentOptions {
 	augment := datasets.AugmentOptions{KeepBlack: param[bool](scope, ParamAugmentKeepBlack)}
 	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
 	for i, ex := range examples {
@@ -149,6 +155,16 @@ func augmentOptions(scope *model.Scope, examples []Example) datasets.AugmentOpti
 	}
 	if param[bool](scope, ParamAugmentFixOutputColors) {
 		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
+	}
+	if search != nil && search.Expert.Anchored && len(search.Proposals) > 0 {
+		if rule, ok := search.Proposals[0].Anchored(); ok {
+			for _, s := range []annotate.Selection{rule.Src, rule.Dst} {
+				if s.Kind == annotate.SelColor && !slices.Contains(augment.Fixed, int32(s.Color)) {
+					augment.Fixed = append(augment.Fixed, int32(s.Color))
+				}
+			}
+			slices.Sort(augment.Fixed)
+		}
 	}
 	return augment
 }
