@@ -148,6 +148,17 @@ func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) 
 	return latticeProposals(e, examples, max, grid, false)
 }
 
+// LatticeProposalsAnchored is LatticeProposals with the grid and then, where no element of the canvas or of
+// the grid has a plain table, the anchor-relative elements (ParamGateInitAnchored, as the Solver searches by
+// default): the proposals returned for an anchored expert (its Anchored set) carry their frame rule
+// (annotate.Proposal.Anchored), and WithFrames gives the examples' frames under them.
+func LatticeProposalsAnchored(e experts.Expert, examples []Example, max int) ([]Proposal, experts.Expert, error) {
+	if searchHook != nil {
+		searchHook()
+	}
+	return latticeProposals(e, examples, max, true, true)
+}
+
 // latticeProposals is LatticeProposals, with anchored: after the canvas and the grid with plain tables,
 // the anchor-relative elements (annotate.Group.Anchored) before any role table.
 func latticeProposals(e experts.Expert, examples []Example, max int, grid, anchored bool) ([]Proposal, experts.Expert, error) {
