@@ -168,10 +168,13 @@ arc-baselines: build
 # a few minutes and write under runs/.
 # The second command: Figure 5's translations without the search, gates from the paper's initialization, with
 # the search-free recipe chosen on the tasks of seed 1 (docs/sample-efficiency.md, "Translations without the search").
+# The third command: the per-pair families (elements that follow the input; docs/sample-efficiency.md).
+ANCHORED_FAMILIES = anchor-corner,anchor-crop,anchor-flip,anchor-turn,anchor-touch
 FIG5_NOSEARCH_SETTINGS ?= train_steps=200;train_gate_beam=4;train_gate_beam_steps=25;train_hard_steps=100;train_restart_experts=t,all,all;train_gate_beam_neighbors=true
 sample-efficiency: build
 	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) sample_efficiency.csv sample-efficiency $(DATA_FLAG) --workers 2 --svg $(OUT_DIR)/sample_efficiency.svg
 	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) sample_efficiency_nosearch.csv sample-efficiency $(DATA_FLAG) --families translation --models latformer --set "$(FIG5_NOSEARCH_SETTINGS)" --workers 2
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) sample_efficiency_anchored.csv sample-efficiency $(DATA_FLAG) --families $(ANCHORED_FAMILIES) --models latformer_anchored,latformer_search,transformer --sizes 1,2,4,8 --tasks 1 --test 20 --workers 2 --svg $(OUT_DIR)/sample_efficiency_anchored.svg
 
 sample-efficiency-quick: build
 	$(LATFORMER) sample-efficiency --quick $(if $(DATA),--data $(DATA)) --out runs/sample_efficiency_quick.csv --svg runs/sample_efficiency_quick.svg --force
