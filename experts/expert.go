@@ -392,12 +392,25 @@ func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis
 func (e Expert) scaleAxis(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis, l int, result *Node) *Node {
 	if gates.Scale != nil {
 		probs := Reshape(Slice(gates.Scale, AxisRange(), AxisElem(axis), AxisRange()), batch, e.MaxScale)
+		var fromFrame *Node // [batch, 1, 1]: 1 where the example's frame sets the scaling (SR > 0)
+		if e.Anchored && gates.Extent != nil {
+			// An up-scaling read off the input (the frame's SR, SC): a one-hot over the factors instead of
+			// the gates', and no down-scaling.
+			factor := Reshape(Slice(gates.Extent, AxisRange(), AxisElem(6+axis)), batch)
+			set := ConvertDType(GreaterThan(factor, ScalarZero(g, factor.DType())), dtype)
+			onehot := OneHot(MinScalar(MaxScalar(AddScalar(factor, -1), 0), e.MaxScale-1), e.MaxScale, dtype)
+			probs = Add(Mul(Reshape(set, batch, 1), onehot), Mul(Reshape(OneMinus(set), batch, 1), probs))
+			fromFrame = Reshape(set, batch, 1, 1)
+		}
 		ups := make([]*Node, e.MaxScale)
 		for h := 1; h <= e.MaxScale; h++ {
 			ups[h-1] = Reshape(constMatrix(g, dtype, lattice.UpscaleMask1D(l, h)), 1, l, l)
 		}
 		up := Einsum("bh,hij->bij", probs, Concatenate(ups, 0))
 		tau := Reshape(Slice(gates.Transpose, AxisRange(), AxisElem(axis)), batch, 1, 1)
+		if fromFrame != nil {
+			tau = Mul(tau, OneMinus(fromFrame))
+		}
 		scaled := Add(Mul(tau, TransposeAllDims(up, 0, 2, 1)), Mul(OneMinus(tau), up))
 		result = Einsum("bij,bjk->bik", scaled, result)
 	}
@@ -440,8 +453,8 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 		}
 		extRows, extCols := 0, 1
 		if e.Anchored {
-			if gates.Extent.Rank() != 2 || gates.Extent.Shape().Dimensions[1] != 6 {
-				exceptions.Panicf("Expert.Mask: an Anchored expert needs Gates.Extent [batch, 6] (the frames R0, C0, H, W, DR, DC), got %s", gates.Extent.Shape())
+			if gates.Extent.Rank() != 2 || gates.Extent.Shape().Dimensions[1] != FrameLen {
+				exceptions.Panicf("Expert.Mask: an Anchored expert needs Gates.Extent [batch, %d] (the frames R0, C0, H, W, DR, DC, SR, SC), got %s", FrameLen, gates.Extent.Shape())
 			}
 			extRows, extCols = 2, 3
 			defer func() { lm = e.anchor(lm, gates.Extent) }()
@@ -509,8 +522,9 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 	return lm
 }
 
-// anchor makes the grid-lattice mask lm anchor-relative with each example's frame (frames [batch, 6]
-// int32: R0, C0, H, W, DR, DC; Gates.Extent of an Anchored expert): M' = (D_r ⊗ D_c) M (P_r ⊗ P_c), where
+// anchor makes the grid-lattice mask lm anchor-relative with each example's frame (frames [batch, FrameLen]
+// int32: R0, C0, H, W, DR, DC, SR, SC; Gates.Extent of an Anchored expert; the scaling SR x SC is applied by
+// scaleAxis): M' = (D_r ⊗ D_c) M (P_r ⊗ P_c), where
 // P crops the box (P_r[a', a] = 1 iff a = a' + R0 and a' < H: the box's row a' is the cropped grid's row a')
 // and D places the result (D_r[i, i'] = 1 iff i = i' + DR, zero fill). In the factors of a term this is
 // Row' = D_r Row P_r, Col' = D_c Col P_c; a term with the 90° rotation reads the input's rows through Col and

@@ -7,11 +7,12 @@ import (
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/support/exceptions"
+	"github.com/latformer/latformer/experts"
 )
 
 // stepInputs are the inputs of a training step's graph: tokens and targets [batch, n] int32 canvases,
 // cond [batch, condDim] float32 (only when the learner has conditioning vectors) and rows [batch] bool,
-// false for the padding rows (only when ParamPadPairs > 1), and frames [batch, 6] int32 (only for an
+// false for the padding rows (only when ParamPadPairs > 1), and frames [batch, experts.FrameLen] int32 (only for an
 // anchor-relative expert, experts.ParamAnchored: Example.Frame). T is shapes.Shape to compile the graph,
 // *tensors.Tensor to call it and *Node inside it: fields is the one place that orders them.
 type stepInputs[T any] struct {
@@ -46,7 +47,7 @@ func stepInputsOf[T any](l *Learner, list []T) stepInputs[T] {
 // stepInputShapes are the input shapes of the step graph for batch rows.
 func stepInputShapes(l *Learner, batch int) []shapes.Shape {
 	in := stepInputs[shapes.Shape]{tokens: canvasShape(l, batch), targets: canvasShape(l, batch), rows: shapes.Make(dtypes.Bool, batch),
-		frames: shapes.Make(dtypes.Int32, batch, 6)}
+		frames: shapes.Make(dtypes.Int32, batch, experts.FrameLen)}
 	if l.condDim > 0 {
 		in.cond = shapes.Make(dtypes.Float32, batch, l.condDim)
 	}
@@ -88,7 +89,7 @@ func predictInputsOf[T any](l *Learner, list []T) predictInputs[T] {
 // predictInputShapes are the input shapes of the prediction graphs.
 func predictInputShapes(l *Learner) []shapes.Shape {
 	in := predictInputs[shapes.Shape]{tokens: canvasShape(l, predictChunk), previous: canvasShape(l, predictChunk),
-		frames: shapes.Make(dtypes.Int32, predictChunk, 6)}
+		frames: shapes.Make(dtypes.Int32, predictChunk, experts.FrameLen)}
 	if l.condDim > 0 {
 		in.cond = shapes.Make(dtypes.Float32, predictChunk, l.condDim)
 	}
@@ -142,14 +143,14 @@ func (l *Learner) condTensor(examples []Example, copies int) *tensors.Tensor {
 	return t
 }
 
-// framesTensor is the [copies*len(examples), 6] int32 frames input of the examples repeated copies times
+// framesTensor is the [copies*len(examples), experts.FrameLen] int32 frames input of the examples repeated copies times
 // (copy c of example e at row c*len(examples)+e): each example's Frame (an anchor-relative expert's).
 func (l *Learner) framesTensor(examples []Example, copies int) *tensors.Tensor {
-	t := tensors.FromShape(shapes.Make(dtypes.Int32, copies*len(examples), 6))
+	t := tensors.FromShape(shapes.Make(dtypes.Int32, copies*len(examples), experts.FrameLen))
 	tensors.MustMutableFlatData[int32](t, func(flat []int32) {
 		for c := range copies {
 			for e, ex := range examples {
-				copy(flat[(c*len(examples)+e)*6:], ex.Frame[:])
+				copy(flat[(c*len(examples)+e)*experts.FrameLen:], ex.Frame[:])
 			}
 		}
 	})

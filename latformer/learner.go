@@ -26,7 +26,7 @@ type Example struct {
 	// Frame is the input's frame for an anchor-relative expert (experts.ParamAnchored): the box the
 	// element acts on and the shift that places the result (annotate.Frame.Ints; the Solver sets it from
 	// the lattice search's rule). Other experts ignore it.
-	Frame [6]int32
+	Frame [experts.FrameLen]int32
 }
 
 // Learner trains a fresh LatFormer on the examples of one task and predicts with it (Appendix B.2:

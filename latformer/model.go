@@ -18,7 +18,7 @@ type Model struct {
 	Rows, Cols int
 }
 
-// FramesGraphParam is the graph parameter (model.Scope.SetGraphParam) that holds the frames [batch, 6]
+// FramesGraphParam is the graph parameter (model.Scope.SetGraphParam) that holds the frames [batch, experts.FrameLen]
 // int32 of an anchor-relative expert (experts.ParamAnchored; Example.Frame): the learner sets it before
 // Build.
 const FramesGraphParam = "latformer_frames"

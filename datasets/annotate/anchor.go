@@ -214,11 +214,32 @@ type FrameRule struct {
 	// Place is how the result is placed (PlaceAlign: Align and Offset; PlaceToward and PlaceTouch: moves
 	// toward Dst's box, Align and Offset unused).
 	Place Placement
+	// ScaleByColors up-scales the result by k x k, k the number of colors of the input other than the
+	// background (a scaling read off the input, CountColors); the base then does not scale.
+	ScaleByColors bool
+}
+
+// CountColors returns the number of colors of the canvas other than pad and its background (Background;
+// every color when the background is a tie).
+func CountColors(c datasets.Canvas) int {
+	bg := Background(c)
+	var seen [datasets.NumTokens]bool
+	n := 0
+	for _, v := range c.Cells {
+		if v != datasets.PadToken && int(v) != bg && !seen[v] {
+			seen[v] = true
+			n++
+		}
+	}
+	return n
 }
 
 // String writes the rule as "crop(SRC)" followed by where it goes: "@DST[edges]+(dr,dc)".
 func (r FrameRule) String() string {
 	s := "crop(" + r.Src.String() + ")"
+	if r.ScaleByColors {
+		s += "∘upscale(colors)"
+	}
 	if r.Dst.Kind == SelOrigin && r.Offset == [2]int{} {
 		return s
 	}
@@ -245,13 +266,14 @@ func (r FrameRule) String() string {
 }
 
 // Frame is what the anchor-relative expert reads per input: the source box (R0, C0, H, W) that is cropped
-// and acted on as a grid, and the shift (DR, DC) that places the result. experts.Expert.Anchored builds its
-// masks from these six numbers.
-type Frame struct{ R0, C0, H, W, DR, DC int }
+// and acted on as a grid, the shift (DR, DC) that places the result, and the up-scaling SR x SC read off
+// the input (0: the base's own). experts.Expert.Anchored builds its masks from these eight numbers.
+type Frame struct{ R0, C0, H, W, DR, DC, SR, SC int }
 
-// Ints returns the frame as the six int32 the expert's input holds, in the order of the struct.
-func (f Frame) Ints() [6]int32 {
-	return [6]int32{int32(f.R0), int32(f.C0), int32(f.H), int32(f.W), int32(f.DR), int32(f.DC)}
+// Ints returns the frame as the int32 the expert's input holds (experts.FrameLen of them), in the order of
+// the struct.
+func (f Frame) Ints() [8]int32 {
+	return [8]int32{int32(f.R0), int32(f.C0), int32(f.H), int32(f.W), int32(f.DR), int32(f.DC), int32(f.SR), int32(f.SC)}
 }
 
 // FrameOf returns the frame of the rule on input c, for a base whose result on an H x W crop is an h x w

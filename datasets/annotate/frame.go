@@ -13,6 +13,7 @@ import (
 	"sort"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/lattice"
 )
 
 // frameElement is an element of the anchor-relative group: a size-relative element (its turn, flips and
@@ -44,11 +45,21 @@ func (el frameElement) frameGather(x datasets.Canvas, cache map[string]*primGath
 	if err != nil {
 		return nil, Frame{}, false, err
 	}
+	k := 0
+	if el.rule.ScaleByColors {
+		if k = CountColors(x); k < 1 {
+			return nil, Frame{}, false, nil
+		}
+		if gb, err = upscaled(gb, k, x.Rows, x.Cols, cache); err != nil {
+			return nil, Frame{}, false, err
+		}
+	}
 	h, w := movedSize(gb, x.Cols)
 	f, ok := el.rule.FrameOf(x, func(int, int) (int, int) { return h, w })
 	if !ok {
 		return nil, Frame{}, false, nil
 	}
+	f.SR, f.SC = k, k
 	out := make([]int32, len(x.Cells))
 	for i := range out {
 		out[i] = framedSource(gb, f, x.Rows, x.Cols, i)
@@ -108,25 +119,28 @@ var frameOffsets = []int{0, -1, 1}
 
 // proposeAnchored is Propose for an Anchored group: every base (turn, flips, then a scaling; no translation)
 // on the crop at every source selection, placed at the canvas corner (a crop), or, for a base that does not
-// scale, against every reference selection with every alignment of edges and offset. The crop at the grid
-// placed at the corner is the size-relative element (Group.Grid) and is left out. Elements with the same
-// gathers on every pair are one proposal (the best ranked). Plain tables only.
+// scale, against every reference selection with every alignment of edges and offset, and up-scaled by the
+// number of colors of the input (FrameRule.ScaleByColors) at the corner. The crop at the grid placed at the
+// corner is the size-relative element (Group.Grid) and is left out. Elements with the same gathers on every
+// pair are one proposal (the best ranked). Plain tables only.
 func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([]Proposal, error) {
 	if _, err := canvasPairs(inputs, outputs); err != nil {
 		return nil, err
 	}
 	rows, cols := inputs[0].Rows, inputs[0].Cols
 	srcs, refs := frameSelections(inputs)
-	pairs := make([]*framePair, len(inputs))
+	s := &anchoredSearch{group: group, rows: rows, cols: cols, cache: map[string]*primGather{}, seen: map[uint64]int{}}
+	s.pairs = make([]*framePair, len(inputs))
 	for i := range inputs {
 		gp := newGridPair(inputs[i], outputs[i])
-		pairs[i] = &framePair{x: inputs[i], y: outputs[i], order: gp.order, boxes: map[Selection]Box{}}
-		for _, s := range refs {
-			if b, ok := s.BoxOf(inputs[i]); ok {
-				pairs[i].boxes[s] = b
+		s.pairs[i] = &framePair{x: inputs[i], y: outputs[i], order: gp.order, boxes: map[Selection]Box{}}
+		for _, sel := range refs {
+			if b, ok := sel.BoxOf(inputs[i]); ok {
+				s.pairs[i].boxes[sel] = b
 			}
 		}
 	}
+	pairs := s.pairs
 	sort.SliceStable(pairs, func(a, b int) bool { return len(pairs[a].order) < len(pairs[b].order) })
 	bases := make([]gridElement, len(group.Bases))
 	for i, b := range group.Bases {
@@ -135,9 +149,6 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 			return nil, fmt.Errorf("annotate.Propose: base %d: %w", i, err)
 		}
 	}
-	cache := map[string]*primGather{}
-	var found []Proposal
-	seen := map[uint64]int{}
 	var t table1
 	gbs := make([][]int32, len(pairs))
 	sizes := make([][2]int, len(pairs))
@@ -147,7 +158,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 			for k, p := range pairs {
 				b := p.boxes[src]
 				var err error
-				if gbs[k], err = base.gather(rows, cols, b.H, b.W, cache); err != nil {
+				if gbs[k], err = base.gather(rows, cols, b.H, b.W, s.cache); err != nil {
 					return nil, fmt.Errorf("annotate.Propose: base %d: %w", bi, err)
 				}
 				sizes[k][0], sizes[k][1] = movedSize(gbs[k], cols)
@@ -168,37 +179,61 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 				}
 				el := frameElement{grid: base, rule: rule}
 				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind != SelOrigin) + boolInt(rule.Offset != [2]int{})
-				prop := Proposal{Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: cost, frame: &el}
-				for _, v := range prop.Table {
-					if v >= 0 {
-						prop.Entries++
-					}
-				}
-				h := fnv.New64a()
+				gathers := make([][]int32, len(pairs))
 				for k, p := range pairs {
-					g := make([]int32, len(p.x.Cells))
-					for i := range g {
-						g[i] = framedSource(gbs[k], frames[k], rows, cols, i)
+					gathers[k] = make([]int32, len(p.x.Cells))
+					for i := range gathers[k] {
+						gathers[k][i] = framedSource(gbs[k], frames[k], rows, cols, i)
 					}
-					h.Write(int32Bytes(g))
 				}
-				key := h.Sum64()
-				if j, dup := seen[key]; dup {
-					if prop.less(&found[j], rows, cols) {
-						found[j] = prop
-					}
-					continue
+				s.add(Proposal{Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: cost, frame: &el}, gathers)
+			}
+			if base.scale == nil && (src.Kind == SelGrid || src.Kind == SelForeground) {
+				if err := proposeScaledByColors(s, bi, base, src); err != nil {
+					return nil, err
 				}
-				seen[key] = len(found)
-				found = append(found, prop)
 			}
 		}
 	}
+	found := s.found
 	sort.SliceStable(found, func(a, b int) bool { return found[a].less(&found[b], rows, cols) })
 	if max > 0 && len(found) > max {
 		found = found[:max]
 	}
 	return found, nil
+}
+
+// anchoredSearch holds the state of proposeAnchored: the pairs, the proposals found and their gathers'
+// hashes (elements with equal gathers on every pair are one proposal, the best ranked).
+type anchoredSearch struct {
+	group      Group
+	rows, cols int
+	pairs      []*framePair
+	cache      map[string]*primGather
+	found      []Proposal
+	seen       map[uint64]int
+}
+
+// add records a consistent proposal with its gathers on the pairs (in the order of s.pairs).
+func (s *anchoredSearch) add(prop Proposal, gathers [][]int32) {
+	for _, v := range prop.Table {
+		if v >= 0 {
+			prop.Entries++
+		}
+	}
+	h := fnv.New64a()
+	for _, g := range gathers {
+		h.Write(int32Bytes(g))
+	}
+	key := h.Sum64()
+	if j, dup := s.seen[key]; dup {
+		if prop.less(&s.found[j], s.rows, s.cols) {
+			s.found[j] = prop
+		}
+		return
+	}
+	s.seen[key] = len(s.found)
+	s.found = append(s.found, prop)
 }
 
 // frameRules lists the rules of a source selection: the crop at the corner (not for the grid: that is
@@ -287,6 +322,65 @@ func (p *framePair) scan(gb []int32, f Frame, t *table1) bool {
 	for _, i := range p.order {
 		gx := int32(datasets.PadToken)
 		if s := framedSource(gb, f, p.x.Rows, p.x.Cols, int(i)); s >= 0 {
+			gx = p.x.Cells[s]
+		}
+		k := gx*datasets.NumTokens + p.x.Cells[i]
+		out := int8(p.y.Cells[i])
+		if v := t[k]; v < 0 {
+			t[k] = out
+		} else if v != out {
+			return false
+		}
+	}
+	return true
+}
+
+// upscaled is the gather gb followed by the up-scaling by k x k of the canvas' top-left (lattice.Upscale).
+func upscaled(gb []int32, k, rows, cols int, cache map[string]*primGather) ([]int32, error) {
+	if k == 1 {
+		return gb, nil
+	}
+	s, err := actionGather(lattice.Upscale{Factors: []int{k, k}}, rows, cols, cache)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int32, len(s))
+	for i, src := range s {
+		out[i] = -1
+		if src >= 0 {
+			out[i] = gb[src]
+		}
+	}
+	return out, nil
+}
+
+// proposeScaledByColors adds to found the crops of base at src up-scaled by the number of colors of each
+// input (FrameRule.ScaleByColors), placed at the corner, where one table fits every pair.
+func proposeScaledByColors(s *anchoredSearch, bi int, base gridElement, src Selection) error {
+	rule := FrameRule{Src: src, Dst: Selection{Kind: SelOrigin}, ScaleByColors: true}
+	el := frameElement{grid: base, rule: rule}
+	t := emptyTable1
+	gathers := make([][]int32, len(s.pairs))
+	for k, p := range s.pairs {
+		g, _, ok, err := el.frameGather(p.x, s.cache)
+		if err != nil {
+			return err
+		}
+		if !ok || !p.scanGather(g, &t) {
+			return nil
+		}
+		gathers[k] = g
+	}
+	s.add(Proposal{Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: s.group.BaseCost[bi] + 2, frame: &el}, gathers)
+	return nil
+}
+
+// scanGather adds the pair's cells under a gather on the whole canvas to t: false at the first key whose
+// output differs.
+func (p *framePair) scanGather(g []int32, t *table1) bool {
+	for _, i := range p.order {
+		gx := int32(datasets.PadToken)
+		if s := g[i]; s >= 0 {
 			gx = p.x.Cells[s]
 		}
 		k := gx*datasets.NumTokens + p.x.Cells[i]
