@@ -371,6 +371,8 @@ func TestProposalsColorRoles(t *testing.T) {
 // (zero) where the search's gather reads nothing.
 func TestAnchoredMaskMatchesGather(t *testing.T) {
 	backend := testutil.Backend(t)
+	tasks := map[string][]Example{"upscale-by-colors": upscaleByColorsTask(t)}
+	names := []string{"upscale-by-colors"}
 	for _, family := range datasets.AnchoredFamilies {
 		task, err := datasets.SyntheticTaskAt(family, 0, datasets.SyntheticOptions{NumTrain: 4, NumTest: 4, Canvas: 10})
 		if err != nil {
@@ -380,7 +382,13 @@ func TestAnchoredMaskMatchesGather(t *testing.T) {
 		for i, p := range task.Train {
 			train[i] = Example{Input: p.Input, Output: p.Output}
 		}
-		e := experts.DefaultExpert(10, 10)
+		tasks[string(family)] = train
+		names = append(names, string(family))
+	}
+	for _, family := range names {
+		train := tasks[family]
+		side := train[0].Input.Rows
+		e := experts.DefaultExpert(side, side)
 		if props, _, err := LatticeProposals(e, train, 3, true); err != nil || len(props) != 0 {
 			t.Fatalf("%s: %d canvas or grid proposals (%v), want none", family, len(props), err)
 		}
@@ -425,12 +433,32 @@ func TestAnchoredMaskMatchesGather(t *testing.T) {
 					if src >= 0 {
 						want = float32(ex.Input.Cells[src])
 					}
-					if got := moved[i*100+c]; got != want {
+					if got := moved[i*side*side+c]; got != want {
 						t.Fatalf("%s %v∘%v, pair %d, cell %d: the expert's mask gives %v, the search's gather %v", family, rule, p.Action, i, c, got, want)
 					}
 				}
 			}
 		}
-		t.Logf("%s: %d proposals, top %v", family, len(props), props[0].Action)
+		rule, _ := props[0].Anchored()
+		t.Logf("%s: %d proposals, top %v∘%v", family, len(props), rule, props[0].Action)
 	}
+}
+
+// upscaleByColorsTask is a task whose up-scaling factor is read off each input: 3 x 3 grids with k = 1, 2, 3
+// colors besides black, up-scaled k times, on a 12 x 12 canvas.
+func upscaleByColorsTask(t *testing.T) []Example {
+	grids := []datasets.Grid{{{0, 4, 0}, {0, 0, 0}, {4, 0, 0}}, {{2, 0, 0}, {0, 0, 7}, {0, 0, 0}}, {{0, 1, 0}, {3, 0, 6}, {0, 0, 0}}}
+	var out []Example
+	for k, g := range grids {
+		in, err := datasets.ToCanvas(g, 12, 12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := datasets.ApplyAction(lattice.Upscale{Factors: []int{k + 1, k + 1}}, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, Example{Input: in, Output: y})
+	}
+	return out
 }
