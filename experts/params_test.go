@@ -17,8 +17,8 @@ import (
 func TestParam(t *testing.T) {
 	root := model.NewStore().RootScope()
 	defaults := DefaultParams()
-	if len(defaults) != 17 {
-		t.Errorf("DefaultParams has %d keys, want 17: %v", len(defaults), defaults)
+	if len(defaults) != 18 {
+		t.Errorf("DefaultParams has %d keys, want 18: %v", len(defaults), defaults)
 	}
 	for key, def := range defaults {
 		var got any
