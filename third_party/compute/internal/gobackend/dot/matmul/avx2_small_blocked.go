@@ -5,6 +5,7 @@
 package matmul
 
 import (
+	"math"
 	"simd/archsimd"
 	"unsafe"
 )
@@ -103,10 +104,10 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 			rp := rPtr + uintptr(col)*iSize
 			for kk := uintptr(0); kk < uintptr(k); kk++ {
 				r0 := ld(rp)
-				a0 = bc(l0 + kk*iSize).MulAdd(r0, a0)
-				a1 = bc(l1 + kk*iSize).MulAdd(r0, a1)
-				a2 = bc(l2 + kk*iSize).MulAdd(r0, a2)
-				a3 = bc(l3 + kk*iSize).MulAdd(r0, a3)
+				a0 = bc(l0+kk*iSize).MulAdd(r0, a0)
+				a1 = bc(l1+kk*iSize).MulAdd(r0, a1)
+				a2 = bc(l2+kk*iSize).MulAdd(r0, a2)
+				a3 = bc(l3+kk*iSize).MulAdd(r0, a3)
 				rp += rRowStride
 			}
 			op := oPtr + uintptr(row*n+col)*iSize
@@ -123,7 +124,7 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 			a0 := archsimd.BroadcastFloat32x8(0)
 			rp := rPtr + uintptr(col)*iSize
 			for kk := uintptr(0); kk < uintptr(k); kk++ {
-				a0 = bc(l0 + kk*iSize).MulAdd(ld(rp), a0)
+				a0 = bc(l0+kk*iSize).MulAdd(ld(rp), a0)
 				rp += rRowStride
 			}
 			st(a0, oPtr+uintptr(row*n+col)*iSize)
@@ -136,6 +137,7 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 // pack holds 8*k values.
 func avx2SmallBlockedScalarCols(l, r, o []float32, m, n, k, vecCols int, pack []float32) {
 	var out [8]float32
+	oBits := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(o))), len(o))
 	for row := 0; row < m; row += 8 {
 		rows := min(8, m-row)
 		for kk := range k {
@@ -153,8 +155,8 @@ func avx2SmallBlockedScalarCols(l, r, o []float32, m, n, k, vecCols int, pack []
 				acc = p.Add(acc) // the product first, as the compiled scalar `o += l*r` (the NaN payload x86 keeps)
 			}
 			acc.Store(&out)
-			for i := range rows {
-				o[(row+i)*n+col] = out[i]
+			for i := range rows { // copied as bits: no scalar float instruction between the vector code
+				oBits[(row+i)*n+col] = math.Float32bits(out[i])
 			}
 		}
 	}
@@ -198,7 +200,7 @@ func avx2DotTransposed(l, r []float32) float32 {
 	acc := archsimd.BroadcastFloat32x8(0)
 	kk := 0
 	for ; kk+8 <= k; kk += 8 {
-		acc = archsimd.LoadFloat32x8((*[8]float32)(l[kk : kk+8])).MulAdd(archsimd.LoadFloat32x8((*[8]float32)(r[kk:kk+8])), acc)
+		acc = archsimd.LoadFloat32x8((*[8]float32)(l[kk:kk+8])).MulAdd(archsimd.LoadFloat32x8((*[8]float32)(r[kk:kk+8])), acc)
 	}
 	res := avx2ReduceSumFloat32x8(acc)
 	for ; kk < k; kk++ {
@@ -244,6 +246,7 @@ func avx2DotBlock2x4(l, r, o []float32, row, col, n, k int) {
 	avx2ReduceSum4x8(a00, a01, a02, a03).Store(o0)
 	avx2ReduceSum4x8(a10, a11, a12, a13).Store(o1)
 	if kEnd < k {
+		archsimd.ClearAVXUpperBits() // scalar float code next (workerspool.ClearVectorState says why)
 		for i, oi := range [2]*[4]float32{o0, o1} {
 			lr := l[(row+i)*k : (row+i+1)*k]
 			for c := range 4 {
