@@ -24,18 +24,10 @@ import (
 // first in the generic code is its choice). Other dtypes and layouts go to the generic executors.
 
 func init() {
-	for _, op := range []struct {
-		opType   compute.OpType
-		kind     int
-		fallback gobackend.NodeExecutor
-	}{
-		{compute.OpTypeAdd, f32Add, execAdd},
-		{compute.OpTypeSub, f32Sub, execSub},
-		{compute.OpTypeMul, f32Mul, execMul},
-		{compute.OpTypeDiv, f32Div, execDiv},
-	} {
-		gobackend.SetNodeExecutor(op.opType, gobackend.PriorityTyped, fastBinaryExecutor(op.kind, op.fallback))
-	}
+	gobackend.SetNodeExecutor(compute.OpTypeAdd, gobackend.PriorityTyped, execAddFast)
+	gobackend.SetNodeExecutor(compute.OpTypeSub, gobackend.PriorityTyped, execSubFast)
+	gobackend.SetNodeExecutor(compute.OpTypeMul, gobackend.PriorityTyped, execMulFast)
+	gobackend.SetNodeExecutor(compute.OpTypeDiv, gobackend.PriorityTyped, execDivFast)
 	gobackend.SetNodeExecutor(compute.OpTypeReduceSum, gobackend.PriorityTyped, execReduceSumFast)
 	gobackend.SetNodeExecutor(compute.OpTypeTranspose, gobackend.PriorityTyped, execTransposeFast)
 	gobackend.SetNodeExecutor(compute.OpTypeSlice, gobackend.PriorityTyped, execSliceFast)
@@ -150,35 +142,46 @@ var f32ScalarKernels = [f32NumOps]f32RowKernels{
 	},
 }
 
-// fastBinaryExecutor returns the executor of a binary op: float32 operands of the output's rank through the
-// row kernels, anything else through the generic executor.
-func fastBinaryExecutor(kind int, generic gobackend.NodeExecutor) gobackend.NodeExecutor {
-	return func(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
-		l, r := inputs[0], inputs[1]
-		if l.RawShape.DType != dtypes.Float32 || r.RawShape.DType != dtypes.Float32 ||
-			l.RawShape.Rank() != r.RawShape.Rank() {
-			return generic(backend, node, inputs, inputsOwned)
-		}
-		lhs, rhs, output, _, _ := binaryOperandsAndOutputForExecution(backend, node, inputs, inputsOwned, node.Shape)
-		if lhs.RawShape.Rank() != output.RawShape.Rank() {
-			// Only reachable with a size-1 operand of another rank: the generic code's scalar cases.
-			inputs[0], inputs[1] = lhs, rhs
-			return generic(backend, node, inputs, inputsOwned)
-		}
-		a, b, dst := lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32)
-		k := &f32Kernels[kind]
-		switch {
-		case len(b) == 1:
-			k.vs(dst, a, b[0])
-		case len(a) == 1:
-			k.sv(dst, a[0], b)
-		case lhs.RawShape.Equal(rhs.RawShape):
-			k.vv(dst, a, b)
-		default:
-			binaryBroadcastRows(k, dst, a, b, lhs.RawShape.Dimensions, rhs.RawShape.Dimensions, output.RawShape.Dimensions)
-		}
-		return output, nil
+// The binary ops' executors: named functions, so that a CPU profile names the op.
+func execAddFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	return execBinaryFloat32(f32Add, execAdd, backend, node, inputs, inputsOwned)
+}
+
+func execSubFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	return execBinaryFloat32(f32Sub, execSub, backend, node, inputs, inputsOwned)
+}
+
+func execMulFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	return execBinaryFloat32(f32Mul, execMul, backend, node, inputs, inputsOwned)
+}
+
+func execDivFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	return execBinaryFloat32(f32Div, execDiv, backend, node, inputs, inputsOwned)
+}
+
+// execBinaryFloat32 executes a binary op: float32 operands of the same rank (the output's) through the row
+// kernels, anything else through the generic executor.
+func execBinaryFloat32(kind int, generic gobackend.NodeExecutor,
+	backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	l, r := inputs[0], inputs[1]
+	if l.RawShape.DType != dtypes.Float32 || r.RawShape.DType != dtypes.Float32 ||
+		l.RawShape.Rank() != r.RawShape.Rank() {
+		return generic(backend, node, inputs, inputsOwned)
 	}
+	lhs, rhs, output, _, _ := binaryOperandsAndOutputForExecution(backend, node, inputs, inputsOwned, node.Shape)
+	a, b, dst := lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32)
+	k := &f32Kernels[kind]
+	switch {
+	case len(b) == 1:
+		k.vs(dst, a, b[0])
+	case len(a) == 1:
+		k.sv(dst, a[0], b)
+	case lhs.RawShape.Equal(rhs.RawShape):
+		k.vv(dst, a, b)
+	default:
+		binaryBroadcastRows(k, dst, a, b, lhs.RawShape.Dimensions, rhs.RawShape.Dimensions, output.RawShape.Dimensions)
+	}
+	return output, nil
 }
 
 // rowAxis is one axis (or several merged ones) of an iteration by rows: its size and the strides of the

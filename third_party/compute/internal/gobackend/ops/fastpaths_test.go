@@ -120,10 +120,10 @@ func testFastBinaryCases(t *testing.T, b *gobackend.Backend, rng *rand.Rand, cas
 		opType        compute.OpType
 		generic, fast gobackend.NodeExecutor
 	}{
-		{compute.OpTypeAdd, execAdd, fastBinaryExecutor(f32Add, execAdd)},
-		{compute.OpTypeSub, execSub, fastBinaryExecutor(f32Sub, execSub)},
-		{compute.OpTypeMul, execMul, fastBinaryExecutor(f32Mul, execMul)},
-		{compute.OpTypeDiv, execDiv, fastBinaryExecutor(f32Div, execDiv)},
+		{compute.OpTypeAdd, execAdd, execAddFast},
+		{compute.OpTypeSub, execSub, execSubFast},
+		{compute.OpTypeMul, execMul, execMulFast},
+		{compute.OpTypeDiv, execDiv, execDivFast},
 	}
 	for ci, c := range cases {
 		outDims := make([]int, len(c.l))
@@ -312,9 +312,9 @@ func BenchmarkFastPaths(b *testing.B) {
 	sBias, xBias := f32(1, 1, 32)
 	cases := []benchCase{
 		{"Mul_16x1x900x900", &gobackend.Node{OpType: compute.OpTypeMul, Shape: sBig}, []shapes.Shape{sBig, sBig},
-			[]any{xBig, xBig}, execMul, fastBinaryExecutor(f32Mul, execMul)},
+			[]any{xBig, xBig}, execMul, execMulFast},
 		{"Add_16x900x32+1x1x32", &gobackend.Node{OpType: compute.OpTypeAdd, Shape: sAct}, []shapes.Shape{sAct, sBias},
-			[]any{xAct, xBias}, execAdd, fastBinaryExecutor(f32Add, execAdd)},
+			[]any{xAct, xBias}, execAdd, execAddFast},
 		{"ReduceSum_16x900x32_axes01", &gobackend.Node{OpType: compute.OpTypeReduceSum, Shape: shapes.Make(dtypes.Float32, 32), Data: []int{0, 1}},
 			[]shapes.Shape{sAct}, []any{xAct}, execReduce, execReduceSumFast},
 		{"ReduceSum_16x1x900x900_axis3", &gobackend.Node{OpType: compute.OpTypeReduceSum, Shape: shapes.Make(dtypes.Float32, 16, 1, 900), Data: []int{3}},
