@@ -197,7 +197,7 @@ func (o *benchOptions) run() error {
 							c, att, cfg, benchstat.FormatTopOps(shares, o.topOps))
 					}
 				}
-				side := benchSide{ours + " " + att, att, ours, st}
+				side := benchSide{fmt.Sprintf("%s %s canvas=%d", ours, att, c), att, ours, st}
 				all = append(all, side)
 				if slices.Contains(o.refCanvases, c) {
 					sides[c] = append(sides[c], side)
