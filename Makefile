@@ -260,7 +260,7 @@ bench: build
 # xla:cpu against the Go backend: a PJRT CPU plugin from PyPI (scripts/xla_requirements.txt, pinned, in
 # .venv-xla/, ignored; about 200 MB), then the demo and a quick arc on both backends, compared
 # (scripts/xla_check.sh: same test accuracy, actions and solved tasks; demo steps within 10% and losses within
-# 5%). Not part of test. docs/xla-cpu.md: the plugins tried and how to install one by hand.
+# 5%). Not part of test; .ci/run runs it after make test. docs/xla-cpu.md: the plugins tried and how to install one by hand.
 xla-check: build
 	bash scripts/xla_check.sh $(LATFORMER) $(if $(DATA),--data $(DATA))
 
