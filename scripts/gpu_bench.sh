@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 # Issue 44 item 4 (run on a lent GPU machine, from a folder holding a built latformer binary, bench/latformer_ref.py,
 # bench/latformer_factored_ref.py and compute's matmul/fusedops test binaries): xla:cuda at canvas 10/20/30 against
 # PyTorch 2 eager and torch.compile on the same GPU (JAX's CUDA PJRT plugin found in site-packages), then compute's
