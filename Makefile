@@ -28,7 +28,7 @@ help:
 	@echo "make test    vet, build the library without cgo, run all tests and a few seconds of fuzzing"
 	@echo "make compute-fork-check  third_party/compute = GoMLX's compute v0.1.2 + docs/upstream's patches, and their tests (part of test)"
 	@echo "make stress  the demo five times, bench, arc-quick and the notebooks, each under a timeout (not part of test)"
-	@echo "make bench   ms per training step (canvas 10/20/30; median and min of 20 steps), with the PyTorch reference when available: ratios and a contention check"
+	@echo "make bench   ms per training step (canvas 10/20/30; median and min of 20 steps) on the Go backend and xla:cpu, the top ops of each Go step, PyTorch at each canvas when available: ratios and a contention check"
 	@echo "make xla-check  demo and a quick arc on xla:cpu (PJRT CPU plugin from PyPI, in .venv-xla/) against the Go backend"
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       Table 2's LatFormer rows (search alone, LatFormer + search, paper protocol, no search); make arc-quick: 8 tasks"
@@ -85,7 +85,7 @@ test: vet nocgo compute-fork-check
 # This checks that the copy is exactly that, then runs the patches' tests in it (COMPUTE_TEST_EXHAUSTIVE=1
 # adds the exp of all 2^32 float32 inputs, 90 s).
 COMPUTE_VERSION := v0.1.2
-COMPUTE_PATCHES := docs/upstream/compute-softmax-simd.patch docs/upstream/compute-matmul-narrow.patch
+COMPUTE_PATCHES := docs/upstream/compute-softmax-simd.patch docs/upstream/compute-matmul-narrow.patch docs/upstream/compute-matmul-small-blocked.patch docs/upstream/compute-elementwise-rows.patch docs/upstream/compute-clear-vector-state.patch docs/upstream/compute-softmax-rows4.patch
 compute-fork-check:
 	@pristine="$$($(GO) mod download -json github.com/gomlx/compute@$(COMPUTE_VERSION) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p')"; \
 	test -d "$$pristine" || { echo "compute-fork-check: cannot download github.com/gomlx/compute@$(COMPUTE_VERSION)"; exit 1; }; \
@@ -95,7 +95,7 @@ compute-fork-check:
 	if diff -r "$$tmp/compute" third_party/compute; then \
 		echo "third_party/compute is compute $(COMPUTE_VERSION) + $(COMPUTE_PATCHES)"; \
 	else echo "third_party/compute differs from compute $(COMPUTE_VERSION) + $(COMPUTE_PATCHES) (above): edit the patches, not the copy"; exit 1; fi
-	cd third_party/compute && $(GO) test -count=1 ./internal/gobackend/fusedops/ ./internal/gobackend/dot/...
+	cd third_party/compute && $(GO) test -count=1 ./internal/gobackend/fusedops/ ./internal/gobackend/dot/... ./internal/gobackend/ops/
 
 # A few seconds of coverage-guided fuzzing of the ARC task parser.
 fuzz:
@@ -227,13 +227,25 @@ t5-fixtures:
 # sides are timed over the same number of steps (--steps, default 20, after 3 warm-up steps); the output
 # names the CPU, the SIMD kernels and each PyTorch's threads, BLAS and oneDNN, gives median and minimum with
 # the ratios of each, and warns when another process used the CPUs meanwhile; uptime before and after.
+# The Go side is timed at canvas 10, 20 and 30 (BENCH_REFERENCE_CANVAS: the PyTorch rows' canvases too, with
+# the ratios at each), on the Go backend and on xla:cpu (the PJRT CPU plugin make xla-check installs into
+# .venv-xla/, installed here too when missing; row left out, and said so, when it cannot be had); after each Go
+# side a "bench top-ops" line names the ops that took most of its CPU time (a CPU profile of its timed steps).
 BENCH_VENV := .venv-bench
+XLA_VENV := .venv-xla
 REFERENCE ?= bench/latformer_ref.py
+BENCH_REFERENCE_CANVAS ?= 10,20,30
 bench: build
 	@/usr/bin/python3 -c "import torch" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-torch libopenblas0-pthread) || true
 	@$(BENCH_VENV)/bin/python -c "import torch" 2>/dev/null || { test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV); \
 		$(BENCH_VENV)/bin/pip install -q -r bench/requirements.txt; } || echo "(PyTorch 2 from PyPI could not be installed in $(BENCH_VENV): its rows are left out)"
+	@$(XLA_VENV)/bin/python -c "import lammps_jax_pjrt_cpu" 2>/dev/null || { test -x $(XLA_VENV)/bin/python || python3 -m venv $(XLA_VENV); \
+		$(XLA_VENV)/bin/pip install -q -r scripts/xla_requirements.txt; } || echo "(the PJRT CPU plugin could not be installed in $(XLA_VENV): the xla:cpu row is left out)"
 	@echo "uptime before: $$(uptime)"; \
+	backends="go"; xlaenv=""; \
+	if plugin=$$($(XLA_VENV)/bin/python -c 'import lammps_jax_pjrt_cpu as p; print(p.PLUGIN_PATH)' 2>/dev/null); then \
+		backends="go,xla:cpu"; xlaenv="PJRT_PLUGIN_LIBRARY_PATH=$$(dirname $$plugin) GOMLX_NO_AUTO_INSTALL=1"; \
+	else echo "(no PJRT CPU plugin in $(XLA_VENV): row xla:cpu left out)"; fi; \
 	rows=""; \
 	if $(BENCH_VENV)/bin/python -c "import torch" 2>/dev/null; then \
 		rows="pytorch2=$(BENCH_VENV)/bin/python;pytorch2-compile=$(BENCH_VENV)/bin/python --compile"; \
@@ -241,16 +253,17 @@ bench: build
 	if /usr/bin/python3 -c "import torch" 2>/dev/null; then rows="$$rows;pytorch1.13=/usr/bin/python3"; \
 	else echo "(no Debian python3-torch: row pytorch1.13 left out)"; fi; \
 	if [ -n "$$rows" ]; then \
-		$(LATFORMER) bench --reference $(REFERENCE) --factored-reference $(FACTORED_REFERENCE) --torch "$$rows" $(BENCH_FLAGS); \
+		env $$xlaenv $(LATFORMER) bench --backends "$$backends" --reference $(REFERENCE) --factored-reference $(FACTORED_REFERENCE) \
+			--reference-canvas $(BENCH_REFERENCE_CANVAS) --torch "$$rows" $(BENCH_FLAGS); \
 	else \
 		echo "(PyTorch reference not available: timing the Go side only)"; \
-		$(LATFORMER) bench $(BENCH_FLAGS); \
+		env $$xlaenv $(LATFORMER) bench --backends "$$backends" $(BENCH_FLAGS); \
 	fi; rc=$$?; echo "uptime after: $$(uptime)"; exit $$rc
 
 # xla:cpu against the Go backend: a PJRT CPU plugin from PyPI (scripts/xla_requirements.txt, pinned, in
 # .venv-xla/, ignored; about 200 MB), then the demo and a quick arc on both backends, compared
 # (scripts/xla_check.sh: same test accuracy, actions and solved tasks; demo steps within 10% and losses within
-# 5%). Not part of test. docs/xla-cpu.md: the plugins tried and how to install one by hand.
+# 5%). Not part of test; .ci/run runs it after make test. docs/xla-cpu.md: the plugins tried and how to install one by hand.
 xla-check: build
 	bash scripts/xla_check.sh $(LATFORMER) $(if $(DATA),--data $(DATA))
 

@@ -3,13 +3,14 @@ module github.com/latformer/latformer
 go 1.26.8
 
 require (
-	github.com/eliben/go-sentencepiece v0.7.0
 	github.com/gomlx/compute v0.1.2
 	github.com/gomlx/go-huggingface v0.4.0
 	github.com/gomlx/go-xla v0.4.1
 	github.com/gomlx/gomlx v0.28.2
+	github.com/google/pprof v0.0.0-20250630185457-6e76a2b096b5
 	github.com/schollz/progressbar/v3 v3.19.0
 	golang.org/x/term v0.40.0
+	google.golang.org/protobuf v1.36.11
 )
 
 require (
@@ -58,7 +59,6 @@ require (
 	golang.org/x/telemetry v0.0.0-20261009151841-97e8ea77aa2a // indirect
 	golang.org/x/text v0.35.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
-	google.golang.org/protobuf v1.36.11 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 )
 

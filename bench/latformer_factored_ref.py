@@ -63,7 +63,10 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--plain-malloc", action="store_true", help="do not re-exec with GLIBC_TUNABLES")
     p.add_argument("--compile", action="store_true", help="time the step with the forward through torch.compile (inductor)")
+    p.add_argument("--device", default="cpu", help="torch device of the timed steps (cuda: a GPU; the reference's timer synchronizes)")
     args = p.parse_args()
+    if args.device != "cpu":
+        torch.set_default_device(args.device)
     if not args.plain_malloc and "GLIBC_TUNABLES" not in os.environ:
         os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, GLIBC_TUNABLES=GLIBC_TUNABLES))
     torch.set_num_threads(args.threads)

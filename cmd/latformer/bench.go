@@ -3,7 +3,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -27,11 +29,12 @@ import (
 // benchOptions are the flags of `latformer bench`.
 type benchOptions struct {
 	attentions                    []string
-	sides                         []int
+	sides, refCanvases            []int
+	backends                      []string // --backends: backend configurations timed in turn
+	topOps                        int      // --top-ops: ops named in the "bench top-ops" lines (0: none)
 	batch, dim, ffn, steps, warm  int
 	reference, factoredRef, pyExe string
 	torches                       string // --torch: "label=interpreter [args];..."
-	refCanvas                     int
 	settingsText, cpuProfile      string
 	settings                      hparams.Settings // --set, parsed
 }
@@ -54,14 +57,19 @@ func runBench(args []string) error {
 	fs.StringVar(&o.pyExe, "python", "/usr/bin/python3", "Python interpreter for --reference (one row labelled pytorch; --torch gives several)")
 	fs.StringVar(&o.torches, "torch", "", `PyTorch rows for --reference, "label=interpreter [args];...": each runs both reference scripts with that interpreter and those extra arguments (e.g. "pytorch2=.venv-bench/bin/python;pytorch2-compile=.venv-bench/bin/python --compile;pytorch1.13=/usr/bin/python3"); empty: one row "pytorch" with --python`)
 	fs.StringVar(&o.factoredRef, "factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference; empty: skip")
-	fs.IntVar(&o.refCanvas, "reference-canvas", 30, "canvas side of the PyTorch reference steps and of the ratios")
+	refCanvases := intsFlag(fs, "reference-canvas", []int{30}, "comma-separated canvas `sides` of the PyTorch reference steps and of the ratios (each must be among --canvas to get ratios)")
+	backends := stringsFlag(fs, "backends", []string{backend.Config()}, "comma-separated backend `configurations` to time in turn (\"go\", \"xla:cpu\", ...); default: $GOMLX_BACKEND or go")
+	fs.IntVar(&o.topOps, "top-ops", 8, "after each Go-backend side, a \"bench top-ops\" line naming the ops that took most of its CPU time, from a CPU profile of its timed steps (0: none; off with --cpuprofile)")
 	fs.StringVar(&o.settingsText, "set", "", `extra hyperparameters, "key=value;..."`)
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps (all canvases and paths) to this file (go tool pprof)")
 	attentions := stringsFlag(fs, "attention", []string{"full", "factored"}, "comma-separated attention `paths` to time: \"full\" (the paper's masked attention) and \"factored\" (mask-only, per lattice axis; latformer_attention=mask_only)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	o.sides, o.attentions = *sides, *attentions
+	o.sides, o.attentions, o.refCanvases = *sides, *attentions, *refCanvases
+	for _, cfg := range *backends {
+		o.backends = append(o.backends, backend.SafeGoConfig(cfg))
+	}
 	if err := o.check(); err != nil {
 		return err
 	}
@@ -79,7 +87,7 @@ func (o *benchOptions) check() error {
 			return fmt.Errorf("--attention: %q is neither full nor factored", a)
 		}
 	}
-	for _, c := range append(o.sides, o.refCanvas) {
+	for _, c := range append(slices.Clone(o.sides), o.refCanvases...) {
 		if c < 2 || c > datasets.MaxGridSide {
 			return fmt.Errorf("--canvas: %d is not a side in 2..%d", c, datasets.MaxGridSide)
 		}
@@ -131,15 +139,17 @@ func (o *benchOptions) torchRows() ([]torchRow, error) {
 	return rows, nil
 }
 
-// run times the Go steps, then the PyTorch references, and prints the lines described in runBench.
+// run times the Go steps on each backend, then the PyTorch references, and prints the lines described in
+// runBench.
 func (o *benchOptions) run() error {
-	b, err := backend.New()
-	if err != nil {
-		return err
-	}
-	backendName := backend.Config()
 	printHost()
-	fmt.Printf("backend: %s\n", backend.Describe(b))
+	for _, cfg := range o.backends {
+		b, err := backend.NewWithConfig(cfg)
+		if err != nil {
+			return fmt.Errorf("--backends %s: %w", cfg, err)
+		}
+		fmt.Printf("backend: %s\n", backend.Describe(b))
+	}
 	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
 		o.batch, o.dim, o.ffn)
 	fmt.Printf("timing: %d warm-up steps, then %d timed steps per canvas and path (and per PyTorch reference); median and min of the timed steps\n",
@@ -155,85 +165,114 @@ func (o *benchOptions) run() error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	var sides []benchSide // the Go sides at the reference canvas, for the ratios
-	// ours names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run
-	// reads xla/pytorch2.
-	ours, _, _ := strings.Cut(backendName, ":")
-	for _, c := range o.sides {
-		for _, att := range o.attentions {
-			set := o.settings
-			if att == "factored" {
-				set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
-			}
-			st, err := benchCanvas(c, o.batch, o.dim, o.ffn, o.warm, o.steps, set)
-			if err != nil {
-				return fmt.Errorf("canvas %d, attention %s: %w", c, att, err)
-			}
-			fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, att, o.batch, o.dim, st.MedianMs, backendName)
-			fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, att, st)
-			if c == o.refCanvas {
-				sides = append(sides, benchSide{ours + " " + att, att, st})
+	sides := map[int][]benchSide{} // the sides at each reference canvas, for the ratios
+	var all []benchSide
+	for _, cfg := range o.backends {
+		// ours names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run
+		// reads xla/pytorch2.
+		ours, _, _ := strings.Cut(cfg, ":")
+		for _, c := range o.sides {
+			for _, att := range o.attentions {
+				set := o.settings
+				if att == "factored" {
+					set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
+				}
+				var prof *bytes.Buffer
+				var profW io.Writer // nil unless profiling (a nil *bytes.Buffer would be a non-nil io.Writer)
+				if o.topOps > 0 && o.cpuProfile == "" && ours == "go" {
+					prof = &bytes.Buffer{}
+					profW = prof
+				}
+				st, err := benchCanvas(cfg, c, o.batch, o.dim, o.ffn, o.warm, o.steps, set, profW)
+				if err != nil {
+					return fmt.Errorf("backend %s, canvas %d, attention %s: %w", cfg, c, att, err)
+				}
+				fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, att, o.batch, o.dim, st.MedianMs, cfg)
+				fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, att, st)
+				if prof != nil {
+					if shares, err := benchstat.TopOps(prof.Bytes()); err != nil {
+						fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: (profile unreadable: %v)\n", c, att, cfg, err)
+					} else {
+						fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: %s (share of the timed steps' CPU time)\n",
+							c, att, cfg, benchstat.FormatTopOps(shares, o.topOps))
+					}
+				}
+				side := benchSide{fmt.Sprintf("%s %s canvas=%d", ours, att, c), att, ours, st}
+				all = append(all, side)
+				if slices.Contains(o.refCanvases, c) {
+					sides[c] = append(sides[c], side)
+				}
 			}
 		}
 	}
 	if o.reference == "" {
-		warnContended(sides)
+		warnContended(all)
 		return nil
 	}
 	// Hand the Go heap back to the system, so that the reference's allocations do not compete with it.
 	runtime.GC()
 	debug.FreeOSMemory()
-	return o.runReferences(ours, sides)
+	return o.runReferences(sides, all)
 }
 
-// runReferences runs, for each PyTorch row (--torch), the reference (and the factored one when given) at
-// o.refCanvas and prints their lines, the ratios of the Go sides to them and the contention warnings.
-func (o *benchOptions) runReferences(ours string, sides []benchSide) error {
+// runReferences runs, for each PyTorch row (--torch) and each reference canvas, the reference (and the
+// factored one when given) and prints their lines, the ratios of the Go sides at that canvas to them and the
+// contention warnings.
+func (o *benchOptions) runReferences(sides map[int][]benchSide, all []benchSide) error {
 	rows, err := o.torchRows()
 	if err != nil {
 		return err
 	}
-	common := []string{"--steps", fmt.Sprint(o.steps), "--canvas", fmt.Sprint(o.refCanvas),
-		"--batch", fmt.Sprint(o.batch), "--d", fmt.Sprint(o.dim), "--threads", fmt.Sprint(runtime.GOMAXPROCS(0))}
-	all := slices.Clone(sides)
-	c := o.refCanvas
 	for _, row := range rows {
-		args := append(slices.Clone(common), row.args...)
-		torch, err := runReference(row.label, row.python, o.reference, append(args, "--fit-steps", "0")...)
-		if err != nil {
-			return fmt.Errorf("PyTorch reference (%s): %w", row.label, err)
-		}
-		if torch.Steps == 0 { // the shared script does not print its step count: it times --steps
-			torch.Steps = o.steps
-		}
-		fmt.Printf("bench reference=%s canvas=%d batch=%d d=%d step_ms=%.1f\n", row.label, c, o.batch, o.dim, torch.MedianMs)
-		fmt.Printf("bench stats reference=%s canvas=%d %s\n", row.label, c, torch)
-		all = append(all, benchSide{row.label + " full", "", torch})
-		for _, s := range sides {
-			fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
-				ours, row.label, c, s.attention, benchstat.Ratio(s.stats.MedianMs, torch.MedianMs), row.label)
-			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
-				ours, row.label, c, s.attention, benchstat.Ratio(s.stats.MinMs, torch.MinMs))
-		}
-		if o.factoredRef == "" {
-			continue
-		}
-		fact, err := runReference(row.label, row.python, o.factoredRef, append(args, "--reference", o.reference)...)
-		if err != nil {
-			return fmt.Errorf("PyTorch factored reference (%s): %w", row.label, err)
-		}
-		fmt.Printf("bench reference=%s-factored canvas=%d batch=%d d=%d step_ms=%.1f\n", row.label, c, o.batch, o.dim, fact.MedianMs)
-		fmt.Printf("bench stats reference=%s-factored canvas=%d %s\n", row.label, c, fact)
-		all = append(all, benchSide{row.label + " factored", "", fact})
-		for _, s := range sides {
-			if s.attention == "factored" {
-				fmt.Printf("bench ratio %s/%s-factored canvas=%d attention=factored: %.2f (same work)\n", ours, row.label, c, benchstat.Ratio(s.stats.MedianMs, fact.MedianMs))
-				fmt.Printf("bench ratio-min %s/%s-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", ours, row.label, c, benchstat.Ratio(s.stats.MinMs, fact.MinMs))
+		for _, c := range o.refCanvases {
+			ref, err := o.runReferencesAt(row, c, sides[c])
+			if err != nil {
+				return err
 			}
+			all = append(all, ref...)
 		}
 	}
 	warnContended(all)
 	return nil
+}
+
+// runReferencesAt runs one PyTorch row's references at canvas c and prints them and the ratios of sides.
+func (o *benchOptions) runReferencesAt(row torchRow, c int, sides []benchSide) ([]benchSide, error) {
+	args := append([]string{"--steps", fmt.Sprint(o.steps), "--canvas", fmt.Sprint(c),
+		"--batch", fmt.Sprint(o.batch), "--d", fmt.Sprint(o.dim), "--threads", fmt.Sprint(runtime.GOMAXPROCS(0))}, row.args...)
+	torch, err := runReference(row.label, row.python, o.reference, append(slices.Clone(args), "--fit-steps", "0")...)
+	if err != nil {
+		return nil, fmt.Errorf("PyTorch reference (%s, canvas %d): %w", row.label, c, err)
+	}
+	if torch.Steps == 0 { // the shared script does not print its step count: it times --steps
+		torch.Steps = o.steps
+	}
+	fmt.Printf("bench reference=%s canvas=%d batch=%d d=%d step_ms=%.1f\n", row.label, c, o.batch, o.dim, torch.MedianMs)
+	fmt.Printf("bench stats reference=%s canvas=%d %s\n", row.label, c, torch)
+	refs := []benchSide{{name: fmt.Sprintf("%s full canvas=%d", row.label, c), stats: torch}}
+	for _, s := range sides {
+		fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
+			s.ours, row.label, c, s.attention, benchstat.Ratio(s.stats.MedianMs, torch.MedianMs), row.label)
+		fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
+			s.ours, row.label, c, s.attention, benchstat.Ratio(s.stats.MinMs, torch.MinMs))
+	}
+	if o.factoredRef == "" {
+		return refs, nil
+	}
+	fact, err := runReference(row.label, row.python, o.factoredRef, append(args, "--reference", o.reference)...)
+	if err != nil {
+		return nil, fmt.Errorf("PyTorch factored reference (%s, canvas %d): %w", row.label, c, err)
+	}
+	fmt.Printf("bench reference=%s-factored canvas=%d batch=%d d=%d step_ms=%.1f\n", row.label, c, o.batch, o.dim, fact.MedianMs)
+	fmt.Printf("bench stats reference=%s-factored canvas=%d %s\n", row.label, c, fact)
+	refs = append(refs, benchSide{name: fmt.Sprintf("%s factored canvas=%d", row.label, c), stats: fact})
+	for _, s := range sides {
+		if s.attention == "factored" {
+			fmt.Printf("bench ratio %s/%s-factored canvas=%d attention=factored: %.2f (same work)\n", s.ours, row.label, c, benchstat.Ratio(s.stats.MedianMs, fact.MedianMs))
+			fmt.Printf("bench ratio-min %s/%s-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", s.ours, row.label, c, benchstat.Ratio(s.stats.MinMs, fact.MinMs))
+		}
+	}
+	return refs, nil
 }
 
 // runReference runs a PyTorch reference script (benchstat.RunReference) and prints its configuration,
@@ -246,10 +285,11 @@ func runReference(label, python, script string, args ...string) (benchstat.StepS
 	return st, err
 }
 
-// benchSide is one timed side of a comparison: a Go attention path or a PyTorch reference.
+// benchSide is one timed side of a comparison: an attention path on one of our backends (ours: its kind,
+// "go" or "xla") or a PyTorch reference.
 type benchSide struct {
-	name, attention string
-	stats           benchstat.StepStats
+	name, attention, ours string
+	stats                 benchstat.StepStats
 }
 
 // warnContended prints one warning line per side whose timing shared the CPUs with other processes, or
@@ -315,14 +355,15 @@ func benchSettings(dim, ffn int) hparams.Settings {
 	return hparams.Settings{{Key: latformer.ParamDim, Value: dim}, {Key: layers.ParamFFNDim, Value: ffn}, {Key: latformer.ParamAugment, Value: 1}}
 }
 
-// benchCanvas times `steps` training steps on random canvases after `warm` untimed ones, and measures
-// how many cores other processes used meanwhile.
-func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings hparams.Settings) (benchstat.StepStats, error) {
+// benchCanvas times `steps` training steps on random canvases after `warm` untimed ones on the backend of
+// configuration cfg, and measures how many cores other processes used meanwhile; with prof, it writes a CPU
+// profile of the timed steps there.
+func benchCanvas(cfg string, canvas, batch, dim, ffn, warm, steps int, settings hparams.Settings, prof io.Writer) (benchstat.StepStats, error) {
 	store, err := latformer.NewStore(benchSettings(dim, ffn).With(settings...))
 	if err != nil {
 		return benchstat.StepStats{}, err
 	}
-	b, err := backend.New()
+	b, err := backend.NewWithConfig(cfg)
 	if err != nil {
 		return benchstat.StepStats{}, err
 	}
@@ -348,6 +389,11 @@ func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings hparams.Sett
 		}
 	}
 	times := make([]float64, 0, steps)
+	if prof != nil {
+		if err := pprof.StartCPUProfile(prof); err != nil {
+			return benchstat.StepStats{}, err
+		}
+	}
 	before, errBefore := benchstat.SampleCPU()
 	for range steps {
 		start := time.Now()
@@ -356,8 +402,12 @@ func benchCanvas(canvas, batch, dim, ffn, warm, steps int, settings hparams.Sett
 		}
 		times = append(times, float64(time.Since(start).Microseconds())/1000)
 	}
+	after, errAfter := benchstat.SampleCPU()
+	if prof != nil {
+		pprof.StopCPUProfile()
+	}
 	other := benchstat.UnknownCores
-	if after, err := benchstat.SampleCPU(); err == nil && errBefore == nil {
+	if errAfter == nil && errBefore == nil {
 		other = benchstat.OtherCoresBetween(before, after)
 	}
 	return benchstat.Summarize(times, other), nil

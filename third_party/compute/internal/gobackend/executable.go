@@ -3,6 +3,7 @@
 package gobackend
 
 import (
+	"github.com/gomlx/compute/internal/gobackend/workerspool"
 	"sync"
 	"sync/atomic"
 
@@ -307,7 +308,9 @@ func (fe *FunctionExecutable) executeSequentially(backend *Backend, execBuf *fun
 		if spec != nil {
 			node = spec.resolvedNodes[nodeIdx]
 		}
-		if err := fe.executeNode(backend, node, execBuf, spec); err != nil {
+		err := fe.executeNode(backend, node, execBuf, spec)
+		workerspool.ClearVectorState()
+		if err != nil {
 			return err
 		}
 	}
@@ -411,7 +414,9 @@ func (fe *FunctionExecutable) executeParallel(backend *Backend, execBuf *funcExe
 				return
 			}
 
-			if err := fe.executeNode(backend, node, execBuf, spec); err != nil {
+			err := fe.executeNode(backend, node, execBuf, spec)
+			workerspool.ClearVectorState()
+			if err != nil {
 				appendErrorFn(err)
 				return
 			}

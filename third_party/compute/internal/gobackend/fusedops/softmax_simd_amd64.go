@@ -121,68 +121,102 @@ func normalizeNaNRow(out []float32, invSum float32) {
 	}
 }
 
-// softmaxRowsAVX2 is softmaxRowsAVX512 with 8 lanes.
+// softmaxRowsAVX2 is softmaxRowsAVX512 with 8 lanes, the rows in groups of 4 (their sums side by side).
 func softmaxRowsAVX2(input, output []float32, axisSize int) {
 	if axisSize <= 0 {
 		return
 	}
-	const lanes = 8
-	var maxBuf [lanes]float32
-	iota := archsimd.LoadInt32x8(&[lanes]int32{0, 1, 2, 3, 4, 5, 6, 7})
-	negInf := archsimd.BroadcastFloat32x8(float32(math.Inf(-1)))
-	tail := axisSize % lanes
-	vecEnd := axisSize - tail
-	inTail := iota.Less(archsimd.BroadcastInt32x8(int32(tail)))
-	for rowStart := 0; rowStart+axisSize <= len(input); rowStart += axisSize {
-		in := input[rowStart : rowStart+axisSize]
-		out := output[rowStart : rowStart+axisSize]
-
-		m := negInf
-		for i := 0; i < vecEnd; i += lanes {
-			x := archsimd.LoadFloat32x8Slice(in[i : i+lanes])
-			m = x.Merge(m, x.Greater(m))
+	// Rows in groups of 4: the max and the exps of each row, then the 4 running sums side by side (each in
+	// its row's order, from 0: the same sums; four chains of dependent adds in flight instead of one), then
+	// the normalization of each.
+	const group = 4
+	var sums [group]float32
+	for groupStart := 0; groupStart+axisSize <= len(input); groupStart += group * axisSize {
+		rows := min(group, (len(input)-groupStart)/axisSize)
+		for r := range rows {
+			start := groupStart + r*axisSize
+			softmaxExpRowAVX2(input[start:start+axisSize], output[start:start+axisSize])
 		}
-		if tail > 0 {
-			x := archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Merge(negInf, inTail)
-			m = x.Merge(m, x.Greater(m))
-		}
-		m.Store(&maxBuf)
-		maxVal := float32(math.Inf(-1))
-		for _, v := range maxBuf {
-			if v > maxVal {
-				maxVal = v
+		out := output[groupStart : groupStart+rows*axisSize]
+		archsimd.ClearAVXUpperBits() // scalar code next: no dirty upper halves (see the benchmark's note)
+		if rows == group {
+			o0, o1, o2, o3 := out[:axisSize], out[axisSize:2*axisSize], out[2*axisSize:3*axisSize], out[3*axisSize:4*axisSize]
+			var s0, s1, s2, s3 float32
+			for i := range o0 {
+				s0 += o0[i]
+				s1 += o1[i]
+				s2 += o2[i]
+				s3 += o3[i]
+			}
+			sums = [group]float32{s0, s1, s2, s3}
+		} else {
+			for r := range rows {
+				var sum float32
+				for _, v := range out[r*axisSize : (r+1)*axisSize] {
+					sum += v
+				}
+				sums[r] = sum
 			}
 		}
-
-		var sum float32
-		mv := archsimd.BroadcastFloat32x8(maxVal)
-		for i := 0; i < vecEnd; i += lanes {
-			exp32x8(archsimd.LoadFloat32x8Slice(in[i : i+lanes]).Sub(mv)).StoreSlice(out[i : i+lanes])
-			for _, v := range out[i : i+lanes] {
-				sum += v
-			}
-		}
-		if tail > 0 {
-			exp32x8(archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Sub(mv)).StoreSlicePart(out[vecEnd:])
-			for _, v := range out[vecEnd:] {
-				sum += v
-			}
-		}
-
-		invSum := 1.0 / sum
-		if invSum != invSum {
-			normalizeNaNRow(out, invSum)
-			continue
-		}
-		iv := archsimd.BroadcastFloat32x8(invSum)
-		for i := 0; i < vecEnd; i += lanes {
-			archsimd.LoadFloat32x8Slice(out[i : i+lanes]).Mul(iv).StoreSlice(out[i : i+lanes])
-		}
-		if tail > 0 {
-			archsimd.LoadFloat32x8SlicePart(out[vecEnd:]).Mul(iv).StoreSlicePart(out[vecEnd:])
+		for r := range rows {
+			softmaxNormalizeRowAVX2(out[r*axisSize:(r+1)*axisSize], sums[r])
 		}
 	}
 	archsimd.ClearAVXUpperBits()
+}
+
+// softmaxExpRowAVX2 writes exp(x - max(in)) of one row into out, 8 values at a time (the row's last partial
+// vector too; its missing lanes count as -Inf for the max and are not stored).
+func softmaxExpRowAVX2(in, out []float32) {
+	const lanes = 8
+	axisSize := len(in)
+	var maxBuf [lanes]float32
+	negInf := archsimd.BroadcastFloat32x8(float32(math.Inf(-1)))
+	tail := axisSize % lanes
+	vecEnd := axisSize - tail
+	m := negInf
+	for i := 0; i < vecEnd; i += lanes {
+		x := archsimd.LoadFloat32x8Slice(in[i : i+lanes])
+		m = x.Merge(m, x.Greater(m))
+	}
+	if tail > 0 {
+		iota := archsimd.LoadInt32x8(&[lanes]int32{0, 1, 2, 3, 4, 5, 6, 7})
+		inTail := iota.Less(archsimd.BroadcastInt32x8(int32(tail)))
+		x := archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Merge(negInf, inTail)
+		m = x.Merge(m, x.Greater(m))
+	}
+	m.Store(&maxBuf)
+	maxVal := float32(math.Inf(-1))
+	for _, v := range maxBuf {
+		if v > maxVal {
+			maxVal = v
+		}
+	}
+	mv := archsimd.BroadcastFloat32x8(maxVal)
+	for i := 0; i < vecEnd; i += lanes {
+		exp32x8(archsimd.LoadFloat32x8Slice(in[i : i+lanes]).Sub(mv)).StoreSlice(out[i : i+lanes])
+	}
+	if tail > 0 {
+		exp32x8(archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Sub(mv)).StoreSlicePart(out[vecEnd:])
+	}
+}
+
+// softmaxNormalizeRowAVX2 multiplies a row of exps by 1/sum (a NaN 1/sum by the scalar loop).
+func softmaxNormalizeRowAVX2(out []float32, sum float32) {
+	const lanes = 8
+	invSum := 1.0 / sum
+	if invSum != invSum {
+		normalizeNaNRow(out, invSum)
+		return
+	}
+	iv := archsimd.BroadcastFloat32x8(invSum)
+	vecEnd := len(out) - len(out)%lanes
+	for i := 0; i < vecEnd; i += lanes {
+		archsimd.LoadFloat32x8Slice(out[i : i+lanes]).Mul(iv).StoreSlice(out[i : i+lanes])
+	}
+	if vecEnd < len(out) {
+		archsimd.LoadFloat32x8SlicePart(out[vecEnd:]).Mul(iv).StoreSlicePart(out[vecEnd:])
+	}
 }
 
 // exp32x16 is fastmath.Exp32 on 16 lanes, operation by operation.

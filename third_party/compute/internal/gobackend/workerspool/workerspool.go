@@ -87,12 +87,16 @@ func (w *Pool) lockedIsFull() bool {
 // Avoid using this function if the parallelism is disabled.
 func (w *Pool) WaitToStart(task func()) {
 	if w.IsUnlimited() {
-		go task()
+		go func() {
+			task()
+			ClearVectorState()
+		}()
 		return
 
 	} else if w.maxParallelism == 0 {
 		// No parallelism, run inline -- better avoided.
 		task()
+		ClearVectorState()
 		return
 	}
 
@@ -111,6 +115,7 @@ func (w *Pool) lockedRunTaskInGoroutine(task func()) {
 	w.numRunning++
 	go func() {
 		task()
+		ClearVectorState()
 		w.mu.Lock()
 		w.numRunning--
 		w.cond.Signal()
@@ -124,7 +129,10 @@ func (w *Pool) lockedRunTaskInGoroutine(task func()) {
 // It's up to the client to synchronize the end of the function execution.
 func (w *Pool) StartIfAvailable(task func()) bool {
 	if w.IsUnlimited() {
-		go task()
+		go func() {
+			task()
+			ClearVectorState()
+		}()
 		return true
 	}
 	w.mu.Lock()
@@ -147,6 +155,7 @@ func (w *Pool) StartIfAvailable(task func()) bool {
 func (w *Pool) Saturate(task func()) {
 	if w.maxParallelism == 0 {
 		task()
+		ClearVectorState()
 		return
 	}
 

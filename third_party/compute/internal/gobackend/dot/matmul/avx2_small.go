@@ -41,12 +41,12 @@ func avx2SmallFloat32Parallel( //alt:f32
 
 	if maxWorkers <= 1 || batchSize <= 1 {
 		if layout == dot.LayoutNonTransposed {
-			avx2SmallFloat32(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32
+			avx2SmallBlockedFloat32(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32 (same bits as avx2SmallFloat32*, avx2_small_blocked.go)
 			//alt:bf16 avx2SmallBFloat16(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 			//alt:f16 avx2SmallFloat16(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 			//alt:f64 avx2SmallFloat64(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 		} else {
-			avx2SmallFloat32Transposed(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32
+			avx2SmallBlockedFloat32Transposed(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32 (same bits as avx2SmallFloat32*, avx2_small_blocked.go)
 			//alt:bf16 avx2SmallBFloat16Transposed(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 			//alt:f16 avx2SmallFloat16Transposed(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 			//alt:f64 avx2SmallFloat64Transposed(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
@@ -69,12 +69,12 @@ func avx2SmallFloat32Parallel( //alt:f32
 	backend.Workers.Saturate(func() {
 		for chunk := range work {
 			if layout == dot.LayoutNonTransposed {
-				avx2SmallFloat32(lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32
+				avx2SmallBlockedFloat32(lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32 (same bits as avx2SmallFloat32*, avx2_small_blocked.go)
 				//alt:bf16 avx2SmallBFloat16(lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)
 				//alt:f16 avx2SmallFloat16(lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)
 				//alt:f64 avx2SmallFloat64(lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)
 			} else {
-				avx2SmallFloat32Transposed(lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32
+				avx2SmallBlockedFloat32Transposed(lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output) //alt:f32 (same bits as avx2SmallFloat32*, avx2_small_blocked.go)
 				//alt:bf16 avx2SmallBFloat16Transposed(lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)
 				//alt:f16 avx2SmallFloat16Transposed(lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)
 				//alt:f64 avx2SmallFloat64Transposed(lhs, rhs, chunk.batchIdx, chunk.batchCount, lhsCrossSize, rhsCrossSize, contractingSize, output)

@@ -1,0 +1,373 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+package ops
+
+import (
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/gobackend"
+)
+
+// Fast paths for the element-wise binary ops Add, Sub, Mul and Div on float32 (with broadcasting), ReduceSum on
+// float32 along any axes, and Transpose and Slice of any 1-, 2-, 4- or 8-byte dtype.
+//
+// The generic executors walk the output one value at a time through an index iterator (an axis loop per
+// value). These split the work into rows: runs of values that are contiguous in memory (or one value repeated,
+// for a broadcast operand), so that the inner loops are flat loops over slices, vectorized where the CPU allows
+// (fastpaths_simd_amd64.go: AVX2, 8 float32 at a time).
+//
+// The values are the generic executors' to the last bit: every output is computed with the same operation on
+// the same operands in the same order (element-wise ops are independent per value; each ReduceSum output adds
+// its values one by one in the operand's flat order, starting from 0, as the generic code does; transposes and
+// slices only copy). One exception, stated: where both operands of an add or multiply are NaNs, the result is a
+// NaN in both, but its payload may differ (x86 keeps one operand's payload, and which one the compiler puts
+// first in the generic code is its choice). Other dtypes and layouts go to the generic executors.
+
+func init() {
+	gobackend.SetNodeExecutor(compute.OpTypeAdd, gobackend.PriorityTyped, execAddFast)
+	gobackend.SetNodeExecutor(compute.OpTypeSub, gobackend.PriorityTyped, execSubFast)
+	gobackend.SetNodeExecutor(compute.OpTypeMul, gobackend.PriorityTyped, execMulFast)
+	gobackend.SetNodeExecutor(compute.OpTypeDiv, gobackend.PriorityTyped, execDivFast)
+	gobackend.SetNodeExecutor(compute.OpTypeReduceSum, gobackend.PriorityTyped, execReduceSumFast)
+	gobackend.SetNodeExecutor(compute.OpTypeTranspose, gobackend.PriorityTyped, execTransposeFast)
+	gobackend.SetNodeExecutor(compute.OpTypeSlice, gobackend.PriorityTyped, execSliceFast)
+}
+
+// The binary ops with float32 row kernels.
+const (
+	f32Add = iota
+	f32Sub
+	f32Mul
+	f32Div
+	f32NumOps
+)
+
+// f32RowKernels computes one binary op over a row: vv: dst[i] = a[i] op b[i]; vs: dst[i] = a[i] op c;
+// sv: dst[i] = c op b[i]. dst may be a or b (in place), never overlapping them otherwise.
+type f32RowKernels struct {
+	vv func(dst, a, b []float32)
+	vs func(dst, a []float32, c float32)
+	sv func(dst []float32, c float32, b []float32)
+}
+
+// f32Kernels holds the row kernels in use: f32ScalarKernels, replaced by vectorized ones at init where the
+// CPU has them.
+var f32Kernels = f32ScalarKernels
+
+// f32ScalarKernels are the portable row kernels: scalar loops.
+var f32ScalarKernels = [f32NumOps]f32RowKernels{
+	f32Add: {
+		vv: func(dst, a, b []float32) {
+			b = b[:len(a)]
+			dst = dst[:len(a)]
+			for i := range a {
+				dst[i] = a[i] + b[i]
+			}
+		},
+		vs: func(dst, a []float32, c float32) {
+			dst = dst[:len(a)]
+			for i := range a {
+				dst[i] = a[i] + c
+			}
+		},
+		sv: func(dst []float32, c float32, b []float32) {
+			dst = dst[:len(b)]
+			for i := range b {
+				dst[i] = c + b[i]
+			}
+		},
+	},
+	f32Sub: {
+		vv: func(dst, a, b []float32) {
+			b = b[:len(a)]
+			dst = dst[:len(a)]
+			for i := range a {
+				dst[i] = a[i] - b[i]
+			}
+		},
+		vs: func(dst, a []float32, c float32) {
+			dst = dst[:len(a)]
+			for i := range a {
+				dst[i] = a[i] - c
+			}
+		},
+		sv: func(dst []float32, c float32, b []float32) {
+			dst = dst[:len(b)]
+			for i := range b {
+				dst[i] = c - b[i]
+			}
+		},
+	},
+	f32Mul: {
+		vv: func(dst, a, b []float32) {
+			b = b[:len(a)]
+			dst = dst[:len(a)]
+			for i := range a {
+				dst[i] = a[i] * b[i]
+			}
+		},
+		vs: func(dst, a []float32, c float32) {
+			dst = dst[:len(a)]
+			for i := range a {
+				dst[i] = a[i] * c
+			}
+		},
+		sv: func(dst []float32, c float32, b []float32) {
+			dst = dst[:len(b)]
+			for i := range b {
+				dst[i] = c * b[i]
+			}
+		},
+	},
+	f32Div: {
+		vv: func(dst, a, b []float32) {
+			b = b[:len(a)]
+			dst = dst[:len(a)]
+			for i := range a {
+				dst[i] = a[i] / b[i]
+			}
+		},
+		vs: func(dst, a []float32, c float32) {
+			dst = dst[:len(a)]
+			for i := range a {
+				dst[i] = a[i] / c
+			}
+		},
+		sv: func(dst []float32, c float32, b []float32) {
+			dst = dst[:len(b)]
+			for i := range b {
+				dst[i] = c / b[i]
+			}
+		},
+	},
+}
+
+// The binary ops' executors: named functions, so that a CPU profile names the op.
+func execAddFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	return execBinaryFloat32(f32Add, execAdd, backend, node, inputs, inputsOwned)
+}
+
+func execSubFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	return execBinaryFloat32(f32Sub, execSub, backend, node, inputs, inputsOwned)
+}
+
+func execMulFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	return execBinaryFloat32(f32Mul, execMul, backend, node, inputs, inputsOwned)
+}
+
+func execDivFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	return execBinaryFloat32(f32Div, execDiv, backend, node, inputs, inputsOwned)
+}
+
+// execBinaryFloat32 executes a binary op: float32 operands of the same rank (the output's) through the row
+// kernels, anything else through the generic executor.
+func execBinaryFloat32(kind int, generic gobackend.NodeExecutor,
+	backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	l, r := inputs[0], inputs[1]
+	if l.RawShape.DType != dtypes.Float32 || r.RawShape.DType != dtypes.Float32 ||
+		l.RawShape.Rank() != r.RawShape.Rank() {
+		return generic(backend, node, inputs, inputsOwned)
+	}
+	lhs, rhs, output, _, _ := binaryOperandsAndOutputForExecution(backend, node, inputs, inputsOwned, node.Shape)
+	a, b, dst := lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32)
+	k := &f32Kernels[kind]
+	switch {
+	case len(b) == 1:
+		k.vs(dst, a, b[0])
+	case len(a) == 1:
+		k.sv(dst, a[0], b)
+	case lhs.RawShape.Equal(rhs.RawShape):
+		k.vv(dst, a, b)
+	default:
+		binaryBroadcastRows(k, dst, a, b, lhs.RawShape.Dimensions, rhs.RawShape.Dimensions, output.RawShape.Dimensions)
+	}
+	return output, nil
+}
+
+// rowAxis is one axis (or several merged ones) of an iteration by rows: its size and the strides of the
+// operands along it (0 where an operand is broadcast along it).
+type rowAxis struct {
+	dim, aStride, bStride int
+}
+
+// binaryBroadcastRows computes dst = a op b with broadcasting (operands of dst's rank, an axis of size 1 in
+// an operand broadcast to dst's size): the axes of size 1 in dst dropped, adjacent axes along which both
+// operands are broadcast alike merged, the innermost merged axis a row kernel's row.
+func binaryBroadcastRows(k *f32RowKernels, dst, a, b []float32, aDims, bDims, outDims []int) {
+	// Axes from the innermost out, merged while the broadcast pattern is the same.
+	var axes []rowAxis // innermost first
+	var classes []int  // 0: neither broadcast, 1: a broadcast, 2: b broadcast
+	aStride, bStride := 1, 1
+	for axis := len(outDims) - 1; axis >= 0; axis-- {
+		d := outDims[axis]
+		if d == 1 {
+			continue
+		}
+		class, as, bs := 0, aStride, bStride
+		if aDims[axis] == 1 {
+			class, as = 1, 0
+		} else if bDims[axis] == 1 {
+			class, bs = 2, 0
+		}
+		if n := len(axes); n > 0 && classes[n-1] == class {
+			axes[n-1].dim *= d
+		} else {
+			axes = append(axes, rowAxis{dim: d, aStride: as, bStride: bs})
+			classes = append(classes, class)
+		}
+		aStride *= aDims[axis]
+		bStride *= bDims[axis]
+	}
+	if len(axes) == 0 {
+		k.vv(dst[:1], a[:1], b[:1])
+		return
+	}
+	rowLen, class := axes[0].dim, classes[0]
+	outer := axes[1:]
+	idx := make([]int, len(outer))
+	aOff, bOff := 0, 0
+	for start := 0; start < len(dst); start += rowLen {
+		row := dst[start : start+rowLen]
+		switch class {
+		case 0:
+			k.vv(row, a[aOff:aOff+rowLen], b[bOff:bOff+rowLen])
+		case 1:
+			k.sv(row, a[aOff], b[bOff:bOff+rowLen])
+		default:
+			k.vs(row, a[aOff:aOff+rowLen], b[bOff])
+		}
+		for i := range outer { // outer[0] is the innermost of the outer axes
+			idx[i]++
+			aOff += outer[i].aStride
+			bOff += outer[i].bStride
+			if idx[i] < outer[i].dim {
+				break
+			}
+			idx[i] = 0
+			aOff -= outer[i].aStride * outer[i].dim
+			bOff -= outer[i].bStride * outer[i].dim
+		}
+	}
+}
+
+// f32AddRows adds src to dst in place (dst[i] = dst[i] + src[i]), vectorized where the CPU allows.
+var f32AddRows = func(dst, src []float32) { f32Kernels[f32Add].vv(dst, dst, src) }
+
+// execReduceSumFast is ReduceSum for float32 by rows: each output is the sum of its values in the operand's
+// flat order, from 0, as execReduceSumGeneric adds them.
+func execReduceSumFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	operand := inputs[0]
+	reduceAxes, _ := node.Data.([]int)
+	if operand.RawShape.DType != dtypes.Float32 || len(reduceAxes) == 0 || node.Shape.IsDynamic() {
+		return execReduce(backend, node, inputs, inputsOwned)
+	}
+	output, err := backend.GetBuffer(node.Shape)
+	if err != nil {
+		return nil, err
+	}
+	reduceSumFloat32(output.Flat.([]float32), operand.Flat.([]float32), operand.RawShape.Dimensions, reduceAxes)
+	return output, nil
+}
+
+// reduceSumFloat32 sums x (dimensions dims) over reduceAxes into out (zeroed first).
+func reduceSumFloat32(out, x []float32, dims, reduceAxes []int) {
+	clear(out)
+	if len(x) == 0 {
+		return
+	}
+	reduced := make([]bool, len(dims))
+	for _, a := range reduceAxes {
+		reduced[a] = true
+	}
+	// Merged axes from the innermost out: size, whether reduced, the output stride.
+	var axes []rowAxis // aStride: output stride (0 if reduced)
+	var isReduced []bool
+	outStride := 1
+	for axis := len(dims) - 1; axis >= 0; axis-- {
+		d := dims[axis]
+		if d == 1 {
+			continue
+		}
+		s := outStride
+		if reduced[axis] {
+			s = 0
+		}
+		if n := len(axes); n > 0 && isReduced[n-1] == reduced[axis] {
+			axes[n-1].dim *= d
+		} else {
+			axes = append(axes, rowAxis{dim: d, aStride: s})
+			isReduced = append(isReduced, reduced[axis])
+		}
+		if !reduced[axis] {
+			outStride *= d
+		}
+	}
+	if len(axes) == 0 { // a single value
+		out[0] += x[0]
+		return
+	}
+	rowLen, rowReduced := axes[0].dim, isReduced[0]
+	outer := axes[1:]
+	rowsPerStep, outStep := 1, 0
+	if rowReduced && len(outer) > 0 {
+		// The next axis out is kept: its rows go to distinct outputs, summed side by side (each output's
+		// values still in their order).
+		rowsPerStep, outStep = outer[0].dim, outer[0].aStride
+		outer = outer[1:]
+	}
+	idx := make([]int, len(outer))
+	off := 0
+	for start := 0; start < len(x); start += rowLen * rowsPerStep {
+		switch {
+		case rowsPerStep > 1:
+			sumRowsFloat32(out, off, outStep, x[start:start+rowLen*rowsPerStep], rowLen)
+		case rowReduced:
+			acc := out[off]
+			for _, v := range x[start : start+rowLen] {
+				acc += v
+			}
+			out[off] = acc
+		default:
+			f32AddRows(out[off:off+rowLen], x[start:start+rowLen])
+		}
+		for i := range outer {
+			idx[i]++
+			off += outer[i].aStride
+			if idx[i] < outer[i].dim {
+				break
+			}
+			idx[i] = 0
+			off -= outer[i].aStride * outer[i].dim
+		}
+	}
+}
+
+// sumRowsFloat32 adds each row of x (rows of rowLen values) to out[off + r*outStep], the values of a row one by
+// one in their order; four rows at a time, so that four independent sums are in flight.
+func sumRowsFloat32(out []float32, off, outStep int, x []float32, rowLen int) {
+	rows := len(x) / rowLen
+	r := 0
+	for ; r+4 <= rows; r += 4 {
+		x0 := x[r*rowLen : (r+1)*rowLen]
+		x1 := x[(r+1)*rowLen : (r+2)*rowLen]
+		x2 := x[(r+2)*rowLen : (r+3)*rowLen]
+		x3 := x[(r+3)*rowLen : (r+4)*rowLen]
+		o := off + r*outStep
+		a0, a1, a2, a3 := out[o], out[o+outStep], out[o+2*outStep], out[o+3*outStep]
+		for t := range x0 {
+			a0 += x0[t]
+			a1 += x1[t]
+			a2 += x2[t]
+			a3 += x3[t]
+		}
+		out[o], out[o+outStep], out[o+2*outStep], out[o+3*outStep] = a0, a1, a2, a3
+	}
+	for ; r < rows; r++ {
+		o := off + r*outStep
+		acc := out[o]
+		for _, v := range x[r*rowLen : (r+1)*rowLen] {
+			acc += v
+		}
+		out[o] = acc
+	}
+}

@@ -1,0 +1,225 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+package ops
+
+import (
+	"unsafe"
+
+	"github.com/gomlx/compute/internal/gobackend"
+)
+
+// Transpose and Slice by rows (fastpaths.go): they only move values, so any dtype of 1, 2, 4 or 8 bytes is
+// moved as unsigned integers of its size, a contiguous run with copy and otherwise a strided loop.
+
+// flatWords returns the flat data of buf as a slice of unsigned integers of its element size (1, 2, 4 or 8
+// bytes), or nil for another size.
+func flatWords(buf *gobackend.Buffer) any {
+	size := buf.RawShape.DType.Size()
+	n := buf.RawShape.Size()
+	if n == 0 {
+		return nil
+	}
+	ptr := flatDataPointer(buf.Flat)
+	if ptr == nil {
+		return nil
+	}
+	switch size {
+	case 1:
+		return unsafe.Slice((*uint8)(ptr), n)
+	case 2:
+		return unsafe.Slice((*uint16)(ptr), n)
+	case 4:
+		return unsafe.Slice((*uint32)(ptr), n)
+	case 8:
+		return unsafe.Slice((*uint64)(ptr), n)
+	}
+	return nil
+}
+
+// flatDataPointer returns the address of the first element of a flat slice, or nil when the slice type is
+// not one of the plain numeric or bool ones.
+func flatDataPointer(flat any) unsafe.Pointer {
+	switch f := flat.(type) {
+	case []float32:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	case []float64:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	case []int32:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	case []int64:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	case []uint32:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	case []uint64:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	case []int16:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	case []uint16:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	case []int8:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	case []uint8:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	case []bool:
+		return unsafe.Pointer(unsafe.SliceData(f))
+	}
+	return nil
+}
+
+// execTransposeFast is Transpose by rows: axes of size 1 dropped, output axes that are consecutive in the
+// operand merged, then either contiguous runs copied (the last axis stays last) or a strided loop.
+func execTransposeFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	operand := inputs[0]
+	perm, ok := node.Data.([]int)
+	if !ok || node.Shape.IsDynamic() {
+		return execTranspose(backend, node, inputs, inputsOwned)
+	}
+	src := flatWords(operand)
+	if src == nil {
+		return execTranspose(backend, node, inputs, inputsOwned)
+	}
+	output, err := backend.GetBuffer(node.Shape)
+	if err != nil {
+		return nil, err
+	}
+	dst := flatWords(output)
+	axes := transposeRowAxes(operand.RawShape.Dimensions, perm)
+	switch s := src.(type) {
+	case []uint8:
+		stridedCopy(dst.([]uint8), s, axes)
+	case []uint16:
+		stridedCopy(dst.([]uint16), s, axes)
+	case []uint32:
+		stridedCopy(dst.([]uint32), s, axes)
+	case []uint64:
+		stridedCopy(dst.([]uint64), s, axes)
+	}
+	return output, nil
+}
+
+// transposeRowAxes returns the output's axes (outermost first) with their operand strides, the axes of size 1
+// dropped and output axes merged where they are consecutive in the operand.
+func transposeRowAxes(dims, perm []int) []rowAxis {
+	strides := make([]int, len(dims))
+	s := 1
+	for axis := len(dims) - 1; axis >= 0; axis-- {
+		strides[axis] = s
+		s *= dims[axis]
+	}
+	var axes []rowAxis // aStride: the operand stride
+	for _, p := range perm {
+		d := dims[p]
+		if d == 1 {
+			continue
+		}
+		if n := len(axes); n > 0 && axes[n-1].aStride == strides[p]*d {
+			// The previous output axis is the next-outer operand axis: merge.
+			axes[n-1].dim *= d
+			axes[n-1].aStride = strides[p]
+			continue
+		}
+		axes = append(axes, rowAxis{dim: d, aStride: strides[p]})
+	}
+	return axes
+}
+
+// stridedCopy fills dst in order from src read along axes (outermost first; aStride the source stride of
+// each, the source offset starting at start): the innermost axis copied as a run when its stride is 1.
+func stridedCopy[T uint8 | uint16 | uint32 | uint64](dst, src []T, axes []rowAxis) {
+	stridedCopyFrom(dst, src, 0, axes)
+}
+
+func stridedCopyFrom[T uint8 | uint16 | uint32 | uint64](dst, src []T, start int, axes []rowAxis) {
+	if len(axes) == 0 {
+		dst[0] = src[start]
+		return
+	}
+	inner := axes[len(axes)-1]
+	outer := axes[:len(axes)-1]
+	idx := make([]int, len(outer))
+	off := start
+	for o := 0; o < len(dst); o += inner.dim {
+		row := dst[o : o+inner.dim]
+		if inner.aStride == 1 {
+			copy(row, src[off:off+inner.dim])
+		} else {
+			j := off
+			for i := range row {
+				row[i] = src[j]
+				j += inner.aStride
+			}
+		}
+		for i := len(outer) - 1; i >= 0; i-- {
+			idx[i]++
+			off += outer[i].aStride
+			if idx[i] < outer[i].dim {
+				break
+			}
+			idx[i] = 0
+			off -= outer[i].aStride * outer[i].dim
+		}
+	}
+}
+
+// execSliceFast is Slice by rows: the operand read along the output's axes with the slice's starts and
+// strides, trailing whole axes merged into the rows.
+func execSliceFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	operand := inputs[0]
+	params, ok := node.Data.(*sliceNode)
+	if !ok || node.Shape.IsDynamic() || node.Shape.Size() == 0 {
+		return execSlice(backend, node, inputs, inputsOwned)
+	}
+	src := flatWords(operand)
+	if src == nil {
+		return execSlice(backend, node, inputs, inputsOwned)
+	}
+	output, err := backend.GetBuffer(node.Shape)
+	if err != nil {
+		return nil, err
+	}
+	dst := flatWords(output)
+	dims := operand.RawShape.Dimensions
+	axes := sliceRowAxes(dims, output.RawShape.Dimensions, params.starts, params.strides)
+	start, stride := 0, 1
+	for axis := len(dims) - 1; axis >= 0; axis-- {
+		start += params.starts[axis] * stride
+		stride *= dims[axis]
+	}
+	switch s := src.(type) {
+	case []uint8:
+		stridedCopyFrom(dst.([]uint8), s, start, axes)
+	case []uint16:
+		stridedCopyFrom(dst.([]uint16), s, start, axes)
+	case []uint32:
+		stridedCopyFrom(dst.([]uint32), s, start, axes)
+	case []uint64:
+		stridedCopyFrom(dst.([]uint64), s, start, axes)
+	}
+	return output, nil
+}
+
+// sliceRowAxes returns the output's axes (outermost first) with their operand strides (the slice's stride
+// times the operand's), axes of size 1 dropped and an axis merged into the next-inner one where the operand
+// walk continues without a jump (the inner axis read whole with stride 1, the outer with stride 1).
+func sliceRowAxes(dims, outDims, starts, strides []int) []rowAxis {
+	var rev []rowAxis // innermost first
+	stride := 1
+	for axis := len(dims) - 1; axis >= 0; axis-- {
+		d := outDims[axis]
+		as := strides[axis] * stride
+		stride *= dims[axis]
+		if d == 1 {
+			continue
+		}
+		if n := len(rev); n > 0 && rev[n-1].aStride*rev[n-1].dim == as {
+			rev[n-1].dim *= d
+			continue
+		}
+		rev = append(rev, rowAxis{dim: d, aStride: as})
+	}
+	axes := make([]rowAxis, len(rev))
+	for i, a := range rev {
+		axes[len(rev)-1-i] = a
+	}
+	return axes
+}
