@@ -156,15 +156,13 @@ func augmentOptions(scope *model.Scope, examples []Example, search *Search) data
 	if param[bool](scope, ParamAugmentFixOutputColors) {
 		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
 	}
-	if search != nil && search.Expert.Anchored && len(search.Proposals) > 0 {
-		if rule, ok := search.Proposals[0].Anchored(); ok {
-			for _, s := range []annotate.Selection{rule.Src, rule.Dst} {
-				if s.Kind == annotate.SelColor && !slices.Contains(augment.Fixed, int32(s.Color)) {
-					augment.Fixed = append(augment.Fixed, int32(s.Color))
-				}
+	if rule, ok := search.anchor(); ok {
+		for _, s := range []annotate.Selection{rule.Src, rule.Dst} {
+			if s.Kind == annotate.SelColor && !slices.Contains(augment.Fixed, int32(s.Color)) {
+				augment.Fixed = append(augment.Fixed, int32(s.Color))
 			}
-			slices.Sort(augment.Fixed)
 		}
+		slices.Sort(augment.Fixed)
 	}
 	return augment
 }

@@ -135,6 +135,9 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 		if needOutput && (ex.Output.Rows != l.rows || ex.Output.Cols != l.cols || len(ex.Output.Cells) != l.rows*l.cols) {
 			return fmt.Errorf("example %d: output canvas is %dx%d, the learner's is %dx%d", i, ex.Output.Rows, ex.Output.Cols, l.rows, l.cols)
 		}
+		if l.anchored && needOutput && (ex.Frame[2] < 1 || ex.Frame[3] < 1) {
+			return fmt.Errorf("example %d: the anchor-relative expert (%s) needs each training example's frame (Example.Frame: latformer.WithFrames with an anchored proposal), got %v", i, experts.ParamAnchored, ex.Frame)
+		}
 		if l.condDim >= 0 && len(ex.Cond) != l.condDim {
 			return fmt.Errorf("example %d: conditioning vector has length %d, want %d", i, len(ex.Cond), l.condDim)
 		}

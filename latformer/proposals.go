@@ -47,6 +47,15 @@ type Search struct {
 	Elapsed   time.Duration
 }
 
+// anchor returns the frame rule of an anchored search's proposals (they share it: Example.Frame is read
+// under the top one's); false for a nil search, another expert's, or no proposal.
+func (s *Search) anchor() (annotate.FrameRule, bool) {
+	if s == nil || !s.Expert.Anchored || len(s.Proposals) == 0 {
+		return annotate.FrameRule{}, false
+	}
+	return s.Proposals[0].Anchored()
+}
+
 // searchHook, when a test sets it, is called once by every lattice search (Proposals, LatticeProposals), so
 // that the test can count them.
 var searchHook func()

@@ -5,8 +5,10 @@ package latformer
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/datasets"
@@ -249,47 +251,13 @@ func TestLatticeProposalsGrid(t *testing.T) {
 		if none, _, err := LatticeProposals(e, train, 3, false); err != nil || len(none) != 0 {
 			t.Errorf("axis %d: gate_init_grid off: %d proposals (%v), want none", axis, len(none), err)
 		}
+		extents := func(ex Example) []int32 {
+			h, w := annotate.GridExtents(ex.Input)
+			return []int32{int32(h), int32(w)}
+		}
 		for _, p := range props {
-			logits := make([][]float32, len(train))
-			extents := make([][]int32, len(train))
-			inputs := make([][]float32, len(train))
-			for i, ex := range train {
-				logits[i] = used.LogitsFor(p.Element, 6)
-				h, w := annotate.GridExtents(ex.Input)
-				extents[i] = []int32{int32(h), int32(w)}
-				for _, v := range ex.Input.Cells {
-					inputs[i] = append(inputs[i], float32(v))
-				}
-			}
-			outs := graph.MustExecOnceN(backend, func(l, ext, x *graph.Node) []*graph.Node {
-				gates := used.GatesFromLogits(l, true)
-				gates.Extent = ext
-				moved := graph.Einsum("bij,bj->bi", used.Mask(gates).Dense(), x)
-				return append([]*graph.Node{moved}, gates.GateTensors()...)
-			}, logits, extents, inputs)
-			values, err := used.DecodeGates(outs[1:])
-			if err != nil {
-				t.Fatal(err)
-			}
-			moved := tensors.MustCopyFlatData[float32](outs[0])
-			for i, ex := range train {
-				if back := used.ElementOf(values[i]); back != p.Element {
-					t.Errorf("%v: gates read back %+v, want %+v", p.Action, back, p.Element)
-				}
-				gather, err := p.Gather(ex.Input)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for c, src := range gather {
-					want := float32(0) // a mask row with no 1 (nothing lands): zero
-					if src >= 0 {
-						want = float32(ex.Input.Cells[src])
-					}
-					if got := moved[i*49+c]; got != want && !(src < 0 && got == datasets.PadToken) {
-						t.Fatalf("%v, pair %d, cell %d: the expert's mask gives %v, the search's gather %v", p.Action, i, c, got, want)
-					}
-				}
-			}
+			// A grid-lattice mask row with no 1 may read the input's pad cell beyond the grid instead.
+			checkMaskMatchesGather(t, backend, used, p, train, extents, true)
 		}
 	}
 }
@@ -398,46 +366,7 @@ func TestAnchoredMaskMatchesGather(t *testing.T) {
 		}
 		framed := WithFrames(props[0], train)
 		for _, p := range props {
-			logits := make([][]float32, len(train))
-			frames := make([][]int32, len(train))
-			inputs := make([][]float32, len(train))
-			for i, ex := range framed {
-				logits[i] = used.LogitsFor(p.Element, 6)
-				frames[i] = ex.Frame[:]
-				for _, v := range ex.Input.Cells {
-					inputs[i] = append(inputs[i], float32(v))
-				}
-			}
-			outs := graph.MustExecOnceN(backend, func(l, fr, x *graph.Node) []*graph.Node {
-				gates := used.GatesFromLogits(l, true)
-				gates.Extent = fr
-				moved := graph.Einsum("bij,bj->bi", used.Mask(gates).Dense(), x)
-				return append([]*graph.Node{moved}, gates.GateTensors()...)
-			}, logits, frames, inputs)
-			values, err := used.DecodeGates(outs[1:])
-			if err != nil {
-				t.Fatal(err)
-			}
-			moved := tensors.MustCopyFlatData[float32](outs[0])
-			rule, _ := p.Anchored()
-			for i, ex := range train {
-				if back := used.ElementOf(values[i]); back != p.Element {
-					t.Errorf("%s %v: gates read back %+v, want %+v", family, rule, back, p.Element)
-				}
-				gather, err := p.Gather(ex.Input)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for c, src := range gather {
-					want := float32(0)
-					if src >= 0 {
-						want = float32(ex.Input.Cells[src])
-					}
-					if got := moved[i*side*side+c]; got != want {
-						t.Fatalf("%s %v∘%v, pair %d, cell %d: the expert's mask gives %v, the search's gather %v", family, rule, p.Action, i, c, got, want)
-					}
-				}
-			}
+			checkMaskMatchesGather(t, backend, used, p, framed, func(ex Example) []int32 { return ex.Frame[:] }, false)
 		}
 		rule, _ := props[0].Anchored()
 		t.Logf("%s: %d proposals, top %v∘%v", family, len(props), rule, props[0].Action)
@@ -461,4 +390,81 @@ func upscaleByColorsTask(t *testing.T) []Example {
 		out = append(out, Example{Input: in, Output: y})
 	}
 	return out
+}
+
+// checkMaskMatchesGather checks the expert's mask against the search on the examples: with hard gates at
+// the proposal's element (read back as that element) and each example's Gates.Extent (extent), the mask maps
+// every input to the search's g·x, cell for cell, a row with no 1 (nothing lands: zero) where the search's
+// gather reads nothing; padOK also accepts the pad token there.
+func checkMaskMatchesGather(t *testing.T, backend compute.Backend, used experts.Expert, p Proposal, examples []Example, extent func(Example) []int32, padOK bool) {
+	t.Helper()
+	logits := make([][]float32, len(examples))
+	extents := make([][]int32, len(examples))
+	inputs := make([][]float32, len(examples))
+	for i, ex := range examples {
+		logits[i] = used.LogitsFor(p.Element, 6)
+		extents[i] = extent(ex)
+		for _, v := range ex.Input.Cells {
+			inputs[i] = append(inputs[i], float32(v))
+		}
+	}
+	outs := graph.MustExecOnceN(backend, func(l, ext, x *graph.Node) []*graph.Node {
+		gates := used.GatesFromLogits(l, true)
+		gates.Extent = ext
+		moved := graph.Einsum("bij,bj->bi", used.Mask(gates).Dense(), x)
+		return append([]*graph.Node{moved}, gates.GateTensors()...)
+	}, logits, extents, inputs)
+	values, err := used.DecodeGates(outs[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := tensors.MustCopyFlatData[float32](outs[0])
+	name := p.Action.String()
+	if rule, ok := p.Anchored(); ok {
+		name = rule.String() + "∘" + name
+	}
+	for i, ex := range examples {
+		if back := used.ElementOf(values[i]); back != p.Element {
+			t.Errorf("%s: gates read back %+v, want %+v", name, back, p.Element)
+		}
+		gather, err := p.Gather(ex.Input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(ex.Input.Cells)
+		for c, src := range gather {
+			want := float32(0)
+			if src >= 0 {
+				want = float32(ex.Input.Cells[src])
+			}
+			if got := moved[i*n+c]; got != want && !(padOK && src < 0 && got == datasets.PadToken) {
+				t.Fatalf("%s, pair %d, cell %d: the expert's mask gives %v, the search's gather %v", name, i, c, got, want)
+			}
+		}
+	}
+}
+
+// TestAnchoredNeedsFrames checks that a learner with the anchor-relative expert refuses training examples
+// without frames (a zero box would give empty masks and train on nothing), and trains with them.
+func TestAnchoredNeedsFrames(t *testing.T) {
+	backend := testutil.Backend(t)
+	train := upscaleByColorsTask(t)
+	store, err := NewStore(parse(t, "expert_anchored=true;train_steps=2;train_restarts=1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLearner(backend, store, 12, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Fit(train, nil, nil); err == nil || !strings.Contains(err.Error(), "frame") {
+		t.Errorf("Fit without frames: err %v, want one that names the missing frame", err)
+	}
+	props, _, err := LatticeProposalsAnchored(experts.DefaultExpert(12, 12), train, 1)
+	if err != nil || len(props) == 0 {
+		t.Fatalf("%d proposals (%v)", len(props), err)
+	}
+	if _, err := l.Fit(WithFrames(props[0], train), nil, nil); err != nil {
+		t.Errorf("Fit with frames: %v", err)
+	}
 }

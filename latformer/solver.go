@@ -51,14 +51,15 @@ type SolverOptions struct {
 // in how they place a task on a canvas and score the predictions. A Solver is not safe for concurrent
 // use: give each worker its own, on its own backend.
 type Solver struct {
-	opts      SolverOptions
-	backend   compute.Backend
-	settings  hparams.Settings
-	store     *model.Store  // the hyperparameters, for the expert the search runs on
-	cache     *LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
-	gridCache *LearnerCache // the same with the grid-lattice expert (ParamGateInitGrid), made when needed
-	// anchoredCache: the same with the anchor-relative expert (ParamGateInitAnchored), made when needed.
-	anchoredCache *LearnerCache
+	opts     SolverOptions
+	backend  compute.Backend
+	settings hparams.Settings
+	store    *model.Store  // the hyperparameters, for the expert the search runs on
+	cache    *LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
+	// variants: the same with another lattice than the hyperparameters' (the grid-lattice expert for
+	// ParamGateInitGrid, the anchor-relative one for ParamGateInitAnchored), by the expert switch set; made
+	// when needed (learnersFor).
+	variants map[string]*LearnerCache
 	// search: ParamGateInit is "search"; grid, fallback, screen: ParamGateInitGrid, ParamGateInitFallback,
 	// ParamSearchScreen; anchored: ParamGateInitAnchored (with grid); unproposedMaxCells:
 	// ParamUnproposedMaxCells; restarts: ParamRestarts, the most proposals Fit starts at.
@@ -100,12 +101,8 @@ func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOp
 // Close releases the compiled graphs the solver keeps.
 func (s *Solver) Close() {
 	s.cache.Close()
-	if s.anchoredCache != nil {
-		s.anchoredCache.Close()
-		s.anchoredCache = nil
-	}
-	if s.gridCache != nil {
-		s.gridCache.Close()
+	for _, c := range s.variants {
+		c.Close()
 	}
 }
 
@@ -173,19 +170,14 @@ func (s *Solver) Solve(train, test []Example, progress func(Progress)) (Solution
 	cache, start := s.cache, sol.Search
 	if !s.search {
 		start = nil // search_screen alone: the restarts start at the paper's initialization
-	} else if start != nil && start.Expert.Anchored && len(start.Proposals) > 0 {
-		// The element follows the input: every example reads its frame under the rule of the proposals.
-		train, test = WithFrames(start.Proposals[0], train), WithFrames(start.Proposals[0], test)
-		if rule, ok := start.Proposals[0].Anchored(); ok {
+	} else if start != nil {
+		if rule, ok := start.anchor(); ok {
+			// The element follows the input: every example reads its frame under the rule of the proposals.
+			train, test = WithFrames(start.Proposals[0], train), WithFrames(start.Proposals[0], test)
 			sol.Anchor = rule.String()
 		}
 		var err error
-		if cache, err = s.anchoredLearners(); err != nil {
-			return sol, err
-		}
-	} else if start != nil && start.Expert.GridLattice && !experts.Param[bool](s.store.RootScope(), experts.ParamGridLattice) {
-		var err error
-		if cache, err = s.gridLearners(); err != nil {
+		if cache, err = s.learnersFor(start.Expert); err != nil {
 			return sol, err
 		}
 	}
@@ -246,30 +238,30 @@ func (s *Solver) untrained(cells int) bool {
 	return s.screen || (s.search && s.unproposedMaxCells > 0 && cells > s.unproposedMaxCells)
 }
 
-// gridLearners returns the cache of learners with the grid-lattice expert (experts.ParamGridLattice), made
-// on first use.
-func (s *Solver) gridLearners() (*LearnerCache, error) {
-	if s.gridCache == nil {
-		settings := s.settings.With(hparams.Setting{Key: experts.ParamGridLattice, Value: true})
-		var err error
-		if s.gridCache, err = NewLearnerCacheFor(s.opts.Architecture, s.backend, settings); err != nil {
-			return nil, err
-		}
+// learnersFor returns the cache of learners whose expert has e's lattice (the canvas, each input's grid, or
+// the boxes read off each input): the solver's own when its hyperparameters give that lattice already, else
+// one with the switch set (experts.ParamGridLattice or experts.ParamAnchored), made on first use.
+func (s *Solver) learnersFor(e experts.Expert) (*LearnerCache, error) {
+	own := experts.ExpertFromScope(s.store.RootScope(), e.Rows, e.Cols)
+	if own.GridLattice == e.GridLattice && own.Anchored == e.Anchored {
+		return s.cache, nil
 	}
-	return s.gridCache, nil
-}
-
-// anchoredLearners returns the cache of learners with the anchor-relative expert (experts.ParamAnchored),
-// made on first use.
-func (s *Solver) anchoredLearners() (*LearnerCache, error) {
-	if s.anchoredCache == nil {
-		settings := s.settings.With(hparams.Setting{Key: experts.ParamAnchored, Value: true})
-		var err error
-		if s.anchoredCache, err = NewLearnerCacheFor(s.opts.Architecture, s.backend, settings); err != nil {
-			return nil, err
-		}
+	key := experts.ParamGridLattice
+	if e.Anchored {
+		key = experts.ParamAnchored
 	}
-	return s.anchoredCache, nil
+	if c := s.variants[key]; c != nil {
+		return c, nil
+	}
+	c, err := NewLearnerCacheFor(s.opts.Architecture, s.backend, s.settings.With(hparams.Setting{Key: key, Value: true}))
+	if err != nil {
+		return nil, err
+	}
+	if s.variants == nil {
+		s.variants = map[string]*LearnerCache{}
+	}
+	s.variants[key] = c
+	return c, nil
 }
 
 // predictBySearch predicts with the search's top proposal alone (SearchOnly): no prediction without one.

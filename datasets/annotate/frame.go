@@ -170,7 +170,8 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 					if frames[k], ok = rule.frameFromBoxes(p.boxes, sizes[k]); !ok {
 						break
 					}
-					if ok = p.scan(gbs[k], frames[k], &t); !ok {
+					gb, f := gbs[k], frames[k]
+					if ok = p.scan(func(i int) int32 { return framedSource(gb, f, rows, cols, i) }, &t); !ok {
 						break
 					}
 				}
@@ -317,11 +318,12 @@ func (r FrameRule) frameFromBoxes(boxes map[Selection]Box, size [2]int) (Frame, 
 	return f, true
 }
 
-// scan adds the pair's cells under the framed gather to t: false at the first key whose output differs.
-func (p *framePair) scan(gb []int32, f Frame, t *table1) bool {
+// scan adds the pair's cells to t, cell i of g·x read from the input cell source(i) (pad where it is -1):
+// false at the first key whose output differs.
+func (p *framePair) scan(source func(i int) int32, t *table1) bool {
 	for _, i := range p.order {
 		gx := int32(datasets.PadToken)
-		if s := framedSource(gb, f, p.x.Rows, p.x.Cols, int(i)); s >= 0 {
+		if s := source(int(i)); s >= 0 {
 			gx = p.x.Cells[s]
 		}
 		k := gx*datasets.NumTokens + p.x.Cells[i]
@@ -344,14 +346,7 @@ func upscaled(gb []int32, k, rows, cols int, cache map[string]*primGather) ([]in
 	if err != nil {
 		return nil, err
 	}
-	out := make([]int32, len(s))
-	for i, src := range s {
-		out[i] = -1
-		if src >= 0 {
-			out[i] = gb[src]
-		}
-	}
-	return out, nil
+	return composeGathers(gb, s), nil
 }
 
 // proposeScaledByColors adds to found the crops of base at src up-scaled by the number of colors of each
@@ -366,30 +361,11 @@ func proposeScaledByColors(s *anchoredSearch, bi int, base gridElement, src Sele
 		if err != nil {
 			return err
 		}
-		if !ok || !p.scanGather(g, &t) {
+		if !ok || !p.scan(func(i int) int32 { return g[i] }, &t) {
 			return nil
 		}
 		gathers[k] = g
 	}
 	s.add(Proposal{Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: s.group.BaseCost[bi] + 2, frame: &el}, gathers)
 	return nil
-}
-
-// scanGather adds the pair's cells under a gather on the whole canvas to t: false at the first key whose
-// output differs.
-func (p *framePair) scanGather(g []int32, t *table1) bool {
-	for _, i := range p.order {
-		gx := int32(datasets.PadToken)
-		if s := g[i]; s >= 0 {
-			gx = p.x.Cells[s]
-		}
-		k := gx*datasets.NumTokens + p.x.Cells[i]
-		out := int8(p.y.Cells[i])
-		if v := t[k]; v < 0 {
-			t[k] = out
-		} else if v != out {
-			return false
-		}
-	}
-	return true
 }

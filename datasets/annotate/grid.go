@@ -207,6 +207,11 @@ func (el gridElement) gather(rows, cols, h, w int, cache map[string]*primGather)
 	if err != nil {
 		return nil, err
 	}
+	return composeGathers(g, s), nil
+}
+
+// composeGathers returns the gather of g followed by s: cell i reads g[s[i]], -1 where either reads nothing.
+func composeGathers(g, s []int32) []int32 {
 	out := make([]int32, len(s))
 	for i, src := range s {
 		out[i] = -1
@@ -214,7 +219,7 @@ func (el gridElement) gather(rows, cols, h, w int, cache map[string]*primGather)
 			out[i] = g[src]
 		}
 	}
-	return out, nil
+	return out
 }
 
 // gridPair is a pair of a Grid search: the canvases, the input's grid extents, and the cells in scan order
