@@ -357,4 +357,13 @@ func TestAnchoredFamiliesLearned(t *testing.T) {
 			}
 		}
 	}
+	// More pairs fit too: with the smoothed-mask prediction on, anchor-touch fitted 4 pairs in 25 steps and
+	// none of 8 in 200 (docs/sample-efficiency.md).
+	o.Families, o.Models, o.Sizes, o.Out = families[:1], []string{ModelLatFormerAnchored}, []int{8}, filepath.Join(t.TempDir(), "se8.csv")
+	if out, err = Run(o, Report{}); err != nil {
+		t.Fatal(err)
+	}
+	if r := out.Results[0]; !r.Fitted || r.Steps > 100 || r.Accuracy < 0.9 {
+		t.Errorf("%s, 8 pairs: fitted %v in %d steps, accuracy %g; want a fit within 100 steps, >= 0.9", r.Family, r.Fitted, r.Steps, r.Accuracy)
+	}
 }
