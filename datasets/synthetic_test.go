@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/latformer/latformer/lattice"
 )
@@ -370,19 +369,14 @@ func TestSyntheticInputs(t *testing.T) {
 
 func TestSyntheticDefaultsAndErrors(t *testing.T) {
 	pool := GridPool(synthTestTasks(20))
-	start := time.Now()
 	task, err := SyntheticTaskAt(FamilyTranslation, 0, SyntheticOptions{Seed: 1, Pool: pool})
-	elapsed := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(task.Train) != 2048 || len(task.Test) != 100 {
 		t.Errorf("defaults: %d train and %d test pairs, want 2048 and 100", len(task.Train), len(task.Test))
 	}
-	if elapsed > time.Second { // the budget is ~50 ms (see BenchmarkSyntheticTranslationTask); this only catches blow-ups.
-		t.Errorf("one full translation task took %v", elapsed)
-	}
-	t.Logf("one full translation task (2048+100 pairs, 30x30): %v", elapsed)
+	// Its time is BenchmarkSyntheticTranslationTask's (about 50 ms), never a limit in a test.
 
 	bad := []struct {
 		fam  SyntheticFamily
