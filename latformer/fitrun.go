@@ -143,7 +143,9 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 // search's rule names (annotate.Selection SelColor: the box it crops, the box it places against) are
 // constants of the rule, kept fixed like the output-only colors: the frames were read off the examples'
 // own colors, and a copy that recolored the cropped object and the reference alike would ask one cell
-// that nothing lands on for both "the object's color, gone" and "the reference's, kept".
+// that nothing lands on for both "the object's color, gone" and "the reference's, kept". So are the colors
+// of the objects a rule that names no color picks (the largest, the smallest), where they are the same on
+// every training input (sameObjectColors).
 func augmentOptions(scope *model.Scope, examples []Example, search *Search) datasets.AugmentOptions {
 	augment := datasets.AugmentOptions{KeepBlack: param[bool](scope, ParamAugmentKeepBlack)}
 	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
@@ -157,14 +159,38 @@ func augmentOptions(scope *model.Scope, examples []Example, search *Search) data
 		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
 	}
 	if rule, ok := search.anchor(); ok {
+		fix := func(color int) {
+			if !slices.Contains(augment.Fixed, int32(color)) {
+				augment.Fixed = append(augment.Fixed, int32(color))
+			}
+		}
 		for _, s := range []annotate.Selection{rule.Src, rule.Dst} {
-			if s.Kind == annotate.SelColor && !slices.Contains(augment.Fixed, int32(s.Color)) {
-				augment.Fixed = append(augment.Fixed, int32(s.Color))
+			if s.Kind == annotate.SelColor {
+				fix(s.Color)
+			} else if colors, ok := sameObjectColors(s, inputs); ok {
+				for _, c := range colors {
+					fix(c)
+				}
 			}
 		}
 		slices.Sort(augment.Fixed)
 	}
 	return augment
+}
+
+// sameObjectColors returns the colors of the object the selection picks (annotate.Selection.ObjectColors),
+// where they are the same on every input: then the rule, though it names no color, reads objects of those
+// colors, and they are kept fixed like the colors a rule names.
+func sameObjectColors(s annotate.Selection, inputs []datasets.Canvas) ([]int, bool) {
+	var first []int
+	for i, in := range inputs {
+		colors, ok := s.ObjectColors(in)
+		if !ok || (i > 0 && !slices.Equal(colors, first)) {
+			return nil, false
+		}
+		first = colors
+	}
+	return first, len(first) > 0
 }
 
 // makeRunTensors makes the step inputs that do not change from step to step: the padding rows' mask

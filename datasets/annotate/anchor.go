@@ -126,6 +126,36 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 	return Box{}, false
 }
 
+// ObjectColors returns the colors of the object the selection picks on the canvas: the colors other than
+// pad and the background inside its box, ascending, for the object selections (SelLargest, SelSmallest and
+// their one-color kinds); ok is false for the others and where the selection reads no box.
+func (s Selection) ObjectColors(c datasets.Canvas) (colors []int, ok bool) {
+	switch s.Kind {
+	case SelLargest, SelSmallest, SelLargestMono, SelSmallestMono:
+	default:
+		return nil, false
+	}
+	b, ok := s.BoxOf(c)
+	if !ok {
+		return nil, false
+	}
+	bg := Background(c)
+	var seen [datasets.NumTokens]bool
+	for r := b.R0; r < b.R0+b.H; r++ {
+		for col := b.C0; col < b.C0+b.W; col++ {
+			if v := c.Cells[r*c.Cols+col]; v != datasets.PadToken && int(v) != bg {
+				seen[v] = true
+			}
+		}
+	}
+	for v, in := range seen {
+		if in {
+			colors = append(colors, v)
+		}
+	}
+	return colors, true
+}
+
 // boxWhere is the bounding box of the cells where in is true.
 func boxWhere(c datasets.Canvas, in func(int32) bool) (Box, bool) {
 	r0, c0, r1, c1 := c.Rows, c.Cols, -1, -1

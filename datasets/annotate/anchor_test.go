@@ -148,3 +148,35 @@ func TestProposeAnchored(t *testing.T) {
 		t.Errorf("top proposal %v: predicts %v (ok %v, %v), want %v", rule, got.Cells, ok, err, want.Cells)
 	}
 }
+
+// TestObjectColors checks the colors of the object a selection picks: the non-background colors inside its
+// box for the object selections, none for the others.
+func TestObjectColors(t *testing.T) {
+	x := canvasOf(7, 8,
+		"0000000",
+		"0220000",
+		"0230000",
+		"0000400",
+		"0000040",
+		"0000000",
+	)
+	cases := []struct {
+		sel  Selection
+		want []int
+		ok   bool
+	}{
+		{Selection{Kind: SelLargest}, []int{2, 3}, true},
+		{Selection{Kind: SelSmallest}, []int{4}, true},
+		{Selection{Kind: SelLargestMono}, []int{2, 3}, true}, // the 2s' box holds the 3
+		{Selection{Kind: SelSmallestMono}, nil, false},       // a tie
+		{Selection{Kind: SelForeground}, nil, false},
+		{Selection{Kind: SelGrid}, nil, false},
+		{Selection{Kind: SelColor, Color: 2}, nil, false},
+	}
+	for _, c := range cases {
+		got, ok := c.sel.ObjectColors(x)
+		if ok != c.ok || !slices.Equal(got, c.want) {
+			t.Errorf("%v: %v %v, want %v %v", c.sel, got, ok, c.want, c.ok)
+		}
+	}
+}
