@@ -115,3 +115,22 @@ func TestRecipeCommands(t *testing.T) {
 		t.Errorf("arc --recipe nosearch --set train_restarts=1 printed %q, error %v", printed, err)
 	}
 }
+
+// TestRecipesPage checks that docs/recipes.md has a section for every recipe a command takes
+// (synthetic.Recipes: latformer's and Figure 5's) with its settings as --set writes them, so that the page
+// and the Go values cannot drift apart.
+func TestRecipesPage(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "..", "docs", "recipes.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(text)
+	for _, r := range synthetic.Recipes() {
+		if !strings.Contains(page, "\n## `"+r.Name+"`\n") {
+			t.Errorf("docs/recipes.md: no section \"## `%s`\"", r.Name)
+		}
+		if len(r.Settings) > 0 && !strings.Contains(page, "| `"+r.Settings.String()+"` |") {
+			t.Errorf("docs/recipes.md: the settings of %s, `%s`, are not in its table", r.Name, r.Settings)
+		}
+	}
+}
