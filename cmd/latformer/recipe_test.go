@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,6 +132,25 @@ func TestRecipesPage(t *testing.T) {
 		}
 		if len(r.Settings) > 0 && !strings.Contains(page, "| `"+r.Settings.String()+"` |") {
 			t.Errorf("docs/recipes.md: the settings of %s, `%s`, are not in its table", r.Name, r.Settings)
+		}
+	}
+}
+
+// TestRecipeInRunMeta checks that the recipe is part of a run's description (runMeta: shards of another
+// recipe are another run), the default one too.
+func TestRecipeInRunMeta(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{{[]string{"--recipe", "nosearch"}, "recipe=nosearch"}, {nil, "recipe=default"}} {
+		fs := flag.NewFlagSet("arc", flag.ContinueOnError)
+		addRunFlags(fs, runHelp{unit: "task", units: "tasks", recipes: latformer.Recipes()})
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		m, err := runMeta(fs, nil)
+		if err != nil || !slices.Contains(m.Settings, c.want) {
+			t.Errorf("runMeta of %q: %v, %v; want %q among the settings", c.args, m.Settings, err, c.want)
 		}
 	}
 }
