@@ -125,26 +125,26 @@ annotate: build
 	$(LATFORMER) annotate $(if $(DATA),--data $(DATA))
 
 # Table 2's LatFormer rows over the 84 annotated training tasks (docs/arc.md, "Table 2 with the lattice
-# search"): the lattice search alone (seconds), LatFormer + lattice search (the default gate_init=search),
-# the paper's protocol (gate_init=paper, about 45 minutes on 2 cores) and LatFormer without the search
-# (NOSEARCH_SETTINGS); a new run under runs/ compared with the committed results/arc_*.csv, or with
-# RESUME=1 the committed files continued (an interrupted run resumes, a finished row is never overwritten).
-# The fourth row, LatFormer without the search (gates from their initialization) with the training recipe
-# chosen on the dev half (docs/arc.md, "Without the search"): NOSEARCH_SETTINGS.
-NOSEARCH_SETTINGS ?= gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=2;train_restarts_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=25
+# search"), each named by its recipe (docs/recipes.md): the lattice search alone (seconds), LatFormer +
+# lattice search (recipe default, gate_init=search), the paper's protocol (recipe paper, about 45 minutes on
+# 2 cores) and LatFormer without the search (recipe nosearch: gates from their initialization, the training
+# recipe chosen on the dev half, docs/arc.md, "Without the search"); a new run under runs/ compared with the
+# committed results/arc_*.csv, or with RESUME=1 the committed files continued (an interrupted run resumes, a
+# finished row is never overwritten).
 arc: build
 	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_lattice_search.csv arc $(DATA_FLAG) --category all --model lattice_search
-	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training_search.csv arc $(DATA_FLAG) --category all --workers 2 $(ARC_FLAGS)
-	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training.csv arc $(DATA_FLAG) --category all --workers 2 --set gate_init=paper $(ARC_FLAGS)
-	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training_nosearch.csv arc $(DATA_FLAG) --category all --workers 2 --set "$(NOSEARCH_SETTINGS)" $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training_search.csv arc $(DATA_FLAG) --category all --workers 2 --recipe default $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training.csv arc $(DATA_FLAG) --category all --workers 2 --recipe paper $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_training_nosearch.csv arc $(DATA_FLAG) --category all --workers 2 --recipe nosearch $(ARC_FLAGS)
 
 # The same three rows on the evaluation split (381 tasks; each labeled by annotate.Evaluation): the search
-# screens the tasks (search_screen), LatFormer trains only where it finds an element. Run once, to report
-# (a new run under runs/, compared with the committed files; RESUME=1 continues those).
+# screens the tasks (recipes evaluation and paper-evaluation: search_screen), LatFormer trains only where it
+# finds an element. Run once, to report (a new run under runs/, compared with the committed files; RESUME=1
+# continues those).
 arc-evaluation: build
 	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation_lattice_search.csv arc $(DATA_FLAG) --split evaluation --model lattice_search
-	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation_search.csv arc $(DATA_FLAG) --split evaluation --workers 2 --set search_screen=true $(ARC_FLAGS)
-	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation.csv arc $(DATA_FLAG) --split evaluation --workers 2 --set "gate_init=paper;search_screen=true" $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation_search.csv arc $(DATA_FLAG) --split evaluation --workers 2 --recipe evaluation $(ARC_FLAGS)
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) arc_evaluation.csv arc $(DATA_FLAG) --split evaluation --workers 2 --recipe paper-evaluation $(ARC_FLAGS)
 
 # Quick mode: 8 tasks, 100 steps; a scratch file under runs/ (ignored), overwritten on purpose.
 arc-quick: build
@@ -167,13 +167,13 @@ arc-baselines: build
 # the committed files), resumable: an interrupted run continues where it stopped. The *-quick targets take
 # a few minutes and write under runs/.
 # The second command: Figure 5's translations without the search, gates from the paper's initialization, with
-# the search-free recipe chosen on the tasks of seed 1 (docs/sample-efficiency.md, "Translations without the search").
-# The third command: the per-pair families (elements that follow the input; docs/sample-efficiency.md).
+# the search-free recipe chosen on the tasks of seed 1 (recipe fig5-nosearch; docs/sample-efficiency.md,
+# "Translations without the search"). The third command: the per-pair families (elements that follow the
+# input; docs/sample-efficiency.md).
 ANCHORED_FAMILIES = anchor-corner,anchor-crop,anchor-flip,anchor-turn,anchor-touch
-FIG5_NOSEARCH_SETTINGS ?= train_steps=200;train_gate_beam=4;train_gate_beam_steps=25;train_hard_steps=100;train_restart_experts=t,all,all;train_gate_beam_neighbors=true
 sample-efficiency: build
 	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) sample_efficiency.csv sample-efficiency $(DATA_FLAG) --workers 2 --svg $(OUT_DIR)/sample_efficiency.svg
-	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) sample_efficiency_nosearch.csv sample-efficiency $(DATA_FLAG) --families translation --models latformer --set "$(FIG5_NOSEARCH_SETTINGS)" --workers 2
+	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) sample_efficiency_nosearch.csv sample-efficiency $(DATA_FLAG) --families translation --models latformer --recipe fig5-nosearch --workers 2
 	$(REPRODUCE) $(LATFORMER) $(OUT_DIR) sample_efficiency_anchored.csv sample-efficiency $(DATA_FLAG) --families $(ANCHORED_FAMILIES) --models latformer_anchored,latformer_search,transformer --sizes 1,2,4,8 --tasks 1 --test 20 --workers 2 --svg $(OUT_DIR)/sample_efficiency_anchored.svg
 
 sample-efficiency-quick: build

@@ -28,8 +28,8 @@ def read(path):
         return list(csv.DictReader(f))
 
 ROWS = [
-    ("paper protocol", "paper init, every expert", "soft", "results/arc_training.csv"),
-    ("no search (NOSEARCH_SETTINGS)", "paper init: z family, then every expert", "soft, then the gate beam held", "results/arc_training_nosearch.csv"),
+    ("paper protocol (recipe paper)", "paper init, every expert", "soft", "results/arc_training.csv"),
+    ("no search (recipe nosearch)", "paper init: z family, then every expert", "soft, then the gate beam held", "results/arc_training_nosearch.csv"),
     ("search, soft (df51f7a)", "lattice-search proposals", "soft", "df51f7a:results/arc_training_search.csv"),
     ("search, held (default)", "lattice-search proposals", "held at the proposal (hard)", "results/arc_training_search.csv"),
     ("lattice search alone", "-", "no training", "results/arc_lattice_search.csv"),

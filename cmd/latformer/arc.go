@@ -33,7 +33,7 @@ func runARC(args []string) error {
 	perTask := fs.Bool("compile-per-task", false, "build and compile every task's graphs anew (default: reuse those of an earlier task on the same canvas, reset; same results)")
 	modelName := fs.String("model", "latformer", "model to train per task: latformer, lattice_search (the lattice search alone: the top element and color table consistent with the training pairs, nothing trained), or a baseline of Table 2: "+strings.Join(baselines.Names(), ", ")+" (their hyperparameters: baseline_dim, baseline_layers, baseline_heads, baseline_max_relative)")
 	curvesFile := fs.String("curves", "", "write every training step of every task to this CSV (task, restart, proposal, held, step, loss, cell_accuracy, exact, seconds), appending")
-	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/arc-<split>-<category>-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`})
+	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/arc-<split>-<category>-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func runARC(args []string) error {
 	if err != nil {
 		return err
 	}
-	settings, err := parseSettings(run.settings, table, nil)
+	settings, err := run.settingsFor(table, nil)
 	if err != nil {
 		return err
 	}

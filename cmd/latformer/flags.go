@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/latformer/latformer/hparams"
+	"github.com/latformer/latformer/latformer"
 )
 
 // listFlag is a flag whose value is a comma-separated list: the spaces around an item are trimmed and
@@ -80,35 +81,39 @@ func floatsFlag(fs *flag.FlagSet, name string, def []float64, usage string) *[]f
 }
 
 // runFlags are the flags of the commands that run an experiment's units into a results CSV (arc, larc,
-// sample-efficiency, noise, registration): where the rows go, how many workers, the hyperparameters,
-// and the progress bar.
+// sample-efficiency, noise, registration): where the rows go, how many workers, the hyperparameters
+// (a recipe and --set), and the progress bar.
 type runFlags struct {
 	out           string
 	resume, force bool
 	workers       int
-	settings      string // --set as given (parseSettings reads it)
+	recipe        string               // --recipe as given (runFlags.settingsFor looks it up)
+	recipes       latformer.RecipeBook // the recipes --recipe may name
+	settings      string               // --set as given (parseSettings reads it)
 	quiet         bool
 	shard         string    // --shard I/N (runner.ParseShard), "" for the whole run
 	devices       *[]string // --devices: one process per device, each on its shard
 }
 
 // runHelp is what a command's run flags say: what a row is (unit, units: "task", "tasks"), the default
-// results file, and the help of --set.
+// results file, the help of --set and the recipes --recipe may name.
 type runHelp struct {
 	unit, units string
 	out         string
 	set         string
+	recipes     latformer.RecipeBook
 }
 
-// addRunFlags defines --out, --resume, --force, --workers (default 1), --set, --quiet, --shard and
-// --devices on fs (the last two applied by runFlags.prepare).
+// addRunFlags defines --out, --resume, --force, --workers (default 1), --recipe, --set, --quiet, --shard
+// and --devices on fs (the last two applied by runFlags.prepare).
 func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
-	f := &runFlags{}
+	f := &runFlags{recipes: h.recipes}
 	fs.StringVar(&f.out, "out", "", fmt.Sprintf("results CSV, one row per %s, written as each finishes (default: a new file %s); an existing file is never overwritten without --resume or --force", h.unit, h.out))
 	fs.BoolVar(&f.resume, "resume", false, fmt.Sprintf("append to --out, skipping the %s already in it (after an interruption)", h.units))
 	fs.BoolVar(&f.force, "force", false, "overwrite --out if it exists")
 	fs.IntVar(&f.workers, "workers", 1, h.units+" run in parallel, one backend each")
-	fs.StringVar(&f.settings, "set", "", h.set)
+	fs.StringVar(&f.recipe, "recipe", latformer.RecipeDefault.Name, fmt.Sprintf("named hyperparameters (docs/recipes.md), applied after the command's own and before --set: %s", strings.Join(h.recipes.Names(), ", ")))
+	fs.StringVar(&f.settings, "set", "", h.set+"; after --recipe's")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.StringVar(&f.shard, "shard", "", fmt.Sprintf("run shard `I/N` of the %s only (0 <= I < N; by a hash of each one's key, balanced by cost where known), into --out with a run file beside it; `latformer merge` joins the N files", h.units))
 	f.devices = stringsFlag(fs, "devices", nil, "comma-separated `devices`: one process per device (CUDA_VISIBLE_DEVICES=device) on shard i of N, each into a file beside --out, then merged into --out")
@@ -129,4 +134,29 @@ func parseSettings(text string, t hparams.Table, base hparams.Settings) (hparams
 		fmt.Printf("settings (--set): %s\n", strings.Join(t.Overrides(s, base), "; "))
 	}
 	return s, nil
+}
+
+// settingsFor returns the hyperparameters of the run: the recipe --recipe names, then --set on top, both
+// checked against t (the run's model(s)) before any work; an unknown recipe is a usage error naming the
+// known ones. It prints the recipe and what its settings change from base (the command's own settings,
+// applied before the recipe's), then what --set changes (parseSettings).
+func (f *runFlags) settingsFor(t hparams.Table, base hparams.Settings) (hparams.Settings, error) {
+	r, err := f.recipes.Lookup(f.recipe)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--recipe: %w", err), nil}
+	}
+	recipe, err := t.Check(r.Settings)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--recipe %s: %w", r.Name, err), nil}
+	}
+	changes := "no settings"
+	if len(recipe) > 0 {
+		changes = strings.Join(t.Overrides(recipe, base), "; ")
+	}
+	fmt.Printf("recipe: %s (%s)\n", r.Name, changes)
+	user, err := parseSettings(f.settings, t, base.With(recipe...))
+	if err != nil {
+		return nil, err
+	}
+	return recipe.With(user...), nil
 }

@@ -44,7 +44,7 @@ func runLARC(args []string) error {
 	tasks := stringsFlag(fs, "tasks", nil, "comma-separated task `ids` among the selected ones")
 	limit := fs.Int("limit", 0, "at most this many tasks, in id order (0: all)")
 	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
-	run := addRunFlags(fs, runHelp{unit: "task and condition", units: "rows", out: "runs/larc-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`})
+	run := addRunFlags(fs, runHelp{unit: "task and condition", units: "rows", out: "runs/larc-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func runLARC(args []string) error {
 	if *quick {
 		base = base.With(larcQuick.settings...)
 	}
-	settings, err := parseSettings(run.settings, latformer.Params(), base)
+	settings, err := run.settingsFor(latformer.Params(), base)
 	if err != nil {
 		return err
 	}

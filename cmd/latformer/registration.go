@@ -34,7 +34,7 @@ func runRegistration(args []string) error {
 	export := fs.String("export", "", "write the windows (16-bit PNG) and pairs.csv to this directory, for scripts/registration_reference.py")
 	reference := fs.String("reference", "", "the reference script's CSV (phase correlation, SIFT), shown beside LatFormer")
 	run := addRunFlags(fs, runHelp{unit: "registration", units: "registrations", out: "runs/registration-<date>-<time>.csv",
-		set: `LatFormer hyperparameters after the registration settings, "key=value;..."`})
+		set: `LatFormer hyperparameters after the registration settings, "key=value;..."`, recipes: latformer.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func runRegistration(args []string) error {
 	if *quick {
 		base = base.With(quickSettings...)
 	}
-	settings, err := parseSettings(run.settings, latformer.Params(), base)
+	settings, err := run.settingsFor(latformer.Params(), base)
 	if err != nil {
 		return err
 	}

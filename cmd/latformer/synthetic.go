@@ -54,7 +54,8 @@ func runSynthetic(experiment string, args []string) error {
 	seed := fs.Uint64("seed", 0, "seed of the synthetic tasks")
 	svg := fs.String("svg", "", "write the figure (one panel per family) to this SVG file")
 	run := addRunFlags(fs, runHelp{unit: "training run", units: "training runs", out: "runs/" + experiment + "-<date>-<time>.csv",
-		set: `hyperparameters for every model, "key=value;key=value" (after ` + synthetic.TrainingSettings.String() + `)`})
+		set:     `hyperparameters for every model, "key=value;key=value" (after ` + synthetic.TrainingSettings.String() + `)`,
+		recipes: synthetic.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -100,7 +101,7 @@ func runSynthetic(experiment string, args []string) error {
 		return usageError{fmt.Errorf("--models: %w", err), nil}
 	}
 	base := synthetic.TrainingSettings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
-	if o.Settings, err = parseSettings(run.settings, table, base); err != nil {
+	if o.Settings, err = run.settingsFor(table, base); err != nil {
 		return err
 	}
 	if err := run.prepare(fs, gridPaths(*dataFlag, *randomGrids)); err != nil {

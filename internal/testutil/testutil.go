@@ -138,3 +138,51 @@ func sameDefault(written string, want any) bool {
 		return written == fmt.Sprint(want)
 	}
 }
+
+// CheckParamsPage checks the table of hyperparameters of a Markdown page (docs/hyperparameters.md):
+// its rows, "| `key` | default | meaning |" (a row may name several keys with one default: "`a`, `b`"),
+// must name every key of defaults exactly once and no other, each with its default (compared as
+// CheckDocDefaults does).
+func CheckParamsPage(t testing.TB, page string, defaults map[string]any) {
+	t.Helper()
+	text, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{} // key -> the default its row gives
+	for i, line := range strings.Split(string(text), "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(line, "|")
+		if len(cells) < 4 {
+			t.Errorf("%s:%d: a row of fewer than three cells: %q", page, i+1, line)
+			continue
+		}
+		def := strings.TrimSpace(cells[2])
+		for _, k := range strings.Split(cells[1], ",") {
+			k = strings.Trim(strings.TrimSpace(k), "`")
+			if _, ok := rows[k]; ok {
+				t.Errorf("%s:%d: %q has a row already", page, i+1, k)
+			}
+			rows[k] = def
+		}
+	}
+	if len(rows) == 0 {
+		t.Fatalf("%s: no row \"| `key` | default | meaning |\" found", page)
+	}
+	for k, want := range defaults {
+		got, ok := rows[k]
+		switch {
+		case !ok:
+			t.Errorf("%s: no row for %q (default %v)", page, k, want)
+		case !sameDefault(got, want):
+			t.Errorf("%s: %q has the default %s, the declared one is %v", page, k, got, want)
+		}
+	}
+	for k := range rows {
+		if _, ok := defaults[k]; !ok {
+			t.Errorf("%s: a row for %q, which is not a declared hyperparameter", page, k)
+		}
+	}
+}

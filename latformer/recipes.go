@@ -1,0 +1,123 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package latformer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/latformer/latformer/hparams"
+)
+
+// Recipe is a named way of solving a task: the hyperparameters (Settings) that say where the gates start
+// and which phases a restart trains through, and a paragraph (Doc) saying what it does step by step and
+// where it was chosen. Its Settings go first and a caller's own on top:
+// NewSolver(backend, RecipeNoSearch.Settings.With(mine...), opts). On the command line, --recipe NAME,
+// with --set on top. docs/recipes.md describes each.
+type Recipe struct {
+	Name     string
+	Doc      string
+	Settings hparams.Settings
+}
+
+// RecipeBook is a list of recipes, looked up by name.
+type RecipeBook []Recipe
+
+// Names returns the recipes' names, in the book's order.
+func (b RecipeBook) Names() []string {
+	names := make([]string, len(b))
+	for i, r := range b {
+		names[i] = r.Name
+	}
+	return names
+}
+
+// Lookup returns the recipe called name, or an error naming the recipes of the book.
+func (b RecipeBook) Lookup(name string) (Recipe, error) {
+	for _, r := range b {
+		if r.Name == name {
+			return r, nil
+		}
+	}
+	return Recipe{}, fmt.Errorf("unknown recipe %q (known: %s)", name, strings.Join(b.Names(), ", "))
+}
+
+// The recipes of ARC's Table 2 (docs/arc.md), each a row of `make arc` or `make arc-evaluation`.
+var (
+	// RecipeDefault is the library's defaults, no settings: the lattice search starts the gates.
+	RecipeDefault = Recipe{
+		Name: "default",
+		Doc: "LatFormer started at the elements the training pairs determine, the library's defaults " +
+			"(gate_init=search). The Solver runs the lattice search once: the canvas elements under which one color " +
+			"table maps every training input to its output, else the size-relative elements of each input's grid " +
+			"(gate_init_grid), else the anchor-relative ones (gate_init_anchored), whose expert the task then trains. " +
+			"A task with no element on a canvas above 81 cells is not trained (gate_init_unproposed_max_cells). " +
+			"Restart r < min(3, proposals) starts at proposal r with the gates held at its element (gate_init_train=hard) " +
+			"for up to 200 steps (gate_init_steps): only the color table learns. The restarts after them start at the " +
+			"paper's initialization with 100 soft steps (gate_init_unproposed_steps); the restarts stop at the first " +
+			"whose hard gates fit every training pair. When none fits, the search's top proposal predicts instead " +
+			"(gate_init_fallback). Chosen on the dev half of the annotated training tasks (docs/arc.md, \"Table 2 with " +
+			"the lattice search\" and \"Why the soft mask blocks the fit\"); Table 2's search row, results/arc_training_search.csv.",
+	}
+	// RecipePaper is the paper's protocol: the gates learn the element from their initialization.
+	RecipePaper = Recipe{
+		Name: "paper",
+		Doc: "The paper's protocol (Section 5.2, Appendix B.2): no lattice search anywhere (gate_init=paper). Up to 3 " +
+			"restarts (train_restarts; after the first only on canvases of at most 81 cells, train_restarts_max_cells), " +
+			"each from its own initialization with every gate near the identity, trains up to 500 steps " +
+			"(train_steps) with soft gates on 10 color-permuted copies of the training pairs, stopping once every copy " +
+			"is exact for 3 steps; no hard phase, no gate beam. The restarts stop at the first whose discretized gates " +
+			"fit every training pair, the best restart is kept, and it predicts with its hard or soft gates, whichever " +
+			"fits the training pairs better. The other defaults (initial gate logits, augmentation, restarts) were " +
+			"chosen on the dev half (docs/arc.md, \"How the defaults were chosen\"); Table 2's first row, results/arc_training.csv.",
+		Settings: hparams.Settings{{Key: ParamGateInit, Value: GateInitPaper}},
+	}
+	// RecipeNoSearch is the best search-free recipe: the paper's start, then the gate beam held.
+	RecipeNoSearch = Recipe{
+		Name: "nosearch",
+		Doc: "LatFormer without the search, gates from the paper's initialization (gate_init=paper), with the " +
+			"training recipe that finds more elements by gradient descent. Two restarts on every canvas " +
+			"(train_restarts=2, train_restarts_max_cells=0): the first frees the translation expert alone, its shift " +
+			"bits started at 0.5 and its zero-fill gates at sigmoid(2) (the z family), the second every expert from " +
+			"near the identity (train_restart_experts=z,all). Each trains 200 soft steps (train_steps); if its hard " +
+			"gates do not fit the training pairs then, the gate beam holds each of the 4 elements its soft gates make " +
+			"most probable for 25 steps (train_gate_beam=4, train_gate_beam_steps=25), the same element for every " +
+			"input, and continues the one with the lowest loss, held, up to 200 steps (train_hard_steps); undone " +
+			"unless it fits. Chosen on the dev half (docs/arc.md, \"Without the search\"); Table 2's no-search row, " +
+			"results/arc_training_nosearch.csv.",
+		Settings: hparams.Settings{
+			{Key: ParamGateInit, Value: GateInitPaper},
+			{Key: ParamSteps, Value: 200},
+			{Key: ParamHardSteps, Value: 200},
+			{Key: ParamRestarts, Value: 2},
+			{Key: ParamRestartsMaxCells, Value: 0},
+			{Key: ParamRestartExperts, Value: "z,all"},
+			{Key: ParamGateBeam, Value: 4},
+			{Key: ParamGateBeamSteps, Value: 25},
+		},
+	}
+	// RecipeEvaluation is RecipeDefault screened by the search: the protocol of the evaluation split.
+	RecipeEvaluation = Recipe{
+		Name: "evaluation",
+		Doc: "The default recipe with the search as a screen (search_screen=true): a task where the lattice search " +
+			"finds no element (canvas or grid) is not trained and counts as unsolved; the others train as the " +
+			"default recipe does. The protocol of ARC-AGI-1's evaluation split, run once with the defaults chosen on " +
+			"the training tasks (docs/arc.md, \"ARC-AGI-1's evaluation split\"); results/arc_evaluation_search.csv.",
+		Settings: hparams.Settings{{Key: ParamSearchScreen, Value: true}},
+	}
+	// RecipePaperEvaluation is RecipePaper screened by the search.
+	RecipePaperEvaluation = Recipe{
+		Name: "paper-evaluation",
+		Doc: "The paper's protocol with the search as a screen (gate_init=paper, search_screen=true): the search only " +
+			"decides which tasks train (those where it finds an element), and they train as the paper recipe does, " +
+			"from the gates' initialization; the others count as unsolved. The paper-protocol row of ARC-AGI-1's " +
+			"evaluation split (docs/arc.md, \"ARC-AGI-1's evaluation split\"); results/arc_evaluation.csv.",
+		Settings: hparams.Settings{{Key: ParamGateInit, Value: GateInitPaper}, {Key: ParamSearchScreen, Value: true}},
+	}
+)
+
+// Recipes returns the recipes of ARC: RecipeDefault, RecipePaper, RecipeNoSearch, RecipeEvaluation and
+// RecipePaperEvaluation. An experiment with recipes of its own adds them (synthetic.Recipes).
+func Recipes() RecipeBook {
+	return RecipeBook{RecipeDefault, RecipePaper, RecipeNoSearch, RecipeEvaluation, RecipePaperEvaluation}
+}
