@@ -132,16 +132,18 @@ func countDone(tasks []datasets.Task, results map[string]arc.Solved) int {
 // file has the test output.
 func solvedLines(r arc.Solved, finished, total int) string {
 	var sb strings.Builder
-	element := r.Action
-	if element == "" {
-		element = "(none)"
+	what := fmt.Sprintf("element %s, predicted by the %s", r.Action, r.Source)
+	switch {
+	case r.Action == "" && r.Source == arc.SourceSearch && r.Steps == 0:
+		what = "no element found by the search, not trained"
+	case r.Action == "":
+		what = "predicted by the " + r.Source + " (no mask experts, no element)"
 	}
-	source := r.Source
 	if r.Loaded {
-		source += ", loaded"
+		what += " (loaded)"
 	}
-	fmt.Fprintf(&sb, "[%d/%d] task %s: element %s, predicted by the %s (model %s, canvas %d, %d steps, %.1fs)",
-		finished, total, r.ID, element, source, r.Model, r.Canvas, r.Steps, r.Seconds)
+	fmt.Fprintf(&sb, "[%d/%d] task %s: %s (model %s, canvas %d, %d steps, %.1fs)",
+		finished, total, r.ID, what, r.Model, r.Canvas, r.Steps, r.Seconds)
 	if r.TestTotal > 0 {
 		fmt.Fprintf(&sb, ", test %d/%d exact", r.TestExact, r.TestTotal)
 	}
