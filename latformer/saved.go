@@ -134,6 +134,9 @@ func replaceDir(dir string, fill func(tmp string) error) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp's is 0700
+		return err
+	}
 	if err := fill(tmp); err != nil {
 		return err
 	}
