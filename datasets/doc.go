@@ -5,6 +5,10 @@
 //   - ARC tasks and grids (arc.go, grid.go): typed grids of colors 0..9, tasks of train and test pairs,
 //     parsing with errors that name the file and the fault (ParseTask, LoadTask, LoadDir, LoadTasks), and
 //     where the data lives (DataDir, ARCSplitDir).
+//   - A user's task files and the ARC Prize's (arcprize.go): a task file, a folder of them or a challenges
+//     file (LoadTaskFiles, ParseChallenges), the solutions and submission files (ParseSolutions,
+//     Submission, ParseSubmission) and the ARC Prize's scoring rule (ScoreSubmission: a test input counts
+//     when either attempt is exact, the total the mean of the task scores).
 //   - Canvases (grid.go, actiontask.go): a grid at the top-left of a fixed canvas with the pad token
 //     (PadToken) elsewhere, as the model sees it (ToCanvas), and a lattice action applied to a canvas
 //     (ApplyAction, ActionGather, ActionExamples).

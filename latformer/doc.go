@@ -10,7 +10,9 @@
 // A Solver solves a task as every experiment does: the lattice search once (LatticeProposals), the expert
 // it implies, Learner.Fit started at its proposals, Learner.Predict, and the fallback to the search's top
 // proposal or no training at all, as the settings say (ParamGateInit and the gate_init_* and search_*
-// keys).
+// keys). Solver.Save keeps the task it solved last: the fitted learner's variables and hyperparameters
+// with GoMLX's checkpoint package (ml/model/checkpoint) and what its prediction needs besides (SolutionFile);
+// LoadSolution reads it back and SavedSolution.Predict predicts as Solve did, without training, to the bit.
 //
 // Hyperparameters are declared in Params (package hparams: defaults and allowed values), read from --set
 // once by ParseSettings and live in a model.Store (NewStore). A Learner runs on the compute backend it is

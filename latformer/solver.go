@@ -65,6 +65,8 @@ type Solver struct {
 	// ParamUnproposedMaxCells; restarts: ParamRestarts, the most proposals Fit starts at.
 	search, grid, anchored, fallback, screen bool
 	unproposedMaxCells, restarts             int
+	// last is the task Solve solved last, for Save (nil before the first, or after Close).
+	last *solved
 }
 
 // NewSolver returns a Solver for the hyperparameters of settings (see NewStoreFor); bad settings are an
@@ -100,6 +102,7 @@ func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOp
 
 // Close releases the compiled graphs the solver keeps.
 func (s *Solver) Close() {
+	s.last = nil
 	s.cache.Close()
 	for _, c := range s.variants {
 		c.Close()
@@ -145,42 +148,85 @@ func (s Solution) ActionName() string {
 	return name
 }
 
+// Alternative is a prediction of a test output other than the Solution's own, and what made it.
+type Alternative struct {
+	// Canvas is the predicted output canvas, nil where By has no prediction for the input.
+	Canvas *datasets.Canvas
+	// By is SourceNetwork (the trained network), SourceSearch (the search's top proposal) or "proposal k"
+	// (the search's k-th, from 1, its table generalized as the top one's).
+	By string
+}
+
+// Alternatives returns, for each test example, the solution's other predictions of its output, best
+// first: the other source's (the top proposal's where the network predicted, the network's where the
+// proposal did), then those of the search's next proposals in rank order. test are the examples Solve
+// predicted (Example.Input is read). An entry may equal the solution's own prediction: ARC Prize's second
+// attempt is the first whose grid differs.
+func (s Solution) Alternatives(test []Example) ([][]Alternative, error) {
+	out := make([][]Alternative, len(test))
+	add := func(by string, preds []*datasets.Canvas) {
+		for i := range out {
+			var c *datasets.Canvas
+			if i < len(preds) {
+				c = preds[i]
+			}
+			out[i] = append(out[i], Alternative{Canvas: c, By: by})
+		}
+	}
+	switch {
+	case s.Source == SourceNetwork && s.Top != nil:
+		add(SourceSearch, s.Searched)
+	case s.Source == SourceSearch && len(s.Network) > 0:
+		network := make([]*datasets.Canvas, len(s.Network))
+		for i := range s.Network {
+			network[i] = &s.Network[i].Canvas
+		}
+		add(SourceNetwork, network)
+	}
+	if s.Search == nil {
+		return out, nil
+	}
+	next := 0
+	if s.Top != nil {
+		next = 1 // the top proposal is above
+	}
+	for k := next; k < len(s.Search.Proposals); k++ {
+		preds, err := proposalPredictions(s.Search.Proposals[k], test)
+		if err != nil {
+			return nil, fmt.Errorf("proposal %d: %w", k+1, err)
+		}
+		add(fmt.Sprintf("proposal %d", k+1), preds)
+	}
+	return out, nil
+}
+
 // Solve solves one task from its training examples (Input and Output on one canvas, read by the search
 // and by Fit only) and predicts the output of each test example (its Input and Cond; the Output is not
-// read). progress, if not nil, gets the training progress.
-func (s *Solver) Solve(train, test []Example, progress func(Progress)) (Solution, error) {
-	var sol Solution
+// read). progress, if not nil, gets the training progress. Save, until the next Solve, saves what it
+// fitted.
+func (s *Solver) Solve(train, test []Example, progress func(Progress)) (sol Solution, err error) {
 	if len(train) == 0 {
 		return sol, fmt.Errorf("latformer.Solver.Solve: no training examples")
 	}
-	if !s.opts.Reuse {
-		defer s.Close() // nothing kept: the next task builds and compiles its own graphs
-	}
+	s.forget()
+	defer func() {
+		if s.last != nil {
+			s.last.sol = sol
+		}
+	}()
 	rows, cols := train[0].Input.Rows, train[0].Input.Cols
-	if err := s.runSearch(&sol, train, rows, cols); err != nil {
+	if err = s.runSearch(&sol, train, rows, cols); err != nil {
 		return sol, err
 	}
-	if s.opts.SearchOnly {
-		return sol, s.predictBySearch(&sol, test)
+	s.last = &solved{train: train, rows: rows, cols: cols}
+	if done, err := s.predictUntrained(&sol, test, rows*cols); done || err != nil {
+		return sol, err
 	}
-	if sol.Search != nil && len(sol.Search.Proposals) == 0 && s.untrained(rows*cols) {
-		sol.Source, sol.Predictions = SourceUntrained, make([]*datasets.Canvas, len(test))
-		return sol, nil
+	start, cache, err := s.startAt(&sol)
+	if err != nil {
+		return sol, err
 	}
-	cache, start := s.cache, sol.Search
-	if !s.search {
-		start = nil // search_screen alone: the restarts start at the paper's initialization
-	} else if start != nil {
-		if rule, ok := start.anchor(); ok {
-			// The element follows the input: every example reads its frame under the rule of the proposals.
-			train, test = WithFrames(start.Proposals[0], train), WithFrames(start.Proposals[0], test)
-			sol.Anchor = rule.String()
-		}
-		var err error
-		if cache, err = s.learnersFor(start.Expert); err != nil {
-			return sol, err
-		}
-	}
+	train, test = withFramesOf(start, train), withFramesOf(start, test)
 	learner, _, err := cache.Learner(rows, cols)
 	if err != nil {
 		return sol, err
@@ -188,8 +234,77 @@ func (s *Solver) Solve(train, test []Example, progress func(Progress)) (Solution
 	if sol.Fit, err = learner.Fit(train, start, progress); err != nil {
 		return sol, err
 	}
+	s.last.learner, s.last.fit = learner, sol.Fit
+	err = s.predict(&sol, learner, test, start)
+	return sol, err
+}
+
+// solved is what Save needs of the task Solve solved last: its training examples (the search runs on them
+// again when the solution is loaded), its canvas, the learner that fitted them (nil when none did) and the
+// solution.
+type solved struct {
+	train      []Example
+	rows, cols int
+	learner    *Learner
+	fit        FitResult
+	sol        Solution
+}
+
+// forget drops the last task's solution (Save) and, without SolverOptions.Reuse, the compiled graphs and
+// variables of its learners: kept until now for Save, they are no use to the next task.
+func (s *Solver) forget() {
+	s.last = nil
+	if !s.opts.Reuse {
+		s.Close()
+	}
+}
+
+// predictUntrained predicts the tasks the solver does not train a network for: with SearchOnly by the
+// search's top proposal, and a task the search found no element for that goes untrained (untrained) by
+// nothing. It reports whether it did.
+func (s *Solver) predictUntrained(sol *Solution, test []Example, cells int) (bool, error) {
+	if s.opts.SearchOnly {
+		return true, s.predictBySearch(sol, test)
+	}
+	if sol.Search != nil && len(sol.Search.Proposals) == 0 && s.untrained(cells) {
+		sol.Source, sol.Predictions = SourceUntrained, make([]*datasets.Canvas, len(test))
+		return true, nil
+	}
+	return false, nil
+}
+
+// startAt returns the search whose proposals the network's restarts start at (nil: the paper's
+// initialization; ParamGateInit "search" only) and the learners of the expert those proposals are elements
+// of (the solver's own without a search). An anchor-relative element's frame rule goes to sol.Anchor.
+func (s *Solver) startAt(sol *Solution) (*Search, *LearnerCache, error) {
+	start := sol.Search
+	if !s.search || start == nil {
+		return nil, s.cache, nil // search_screen alone: the restarts start at the paper's initialization
+	}
+	if rule, ok := start.anchor(); ok {
+		sol.Anchor = rule.String()
+	}
+	cache, err := s.learnersFor(start.Expert)
+	return start, cache, err
+}
+
+// withFramesOf returns the examples with their frames under the start's top proposal when it is
+// anchor-relative (the element follows the input: every example reads its frame under the rule of the
+// proposals), else the examples as they are.
+func withFramesOf(start *Search, examples []Example) []Example {
+	if _, ok := start.anchor(); ok {
+		return WithFrames(start.Proposals[0], examples)
+	}
+	return examples
+}
+
+// predict predicts the test examples with the fitted learner and, when its restarts started at the
+// search's proposals, with the top proposal too, which may replace the network's predictions
+// (ParamGateInitFallback, fallBack). sol.Fit must be the learner's fit.
+func (s *Solver) predict(sol *Solution, learner *Learner, test []Example, start *Search) error {
+	var err error
 	if sol.Network, err = learner.Predict(test); err != nil {
-		return sol, err
+		return err
 	}
 	sol.Source, sol.Predictions = SourceNetwork, make([]*datasets.Canvas, len(sol.Network))
 	for i := range sol.Network {
@@ -199,9 +314,9 @@ func (s *Solver) Solve(train, test []Example, progress func(Progress)) (Solution
 		sol.Action, sol.Action2 = sol.Network[0].Action, sol.Network[0].Action2
 	}
 	if s.search && start != nil && len(start.Proposals) > 0 {
-		return sol, s.fallBack(&sol, learner, test)
+		return s.fallBack(sol, learner, test)
 	}
-	return sol, nil
+	return nil
 }
 
 // runSearch runs the lattice search on the training examples when the solver needs it (ParamGateInit

@@ -57,6 +57,7 @@ var runCommands = []struct {
 	{"sample-efficiency", runSampleEfficiency, []string{"--random-grids"}},
 	{"noise", runNoise, []string{"--random-grids"}},
 	{"registration", runRegistration, nil},
+	{"solve", runSolve, []string{"../../datasets/testdata/arcprize/task_shift.json"}},
 }
 
 // TestRunFlags checks that every command with the run flags parses them and hands them to its

@@ -9,6 +9,9 @@
 //	latformer download [flags] download and verify ARC-AGI-1 (needs internet)
 //	latformer annotate [flags] categorize ARC training tasks by geometric prior, counts vs the paper
 //	latformer arc    [flags]   solve annotated ARC tasks per category (Table 2), CSV results, --resume
+//	latformer solve  [flags] FILE...  solve a user's task files (ARC task JSON, a folder, an ARC Prize challenges file),
+//	                           print the predictions, --submission in the ARC Prize format, --save/--load fitted solutions
+//	latformer score SUBMISSION SOLUTIONS  score an ARC Prize submission (either attempt exact) per task and in total
 //	latformer sample-efficiency [flags]  Figure 5 on the synthetic tasks, CSV results, --resume
 //	latformer noise  [flags]   Table 4: LatFormer with noisy one-hot inputs, CSV results, --resume
 //	latformer larc   [flags]   Table 3: LARC test tasks with and without their description (T5 or a stand-in)
@@ -38,6 +41,8 @@ var commands = []struct {
 	{"download", "download and verify the ARC-AGI-1 tasks (needs internet)", runDownload},
 	{"annotate", "annotate the ARC training tasks by geometric prior and print the per-category counts", runAnnotate},
 	{"arc", "solve ARC tasks one by one (train on each task's pairs, predict its tests) and print Table 2", runARC},
+	{"solve", "solve the tasks of your own files (ARC task JSON, a folder of them, an ARC Prize challenges file): predictions, submission.json, saved models", runSolve},
+	{"score", "score an ARC Prize submission against a solutions file (a test input counts when either attempt is exact)", runScore},
 	{"sample-efficiency", "Figure 5: test accuracy against the number of training pairs on the synthetic tasks, LatFormer vs baselines", runSampleEfficiency},
 	{"noise", "Table 4: LatFormer on the synthetic tasks with noisy one-hot inputs", runNoise},
 	{"larc", "Table 3: LatFormer on LARC's geometric test tasks, without and with the task's description (T5 or a stand-in)", runLARC},

@@ -16,7 +16,7 @@ import (
 func TestSetErrors(t *testing.T) {
 	t.Setenv(datasets.EnvDataDir, t.TempDir())
 	commands := map[string]func([]string) error{"arc": runARC, "larc": runLARC, "sample-efficiency": runSampleEfficiency,
-		"noise": runNoise, "registration": runRegistration, "demo": runDemo, "bench": runBench}
+		"noise": runNoise, "registration": runRegistration, "demo": runDemo, "bench": runBench, "solve": runSolve}
 	for name, run := range commands {
 		for _, c := range []struct{ set, want string }{
 			{"latformer_attention=fulll", `latformer_attention=fulll is not an allowed value; allowed values: full, mask_only`},

@@ -14,6 +14,11 @@
 //     Result.Record), resume of an interrupted run, no results file overwritten unless asked:
 //     Options.Resume, Options.Force); Report receives the progress.
 //   - Results: ReadResults, Summarize, WriteTable, and the paper's numbers (PaperTable2, CategoryTitle).
+//   - A user's tasks (`latformer solve`): SolveRun solves the tasks of any files (datasets.LoadTaskFiles)
+//     with the same Solver through experiments/runner (one row per task, SolveHeader, resume), TaskResult.Second
+//     is the second guess of each test input and Submission the ARC Prize submission; Solver.Save saves a
+//     solved task (a GoMLX checkpoint of the fitted learner and what its prediction needs) and LoadSaved
+//     loads it to predict again without training (Saved.Solve), to the bit.
 //
 // The model and the per-task learner are package latformer's. The annotation that defines the ARC subset
 // (annotate.Task, annotate.Default) is package datasets/annotate: it is a property of the tasks alone (a

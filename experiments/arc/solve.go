@@ -63,6 +63,12 @@ type TaskResult struct {
 	// Predictions are the predicted test grids (the non-pad region of the predicted canvas; nil when
 	// the prediction has no well-formed grid).
 	Predictions []datasets.Grid
+	// Second are the second guesses (ARC Prize's attempt_2), one per test input: the first of the
+	// solution's alternatives (latformer.Solution.Alternatives: the other source's prediction, then the
+	// search's next proposals') whose grid is well formed and differs from Predictions[i]; nil where none
+	// does. SecondBy says which made it ("network", "search", "proposal k"; "" for none).
+	Second   []datasets.Grid
+	SecondBy []string
 }
 
 // SolveTask trains a fresh LatFormer on the task's training pairs only and predicts every test output
@@ -181,11 +187,22 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	if err != nil {
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
 	}
-	res.record(sol, s.opts.Search)
-	if sol.Top != nil && !s.opts.Search {
+	if err := res.fill(task, sol, test, s.opts.Search); err != nil {
+		return res, err
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// fill records the solution of the task (its test examples test) in res: what the training and the search
+// did, the predictions and their scores, the network's and the top proposal's outcomes, and the second
+// guesses; searchOnly: the LatticeSearch model.
+func (res *TaskResult) fill(task datasets.Task, sol latformer.Solution, test []latformer.Example, searchOnly bool) error {
+	res.record(sol, searchOnly)
+	if sol.Top != nil && !searchOnly {
 		// Both predicted: the network's and the top proposal's (element and generalized table) outcomes are
 		// recorded, whichever the fallback let predict.
-		network, search := res, res
+		network, search := *res, *res
 		network.score(task, networkCanvases(sol.Network))
 		search.score(task, sol.Searched)
 		res.NetworkSolved, res.HasProposal, res.SearchSolved = network.Solved, true, search.Solved
@@ -193,12 +210,27 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 			res.NetworkAction = sol.Network[0].ActionName()
 		}
 	}
-	res.Seconds = time.Since(start).Seconds()
 	res.score(task, sol.Predictions)
 	if res.Source == SourceNetwork {
 		res.NetworkSolved = res.Solved
 	}
-	return res, nil
+	alternatives, err := sol.Alternatives(test)
+	if err != nil {
+		return fmt.Errorf("task %s: %w", task.ID, err)
+	}
+	res.Second, res.SecondBy = make([]datasets.Grid, len(test)), make([]string, len(test))
+	for i, alts := range alternatives {
+		for _, a := range alts {
+			if a.Canvas == nil {
+				continue
+			}
+			if g, ok := a.Canvas.Grid(); ok && !g.Equal(res.Predictions[i]) {
+				res.Second[i], res.SecondBy[i] = g, a.By
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // record copies what the solution says of the training and the search into res; searchOnly: the

@@ -1,0 +1,336 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package latformer
+
+// Saving a solved task (Solver.Save) with GoMLX's checkpoint package, and loading it to predict again
+// without training (LoadSolution).
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/gomlx/ml/model/checkpoint"
+	"github.com/latformer/latformer/datasets"
+)
+
+// SolutionFile is the file of a saved solution's directory that describes it (JSON); the fitted learner's
+// variables are beside it in GoMLX checkpoint files (checkpoint-*.json and .bin).
+const SolutionFile = "solution.json"
+
+// savedFormat is the version of SolutionFile's layout.
+const savedFormat = 1
+
+// savedSolution is the content of SolutionFile: what prediction needs besides the learner's variables,
+// and what the solve found, which LoadSolution checks against the search run again.
+type savedSolution struct {
+	Format       int
+	Architecture string // Architecture.Name
+	// Settings are the solver's hyperparameters (NewSolver's settings) in the --set syntax
+	// (hparams.Settings.String, read back by the architecture's table).
+	Settings   string
+	SearchOnly bool
+	// Rows x Cols is the canvas of the training examples and of the test examples to predict.
+	Rows, Cols int
+	// Train are the training examples: the lattice search runs on them again when the solution is loaded
+	// (its proposals, with their elements, color tables and an anchor's frame rule, are a function of them).
+	Train []savedExample
+	// Network: a network was fitted (its variables are in the checkpoint), with Fit (the fallback's rule
+	// reads it), SoftGates (it predicts with soft gates: only they fitted) and the length of its conditioning
+	// vectors CondDim.
+	Network   bool
+	Fit       FitResult
+	SoftGates bool
+	CondDim   int
+	// What the search found: the lattice, the number of proposals and the top one's element, color table
+	// (annotate.Proposal.Table) and frame rule (annotate.Proposal.Anchored; "" when not anchored), checked
+	// on load.
+	Lattice   string
+	Proposals int
+	TopAction string
+	TopTable  []int8
+	TopAnchor string
+	// Source and Action of the predictions of the test examples the task was solved with (for a reader).
+	Source, Action string
+}
+
+// savedExample is a training example of SolutionFile.
+type savedExample struct {
+	Input, Output datasets.Canvas
+	Cond          []float32 `json:",omitempty"`
+}
+
+// Save saves the task the last Solve solved in dir (created; a directory holding an earlier saved solution
+// is replaced, any other non-empty one refused): the fitted learner's store (its variables, gates and
+// optimizer state included, and its hyperparameters) with GoMLX's checkpoint package, and SolutionFile:
+// the settings, the canvas, the training examples (the search runs on them again: its proposals are a
+// function of them), the FitResult and what the search found. LoadSolution reads it back. The directory
+// is written beside dir and renamed into place, so an interrupted Save leaves no half of one. Save must
+// come before the next Solve (which drops what it needs) and before Close.
+func (s *Solver) Save(dir string) error {
+	if s.last == nil {
+		return errors.New("latformer.Solver.Save: no task solved (Save saves the last Solve's, before the next Solve or Close)")
+	}
+	last := s.last
+	meta := savedSolution{Format: savedFormat, Architecture: s.opts.Architecture.Name, Settings: s.settings.String(),
+		SearchOnly: s.opts.SearchOnly, Rows: last.rows, Cols: last.cols, Network: last.learner != nil, Fit: last.fit,
+		Source: last.sol.Source, Action: last.sol.ActionName()}
+	meta.Lattice, meta.Proposals, meta.TopAction, meta.TopTable, meta.TopAnchor = searchFound(last.sol.Search, last.sol.Lattice)
+	for _, ex := range last.train {
+		meta.Train = append(meta.Train, savedExample{Input: ex.Input, Output: ex.Output, Cond: ex.Cond})
+	}
+	if l := last.learner; l != nil {
+		meta.SoftGates, meta.CondDim = l.useSoft, l.condDim
+	}
+	if err := replaceDir(dir, func(tmp string) error {
+		if last.learner != nil {
+			if err := last.learner.saveCheckpoint(tmp); err != nil {
+				return err
+			}
+		}
+		data, err := json.MarshalIndent(meta, "", " ")
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(tmp, SolutionFile), data, 0o644)
+	}); err != nil {
+		return fmt.Errorf("latformer.Solver.Save %s: %w", dir, err)
+	}
+	return nil
+}
+
+// saveCheckpoint saves the learner's store in dir (empty) with a GoMLX checkpoint handler, which is
+// detached from the store afterwards (the store's loader is put back).
+func (l *Learner) saveCheckpoint(dir string) error {
+	prev := l.store.Loader()
+	defer l.store.SetLoader(prev)
+	h, err := checkpoint.Build(l.store).Dir(dir).Done()
+	if err != nil {
+		return err
+	}
+	return h.Save()
+}
+
+// replaceDir fills a new directory beside dir with fill and renames it to dir, replacing a directory
+// that holds a saved solution (SolutionFile) or nothing; another one is refused.
+func replaceDir(dir string, fill func(tmp string) error) error {
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	old := ""
+	if entries, err := os.ReadDir(dir); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, SolutionFile)); err != nil && len(entries) > 0 {
+			return fmt.Errorf("%s exists and holds no saved solution (%s): not replaced", dir, SolutionFile)
+		}
+		old = dir
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".saving-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp's is 0700
+		return err
+	}
+	if err := fill(tmp); err != nil {
+		return err
+	}
+	if old != "" { // moved aside first: a rename over a non-empty directory is not allowed
+		aside, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".old-*")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(aside)
+		if err := os.Rename(dir, filepath.Join(aside, "solution")); err != nil {
+			return err
+		}
+	}
+	return os.Rename(tmp, dir)
+}
+
+// SavedSolution is a task's solution loaded from the directory Solver.Save wrote (LoadSolution): it
+// predicts test examples as the Solver that saved it did after fitting, without training.
+type SavedSolution struct {
+	dir     string
+	meta    savedSolution
+	solver  *Solver
+	learner *Learner // loaded on first use
+}
+
+// ReadSavedArchitecture returns the name of the architecture (Architecture.Name) of the solution saved in
+// dir and whether it is the lattice search's alone (SolverOptions.SearchOnly): what LoadSolution's caller
+// needs to choose the architecture (a baseline's comes from package baselines).
+func ReadSavedArchitecture(dir string) (name string, searchOnly bool, err error) {
+	meta, err := readSaved(dir)
+	return meta.Architecture, meta.SearchOnly, err
+}
+
+// readSaved reads and checks SolutionFile of dir.
+func readSaved(dir string) (savedSolution, error) {
+	var meta savedSolution
+	data, err := os.ReadFile(filepath.Join(dir, SolutionFile))
+	if err != nil {
+		return meta, fmt.Errorf("saved solution: %w", err)
+	}
+	if err := json.Unmarshal(data, &meta); err != nil {
+		return meta, fmt.Errorf("saved solution %s: %w", filepath.Join(dir, SolutionFile), err)
+	}
+	switch {
+	case meta.Format != savedFormat:
+		return meta, fmt.Errorf("saved solution %s: format %d, this version reads %d", dir, meta.Format, savedFormat)
+	case meta.Rows < 1 || meta.Cols < 1 || meta.Rows > datasets.MaxGridSide || meta.Cols > datasets.MaxGridSide:
+		return meta, fmt.Errorf("saved solution %s: canvas %dx%d", dir, meta.Rows, meta.Cols)
+	case len(meta.Train) == 0:
+		return meta, fmt.Errorf("saved solution %s: no training examples", dir)
+	}
+	return meta, nil
+}
+
+// LoadSolution loads the solution Solver.Save wrote in dir, for the architecture arch (its name must be
+// the saved one: ReadSavedArchitecture says which), on backend. Nothing is trained: Predict predicts.
+func LoadSolution(backend compute.Backend, dir string, arch Architecture) (*SavedSolution, error) {
+	meta, err := readSaved(dir)
+	if err != nil {
+		return nil, err
+	}
+	if arch.Name != meta.Architecture {
+		return nil, fmt.Errorf("saved solution %s is of architecture %q, not %q", dir, meta.Architecture, arch.Name)
+	}
+	t, err := ParamsFor(arch)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := t.Parse(meta.Settings)
+	if err != nil {
+		return nil, fmt.Errorf("saved solution %s: settings: %w", dir, err)
+	}
+	solver, err := NewSolver(backend, settings, SolverOptions{Architecture: arch, SearchOnly: meta.SearchOnly, Reuse: true})
+	if err != nil {
+		return nil, fmt.Errorf("saved solution %s: %w", dir, err)
+	}
+	return &SavedSolution{dir: dir, meta: meta, solver: solver}, nil
+}
+
+// Canvas returns the canvas the solution's examples are on: test examples must be on it too.
+func (s *SavedSolution) Canvas() (rows, cols int) { return s.meta.Rows, s.meta.Cols }
+
+// Close releases the loaded learner's compiled graphs and variables.
+func (s *SavedSolution) Close() {
+	if s.learner != nil {
+		s.learner.close()
+		s.learner = nil
+	}
+	s.solver.Close()
+}
+
+// Predict predicts the outputs of the test examples as Solver.Solve did after fitting: the lattice search
+// runs again on the saved training examples (its proposals, their elements and color tables and an anchor's
+// frame rule, are a function of them; what it finds is checked against what was saved), the network's
+// variables come from the checkpoint, and the fallback's rule (ParamGateInitFallback) reads the saved
+// FitResult. For the test examples the task was solved with, the Solution's predictions, sources and
+// actions are those Solve returned, to the bit (TestSaveLoadPredictsTheSame); its Fit is the saved one.
+func (s *SavedSolution) Predict(test []Example) (Solution, error) {
+	var sol Solution
+	rows, cols := s.meta.Rows, s.meta.Cols
+	for i, ex := range test {
+		if ex.Input.Rows != rows || ex.Input.Cols != cols {
+			return sol, fmt.Errorf("saved solution %s: test example %d is on a %dx%d canvas, the solution's is %dx%d", s.dir, i, ex.Input.Rows, ex.Input.Cols, rows, cols)
+		}
+	}
+	train := make([]Example, len(s.meta.Train))
+	for i, ex := range s.meta.Train {
+		train[i] = Example{Input: ex.Input, Output: ex.Output, Cond: ex.Cond}
+	}
+	if err := s.solver.runSearch(&sol, train, rows, cols); err != nil {
+		return sol, err
+	}
+	if err := s.checkSearch(sol); err != nil {
+		return sol, err
+	}
+	if done, err := s.solver.predictUntrained(&sol, test, rows*cols); done || err != nil {
+		return sol, err
+	}
+	if !s.meta.Network {
+		return sol, fmt.Errorf("saved solution %s: the solver trains a network for this task, and none was saved", s.dir)
+	}
+	start, cache, err := s.solver.startAt(&sol)
+	if err != nil {
+		return sol, err
+	}
+	if s.learner == nil {
+		if s.learner, err = s.loadLearner(cache); err != nil {
+			return sol, fmt.Errorf("saved solution %s: %w", s.dir, err)
+		}
+	}
+	sol.Fit = s.meta.Fit
+	err = s.solver.predict(&sol, s.learner, withFramesOf(start, test), start)
+	return sol, err
+}
+
+// checkSearch checks that the search run again found what the saved solution's did.
+func (s *SavedSolution) checkSearch(sol Solution) error {
+	m := s.meta
+	lattice, proposals, top, table, anchor := searchFound(sol.Search, sol.Lattice)
+	if lattice != m.Lattice || proposals != m.Proposals || top != m.TopAction || !slices.Equal(table, m.TopTable) || anchor != m.TopAnchor {
+		return fmt.Errorf("saved solution %s: the lattice search on its training examples finds %d proposals (top %q %q, lattice %q), "+
+			"the saved solution %d (top %q %q, lattice %q): saved by another version of the search?",
+			s.dir, proposals, anchor, top, lattice, m.Proposals, m.TopAnchor, m.TopAction, m.Lattice)
+	}
+	return nil
+}
+
+// searchFound is what SolutionFile records of a search (nil: none ran) on a lattice: the lattice, the number
+// of proposals, and the top one's element, color table and frame rule.
+func searchFound(search *Search, lattice string) (string, int, string, []int8, string) {
+	if search == nil || len(search.Proposals) == 0 {
+		n := 0
+		if search != nil {
+			n = len(search.Proposals)
+		}
+		return lattice, n, "", nil, ""
+	}
+	top := search.Proposals[0]
+	anchor := ""
+	if rule, ok := top.Anchored(); ok {
+		anchor = rule.String()
+	}
+	return lattice, len(search.Proposals), top.Action.String(), top.Table, anchor
+}
+
+// loadLearner makes a learner of the cache's architecture and hyperparameters on the saved canvas, its
+// variables loaded from the checkpoint, its prediction graphs built, and checks that every variable they
+// use was in the checkpoint (none initialized anew).
+func (s *SavedSolution) loadLearner(cache *LearnerCache) (*Learner, error) {
+	store, err := NewStoreFor(cache.arch, cache.settings)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := checkpoint.Load(store).Dir(s.dir).ExcludeAllParams().Immediate().Done(); err != nil {
+		return nil, fmt.Errorf("loading the checkpoint: %w", err)
+	}
+	saved := map[string]bool{}
+	for v := range store.IterVariables() {
+		saved[v.Path()] = true
+	}
+	l, err := NewLearnerFor(cache.arch, cache.backend, store, s.meta.Rows, s.meta.Cols)
+	if err != nil {
+		return nil, err
+	}
+	l.useSoft, l.condDim = s.meta.SoftGates, s.meta.CondDim
+	if _, err := l.prepare(0); err != nil {
+		l.close()
+		return nil, err
+	}
+	for v := range store.IterVariables() {
+		if !saved[v.Path()] {
+			l.close()
+			return nil, fmt.Errorf("variable %s of the model is not in the checkpoint", v.Path())
+		}
+	}
+	return l, nil
+}
