@@ -31,7 +31,7 @@ func runSolve(args []string) error {
 	modelName := fs.String("model", "latformer", "model to train per task: latformer, lattice_search (the lattice search alone), or a baseline: "+strings.Join(baselines.Names(), ", "))
 	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
 	canvas := fs.Int("canvas", 0, "canvas side (0: per task, the largest grid side of its training pairs and test inputs; 30: the paper's)")
-	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/solve-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`})
+	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/solve-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
 	files, err := parseFlagsArgs(fs, args)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func runSolve(args []string) error {
 	if *load != "" {
 		var given []string
 		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "model" || f.Name == "set" || f.Name == "steps" || f.Name == "canvas" || f.Name == "save" {
+			if f.Name == "model" || f.Name == "recipe" || f.Name == "set" || f.Name == "steps" || f.Name == "canvas" || f.Name == "save" {
 				given = append(given, "--"+f.Name)
 			}
 		})
@@ -60,7 +60,7 @@ func runSolve(args []string) error {
 		if err != nil {
 			return err
 		}
-		if opts.Settings, err = parseSettings(run.settings, table, nil); err != nil {
+		if opts.Settings, err = run.settingsFor(table, nil); err != nil {
 			return err
 		}
 	}
