@@ -219,3 +219,27 @@ func TestAnchor(t *testing.T) {
 		}
 	}
 }
+
+// guideMaxLines is the most lines docs/arc.md, the reader's guide to Table 2, may have (issue 45): the rows,
+// how to run them and why they differ from the paper; probes and ablations by task id live on their own pages.
+const guideMaxLines = 350
+
+// TestArcGuideLength checks that docs/arc.md stays a guide of at most guideMaxLines lines, and that it still
+// links to each of the pages that hold its detail.
+func TestArcGuideLength(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "arc.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if n := strings.Count(text, "\n"); n > guideMaxLines {
+		t.Errorf("docs/arc.md has %d lines, more than %d: move detail (probes, ablations by task id, history) to "+
+			"docs/arc-search.md, docs/arc-ablations.md or docs/arc-baselines.md", n, guideMaxLines)
+	}
+	linked := links(text)
+	for _, page := range []string{"arc-data.md", "arc-search.md", "arc-ablations.md", "arc-baselines.md", "recipes.md"} {
+		if !slices.ContainsFunc(linked, func(l string) bool { return l == page || strings.HasPrefix(l, page+"#") }) {
+			t.Errorf("docs/arc.md does not link to %s, one of the pages that hold its detail", page)
+		}
+	}
+}
