@@ -22,11 +22,11 @@
 //
 // Every model maps tokens [batch, rows*cols] (colors 0..9 and the pad token) to per-cell logits
 // [batch, rows*cols, 11] and has no mask experts (latformer.Outputs.Gates is nil). Their sizes are
-// hyperparameters (Params) with defaults of the size of a one-layer LatFormer (d = 32); docs/arc.md, "Baselines"
+// hyperparameters (Params) with defaults of the size of a one-layer LatFormer (d = 32); docs/arc-baselines.md
 // lists them with their parameter counts.
 //
 // Not here: the Differentiable Neural Computer with spectral regularization (an external memory with its
-// own controller and training loop); docs/arc.md says why.
+// own controller and training loop); docs/arc-baselines.md says why.
 package baselines
 
 import (

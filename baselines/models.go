@@ -82,7 +82,7 @@ func CNN() latformer.Architecture {
 // sub-scope, and the input is zero-padded and unrolled into the 9 shifted copies of each cell's
 // neighbourhood ("im2col"). Same function and parameters (TestConv3x3 checks the two agree); on the
 // pure-Go backend the product and its gradient run on the SIMD matrix multiplication instead of the
-// backend's generic convolution loop (docs/arc.md, "Baselines", has the timings of both).
+// backend's generic convolution loop (docs/arc-baselines.md has the timings of both).
 func conv3x3(scope *model.Scope, x *Node, d int) *Node { return maskedConv3x3(scope, x, d, nil) }
 
 // The PixelCNN masks of a 3 x 3 kernel (van den Oord et al. 2016), row-major over (dy, dx): mask A lets a

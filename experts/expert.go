@@ -49,8 +49,8 @@ type Expert struct {
 	// Gates.Extent must then be set.
 	GridLattice bool
 	// Anchored: a GridLattice expert whose grid is a box read off each input, cropped, acted on, and
-	// placed by a shift read off the input too (ParamAnchored; g(x) = T(a(x)) ∘ B, docs/arc.md "Elements
-	// that follow the input"); Gates.Frames must then be set.
+	// placed by a shift read off the input too (ParamAnchored; g(x) = T(a(x)) ∘ B, docs/arc-search.md
+	// "Elements that follow the input"); Gates.Frames must then be set.
 	Anchored bool
 }
 

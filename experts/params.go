@@ -34,8 +34,8 @@ const (
 	// sigmoid(init) (docs/hyperparameters.md says how the default was chosen) [-2].
 	ParamFlipGateInit = "expert_flip_gate_init"
 	// ParamTranslationGateInit is the initial logit of the translation gates: 0 starts every shift bit at
-	// 0.5 (all 2^L shifts mixed evenly), a negative value starts the expert near the identity; -2 solves
-	// more ARC tasks (docs/arc.md, "Table 2") [-2].
+	// 0.5 (all 2^L shifts mixed evenly), a negative value starts the expert near the identity, which the
+	// ARC ablations on the dev half preferred (docs/arc-ablations.md, "How the defaults were chosen") [-2].
 	ParamTranslationGateInit = "expert_translation_gate_init"
 	// ParamZeroFill adds a zero-fill choice to the translation expert: per axis a gate γ makes the shifts
 	// fill with zeros (lattice.Shift) instead of wrapping around the canvas, and a gate δ makes them go

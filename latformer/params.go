@@ -48,7 +48,7 @@ const (
 	ParamAugmentTaskColors = "augment_task_colors"
 	// ParamAugmentFixOutputColors keeps fixed the colors that the training outputs create and no
 	// training input has (datasets.OutputOnlyColors): a rule's constant colors, which a permutation
-	// would make a different rule in every copy (docs/arc.md, "Table 2") [true].
+	// would make a different rule in every copy (docs/arc-ablations.md, "A rule's constant colors") [true].
 	ParamAugmentFixOutputColors = "augment_fix_output_colors"
 	// ParamFitPatience stops training after this many consecutive steps with every training canvas
 	// predicted exactly (0 disables early stopping) [3].
@@ -68,7 +68,8 @@ const (
 	// ParamHardSteps continues a restart whose hard gates do not fit the training pairs after
 	// ParamSteps steps with up to this many steps in which the gates are held at their discretized values
 	// (their gradient is cut): the rest of the model learns to work with the exact action that prediction
-	// uses, where the soft gates had mixed a little of other actions in (docs/arc.md, "Table 2") [0].
+	// uses, where the soft gates had mixed a little of other actions in (docs/arc-ablations.md, "What else
+	// we tried") [0].
 	ParamHardSteps = "train_hard_steps"
 	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn (the others are
 	// held at the identity, experts.Expert.FreeGates): comma-separated entries, "all" or letters of t
@@ -77,7 +78,7 @@ const (
 	// (rotation), f (reflection), s (scaling); restart r uses entry r
 	// modulo their number (a restart started at a proposal keeps the proposal's gates). "all" searches every action at every restart; "all,t" makes every second restart a
 	// translation-only search, which the full expert's gates often miss by opening a rotation or scaling
-	// that fits part of a translation task first (docs/arc.md, "Table 2") [all].
+	// that fits part of a translation task first (docs/arc-ablations.md, "What else we tried") [all].
 	ParamRestartExperts = "train_restart_experts"
 	// ParamGateBeam > 0: a restart not started at a proposal whose hard gates do not fit after its soft
 	// steps tries, instead of the hard phase of ParamHardSteps on its hard reading, this many elements
@@ -86,7 +87,7 @@ const (
 	// model's weights; the one with the lowest loss (with minibatches, ParamBatchPairs, its mean loss
 	// over the probe's steps) then trains on, held, up to ParamHardSteps steps in all. Soft gates that
 	// mix elements leave the gates the gradient could not decide near 0.5: the beam tries their settings
-	// (docs/arc.md, "Without the search"). 0: off [0].
+	// (docs/arc-ablations.md, "Without the search: the recipe"). 0: off [0].
 	ParamGateBeam = "train_gate_beam"
 	// ParamGateBeamSteps is the steps each element of the gate beam (ParamGateBeam) is held for before
 	// the best one is chosen [30].
@@ -120,7 +121,7 @@ const (
 	// discretized gates, exactly the mask that prediction uses, and the gating FFN is not updated), so the
 	// rest of the model learns the color table of that one element; "soft" trains the gates from
 	// sigmoid(±ParamProposalMargin) as the paper trains them, where a mixture of elements can fit the
-	// training pairs in place of the element (docs/arc.md, "Why the soft mask blocks the fit") [hard].
+	// training pairs in place of the element (docs/arc-search.md, "Why the soft mask blocks the fit") [hard].
 	ParamProposalTrain = "gate_init_train"
 	// ParamProposalSteps, with ParamProposalTrain "hard": the step budget of a restart that starts at a
 	// proposal, at most ParamSteps (0: ParamSteps). Such a restart either fits the training pairs within a few dozen steps or
@@ -130,15 +131,15 @@ const (
 	// start at a proposal (every restart of a task the search finds no element for, and the restarts after
 	// the proposals), which trains as with "paper" otherwise; at most ParamSteps (0: ParamSteps). Where one element and one
 	// table cannot map the training pairs, the network can still fit them with a soft mixture or gates that
-	// differ from pair to pair, but rarely does (1 of the 31 such tasks of Table 2 in 500 steps × 3
-	// restarts, 0 of the 15 in the dev half), at a third of the run's time [100].
+	// differ from pair to pair, but rarely does, at a large share of the run's time (the counts: docs/arc.md,
+	// "ARC-AGI-1's evaluation split", and docs/arc-search.md, "This round: the same row in a quarter of the
+	// time") [100].
 	ParamUnproposedSteps = "gate_init_unproposed_steps"
 	// ParamUnproposedMaxCells, with ParamGateInit "search": a task the search finds no element for
 	// (canvas or size-relative) is trained only when its canvas has at most this many cells (rows·cols;
-	// 0: any); a larger one is not trained and counts as unsolved, as with ParamSearchScreen. On the dev
-	// half of Table 2's tasks no protocol ever solved such a task, while they took half of the run's time
-	// (docs/arc.md, "Table 2 with the lattice search", "This round: the same row in a quarter of the
-	// time"). Read by the Solver [81].
+	// 0: any); a larger one is not trained and counts as unsolved, as with ParamSearchScreen: on the dev
+	// half of Table 2's tasks such tasks cost much of a run's time and no protocol solved one (the numbers:
+	// docs/arc-search.md, "This round: the same row in a quarter of the time"). Read by the Solver [81].
 	ParamUnproposedMaxCells = "gate_init_unproposed_max_cells"
 	// ParamGateInitGrid, with ParamGateInit "search": a task whose training pairs no element of the
 	// canvas fits is searched again over the size-relative elements of a grid-lattice expert

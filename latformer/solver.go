@@ -426,7 +426,8 @@ func (s *Solver) fallBack(sol *Solution, learner *Learner, test []Example) error
 // whose hard gates fit); and when they fit with the proposal's own element but predict otherwise: the two
 // differ only in how the color table answers keys no training cell has, and the search's table answers
 // them by explicit rules (annotate.Proposal.Generalize). Where the hard gates fit another element (a later
-// proposal), the network predicts. Chosen on the dev half of Table 2's tasks (docs/arc.md, "The fallback").
+// proposal), the network predicts. Chosen on the dev half of Table 2's tasks (docs/arc-search.md, "The
+// fallback").
 func useProposal(fit FitResult, sameElement bool, network, searched []*datasets.Canvas) bool {
 	for _, c := range searched {
 		if c == nil {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 """The per-pair tasks of Table 2 (annotated element changes from pair to pair), each with its row of a
-results CSV and, where unsolved, its kind (docs/arc.md, "Elements that follow the input"). Usage:
+results CSV and, where unsolved, its kind (docs/arc-search.md, "Elements that follow the input"). Usage:
 scripts/perpair_table.py results/arc_training_search.csv results/arc_lattice_search.csv"""
 import csv, json, sys
 

@@ -241,7 +241,7 @@ func TestReadResultsFor(t *testing.T) {
 	}
 }
 
-// TestCommittedBaselineResults checks the baseline rows of Table 2 that notebook 04 and docs/arc.md read
+// TestCommittedBaselineResults checks the baseline rows of Table 2 that notebook 04 and docs/arc-baselines.md read
 // (results/arc_baseline_<model>.csv): every file is in the current format (migrated from the 18-column one,
 // each old line a prefix of its new one) and reads whole, with its model's rows on the 59 tasks with canvas at
 // most 10 (the Transformer with augmentation on the 35 rotate, reflect and scale ones).

@@ -94,10 +94,8 @@ var TrainingSettings = hparams.Settings{
 // construction, and the zero-fill shifts added for ARC's overlays compete with them) and up to 3 restarts
 // on every canvas (the ARC default skips them above 9 x 9), which stop at the first restart whose hard
 // gates fit the training pairs. Chosen on the tasks of seed 1 (the runs use seed 0), canvas 10, 4 and 16
-// pairs, 2 tasks per family: these settings fit 14 of 16 runs (both misses are one translation,
-// translate(7,6), learned as translate(8,6)), 13 without the restarts; translation gates starting at 1/2
-// instead of near the identity fit every translation but only 10 of the 16 runs, failing the scalings,
-// also with restarts (docs/sample-efficiency.md). The baselines train once: they fit their
+// pairs, 2 tasks per family, against fewer restarts and against translation gates starting at 1/2, which
+// failed the scalings (the runs fitted by each: docs/sample-efficiency.md, "Protocol"). The baselines train once: they fit their
 // training pairs by memorizing them when they are few, and restarts would triple the time of the runs
 // where they do not. Figure 5 measures the network: with gate_init=search (ModelLatFormerSearch) the
 // lattice search only starts the restarts (latformer.Solver): the network predicts even where it does not
@@ -178,13 +176,13 @@ func Params(models []string) (hparams.Table, error) {
 // Full returns the settings of the full mode of an experiment (the numbers of docs/sample-efficiency.md
 // and docs/noise.md):
 //   - sample-efficiency: the five models of Figure 5, sizes 1, 4, 16, 64, 256 (powers of 4: the
-//     powers of 2 took about 3 hours), canvas 10, 5 translation and 5 scaling tasks (the first of their
+//     powers of 2 took too long on two cores, docs/sample-efficiency.md), canvas 10, 5 translation and 5 scaling tasks (the first of their
 //     families), the 3 rotations and 4 reflections; 300 steps.
 //   - noise: LatFormer, 32 training pairs, w = 0, 0.2, 0.4, 0.6, 0.8, the same tasks and canvas.
 //
 // The canvas and the subsampling keep the run within two hours on two cores: on the pure-Go backend a
-// baseline's training step takes about 50 ms at canvas 10 and 15 s at canvas 30 (docs/sample-efficiency.md);
-// the paper's 30 x 30 canvas is Canvas = 30, for a GPU.
+// baseline's step at canvas 30 costs hundreds of times its step at canvas 10 (the measured times:
+// docs/sample-efficiency.md, first section); the paper's 30 x 30 canvas is Canvas = 30, for a GPU.
 func Full(experiment string) Options {
 	o := Options{Experiment: experiment, Canvas: 10, Steps: 300, NumTest: 100,
 		TasksOf: map[datasets.SyntheticFamily]int{datasets.FamilyTranslation: 5, datasets.FamilyScaling: 5}}
