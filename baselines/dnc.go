@@ -9,18 +9,24 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/train"
+	"github.com/gomlx/gomlx/support/exceptions"
 
+	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/latformer"
 )
 
 // Hyperparameter keys of the Differentiable Neural Computer (model.Store keys, settable with --set); its
 // controller's hidden size and token embedding are baseline_dim (ParamDim). Defaults in brackets.
 const (
-	// ParamDNCSlots is N, the number of memory locations [32].
+	// ParamDNCCellsPerStep is the number of cells the DNC reads (and emits) at each step of its sequence,
+	// consecutive in row-major order; 0 is one row of the canvas [0].
+	ParamDNCCellsPerStep = "dnc_cells_per_step"
+	// ParamDNCSlots is N, the number of memory locations [16].
 	ParamDNCSlots = "dnc_memory_slots"
-	// ParamDNCWidth is W, the width of a memory location [16].
+	// ParamDNCWidth is W, the width of a memory location [32].
 	ParamDNCWidth = "dnc_memory_width"
 	// ParamDNCReadHeads is R, the number of read heads [2].
 	ParamDNCReadHeads = "dnc_read_heads"
@@ -31,7 +37,7 @@ const (
 )
 
 // dncParams holds the defaults of the DNC's own hyperparameters, the one place they are written.
-var dncParams = map[string]any{ParamDNCSlots: 32, ParamDNCWidth: 16, ParamDNCReadHeads: 2, ParamDNCSpectral: 0.01}
+var dncParams = map[string]any{ParamDNCCellsPerStep: 0, ParamDNCSlots: 16, ParamDNCWidth: 32, ParamDNCReadHeads: 2, ParamDNCSpectral: 0.01}
 
 // dncPowerIterations is the number of power-method iterations of the spectral regularization's estimate
 // of each kernel's largest singular value, started from the same fixed vector at every step.
@@ -45,20 +51,22 @@ const dncEpsilon = 1e-6
 // DNC is the Differentiable Neural Computer of Graves et al. 2016 ("Hybrid computing using a neural
 // network with dynamic external memory", Nature 538; equations of its Methods section) with the spectral
 // regularization of Kolev et al. (the Neural Abstract Reasoner, 2020): an LSTM controller (hidden size
-// baseline_dim [32]) with an external memory of dnc_memory_slots [32] locations of dnc_memory_width [16],
+// baseline_dim [32]) with an external memory of dnc_memory_slots [16] locations of dnc_memory_width [32],
 // one write head and dnc_read_heads [2] read heads (memoryStep).
 //
-// The canvas is a sequence: its cells in row-major order, each cell's token embedded (baseline_dim), read
-// twice. In the first pass the DNC only reads the input (its outputs are dropped); in the second it reads
-// the same cells again, with a pass flag set, and emits cell t's logits at the step that reads input cell
-// t: the second pass lets every output cell depend on the whole input (a single pass would give cell t
-// only the cells before it, and no rotation or reflection could be learned), and reading cell t again at
-// step t gives the output a position to align to without a second embedding table. The controller's input
-// at each step is [embedding; pass flag; the R read vectors of the step before], and the output of a step
-// is y_t = W_y [h_t; r_t] + b (the paper's v_t + W_r r_t), here the logits over the 11 tokens.
+// The canvas is a sequence read twice: its cells in row-major order, dnc_cells_per_step of them a step
+// [0: one row; 1: one cell], each cell's token embedded (baseline_dim) and the step's embeddings
+// concatenated. In the first pass the DNC only reads the input (its outputs are dropped); in the second it
+// reads the same cells again, with a pass flag set, and emits the logits of the cells it reads: the second
+// pass lets every output cell depend on the whole input (a single pass would give a cell only the cells
+// before it, and no rotation or reflection could be learned), and reading a cell again at the step that
+// emits it gives the output a position to align to without a second embedding table. The controller's
+// input at each step is [embeddings; pass flag; the R read vectors of the step before], and the output of
+// a step is y_t = W_y [h_t; r_t] + b (the paper's v_t + W_r r_t), the logits of the step's cells.
 //
-// The recurrence is unrolled in the graph (GoMLX's While has no gradient): 2·rows·cols steps, 200 at
-// canvas 10, which is why the memory is small.
+// The recurrence is unrolled in the graph (GoMLX's While has no gradient). One cell a step is 200 steps at
+// canvas 10, whose training step costs seconds on the pure-Go backend (docs/arc.md); one row a step, the
+// default, is 20.
 func DNC() latformer.Architecture {
 	p := params(1) // the shared keys; the DNC reads baseline_dim only
 	maps.Copy(p, dncParams)
@@ -67,7 +75,14 @@ func DNC() latformer.Architecture {
 		Params: p,
 		Build: func(scope *model.Scope, rows, cols int, tokens, _ *Node) *latformer.Outputs {
 			check("dnc", rows, cols, tokens.Shape().Dimensions)
-			return buildDNC(scope, rows*cols, tokens)
+			k := model.GetParamOr(scope, ParamDNCCellsPerStep, dncParams[ParamDNCCellsPerStep].(int))
+			if k <= 0 {
+				k = cols
+			}
+			if (rows*cols)%k != 0 {
+				exceptions.Panicf("baselines.DNC: %s=%d does not divide the %d cells of a %dx%d canvas", ParamDNCCellsPerStep, k, rows*cols, rows, cols)
+			}
+			return buildDNC(scope, k, tokens)
 		},
 	}
 }
@@ -81,23 +96,22 @@ func dncSizesOf(scope *model.Scope) dncSizes {
 	return dncSizes{hidden: dim(scope), slots: get(ParamDNCSlots), width: get(ParamDNCWidth), heads: get(ParamDNCReadHeads)}
 }
 
-// buildDNC runs the DNC over the n cells of tokens [batch, n] twice (DNC) and returns the logits of the
+// buildDNC runs the DNC twice over tokens [batch, n], k cells a step (DNC), and returns the logits of the
 // second pass, [batch, n, 11]; in training it adds the spectral regularization to the graph's
 // regularization loss (train.AddRegularizationLoss), which the learner adds to the cross-entropy.
-func buildDNC(scope *model.Scope, n int, tokens *Node) *latformer.Outputs {
+func buildDNC(scope *model.Scope, k int, tokens *Node) *latformer.Outputs {
 	g := tokens.Graph()
-	batch, z := tokens.Shape().Dimensions[0], dncSizesOf(scope)
-	d := z.hidden
-	x := embed(scope.In("embed"), tokens, d) // [batch, n, d]
-	ctrl := newDNCController(scope.In("controller"), g, d+1+z.heads*z.width, z.hidden, x.DType())
-	// The embeddings' share of every step's gate pre-activations, for all n cells at once; the second
-	// pass adds the pass flag's row of the kernel.
-	tokenKernel := Slice(ctrl.kernel, AxisRange(0, d))
-	flagRow := Slice(ctrl.kernel, AxisRange(d, d+1))                                               // [1, 4H]
-	fromTokens := Add(Einsum("bnd,dk->bnk", x, tokenKernel), Reshape(ctrl.bias, 1, 1, 4*z.hidden)) // [batch, n, 4H]
+	batch, n, z := tokens.Shape().Dimensions[0], tokens.Shape().Dimensions[1], dncSizesOf(scope)
+	d, steps, reads := z.hidden, n/k, z.heads*z.width
+	x := Reshape(embed(scope.In("embed"), tokens, d), batch, steps, k*d)
+	ctrl := newDNCController(scope.In("controller"), g, k*d+1+reads, z.hidden, x.DType())
+	// The embeddings' share of every step's gate pre-activations, for all steps at once; the second pass
+	// adds the pass flag's row of the kernel.
+	tokenKernel := Slice(ctrl.kernel, AxisRange(0, k*d))
+	flagRow := Slice(ctrl.kernel, AxisRange(k*d, k*d+1))                                           // [1, 4H]
+	fromTokens := Add(Einsum("bsf,fk->bsk", x, tokenKernel), Reshape(ctrl.bias, 1, 1, 4*z.hidden)) // [batch, steps, 4H]
 	// The read vectors' and the hidden state's rows of the kernels, one matrix for the step's product.
-	stepKernel := Concatenate([]*Node{Slice(ctrl.kernel, AxisRange(d+1, ctrl.kernel.Shape().Dimensions[0])), ctrl.recurrent}, 0)
-
+	stepKernel := Concatenate([]*Node{Slice(ctrl.kernel, AxisRange(k*d+1, k*d+1+reads)), ctrl.recurrent}, 0)
 	// The interface's weights, one product a step (a layer called at every step would visit its scope again).
 	size := dncInterfaceSize(z.heads, z.width)
 	interfaceScope := scope.In("interface")
@@ -107,26 +121,26 @@ func buildDNC(scope *model.Scope, n int, tokens *Node) *latformer.Outputs {
 	state := newDNCState(g, x.DType(), batch, z)
 	h := Zeros(g, shapes.Make(x.DType(), batch, z.hidden))
 	cell := h
-	outputs := make([]*Node, 0, n)
-	for t := range 2 * n {
-		pre := Reshape(Slice(fromTokens, AxisRange(), AxisElem(t%n)), batch, 4*z.hidden)
-		if t >= n {
+	outputs := make([]*Node, 0, steps)
+	for t := range 2 * steps {
+		pre := Reshape(Slice(fromTokens, AxisRange(), AxisElem(t%steps)), batch, 4*z.hidden)
+		if t >= steps {
 			pre = Add(pre, flagRow)
 		}
-		reads := Reshape(state.readVectors, batch, z.heads*z.width)
-		pre = Add(pre, Dot(Concatenate([]*Node{reads, h}, -1), stepKernel).Product())
+		pre = Add(pre, Dot(Concatenate([]*Node{Reshape(state.readVectors, batch, reads), h}, -1), stepKernel).Product())
 		h, cell = lstmCell(pre, cell)
 		xi := Add(Dot(h, interfaceWeights).Product(), interfaceBias)
 		state = memoryStep(state, parseInterface(xi, z.heads, z.width))
-		if t >= n {
-			outputs = append(outputs, Concatenate([]*Node{h, Reshape(state.readVectors, batch, z.heads*z.width)}, -1))
+		if t >= steps {
+			outputs = append(outputs, Concatenate([]*Node{h, Reshape(state.readVectors, batch, reads)}, -1))
 		}
 	}
 	if lambda := model.GetParamOr(scope, ParamDNCSpectral, dncParams[ParamDNCSpectral].(float64)); lambda > 0 && scope.IsTraining(g) {
 		train.AddRegularizationLoss(MulScalar(Add(spectralNorm(ctrl.kernel, dncPowerIterations),
 			spectralNorm(ctrl.recurrent, dncPowerIterations)), lambda))
 	}
-	return head(scope.In("head"), Stack(outputs, 1))
+	logits := layers.Dense(scope.In("head"), Stack(outputs, 1), true, k, datasets.NumTokens) // [batch, steps, k, 11]
+	return &latformer.Outputs{Logits: Reshape(logits, batch, n, datasets.NumTokens)}
 }
 
 // dncController holds the variables of the DNC's controller, one LSTM layer of hidden size H: kernel
@@ -262,7 +276,7 @@ func memoryStep(s dncState, in dncInterfaceValues) dncState {
 	// Retention and usage.
 	psi := OnesLike(s.usage)
 	for i := range heads {
-		f := Slice(in.freeGates, AxisRange(), AxisElem(i))                               // [batch, 1]
+		f := Slice(in.freeGates, AxisRange(), AxisElem(i))                            // [batch, 1]
 		wr := Reshape(Slice(s.read, AxisRange(), AxisElem(i), AxisRange()), batch, n) // [batch, N]
 		psi = Mul(psi, OneMinus(Mul(f, wr)))
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/compute/dtypes"
@@ -189,49 +190,63 @@ func TestDNCLSTMCell(t *testing.T) {
 	}
 }
 
-// TestDNCSecondPass checks the DNC's sequence: thanks to the second pass the first cell's logits depend on
-// the last input cell, and the examples of a batch stay independent.
+// TestDNCSecondPass checks the DNC's sequence, a row a step (the default) and a cell a step: thanks to the
+// second pass the first cell's logits depend on the last input cell, and the examples of a batch stay
+// independent. A number of cells a step that does not divide the canvas is an error that says so.
 func TestDNCSecondPass(t *testing.T) {
 	backend := testutil.Backend(t)
 	const rows, cols, batch = 2, 3, 2
 	n := rows * cols
-	store, err := latformer.NewStoreFor(DNC(), hparams.Settings{{Key: ParamDim, Value: 8}, {Key: ParamDNCSlots, Value: 5},
-		{Key: ParamDNCWidth, Value: 3}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec, err := model.NewExec(backend, store, func(scope *model.Scope, tokens *Node) *Node {
-		return DNC().Build(scope, rows, cols, tokens, nil).Logits
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer exec.Finalize()
 	tokens := make([]int32, batch*n)
 	for i := range tokens {
 		tokens[i] = int32(i % 10)
 	}
-	logits := func(tok []int32) []float32 {
-		return tensors.MustCopyFlatData[float32](exec.MustCall(tensors.FromFlatDataAndDimensions(tok, batch, n))[0])
-	}
-	base := logits(tokens)
-	if len(base) != batch*n*11 {
-		t.Fatalf("%d logits, want %d", len(base), batch*n*11)
-	}
-	changed := slices.Clone(tokens)
-	changed[n-1] = (changed[n-1] + 1) % 10 // the last cell of the first example
-	got := logits(changed)
-	diff := 0.0
-	for v := range 11 { // the first cell of the first example
-		diff = max(diff, math.Abs(float64(got[v]-base[v])))
-	}
-	if diff == 0 {
-		t.Error("the first cell's logits do not depend on the last input cell")
-	}
-	for i := n * 11; i < len(base); i++ {
-		if got[i] != base[i] {
-			t.Fatalf("changing the first example changed the second's logit %d", i)
+	for _, k := range []int{0, 1, 4} {
+		store, err := latformer.NewStoreFor(DNC(), hparams.Settings{{Key: ParamDim, Value: 8}, {Key: ParamDNCSlots, Value: 5},
+			{Key: ParamDNCWidth, Value: 3}, {Key: ParamDNCCellsPerStep, Value: k}})
+		if err != nil {
+			t.Fatal(err)
 		}
+		exec, err := model.NewExec(backend, store, func(scope *model.Scope, tokens *Node) *Node {
+			return DNC().Build(scope, rows, cols, tokens, nil).Logits
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits := func(tok []int32) ([]float32, error) {
+			out, err := exec.Call(tensors.FromFlatDataAndDimensions(tok, batch, n))
+			if err != nil {
+				return nil, err
+			}
+			return tensors.MustCopyFlatData[float32](out[0]), nil
+		}
+		base, err := logits(tokens)
+		if k == 4 {
+			if err == nil || !strings.Contains(err.Error(), "does not divide the 6 cells") {
+				t.Errorf("4 cells a step on a 2x3 canvas: error %v", err)
+			}
+			exec.Finalize()
+			continue
+		}
+		if err != nil || len(base) != batch*n*11 {
+			t.Fatalf("%d cells a step: %d logits (%v), want %d", k, len(base), err, batch*n*11)
+		}
+		changed := slices.Clone(tokens)
+		changed[n-1] = (changed[n-1] + 1) % 10 // the last cell of the first example
+		got, _ := logits(changed)
+		diff := 0.0
+		for v := range 11 { // the first cell of the first example
+			diff = max(diff, math.Abs(float64(got[v]-base[v])))
+		}
+		if diff == 0 {
+			t.Errorf("%d cells a step: the first cell's logits do not depend on the last input cell", k)
+		}
+		for i := n * 11; i < len(base); i++ {
+			if got[i] != base[i] {
+				t.Fatalf("%d cells a step: changing the first example changed the second's logit %d", k, i)
+			}
+		}
+		exec.Finalize()
 	}
 }
 
@@ -258,10 +273,10 @@ func TestDNCParams(t *testing.T) {
 			count += v.Shape().Size()
 		}
 	}
-	const d, slots, w, r, tokens = 32, 32, 16, 2, 11
-	_ = slots // the memory is state, not parameters
-	f := d + 1 + r*w
-	want := tokens*d + (f+d)*4*d + 4*d + d*dncInterfaceSize(r, w) + dncInterfaceSize(r, w) + (d+r*w)*tokens + tokens
+	// A 3 x 3 canvas, a row (k = 3 cells) a step; the memory (N = 16) is state, not parameters.
+	const d, w, r, k, tokens = 32, 32, 2, 3, 11
+	f, size := k*d+1+r*w, dncInterfaceSize(r, w)
+	want := tokens*d + (f+d)*4*d + 4*d + d*size + size + (d+r*w)*k*tokens + k*tokens
 	t.Logf("DNC parameters: %d", count)
 	if count != want {
 		t.Errorf("%d parameters, want %d", count, want)
