@@ -104,7 +104,7 @@ func TestReadResultsOldFormat(t *testing.T) {
 // TestOptions checks that bad options are errors before any work.
 func TestOptions(t *testing.T) {
 	for _, o := range []Options{{Split: "test"}, {Category: "spin"}, {Workers: -1}, {Canvas: 31}, {Resume: true, Force: true}, {Resume: true},
-		{Model: "dnc"}, {Settings: hparams.Settings{{Key: baselines.ParamDim, Value: 8}}}} {
+		{Model: "lstm"}, {Settings: hparams.Settings{{Key: baselines.ParamDim, Value: 8}}}} {
 		if _, err := o.withDefaults(time.Time{}); err == nil {
 			t.Errorf("%+v: want an error", o)
 		}
