@@ -33,7 +33,7 @@ help:
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       Table 2's LatFormer rows (search alone, LatFormer + search, paper protocol, no search); make arc-quick: 8 tasks"
 	@echo "make arc-evaluation  the three rows on ARC's evaluation split (381 tasks, screened by the search)"
-	@echo "make arc-baselines  Table 2's baseline rows on the tasks with canvas <= 10 (about 3 h on 2 cores; BASELINES=cnn for one)"
+	@echo "make arc-baselines  Table 2's baseline rows on the tasks with canvas <= 10 (about 4 h on 2 cores; BASELINES=cnn for one)"
 	@echo "make sample-efficiency  Figure 5: accuracy vs training pairs on the synthetic tasks, 5 models, and the translations without the search (about 1 h 55 min on 2 cores)"
 	@echo "make noise     Table 4: LatFormer with noisy one-hot inputs, the paper's protocol and with the search (about 35 min on 2 cores)"
 	@echo "make registration  Table 5 analogue: image registration vs phase correlation and SIFT (about 15 min)"
@@ -152,8 +152,8 @@ arc-quick: build
 	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --limit 8 --steps 100 --out runs/arc_quick.csv --force $(ARC_FLAGS)
 
 # Table 2's baseline rows (package baselines): each baseline on the 59 annotated tasks with canvas <= 10, the
-# Transformer with augmentation on the rotate, reflect and scale ones only (as in the paper); about 3 h on 2
-# cores in all, resumable (each run's output is appended to arc_baseline_<model>_run.txt beside its file).
+# Transformer with augmentation on the rotate, reflect and scale ones only (as in the paper); about 4 h on 2
+# cores in all (the DNC 71 min with one worker), resumable (each run's output is appended to arc_baseline_<model>_run.txt beside its file).
 # BASELINES=cnn runs one.
 BASELINES ?= cnn pixelcnn attention_abs attention_rel transformer_aug transformer dnc
 arc-baselines: build
