@@ -20,7 +20,7 @@ BIN       := bin
 LATFORMER := $(BIN)/latformer
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
-.PHONY: t5-fixtures xla-check lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check compute-fork-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
+.PHONY: t5-fixtures dnc-fixtures xla-check lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check compute-fork-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
@@ -33,11 +33,12 @@ help:
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       Table 2's LatFormer rows (search alone, LatFormer + search, paper protocol, no search); make arc-quick: 8 tasks"
 	@echo "make arc-evaluation  the three rows on ARC's evaluation split (381 tasks, screened by the search)"
-	@echo "make arc-baselines  Table 2's baseline rows on the tasks with canvas <= 10 (about 3 h on 2 cores; BASELINES=cnn for one)"
+	@echo "make arc-baselines  Table 2's baseline rows on the tasks with canvas <= 10 (about 4 h on 2 cores; BASELINES=cnn for one)"
 	@echo "make sample-efficiency  Figure 5: accuracy vs training pairs on the synthetic tasks, 5 models, and the translations without the search (about 1 h 55 min on 2 cores)"
 	@echo "make noise     Table 4: LatFormer with noisy one-hot inputs, the paper's protocol and with the search (about 35 min on 2 cores)"
 	@echo "make registration  Table 5 analogue: image registration vs phase correlation and SIFT (about 15 min)"
 	@echo "make t5-fixtures  regenerate t5/testdata with Hugging Face transformers in .venv-t5/ (pinned, from PyPI; not part of test)"
+	@echo "make dnc-fixtures regenerate baselines/testdata/dnc_memory_step.json with ixaxaar's PyTorch DNC in .venv-dnc/ (pinned, from PyPI; not part of test)"
 	@echo "make larc      Table 3: LARC's geometric test tasks without and with their description (T5=DIR for T5)"
 	@echo "make serve   the ARC browser on http://127.0.0.1:8080/: tasks, predictions, masks, labelling (Ctrl-C stops it)"
 	@echo "make serve-check  the ARC browser driven in headless Chromium; saves runs/serve-check.png (about 10 s)"
@@ -151,10 +152,10 @@ arc-quick: build
 	$(LATFORMER) arc $(if $(DATA),--data $(DATA)) --category all --limit 8 --steps 100 --out runs/arc_quick.csv --force $(ARC_FLAGS)
 
 # Table 2's baseline rows (package baselines): each baseline on the 59 annotated tasks with canvas <= 10, the
-# Transformer with augmentation on the rotate, reflect and scale ones only (as in the paper); about 3 h on 2
-# cores in all, resumable (each run's output is appended to arc_baseline_<model>_run.txt beside its file).
+# Transformer with augmentation on the rotate, reflect and scale ones only (as in the paper); about 4 h on 2
+# cores in all (the DNC 71 min with one worker), resumable (each run's output is appended to arc_baseline_<model>_run.txt beside its file).
 # BASELINES=cnn runs one.
-BASELINES ?= cnn pixelcnn attention_abs attention_rel transformer_aug transformer
+BASELINES ?= cnn pixelcnn attention_abs attention_rel transformer_aug transformer dnc
 arc-baselines: build
 	@bash -o pipefail -ec 'for m in $(BASELINES); do \
 		cat=all; [ $$m = transformer_aug ] && cat=rotate,reflect,scale; \
@@ -218,6 +219,18 @@ t5-fixtures:
 	@test -x $(T5_VENV)/bin/python || python3 -m venv $(T5_VENV)
 	$(T5_VENV)/bin/pip install -q -r scripts/t5_requirements.txt
 	HF_HUB_OFFLINE=1 $(T5_VENV)/bin/python scripts/t5_hf_fixture.py --out t5/testdata
+
+# DNC goldens (baselines/testdata/dnc_memory_step.json): the memory step from the paper's equations in numpy,
+# checked against ixaxaar's PyTorch DNC (PyPI dnc, pinned in scripts/dnc_requirements.txt), and a matrix's
+# singular values (scripts/dnc_fixture.py). The package goes into .venv-dnc/ (ignored), a virtual environment
+# over Debian's python3-torch and python3-numpy (installed here when missing). Not part of test: the goldens
+# are committed.
+DNC_VENV := .venv-dnc
+dnc-fixtures:
+	@/usr/bin/python3 -c "import torch, numpy" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-torch python3-numpy)
+	@test -x $(DNC_VENV)/bin/python || /usr/bin/python3 -m venv --system-site-packages $(DNC_VENV)
+	$(DNC_VENV)/bin/pip install -q --no-deps -r scripts/dnc_requirements.txt
+	$(DNC_VENV)/bin/python scripts/dnc_fixture.py --out baselines/testdata/dnc_memory_step.json
 
 # The PyTorch reference steps (full attention, bench/latformer_ref.py: shared/bench's model, step and timer
 # with --compile and a backend line; mask-only factored, bench/latformer_factored_ref.py) in up to three rows:

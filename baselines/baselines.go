@@ -19,14 +19,15 @@
 //	transformer_aug  the Transformer with data augmentation: the input's images under the rotations,
 //	                 reflections and scalings of the canvas are extra inputs, one embedding table each,
 //	                 summed into every cell's embedding
+//	dnc              the Differentiable Neural Computer (Graves et al. 2016): an LSTM controller with an
+//	                 external memory (content addressing, usage-based allocation, temporal links; one write
+//	                 and two read heads) reading the canvas's cells twice, with the spectral regularization
+//	                 of Kolev et al. added to the training loss
 //
 // Every model maps tokens [batch, rows*cols] (colors 0..9 and the pad token) to per-cell logits
 // [batch, rows*cols, 11] and has no mask experts (latformer.Outputs.Gates is nil). Their sizes are
 // hyperparameters (Params) with defaults of the size of a one-layer LatFormer (d = 32); docs/arc-baselines.md
 // lists them with their parameter counts.
-//
-// Not here: the Differentiable Neural Computer with spectral regularization (an external memory with its
-// own controller and training loop); docs/arc-baselines.md says why.
 package baselines
 
 import (
@@ -84,6 +85,7 @@ var registry = map[string]func() latformer.Architecture{
 	"attention_rel":   AttentionRel,
 	"transformer":     Transformer,
 	"transformer_aug": TransformerAug,
+	"dnc":             DNC,
 }
 
 // Names lists the baselines, sorted.

@@ -40,7 +40,7 @@ func examples(t testing.TB, rng *rand.Rand, a lattice.Action, side, grid, num in
 
 // TestByName checks the registry: every name builds, "latformer" is the paper's model, others are errors.
 func TestByName(t *testing.T) {
-	if got := Names(); !slices.Equal(got, []string{"attention_abs", "attention_rel", "cnn", "pixelcnn", "transformer", "transformer_aug"}) {
+	if got := Names(); !slices.Equal(got, []string{"attention_abs", "attention_rel", "cnn", "dnc", "pixelcnn", "transformer", "transformer_aug"}) {
 		t.Errorf("Names() = %v", got)
 	}
 	for _, n := range append(Names(), "latformer") {
@@ -49,8 +49,8 @@ func TestByName(t *testing.T) {
 			t.Errorf("ByName(%q) = %q, %v", n, a.Name, err)
 		}
 	}
-	if _, err := ByName("dnc"); err == nil || !strings.Contains(err.Error(), "cnn") {
-		t.Errorf("ByName(dnc) error = %v, want one listing the models", err)
+	if _, err := ByName("lstm"); err == nil || !strings.Contains(err.Error(), "cnn") {
+		t.Errorf("ByName(lstm) error = %v, want one listing the models", err)
 	}
 }
 

@@ -3,6 +3,7 @@
 package latformer
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -11,9 +12,12 @@ import (
 	"github.com/latformer/latformer/internal/testutil"
 
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/hparams"
@@ -98,4 +102,40 @@ func mustStore(t *testing.T, arch Architecture, settings string) *model.Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestArchitectureRegularization checks that the training loss adds the terms an architecture registers
+// with GoMLX's train.AddRegularizationLoss while building (as the DNC baseline does): a per-cell model with
+// the term 100 + (s - 5)² of a variable s that nothing else uses reports a loss above 100, and training
+// moves s to 5, which only the term's gradient can do.
+func TestArchitectureRegularization(t *testing.T) {
+	arch := perCell()
+	build := arch.Build
+	var s *model.Variable
+	arch.Build = func(scope *model.Scope, rows, cols int, tokens, cond *Node) *Outputs {
+		out := build(scope, rows, cols, tokens, cond)
+		g := tokens.Graph()
+		s = scope.VariableWithShape("s", shapes.Make(dtypes.Float32))
+		train.AddRegularizationLoss(AddScalar(Square(AddScalar(s.NodeValue(g), -5)), 100))
+		return out
+	}
+	backend := testutil.Backend(t)
+	l, err := NewLearnerFor(arch, backend, mustStore(t, arch, "train_steps=300;augment_copies=1;train_restarts=1;fit_patience=0;learning_rate=0.05"), 4, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(43, 44))
+	pairs, _ := examples(t, rng, lattice.Translation{Deltas: []int{0, 0}}, 4, 3, 2)
+	fit, err := l.Fit(pairs, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := float64(tensors.ToScalar[float32](s.MustValue()))
+	t.Logf("loss %.4f, s = %.4f", fit.Loss, got)
+	if fit.Loss < 100 || fit.Loss > 105 {
+		t.Errorf("training loss %.4f, want the cross-entropy plus 100", fit.Loss)
+	}
+	if math.Abs(got-5) > 0.1 {
+		t.Errorf("s = %.4f after training, want 5 (the regularization term's minimum)", got)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train"
 	"github.com/gomlx/gomlx/ml/train/loss"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/experts"
@@ -36,7 +37,8 @@ func (l *Learner) stepGraph(opt optimizer.Interface, hard bool) func(scope *mode
 	}
 }
 
-// trainStep builds one training step: the loss of the batch, the optimizer's update, and the cell
+// trainStep builds one training step: the loss of the batch (the cross-entropy, plus the regularization
+// terms the architecture added with train.AddRegularizationLoss), the optimizer's update, and the cell
 // accuracy and per-example exactness of the batch's predictions (before the update).
 //
 // With frozenGates the gating FFNs' variables are left out of the update (not even the optimizer's
@@ -49,6 +51,11 @@ func (l *Learner) trainStep(scope *model.Scope, opt optimizer.Interface, in step
 	if out.SmoothedLogits != nil {
 		// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.
 		theLoss = Add(theLoss, crossEntropy(out.SmoothedLogits, in.targets, in.rows))
+	}
+	if reg := train.GetRegularizationLoss(g); reg != nil {
+		// The architecture's own loss terms, added while it built its graph with GoMLX's
+		// train.AddRegularizationLoss (the DNC baseline's spectral regularization, GoMLX's regularizers).
+		theLoss = Add(theLoss, reg)
 	}
 	if frozenGates {
 		defer freezeGates(scope.Store())()
