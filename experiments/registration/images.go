@@ -32,7 +32,7 @@ const installImages = "`make jupyter-setup` installs scikit-image from PyPI into
 func FindImagesDir(names []string) (string, error) {
 	if dir := os.Getenv(EnvImagesDir); dir != "" {
 		if missing := missingImages(dir, names); len(missing) > 0 {
-			return "", fmt.Errorf("$%s=%s does not hold the image(s) %s", EnvImagesDir, dir, strings.Join(missing, ", "))
+			return "", fmt.Errorf("$%s=%s: %s; %s", EnvImagesDir, dir, describeMissing(missing, names), installImages)
 		}
 		return dir, nil
 	}
