@@ -187,9 +187,12 @@ noise: build
 noise-quick: build
 	$(LATFORMER) noise --quick $(if $(DATA),--data $(DATA)) --out runs/noise_quick.csv --force
 
-# Table 5's analogue: scikit-image's sample images and the reference script need Debian's python3-skimage
-# and python3-opencv (installed here when missing). LatFormer's registrations, then phase correlation and
-# SIFT on the same windows, then the table with all three (the second latformer call trains nothing).
+# Table 5's analogue. The reference script (phase correlation, SIFT) runs with Debian's python3-skimage and
+# python3-opencv (`make skimage` installs them when missing). LatFormer's images are scikit-image's sample
+# images: $$LATFORMER_SKIMAGE_DATA, else the checkout's .venv/ (`make jupyter-setup` installs scikit-image from
+# PyPI there; notebook 06 reads them there), else Debian's (registration.FindImagesDir). LatFormer's
+# registrations, then phase correlation and SIFT on the same windows, then the table with all three (the
+# second latformer call trains nothing).
 skimage:
 	@/usr/bin/python3 -c "import skimage, cv2" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-skimage python3-opencv)
 

@@ -3,8 +3,10 @@
 # `make jupyter-setup`: everything the notebooks need, inside the checkout, for any user (root or not).
 #
 #   1. .venv/            a Python virtual environment with the pinned Jupyter of notebooks/requirements.txt
-#                        (JupyterLab 4.6, Notebook 7.6, nbconvert, nbclient) from PyPI; re-installed only when
-#                        that file changes.
+#                        (JupyterLab 4.6, Notebook 7.6, nbconvert, nbclient) and scikit-image, whose wheel
+#                        holds the sample images notebook 06 and `latformer registration` read
+#                        (.venv/lib/python3*/site-packages/skimage/data: registration.FindImagesDir), from PyPI;
+#                        re-installed only when that file changes.
 #   2. .venv/bin/        gonb and goimports built from the versions in go.mod's tool block, gopls from
 #                        tools/gopls/go.mod's (a module of its own, see there).
 #   3. .venv/share/jupyter/kernels/gonb/kernel.json

@@ -16,12 +16,13 @@ import (
 // runRegistration is `latformer registration` (our analogue of Table 5).
 func runRegistration(args []string) error {
 	fs := newFlagSet("registration", "latformer registration [flags]",
-		"Table 5 analogue: image registration on natural images (scikit-image's sample images from Debian). A second\n"+
+		"Table 5 analogue: image registration on natural images (scikit-image's sample images). A second\n"+
 			"modality is an intensity transform of each image, translated; LatFormer (translation expert only) learns\n"+
 			"from the k x k patch pairs of a window and its translation is read from the gates. Success: relative\n"+
 			"registration error < 2%. Phase correlation and SIFT on the same windows: scripts/registration_reference.py\n"+
 			"on the --export directory. One CSV row per registration (--resume continues).")
-	images := fs.String("images", registration.DefaultImagesDir, "directory of the images (Debian's python3-skimage puts scikit-image's sample images here)")
+	images := fs.String("images", "", "directory of the images (default: $"+registration.EnvImagesDir+", else scikit-image's sample images in the checkout's\n"+
+		registration.VenvImagesGlob+" (make jupyter-setup installs them from PyPI), else Debian's "+registration.DebianImagesDir+")")
 	names := stringsFlag(fs, "image-list", registration.DefaultImages, "comma-separated image `files` in --images")
 	quick := fs.Bool("quick", false, "quick mode for CI: 3 images, 1 pair each, 8 x 8 patches, raw condition only, 150 steps")
 	perImage := fs.Int("pairs-per-image", 2, "windows (registration tasks) per image")
@@ -48,6 +49,12 @@ func runRegistration(args []string) error {
 	if err != nil {
 		return err
 	}
+	if *images == "" {
+		// Where FindImagesDir finds none, registration.Run says where it looked (after the other options' checks).
+		if dir, err := registration.FindImagesDir(*names); err == nil {
+			*images = dir
+		}
+	}
 	if err := run.prepare(fs, joinAll(*images, *names)); err != nil {
 		return err
 	}
@@ -62,9 +69,9 @@ func runRegistration(args []string) error {
 	outcome, err := registration.Run(o, registration.Report{
 		Start: func(info registration.RunInfo) {
 			p := info.Options.PairOptions
-			bar = startRun(info.Backend, fmt.Sprintf("registration: %d registrations (%d images x %d windows of %d x %d cells in %d x %d patches of %d, shifts up to %d, modality %s, conditions %s), %d already done; results in %s",
+			bar = startRun(info.Backend, fmt.Sprintf("registration: %d registrations (%d images x %d windows of %d x %d cells in %d x %d patches of %d, shifts up to %d, modality %s, conditions %s; images from %s), %d already done; results in %s",
 				info.Pairs, len(p.Images), p.PairsPerImage, p.Patch*p.Grid, p.Patch*p.Grid, p.Grid, p.Grid, p.Patch, p.MaxShift, p.Modality,
-				strings.Join(info.Options.Conditions, ","), info.Done, info.Options.Out), info.Pairs-info.Done, "registering", run.quiet)
+				strings.Join(info.Options.Conditions, ","), p.ImagesDir, info.Done, info.Options.Out), info.Pairs-info.Done, "registering", run.quiet)
 		},
 		Pair: func(r registration.Result, finished, total int) {
 			ok := "fail"

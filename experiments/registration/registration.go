@@ -2,8 +2,8 @@
 
 // Package registration is our analogue of the paper's image-registration experiment (Appendix B.5,
 // Table 5). The paper's aerial and cytological image pairs (Lu et al. 2021) are not reachable here, so we
-// build pairs the same way from natural images that a Debian package ships (scikit-image's sample
-// images): the second "modality" is a documented intensity transform of the first, and the pair differs
+// build pairs the same way from natural images that scikit-image ships (its sample images, from PyPI's wheel
+// in the checkout's .venv or from Debian's python3-skimage: FindImagesDir): the second "modality" is a documented intensity transform of the first, and the pair differs
 // by a translation.
 //
 // One registration task: a W x W window of image A at (R0, C0), and the window of image B at the same
@@ -39,9 +39,6 @@ import (
 	"github.com/latformer/latformer/datasets"
 )
 
-// DefaultImagesDir is where Debian's python3-skimage puts scikit-image's sample images.
-const DefaultImagesDir = "/usr/lib/python3/dist-packages/skimage/data"
-
 // DefaultImages are the natural (photographed or micrographed) grayscale-able images of scikit-image's
 // data used by default: textures, scenes, objects, cells and the sky; not the synthetic or binary ones.
 var DefaultImages = []string{"astronaut.png", "brick.png", "camera.png", "chelsea.png", "coffee.png", "coins.png",
@@ -73,7 +70,7 @@ type Pair struct {
 
 // PairOptions say how pairs are drawn.
 type PairOptions struct {
-	ImagesDir     string   // "" : DefaultImagesDir
+	ImagesDir     string   // "" : FindImagesDir's (the $LATFORMER_SKIMAGE_DATA, .venv or Debian directory holding Images)
 	Images        []string // file names (nil: DefaultImages)
 	PairsPerImage int      // default 2
 	Patch         int      // s, the canvas side of LatFormer (default 16)
@@ -84,9 +81,6 @@ type PairOptions struct {
 }
 
 func (o PairOptions) withDefaults() (PairOptions, error) {
-	if o.ImagesDir == "" {
-		o.ImagesDir = DefaultImagesDir
-	}
 	if o.Images == nil {
 		o.Images = DefaultImages
 	}
@@ -114,6 +108,13 @@ func (o PairOptions) withDefaults() (PairOptions, error) {
 		return o, fmt.Errorf("max shift must be >= 1 and less than half the patch side %d, got %d", o.Patch, o.MaxShift)
 	case Modalities[o.Modality] == nil:
 		return o, fmt.Errorf("unknown modality %q: want one of %v", o.Modality, modalityNames())
+	}
+	if o.ImagesDir == "" {
+		dir, err := FindImagesDir(o.Images)
+		if err != nil {
+			return o, err
+		}
+		o.ImagesDir = dir
 	}
 	return o, nil
 }
@@ -163,7 +164,7 @@ func MakePairs(o PairOptions) ([]Pair, error) {
 	for ii, name := range o.Images {
 		img, err := LoadGray(filepath.Join(o.ImagesDir, name))
 		if err != nil {
-			return nil, fmt.Errorf("%w (the default images come with Debian's python3-skimage; --images DIR chooses another directory)", err)
+			return nil, fmt.Errorf("%w (the default images are scikit-image's sample images: %s)", err, installImages)
 		}
 		h, wd := len(img), len(img[0])
 		m := o.MaxShift
