@@ -79,9 +79,24 @@ func newFlagSet(name, usageLine, description string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args; -h and --help print the usage on stdout and return flag.ErrHelp, a bad flag
-// prints the usage on stderr and returns a usageError.
+// parseFlags parses args of a command without positional arguments (parseFlagsArgs, then an error for
+// any positional argument).
 func parseFlags(fs *flag.FlagSet, args []string) error {
+	positional, err := parseFlagsArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(positional) > 0 {
+		return usageError{fmt.Errorf("unexpected arguments: %q", positional), fs}
+	}
+	return nil
+}
+
+// parseFlagsArgs parses args, flags and positional arguments: -h and --help print the usage on stdout and
+// return flag.ErrHelp, a bad flag returns a usageError (main prints the usage on stderr). Flags may come
+// before, between or after the positional arguments (Go's flag package stops at the first argument; the
+// rest is parsed again), and "--" ends the flags. It returns the positional arguments in order.
+func parseFlagsArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	for _, a := range args {
 		if a == "--" {
 			break
@@ -89,17 +104,25 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
 			fs.SetOutput(os.Stdout)
 			fs.Usage()
-			return flag.ErrHelp
+			return nil, flag.ErrHelp
 		}
 	}
 	fs.SetOutput(io.Discard) // the error is reported once, by main, with the usage
-	if err := fs.Parse(args); err != nil {
-		return usageError{err, fs}
+	var positional []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return nil, usageError{err, fs}
+		}
+		left := fs.Args()
+		if consumed := len(rest) - len(left); consumed > 0 && rest[consumed-1] == "--" {
+			return append(positional, left...), nil
+		}
+		if len(left) == 0 {
+			return positional, nil
+		}
+		positional, rest = append(positional, left[0]), left[1:]
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unexpected arguments: %q", fs.Args()), fs}
-	}
-	return nil
 }
 
 // exitCode runs a command and maps its error to the exit status: 0 on success or help, 2 for usage

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -196,36 +194,4 @@ func runScore(args []string) error {
 	sum := score.Total * float64(len(score.Tasks))
 	fmt.Printf("score %.4f (%.2f of %d tasks)\n", score.Total, sum, len(score.Tasks))
 	return nil
-}
-
-// parseFlagsArgs is parseFlags for a command with positional arguments: flags may come before, between or
-// after them (Go's flag package stops at the first argument; the rest is parsed again), and "--" ends the
-// flags. It returns the positional arguments in order.
-func parseFlagsArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
-			fs.SetOutput(os.Stdout)
-			fs.Usage()
-			return nil, flag.ErrHelp
-		}
-	}
-	fs.SetOutput(io.Discard) // the error is reported once, by main, with the usage
-	var positional []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			return nil, usageError{err, fs}
-		}
-		left := fs.Args()
-		if consumed := len(rest) - len(left); consumed > 0 && rest[consumed-1] == "--" {
-			return append(positional, left...), nil
-		}
-		if len(left) == 0 {
-			return positional, nil
-		}
-		positional, rest = append(positional, left[0]), left[1:]
-	}
 }

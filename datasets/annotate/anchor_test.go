@@ -29,15 +29,20 @@ func canvasOf(rows, cols int, lines ...string) datasets.Canvas {
 // TestSelectionBoxes checks the anchors' boxes on hand-made grids: the background, the foreground, a
 // color, the largest and smallest objects (8-connected, several colors) and one-color objects
 // (4-connected), and the selections that read no box (a missing color, a tie).
-func TestSelectionBoxes(t *testing.T) {
-	x := canvasOf(7, 8,
+// twoObjects is a 6 x 7 grid on a 7 x 8 canvas: a 2-3 block of 4 cells and two diagonal 4s.
+func twoObjects() datasets.Canvas {
+	return canvasOf(7, 8,
 		"0000000",
 		"0220000",
 		"0230000",
 		"0000400",
 		"0000040",
 		"0000000",
-	) // 6 x 7 grid on a 7 x 8 canvas
+	)
+}
+
+func TestSelectionBoxes(t *testing.T) {
+	x := twoObjects()
 	cases := []struct {
 		sel  Selection
 		want Box
@@ -152,14 +157,7 @@ func TestProposeAnchored(t *testing.T) {
 // TestObjectColors checks the colors of the object a selection picks: the non-background colors inside its
 // box for the object selections, none for the others.
 func TestObjectColors(t *testing.T) {
-	x := canvasOf(7, 8,
-		"0000000",
-		"0220000",
-		"0230000",
-		"0000400",
-		"0000040",
-		"0000000",
-	)
+	x := twoObjects()
 	cases := []struct {
 		sel  Selection
 		want []int
