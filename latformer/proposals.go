@@ -178,30 +178,48 @@ func latticeProposals(e experts.Expert, examples []Example, max int, grid, ancho
 	tryGrid := !e.GridLattice && grid
 	for _, roles := range []bool{false, true} {
 		props, err := proposals(e, examples, max, roles)
-		if err != nil || len(props) > 0 {
+		if err != nil {
 			return props, e, err
 		}
-		if !tryGrid {
+		used := e
+		if len(props) == 0 && tryGrid {
+			if props, err = proposals(g, examples, max, roles); err != nil {
+				return props, e, err
+			}
+			used = g
+		}
+		if !anchored || roles || !tryGrid {
+			if len(props) > 0 {
+				return props, used, nil
+			}
 			continue
 		}
-		if props, err = proposals(g, examples, max, roles); err != nil {
-			return props, e, err
+		// The anchor-relative elements where no plain table fits the canvas or the grid, and where one
+		// does but its element has at least anchoredCostMargin parts more than the best anchored one and
+		// that one's table copies what it reads (annotate.Proposal.Recolorings 0): a crop at an object,
+		// its first cell or the grid's tile, the output the input's part as it is, is then the simpler
+		// description, and the canvas or grid element of three or four parts a coincidence of the pairs.
+		if len(props) > 0 && props[0].Cost() < 1+anchoredCostMargin {
+			return props, used, nil
+		}
+		aprops, err := proposals(a, examples, 0, roles)
+		if err != nil {
+			return aprops, e, err
+		}
+		aprops = sameFrames(aprops, examples, max)
+		if len(aprops) > 0 && (len(props) == 0 || (aprops[0].Cost()+anchoredCostMargin <= props[0].Cost() && aprops[0].Recolorings() == 0)) {
+			return aprops, a, nil
 		}
 		if len(props) > 0 {
-			return props, g, nil
-		}
-		if !anchored || roles {
-			continue
-		}
-		if props, err = proposals(a, examples, 0, roles); err != nil {
-			return props, e, err
-		}
-		if props = sameFrames(props, examples, max); len(props) > 0 {
-			return props, a, nil
+			return props, used, nil
 		}
 	}
 	return nil, e, nil
 }
+
+// anchoredCostMargin is how many parts fewer (annotate.Proposal.Cost) the best anchor-relative element
+// must have than the best canvas or grid element with a plain table to be proposed instead of it.
+const anchoredCostMargin = 1
 
 // elementOf is the base element with the search's translation: a circular shift modulo the side (false
 // when the gates cannot hold it), a zero-fill shift by Delta.

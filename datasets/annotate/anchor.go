@@ -38,16 +38,49 @@ const (
 	// other than pad and the background (rectangles that touch stay apart).
 	SelLargestMono
 	SelSmallestMono
+	// SelHoled is the box of the one-color object that encloses cells not its own (a hole: cells that
+	// cannot reach the box's edge through cells not of the object, 4-connected); none unless exactly one
+	// object has a hole.
+	SelHoled
+	// SelInside is the box of the one-color object lying wholly in another object's hole (the cell a ring
+	// encloses); none unless exactly one does.
+	SelInside
+	// SelUnique is the box of the object (8-connected, as SelLargest) whose pattern, its cells and their
+	// colors, no other object has: the odd one out of at least three objects; none unless exactly one is.
+	SelUnique
+	// SelRect is the box of the largest filled one-color rectangle (of a color other than pad and the
+	// background, at least 2 cells): the solid block among noise of its own color; none on a tie.
+	SelRect
+	// SelTile is the grid's repeating unit: the top-left box of the smallest number of rows and of columns,
+	// each dividing the grid's, whose copies make the grid; none where the grid does not repeat.
+	SelTile
 )
 
-// Selection names a box of an input: Kind, and Color for SelColor.
+// Selection names a box of an input: Kind, and Color for SelColor. Cell narrows it to one cell: the first
+// cell of the box, in reading order, that is neither pad nor the background (the box's top-left where all
+// are): "the color of" an object as a 1 x 1 crop. Mirror reflects the box through the grid's middle on the
+// axes it sets (bit 0: rows, bit 1: columns): where a symmetric pattern is hidden under a color, the box of
+// that color mirrored is where the hidden cells can still be read.
 type Selection struct {
-	Kind  SelectionKind
-	Color int
+	Kind   SelectionKind
+	Color  int
+	Cell   bool
+	Mirror int
 }
 
 // String names the selection as the CSVs and docs write it.
 func (s Selection) String() string {
+	if s.Mirror != 0 {
+		t := s
+		t.Mirror = 0
+		axes := map[int]string{1: "0", 2: "1", 3: "01"}[s.Mirror]
+		return "mirror" + axes + "(" + t.String() + ")"
+	}
+	if s.Cell {
+		t := s
+		t.Cell = false
+		return "cell(" + t.String() + ")"
+	}
 	switch s.Kind {
 	case SelOrigin:
 		return "origin"
@@ -67,6 +100,16 @@ func (s Selection) String() string {
 		return "largest1"
 	case SelSmallestMono:
 		return "smallest1"
+	case SelHoled:
+		return "holed"
+	case SelInside:
+		return "inside"
+	case SelUnique:
+		return "unique"
+	case SelRect:
+		return "rect"
+	case SelTile:
+		return "tile"
 	}
 	return fmt.Sprintf("selection(%d)", int(s.Kind))
 }
@@ -101,6 +144,31 @@ func Background(c datasets.Canvas) int {
 // BoxOf returns the box the selection reads off the canvas, and false where it reads none (an absent color,
 // no foreground, a tie between objects). SelOrigin is the 1 x 1 box at (0, 0); SelSame has no box of its own.
 func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
+	if s.Mirror != 0 {
+		t := s
+		t.Mirror = 0
+		b, ok := t.BoxOf(c)
+		if !ok {
+			return Box{}, false
+		}
+		h, w := GridExtents(c)
+		if s.Mirror&1 != 0 {
+			b.R0 = h - b.R0 - b.H
+		}
+		if s.Mirror&2 != 0 {
+			b.C0 = w - b.C0 - b.W
+		}
+		return b, b.R0 >= 0 && b.C0 >= 0
+	}
+	if s.Cell {
+		t := s
+		t.Cell = false
+		b, ok := t.BoxOf(c)
+		if !ok {
+			return Box{}, false
+		}
+		return firstCell(c, b), true
+	}
 	switch s.Kind {
 	case SelOrigin:
 		return Box{0, 0, 1, 1}, true
@@ -109,7 +177,9 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 		return Box{0, 0, h, w}, true
 	case SelColor:
 		return boxWhere(c, func(v int32) bool { return int(v) == s.Color })
-	case SelForeground, SelLargest, SelSmallest, SelLargestMono, SelSmallestMono:
+	case SelTile:
+		return tileBox(c)
+	case SelForeground, SelLargest, SelSmallest, SelLargestMono, SelSmallestMono, SelHoled, SelInside, SelUnique, SelRect:
 		bg := Background(c)
 		if bg < 0 {
 			return Box{}, false
@@ -120,21 +190,43 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 			return boxWhere(c, fg)
 		case SelLargestMono, SelSmallestMono:
 			return objectBox(c, fg, s.Kind == SelLargestMono, true)
+		case SelHoled, SelInside:
+			return holedBox(c, fg, s.Kind == SelInside)
+		case SelUnique:
+			return uniqueBox(c, fg)
+		case SelRect:
+			return rectBox(c, fg)
 		}
 		return objectBox(c, fg, s.Kind == SelLargest, false)
 	}
 	return Box{}, false
 }
 
+// firstCell is the 1 x 1 box of the first cell of b, in reading order, that is neither pad nor the
+// background; b's top-left where there is none.
+func firstCell(c datasets.Canvas, b Box) Box {
+	bg := Background(c)
+	for r := b.R0; r < b.R0+b.H; r++ {
+		for col := b.C0; col < b.C0+b.W; col++ {
+			if v := c.Cells[r*c.Cols+col]; v != datasets.PadToken && int(v) != bg {
+				return Box{r, col, 1, 1}
+			}
+		}
+	}
+	return Box{b.R0, b.C0, 1, 1}
+}
+
 // ObjectColors returns the colors of the object the selection picks on the canvas: the colors other than
-// pad and the background inside its box, ascending, for the object selections (SelLargest, SelSmallest and
-// their one-color kinds); ok is false for the others and where the selection reads no box.
+// pad and the background inside its box, ascending, for the object selections (SelLargest, SelSmallest,
+// their one-color kinds, SelHoled, SelInside, SelUnique, SelRect; the whole object's box where Cell is set);
+// ok is false for the others and where the selection reads no box.
 func (s Selection) ObjectColors(c datasets.Canvas) (colors []int, ok bool) {
 	switch s.Kind {
-	case SelLargest, SelSmallest, SelLargestMono, SelSmallestMono:
+	case SelLargest, SelSmallest, SelLargestMono, SelSmallestMono, SelHoled, SelInside, SelUnique, SelRect:
 	default:
 		return nil, false
 	}
+	s.Cell = false
 	b, ok := s.BoxOf(c)
 	if !ok {
 		return nil, false

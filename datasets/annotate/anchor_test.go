@@ -178,3 +178,113 @@ func TestObjectColors(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectSelections checks the selections that pick one object by a property, on hand-made grids: the
+// holed object and the one inside its hole, the odd one out, the largest filled rectangle among noise of
+// its color, the grid's tile, and an object's first cell; and that each reads no box where the property
+// does not single out one object.
+func TestObjectSelections(t *testing.T) {
+	ring := canvasOf(8, 8,
+		"0000000",
+		"0333000",
+		"0353000",
+		"0333000",
+		"0000220",
+		"0000220",
+		"0000000",
+	)
+	twoRings := canvasOf(8, 8,
+		"3330000",
+		"3030000",
+		"3330000",
+		"0000444",
+		"0000404",
+		"0000444",
+	)
+	odd := canvasOf(8, 8,
+		"2202200",
+		"2002000",
+		"0000000",
+		"2202200",
+		"2000200",
+	)
+	noisy := canvasOf(8, 8,
+		"0700000",
+		"0777000",
+		"0777000",
+		"0777000",
+		"0000110",
+		"0000110",
+	)
+	tieRects := canvasOf(8, 8,
+		"1100000",
+		"1100220",
+		"0000220",
+	)
+	tiled := canvasOf(6, 6, "121212", "343434", "121212", "343434")
+	// A 4 x 6 grid, each row a palindrome, with a block hidden under 0 at rows 1-2, columns 0-1.
+	hidden := canvasOf(5, 7, "123321", "004554", "007667", "898898")
+	cases := []struct {
+		name string
+		x    datasets.Canvas
+		sel  Selection
+		want Box
+		ok   bool
+	}{
+		{"ring", ring, Selection{Kind: SelHoled}, Box{1, 1, 3, 3}, true},
+		{"ring", ring, Selection{Kind: SelInside}, Box{2, 2, 1, 1}, true},
+		{"ring", ring, Selection{Kind: SelInside, Cell: true}, Box{2, 2, 1, 1}, true},
+		{"ring", ring, Selection{Kind: SelHoled, Cell: true}, Box{1, 1, 1, 1}, true},
+		{"two rings", twoRings, Selection{Kind: SelHoled}, Box{}, false},
+		// Holes holding only the background: no object inside.
+		{"two rings", twoRings, Selection{Kind: SelInside}, Box{}, false},
+		// Three copies of "22/2." and one "22/.2" (bottom right): the odd one out.
+		{"odd", odd, Selection{Kind: SelUnique}, Box{3, 3, 2, 2}, true},
+		{"two objects", twoObjects(), Selection{Kind: SelUnique}, Box{}, false},
+		// The 3 x 3 block of 7s, not the 7 above it (the one-color object) nor the 2 x 2 of 1s.
+		{"noisy", noisy, Selection{Kind: SelRect}, Box{1, 1, 3, 3}, true},
+		{"noisy", noisy, Selection{Kind: SelLargestMono}, Box{0, 1, 4, 3}, true},
+		{"tie", tieRects, Selection{Kind: SelRect}, Box{}, false},
+		{"tiled", tiled, Selection{Kind: SelTile}, Box{0, 0, 2, 2}, true},
+		{"not tiled", ring, Selection{Kind: SelTile}, Box{}, false},
+		// The hidden block's mirror images: columns 4-5 (through the middle column), rows 1-2 (through the
+		// middle row, the same rows), both.
+		{"hidden", hidden, Selection{Kind: SelColor, Color: 0, Mirror: 2}, Box{1, 4, 2, 2}, true},
+		{"hidden", hidden, Selection{Kind: SelColor, Color: 0, Mirror: 1}, Box{1, 0, 2, 2}, true},
+		{"hidden", hidden, Selection{Kind: SelColor, Color: 0, Mirror: 3}, Box{1, 4, 2, 2}, true},
+		// The first cell, in reading order, of the smallest object (the diagonal 4s).
+		{"two objects", twoObjects(), Selection{Kind: SelSmallest, Cell: true}, Box{3, 4, 1, 1}, true},
+	}
+	for _, c := range cases {
+		got, ok := c.sel.BoxOf(c.x)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("%s: %v: box %+v, %v; want %+v, %v", c.name, c.sel, got, ok, c.want, c.ok)
+		}
+	}
+	if s := (Selection{Kind: SelHoled, Cell: true}).String(); s != "cell(holed)" {
+		t.Errorf("String = %q, want cell(holed)", s)
+	}
+	if s := (Selection{Kind: SelColor, Color: 0, Mirror: 2}).String(); s != "mirror1(color0)" {
+		t.Errorf("String = %q, want mirror1(color0)", s)
+	}
+	// Only the mirror through the columns reads the hidden cells where they are visible: the search
+	// offers the mirrored boxes that do not overlap the color's own.
+	srcs, refs := frameSelections([]datasets.Canvas{hidden})
+	var mirrored []string
+	for _, s := range srcs {
+		if s.Mirror != 0 && s.Color == 0 {
+			mirrored = append(mirrored, s.String())
+		}
+	}
+	if !slices.Equal(mirrored, []string{"mirror1(color0)", "mirror01(color0)"}) {
+		t.Errorf("mirrored sources of color 0: %v; want [mirror1(color0) mirror01(color0)]", mirrored)
+	}
+	for _, r := range refs {
+		if r.Mirror != 0 || r.Cell {
+			t.Errorf("reference %v: mirrored and one-cell selections are sources only", r)
+		}
+	}
+	if colors, ok := (Selection{Kind: SelHoled, Cell: true}).ObjectColors(ring); !ok || !slices.Equal(colors, []int{3, 5}) {
+		t.Errorf("ObjectColors(cell(holed)) = %v, %v; want the ring's box colors [3 5]", colors, ok)
+	}
+}

@@ -91,12 +91,17 @@ type framePair struct {
 }
 
 // frameSelections returns the selections that read a box on every input (sources: none of SelOrigin,
-// SelSame; references: all of them).
+// SelSame; references: all of them but the one-cell and mirrored ones). The object selections come twice, as
+// the object's box and as its first cell (Selection.Cell: a source only, cropped at the corner); a color's
+// box comes mirrored too (Selection.Mirror, each axis and both, where the mirrored box does not overlap the
+// color's on any input: a source only, cropped at the corner or put in place of the color's box).
 func frameSelections(inputs []datasets.Canvas) (srcs, refs []Selection) {
-	cands := []Selection{{Kind: SelGrid}, {Kind: SelForeground}, {Kind: SelLargest}, {Kind: SelSmallest}, {Kind: SelLargestMono}, {Kind: SelSmallestMono}}
+	cands := []Selection{{Kind: SelGrid}, {Kind: SelForeground}, {Kind: SelLargest}, {Kind: SelSmallest}, {Kind: SelLargestMono}, {Kind: SelSmallestMono},
+		{Kind: SelHoled}, {Kind: SelInside}, {Kind: SelUnique}, {Kind: SelRect}, {Kind: SelTile}}
 	for c := range datasets.PadToken {
 		cands = append(cands, Selection{Kind: SelColor, Color: c})
 	}
+	var cells []Selection
 	for _, s := range cands {
 		ok := true
 		for _, x := range inputs {
@@ -105,12 +110,42 @@ func frameSelections(inputs []datasets.Canvas) (srcs, refs []Selection) {
 				break
 			}
 		}
-		if ok {
-			srcs = append(srcs, s)
+		if !ok {
+			continue
+		}
+		srcs = append(srcs, s)
+		if s.Kind != SelGrid && s.Kind != SelForeground && s.Kind != SelTile {
+			cells = append(cells, Selection{Kind: s.Kind, Color: s.Color, Cell: true})
 		}
 	}
 	refs = append([]Selection{{Kind: SelOrigin}, {Kind: SelSame}}, srcs...)
-	return srcs, refs
+	var mirrored []Selection
+	for _, s := range srcs {
+		if s.Kind != SelColor {
+			continue
+		}
+		for m := 1; m <= 3; m++ {
+			ms := Selection{Kind: SelColor, Color: s.Color, Mirror: m}
+			ok := true
+			for _, x := range inputs {
+				mb, has := ms.BoxOf(x)
+				b, _ := s.BoxOf(x)
+				if !has || overlap(mb, b) {
+					ok = false // the hidden cells' mirror images must be visible
+					break
+				}
+			}
+			if ok {
+				mirrored = append(mirrored, ms)
+			}
+		}
+	}
+	return append(append(srcs, cells...), mirrored...), refs
+}
+
+// overlap reports whether two boxes share a cell.
+func overlap(a, b Box) bool {
+	return a.R0 < b.R0+b.H && b.R0 < a.R0+a.H && a.C0 < b.C0+b.W && b.C0 < a.C0+a.W
 }
 
 // frameOffsets are the constant offsets of a placement per axis: the edge itself and one cell either side
@@ -134,7 +169,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 	for i := range inputs {
 		gp := newGridPair(inputs[i], outputs[i])
 		s.pairs[i] = &framePair{x: inputs[i], y: outputs[i], order: gp.order, boxes: map[Selection]Box{}}
-		for _, sel := range refs {
+		for _, sel := range append(refs, srcs...) {
 			if b, ok := sel.BoxOf(inputs[i]); ok {
 				s.pairs[i].boxes[sel] = b
 			}
@@ -197,7 +232,15 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 		}
 	}
 	found := s.found
-	sort.SliceStable(found, func(a, b int) bool { return found[a].less(&found[b], rows, cols) })
+	sort.SliceStable(found, func(a, b int) bool {
+		if found[a].cost != found[b].cost {
+			return found[a].cost < found[b].cost
+		}
+		if ra, rb := recolored(found[a].Table), recolored(found[b].Table); ra != rb {
+			return ra < rb
+		}
+		return found[a].less(&found[b], rows, cols)
+	})
 	if max > 0 && len(found) > max {
 		found = found[:max]
 	}
@@ -238,14 +281,20 @@ func (s *anchoredSearch) add(prop Proposal, gathers [][]int32) {
 }
 
 // frameRules lists the rules of a source selection: the crop at the corner (not for the grid: that is
-// the size-relative element), and unless the base scales, every reference, alignment and offset.
+// the size-relative element), and unless the base scales or the source is one cell, every reference,
+// alignment and offset.
 func frameRules(src Selection, refs []Selection, scales bool) []FrameRule {
 	var out []FrameRule
 	if src.Kind != SelGrid {
 		out = append(out, FrameRule{Src: src, Dst: Selection{Kind: SelOrigin}})
 	}
-	if scales {
+	if scales || src.Cell {
 		return out
+	}
+	if src.Mirror != 0 {
+		// A color's box mirrored: the hidden block read where the pattern repeats it, cropped (above) or
+		// put back in place of the color (first edges on first edges).
+		return append(out, FrameRule{Src: src, Dst: Selection{Kind: src.Kind, Color: src.Color}})
 	}
 	for _, ref := range refs {
 		if ref.Kind == SelOrigin {
@@ -335,6 +384,20 @@ func (p *framePair) scan(source func(i int) int32, t *table1) bool {
 		}
 	}
 	return true
+}
+
+// recolored counts the entries of a plain table that give a cell another color than the one it reads
+// (key (g·x, x) with g·x a color and an output other than g·x): between anchored elements of as many parts,
+// the one whose table copies what it reads is the simpler (the color of the holed object, not a recoloring
+// of the smallest one's that happens to fit the pairs).
+func recolored(table []int8) int {
+	n := 0
+	for k, v := range table {
+		if g := k / datasets.NumTokens; v >= 0 && g != datasets.PadToken && int(v) != g {
+			n++
+		}
+	}
+	return n
 }
 
 // upscaled is the gather gb followed by the up-scaling by k x k of the canvas' top-left (lattice.Upscale).

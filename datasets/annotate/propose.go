@@ -63,6 +63,21 @@ type Proposal struct {
 	frame   *frameElement // the element of a Group.Anchored search (it acts on boxes read off each input)
 }
 
+// Cost is the number of parts of the proposal's element by which Propose ranks first: the base's parts
+// (Group.BaseCost), one for a translation, and for an anchored element one for its crop, one for a
+// placement other than the canvas corner and one for an offset. Elements of different searches (canvas,
+// grid, anchored) compare by it: the one of fewer parts is the simpler description of the pairs.
+func (p Proposal) Cost() int { return p.cost }
+
+// Recolorings counts the entries of the proposal's plain table that give a cell another color than the
+// color it reads from g·x (0 for a table that copies what the element reads; -1 without a plain table).
+func (p Proposal) Recolorings() int {
+	if len(p.Table) != keys1 {
+		return -1
+	}
+	return recolored(p.Table)
+}
+
 // Grid reports whether the proposal's element is size-relative (found by a Group.Grid search): it acts on
 // each input's grid, so Action's String names it but Action's canvas masks are those of one grid size only.
 func (p Proposal) Grid() bool { return p.grid != nil }
