@@ -297,7 +297,16 @@ func (t Table) Parse(text string) (Settings, error) {
 		}
 		p, err := t.lookup(key)
 		if err != nil {
-			return nil, err
+			f, ok := FormerKey(key)
+			if !ok {
+				return nil, err
+			}
+			s, err := t.parseFormer(f, key, value, out)
+			if err != nil {
+				return nil, err
+			}
+			out = out.With(s)
+			continue
 		}
 		// GoMLX's parsing of the value, as the type of the default.
 		scratch := model.NewStore()
