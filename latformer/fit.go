@@ -39,7 +39,7 @@ type FitResult struct {
 	HardGates bool
 	Loss      float64
 	Exact     float64
-	// Restarts ran (ParamRestarts; fewer when ParamRestartsStopAtFit stopped at the first fit), of which
+	// Restarts ran (ParamRestarts; fewer when one before the last fitted: the restarts stop there), of which
 	// RestartsFitted fitted the training pairs with hard gates; Restart is the one kept (from 0), whose
 	// Steps, Loss and Exact are above; TotalSteps counts the steps of all of them.
 	Restarts, RestartsFitted, Restart, TotalSteps int
@@ -54,7 +54,7 @@ type FitResult struct {
 
 // Fit trains on the examples: every step uses ParamAugment color-permuted copies of all examples (the
 // first copy keeps the original colors; one permutation per copy shared by all examples and by input
-// and output, Appendix B.2; ParamAugmentKeepBlack and ParamAugmentTaskColors restrict the permutations),
+// and output, Appendix B.2; ParamAugmentKeepBlack and ParamAugmentFixOutputColors restrict the permutations),
 // Adam, and the cross-entropy over all canvas cells. It stops after
 // ParamSteps steps or when the training canvases are all exact for ParamFitPatience steps in a row.
 // progress (may be nil) is called after every step.
@@ -63,7 +63,7 @@ type FitResult struct {
 // ParamSeed + 7919·r) and its own augmentation stream, and the restart kept for prediction is the best by:
 // its discretized gates predict every training pair exactly; then the fraction of training pairs
 // predicted exactly (with hard or soft gates, whichever is better); then the lower final training loss.
-// With ParamRestartsStopAtFit the first restart whose hard gates fit ends the search. Restart 0 is exactly
+// The first restart whose hard gates fit ends the search. Restart 0 is exactly
 // what R = 1 trains. Canvases of more than ParamRestartsMaxCells cells (when > 0) train once.
 //
 // search, when not nil, is the lattice search's result on these examples (Search; the Solver runs it with
@@ -99,7 +99,7 @@ func (l *Learner) Fit(examples []Example, search *Search, progress func(Progress
 			return res, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
 		}
 		res.count(out)
-		last := r+1 == run.restarts || (out.hardFit && run.stopAtFit)
+		last := r+1 == run.restarts || out.hardFit
 		if best, err = l.keepBetter(best, out, last); err != nil {
 			return res, fmt.Errorf("latformer.Learner.Fit: keeping restart %d: %w", r, err)
 		}

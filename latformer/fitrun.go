@@ -4,7 +4,6 @@ package latformer
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -36,7 +35,6 @@ type fitRun struct {
 	beam, beamSteps   int
 	beamNeighbors     bool // ParamGateBeamNeighbors
 	restart, restarts int
-	stopAtFit         bool // ParamRestartsStopAtFit
 	// schedule holds the entries of ParamRestartExperts, freeMasks their experts.Expert.FreeGates masks.
 	schedule  []string
 	freeMasks [][]float32
@@ -56,8 +54,6 @@ type fitRun struct {
 	unproposedSteps int
 	// stepsCap is the most steps the current restart may take (its phases together), for Progress.
 	stepsCap int
-	// anneal is experts.ParamGateAnneal (> 1: the soft steps lower the gates' temperature from it to 1).
-	anneal float64
 }
 
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
@@ -72,7 +68,7 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 	run := &fitRun{examples: examples, progress: progress, copies: max(1, param[int](scope, ParamAugment)),
 		augment: augmentOptions(scope, examples, search), maxSteps: param[int](scope, ParamSteps),
 		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
-		restarts: param[int](scope, ParamRestarts), stopAtFit: param[bool](scope, ParamRestartsStopAtFit),
+		restarts: param[int](scope, ParamRestarts),
 		beam: param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
 		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}
 	if run.beam < 0 || run.beamSteps < 1 {
@@ -81,7 +77,6 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 	if run.restarts < 1 {
 		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamRestarts, run.restarts)
 	}
-	run.anneal = experts.Param[float64](scope, experts.ParamGateAnneal)
 	run.margin = param[float64](scope, ParamProposalMargin)
 	switch train := param[string](scope, ParamProposalTrain); train {
 	case ProposalTrainHard, ProposalTrainSoft:
@@ -139,7 +134,7 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 }
 
 // augmentOptions are the color permutations the augmentation may use on the examples
-// (ParamAugmentKeepBlack, ParamAugmentTaskColors, ParamAugmentFixOutputColors). The colors an anchored
+// (ParamAugmentKeepBlack, ParamAugmentFixOutputColors). The colors an anchored
 // search's rule names (annotate.Selection SelColor: the box it crops, the box it places against) are
 // constants of the rule, kept fixed like the output-only colors: the frames were read off the examples'
 // own colors, and a copy that recolored the cropped object and the reference alike would ask one cell
@@ -151,9 +146,6 @@ func augmentOptions(scope *model.Scope, examples []Example, search *Search) data
 	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
 	for i, ex := range examples {
 		inputs[i], outputs[i] = ex.Input, ex.Output
-	}
-	if param[bool](scope, ParamAugmentTaskColors) {
-		augment.Colors = datasets.TaskColors(inputs...)
 	}
 	if param[bool](scope, ParamAugmentFixOutputColors) {
 		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
@@ -258,14 +250,7 @@ func (run *fitRun) drawMinibatch(rng *rand.Rand) {
 func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
 	streak := 0
 	out.lossSum, out.lossSteps = 0, 0
-	anneal := run.anneal > 1 && exec == l.stepExec
 	for step := done; step < done+steps; step++ {
-		if anneal {
-			// Geometric from run.anneal at the first soft step to 1 at the last.
-			if err := l.setGateTemperature(math.Pow(run.anneal, 1-float64(step-done)/float64(max(1, steps-1)))); err != nil {
-				return false, err
-			}
-		}
 		cellAcc, err := l.trainOneStep(run, exec, rng, out)
 		if err != nil {
 			return false, fmt.Errorf("training step %d: %w", step, err)

@@ -31,7 +31,7 @@ func (l *Learner) modelOutputs(scope *model.Scope, tokens, previous, cond, frame
 func (l *Learner) stepGraph(opt optimizer.Interface, hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
 	return func(scope *model.Scope, inputs []*Node) []*Node {
 		if hard {
-			scope.SetGraphParam(inputs[0].Graph(), experts.ParamHardGates, true)
+			scope.SetGraphParam(inputs[0].Graph(), experts.HardGatesGraphParam, true)
 		}
 		return l.trainStep(scope, opt, stepInputsOf(l, inputs), hard)
 	}
@@ -124,7 +124,7 @@ func exactPerExample(logits, targets *Node) *Node {
 func (l *Learner) predictGraph(hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
 	return func(scope *model.Scope, inputs []*Node) []*Node {
 		in := predictInputsOf(l, inputs)
-		scope.SetGraphParam(in.tokens.Graph(), experts.ParamHardGates, hard)
+		scope.SetGraphParam(in.tokens.Graph(), experts.HardGatesGraphParam, hard)
 		out := l.modelOutputs(scope, in.tokens, in.previous, in.cond, in.frames)
 		outs := []*Node{ConvertDType(ArgMax(out.Logits, -1), dtypes.Int32)}
 		if out.Gates != nil {

@@ -109,17 +109,3 @@ func (l *Learner) restrictExperts(free []float32, families string) error {
 	}
 	return nil
 }
-
-// setGateTemperature sets the temperature variable of every mask expert (experts.ParamGateAnneal) to t; a
-// model without one is left as it is.
-func (l *Learner) setGateTemperature(t float64) error {
-	for v := range l.store.IterVariables() {
-		if !strings.HasSuffix(v.Path(), "/gate_temperature/"+experts.TemperatureVariable) {
-			continue
-		}
-		if err := v.SetValue(tensors.FromValue([]float32{float32(t)})); err != nil {
-			return err
-		}
-	}
-	return nil
-}
