@@ -128,7 +128,6 @@ func TestFreeGates(t *testing.T) {
 	}
 }
 
-
 func boolToInt(b bool) int {
 	if b {
 		return 1

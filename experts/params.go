@@ -57,7 +57,6 @@ const (
 	// 31 dev tasks against 14, docs/arc-ablations.md) and stays for two actions (latformer.TestTwoActions),
 	// where soft gates fit the mirror-corners task with a mixture of reflections [false].
 	ParamStraightThrough = "expert_straight_through"
-
 )
 
 // params declares every Param* key of this package with its default and the values it accepts, the one

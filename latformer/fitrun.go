@@ -69,7 +69,7 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 		augment: augmentOptions(scope, examples, search), maxSteps: param[int](scope, ParamSteps),
 		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
 		restarts: param[int](scope, ParamRestarts),
-		beam: param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
+		beam:     param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
 		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}
 	if run.beam < 0 || run.beamSteps < 1 {
 		return nil, fmt.Errorf("%s must be >= 0 and %s >= 1, got %d and %d", ParamGateBeam, ParamGateBeamSteps, run.beam, run.beamSteps)
