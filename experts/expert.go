@@ -45,11 +45,11 @@ type Expert struct {
 	// sigmoid(ZeroFillGateInit).
 	ZeroFill         bool
 	ZeroFillGateInit float64
-	// GridLattice: the actions act on each example's grid rather than the canvas (ParamGridLattice);
+	// GridLattice: the actions act on each example's grid rather than the canvas (ParamLattice "grid");
 	// Gates.Extent must then be set.
 	GridLattice bool
 	// Anchored: a GridLattice expert whose grid is a box read off each input, cropped, acted on, and
-	// placed by a shift read off the input too (ParamAnchored; g(x) = T(a(x)) ∘ B, docs/arc-search.md
+	// placed by a shift read off the input too (ParamLattice "anchored"; g(x) = T(a(x)) ∘ B, docs/arc-search.md
 	// "Elements that follow the input"); Gates.Frames must then be set.
 	Anchored bool
 }

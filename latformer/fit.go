@@ -22,7 +22,7 @@ type Progress struct {
 	Loss, CellAccuracy, Exact float64
 	Elapsed                   time.Duration
 	// Held: the step trained with the gates held at their discretized values (a restart started at a
-	// proposal with ParamProposalTrain "hard", or ParamHardSteps); Proposal is the proposal the restart
+	// proposal with ParamGateInitTrain "hard", or ParamHardSteps); Proposal is the proposal the restart
 	// started at (-1: none).
 	Held     bool
 	Proposal int
@@ -64,13 +64,13 @@ type FitResult struct {
 // its discretized gates predict every training pair exactly; then the fraction of training pairs
 // predicted exactly (with hard or soft gates, whichever is better); then the lower final training loss.
 // The first restart whose hard gates fit ends the search. Restart 0 is exactly
-// what R = 1 trains. Canvases of more than ParamRestartsMaxCells cells (when > 0) train once.
+// what R = 1 trains. Canvases of more than ParamMaxCells cells (when > 0) train once.
 //
 // search, when not nil, is the lattice search's result on these examples (Search; the Solver runs it with
 // ParamGateInit "search"; its Expert must be the learner's): restart r < min(R, len(search.Proposals))
 // starts at proposal r, after its usual initialization the first mask expert's gates of every layer set to
-// select that element (startAtProposal). Those restarts run also on canvases above ParamRestartsMaxCells
-// (ParamProposalTrain, ParamProposalSteps); the restarts after them, and all of a task whose search found
+// select that element (startAtProposal). Those restarts run also on canvases above ParamMaxCells
+// (ParamGateInitTrain, ParamHeldSteps); the restarts after them, and all of a task whose search found
 // nothing, start at the paper's initialization with ParamUnproposedSteps soft steps. Fit searches nothing
 // itself: with search nil every restart starts at the paper's initialization.
 func (l *Learner) Fit(examples []Example, search *Search, progress func(Progress)) (FitResult, error) {

@@ -41,12 +41,12 @@ type fitRun struct {
 	// rowMask ([batch] bool, ParamPadPairs > 1) and cond (conditioning vectors) are inputs of every step.
 	rowMask, cond, frames *tensors.Tensor
 	progress              func(Progress)
-	// margin is ParamProposalMargin; restart r < len(proposals) starts at proposals[r] (the search's first
+	// margin is ParamGateInitMargin; restart r < len(proposals) starts at proposals[r] (the search's first
 	// ParamRestarts).
 	margin    float64
 	proposals []Proposal
 	// proposalHard: a restart that starts at a proposal trains with its gates held there
-	// (ParamProposalTrain "hard"), for up to proposalSteps steps (ParamProposalSteps).
+	// (ParamGateInitTrain "hard"), for up to proposalSteps steps (ParamHeldSteps).
 	proposalHard  bool
 	proposalSteps int
 	// unproposedSteps is the soft-step budget of the restarts not started at a proposal when Fit has a
@@ -77,15 +77,15 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 	if run.restarts < 1 {
 		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamRestarts, run.restarts)
 	}
-	run.margin = param[float64](scope, ParamProposalMargin)
-	switch train := param[string](scope, ParamProposalTrain); train {
+	run.margin = param[float64](scope, ParamGateInitMargin)
+	switch train := param[string](scope, ParamGateInitTrain); train {
 	case ProposalTrainHard, ProposalTrainSoft:
 		run.proposalHard = train == ProposalTrainHard
 	default:
-		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamProposalTrain, train, ProposalTrainHard, ProposalTrainSoft)
+		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInitTrain, train, ProposalTrainHard, ProposalTrainSoft)
 	}
-	if run.proposalSteps = param[int](scope, ParamProposalSteps); run.proposalSteps < 0 {
-		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamProposalSteps, run.proposalSteps)
+	if run.proposalSteps = param[int](scope, ParamHeldSteps); run.proposalSteps < 0 {
+		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamHeldSteps, run.proposalSteps)
 	} else if run.proposalSteps == 0 || run.proposalSteps > run.maxSteps {
 		run.proposalSteps = run.maxSteps
 	}
@@ -111,7 +111,7 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 			return nil, fmt.Errorf("%s: %w", ParamRestartExperts, err)
 		}
 	}
-	if maxCells := param[int](scope, ParamRestartsMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
+	if maxCells := param[int](scope, ParamMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
 		run.restarts = max(1, len(run.proposals)) // the restarts that start at a proposal run on any canvas
 	}
 	batchPairs := param[int](scope, ParamBatchPairs)

@@ -21,7 +21,7 @@ const (
 	GateInitSearch = "search"
 )
 
-// How a restart that starts at a proposal trains its gates (ParamProposalTrain).
+// How a restart that starts at a proposal trains its gates (ParamGateInitTrain).
 const (
 	// ProposalTrainHard holds the gates at the proposal's element: discretized in the forward pass and
 	// left out of the update.
@@ -145,9 +145,9 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 
 // LatticeProposals is the search of ParamGateInit "search" as the Solver runs it before choosing a
 // learner: the proposals of e (Proposals) and, when there are none, e is not a grid-lattice expert and
-// grid is true (ParamGateInitGrid), those of e with GridLattice on (size-relative elements). It returns
+// grid is true (ParamSearchLattices "grid"), those of e with GridLattice on (size-relative elements). It returns
 // the expert whose elements the proposals are: a learner that starts at them must have that expert
-// (experts.ParamGridLattice set as its GridLattice says). Plain tables first on both lattices, then role
+// (experts.ParamLattice set as its GridLattice says). Plain tables first on both lattices, then role
 // tables (canvas, then grid): an element whose plain table fits is never passed over for one that needs
 // color roles.
 func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
@@ -158,7 +158,7 @@ func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) 
 }
 
 // LatticeProposalsAnchored is LatticeProposals with the grid and then, where no element of the canvas or of
-// the grid has a plain table, the anchor-relative elements (ParamGateInitAnchored, as the Solver searches by
+// the grid has a plain table, the anchor-relative elements (ParamSearchLattices "anchored", as the Solver searches by
 // default): the proposals returned for an anchored expert (its Anchored set) carry their frame rule
 // (annotate.Proposal.Anchored), and WithFrames gives the examples' frames under them.
 func LatticeProposalsAnchored(e experts.Expert, examples []Example, max int) ([]Proposal, experts.Expert, error) {
@@ -277,7 +277,7 @@ func (l *Learner) startZeroFill() error {
 	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
 	bias := expert.ZeroFillStart()
 	if bias == nil {
-		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)", experts.ParamTranslation, experts.ParamZeroFill)
+		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)", experts.ParamExperts, experts.ParamZeroFill)
 	}
 	return l.setGateLogits(bias, false)
 }

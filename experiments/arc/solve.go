@@ -40,10 +40,10 @@ type TaskResult struct {
 	// Model is the architecture trained (latformer.Architecture.Name).
 	Model string
 	// Source says what made the predictions: SourceNetwork (the trained model) or SourceSearch (the
-	// lattice search's top proposal: the LatticeSearch model, or, by latformer.ParamGateInitFallback, a
+	// lattice search's top proposal: the LatticeSearch model, or, by latformer.ParamSearchFallback, a
 	// network whose hard gates do not fit the training pairs: a single element and table that fit them is
 	// preferred to a soft mixture, as Fit prefers a restart whose hard gates fit). Lattice is "canvas", or
-	// "grid" when the task's elements are size-relative (latformer.ParamGateInitGrid); "" without mask
+	// "grid" when the task's elements are size-relative (latformer.ParamSearchLattices); "" without mask
 	// experts.
 	Source, Lattice string
 	// NetworkSolved: the trained network's own predictions solve the task (Solved when Source is
@@ -98,7 +98,7 @@ const (
 // the experts' group and the one color table that map every training input to its output), its table
 // generalized to the color pairs no training cell has (annotate.Proposal.Generalize), is applied to each
 // test input. What a program search over the experts' group, with a color table, gets. With
-// gate_init_grid (the default), a task that no canvas element fits is searched again over the size-relative
+// search_lattices=anchored (the default), a task that no canvas element fits is searched again over the size-relative
 // elements (latformer.LatticeProposals). Where no plain table fits on either lattice, or the top proposal's
 // plain table cannot map a test input, its color-role table (annotate.RoleTable: the pair's background and
 // free color named by role) predicts.
