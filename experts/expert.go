@@ -71,14 +71,14 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 		}
 		pooled = Concatenate([]*Node{pooled, ConvertDType(cond, x.DType())}, -1)
 	}
-	hidden := activation.Relu(fastgraph.Dense(scope.In("gate_hidden"), pooled, true, e.GateHidden))
-	out := scope.In("gate_logits")
-	w := out.VariableWithShape("weights", shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
+	hidden := activation.Relu(fastgraph.Dense(scope.In(GateHiddenScope), pooled, true, e.GateHidden))
+	out := scope.In(GateLogitsScope)
+	w := out.VariableWithShape(GateLogitsWeights, shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
 	// The bias starts at the gates' initial logits (a constant initializer, so that re-initializing the
 	// variables, as the learner's restarts do, gives it back).
 	initialBias := tensors.FromValue(e.initialGateBias())
 	bias := out.WithInitializer(initializer.BroadcastTensorToShape(initialBias)).
-		VariableWithShape("biases", shapes.Make(dtypes.Float32, e.NumGates())).NodeValue(x.Graph())
+		VariableWithShape(GateLogitsBiases, shapes.Make(dtypes.Float32, e.NumGates())).NodeValue(x.Graph())
 	logits := Add(MatMul(hidden, w), ExpandAxes(ConvertDType(bias, x.DType()), 0))
 	// The free-gate mask (FreeGates; a non-trainable variable, all ones unless a learner's restart
 	// restricts the experts): a gate that is not free is held at its identity setting.

@@ -88,7 +88,7 @@ func TestFreeGates(t *testing.T) {
 	free := tensors.MustCopyFlatData[float32](exec.MustCall(x)[0])
 	var v *model.Variable
 	for vv := range store.IterVariables() {
-		if strings.HasSuffix(vv.Path(), "/gate_logits/"+FreeGatesVariable) {
+		if g, ok := GateVariableOf(vv.Path()); ok && g.Part == GateFree {
 			v = vv
 		}
 	}

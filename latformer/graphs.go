@@ -3,8 +3,6 @@
 package latformer
 
 import (
-	"strings"
-
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
@@ -83,7 +81,8 @@ func freezeGates(store *model.Store) (thaw func()) {
 
 // isGateVariable says whether a variable path belongs to a gating FFN of a mask expert.
 func isGateVariable(path string) bool {
-	return strings.Contains(path, "/gate_hidden/") || strings.Contains(path, "/gate_logits/")
+	_, ok := experts.GateVariableOf(path)
+	return ok
 }
 
 // crossEntropy is the mean cross-entropy over all cells (pad cells included) of logits [batch, n, tokens]

@@ -4,7 +4,6 @@ package latformer
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gomlx/gomlx/core/tensors"
@@ -221,16 +220,12 @@ func elementOf(e experts.Expert, base experts.Element, shift [2]annotate.AxisShi
 	return el, true
 }
 
-// gateLogitsSuffix ends the paths of the gating FFN's last layer of every layer's first mask expert
-// (experts.Expert.GateLogits under the scope "expert"; the second action's is under "expert_2").
-const gateLogitsSuffix = "/expert/gate_logits/"
-
 // hasMaskExperts reports whether the learner's model has a mask expert (gate logits variables): a
 // search's proposals can start it. The variables exist once the graphs are built (Fit calls it after
 // prepare), so it is no answer before.
 func (l *Learner) hasMaskExperts() bool {
 	for v := range l.store.IterVariables() {
-		if strings.HasSuffix(v.Path(), gateLogitsSuffix+"biases") {
+		if firstExpertGate(v.Path()) == experts.GateBiases {
 			return true
 		}
 	}
@@ -253,12 +248,12 @@ func (l *Learner) setGateLogits(bias []float32, zeroWeights bool) error {
 		path := v.Path()
 		var value *tensors.Tensor
 		switch {
-		case strings.HasSuffix(path, gateLogitsSuffix+"biases"):
+		case firstExpertGate(path) == experts.GateBiases:
 			if v.Shape().Size() != len(bias) {
 				return fmt.Errorf("variable %s has %d gates, the expert %d", path, v.Shape().Size(), len(bias))
 			}
 			value = tensors.FromValue(bias)
-		case zeroWeights && strings.HasSuffix(path, gateLogitsSuffix+"weights"):
+		case zeroWeights && firstExpertGate(path) == experts.GateWeights:
 			value = tensors.FromShape(v.Shape()) // zeros
 		default:
 			continue
