@@ -261,7 +261,7 @@ func Params() hparams.Table { return must(hparams.Join(params, layers.Params(), 
 // ParamsFor returns Params and the hyperparameters of arch (Architecture.Params); an architecture that
 // declares a key of Params again is an error.
 func ParamsFor(arch Architecture) (hparams.Table, error) {
-	t, err := hparams.Join(Params(), hparams.FromDefaults(arch.Params))
+	t, err := hparams.Join(Params(), arch.Params)
 	if err != nil {
 		return nil, fmt.Errorf("architecture %q: %w", arch.Name, err)
 	}

@@ -162,9 +162,9 @@ func Params(models []string) (hparams.Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		for k, v := range arch.Params {
+		for k, p := range arch.Params {
 			if _, ok := t[k]; !ok {
-				t[k] = hparams.Def(k, v)
+				t[k] = p
 			}
 		}
 	}
