@@ -42,7 +42,7 @@ func TestSolveBySearch(t *testing.T) {
 	seen := datasets.Grid{{2, 1, 3}, {3, 0, 1}, {1, 5, 0}}
 	task.Test = []datasets.Pair{{Input: seen, Output: flipRecolor(seen)}}
 
-	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{Search: true})
+	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{SearchOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func gridFlipTask() datasets.Task {
 // scrambled gets the same action and the same predictions (the search reads training pairs only).
 func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
 	task := gridFlipTask()
-	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{Search: true})
+	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{SearchOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
 		t.Errorf("scrambled test output: action %q, predictions %v (solved %v); want %q, %v, unsolved", res2.Action, res2.Predictions, res2.Solved, res.Action, res.Predictions)
 	}
 
-	off, err := NewSolver(testutil.Backend(t), parse(t, "search_lattices=canvas"), SolverOptions{Search: true})
+	off, err := NewSolver(testutil.Backend(t), parse(t, "search_lattices=canvas"), SolverOptions{SearchOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
