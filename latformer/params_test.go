@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/testutil"
@@ -112,4 +113,19 @@ func expertOf(t *testing.T, settings string) experts.Expert {
 		t.Fatal(err)
 	}
 	return experts.ExpertFromScope(store.RootScope(), 6, 6)
+}
+
+// TestKeyCount holds the number of hyperparameters to issue 45's target: at most 40 keys of this module
+// (latformer's, layers' and experts'; GoMLX's optimizer keys not counted). A new knob takes an old one's
+// place, or says in docs/hyperparameters.md why the target moved.
+func TestKeyCount(t *testing.T) {
+	own := 0
+	for k := range Params() {
+		if k != optimizer.ParamOptimizer && k != optimizer.ParamLearningRate {
+			own++
+		}
+	}
+	if own > 40 {
+		t.Errorf("%d hyperparameters (latformer, layers, experts), want at most 40", own)
+	}
 }
