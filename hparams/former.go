@@ -103,6 +103,30 @@ func (t Table) parseFormer(f Former, key, value string, before Settings) (Settin
 	return s, nil
 }
 
+// checkFormer is Check's reading of a setting of the former key f (the settings before it in before).
+func (t Table) checkFormer(f Former, e Setting, before Settings) (Setting, error) {
+	if f.To == nil {
+		return Setting{}, fmt.Errorf("hyperparameter %q was removed: %s", e.Key, f.Why)
+	}
+	v, err := (Param{Key: f.Key, Default: f.Default}).convert(e.Value)
+	if err != nil {
+		return Setting{}, fmt.Errorf("%s=%w", e.Key, err)
+	}
+	s := f.To(v, before)
+	if scope := e.Key[:len(e.Key)-len(model.BasePath(e.Key))]; scope != "" {
+		s.Key = scope + s.Key
+	}
+	p, err := t.lookup(s.Key)
+	if err != nil {
+		return Setting{}, fmt.Errorf("%s (the former %s): %w", s.Key, e.Key, err)
+	}
+	if s.Value, err = p.convert(s.Value); err != nil {
+		return Setting{}, fmt.Errorf("%s=%w (the former %s=%v)", s.Key, err, e.Key, e.Value)
+	}
+	warnOnce(f, fmt.Sprintf("%s=%v", e.Key, e.Value), s)
+	return s, nil
+}
+
 // warnOnce prints, the first time a process reads the former key f, what it now reads as.
 func warnOnce(f Former, entry string, s Setting) {
 	formersMu.Lock()

@@ -50,4 +50,12 @@ func TestFormerKeys(t *testing.T) {
 	if _, err := testTable.Parse("old_dim=0"); err == nil || !strings.Contains(err.Error(), "must be >= 1") {
 		t.Errorf("a former key's value the new key refuses: error %v, want the new key's check", err)
 	}
+	// Check (settings made in Go) reads them as Parse does.
+	checked, err := testTable.Check(Settings{{"old_flag", true}, {"old_dim", 16}})
+	if want := (Settings{{"actions", 2}, {"model_dim", 16}}); err != nil || !reflect.DeepEqual(checked, want) {
+		t.Errorf("Check of former keys = %v, %v; want %v", checked, err, want)
+	}
+	if _, err := testTable.Check(Settings{{"old_gone", 1}}); err == nil || !strings.Contains(err.Error(), "was removed") {
+		t.Errorf("Check of a removed key: error %v", err)
+	}
 }
