@@ -36,6 +36,7 @@ import (
 	"sort"
 
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/hparams"
 
 	"github.com/latformer/latformer/latformer"
 )
@@ -54,15 +55,22 @@ const (
 	ParamMaxRelative = "baseline_max_relative"
 )
 
-// defaultParams holds the defaults of the hyperparameters the baselines share, the one place they are
-// written; ParamLayers' default is per model (params).
-var defaultParams = map[string]any{ParamDim: 32, ParamHeads: 4, ParamMaxRelative: 29}
+// sharedParams declares the hyperparameters the baselines share, with their defaults and the values they
+// accept, the one place they are written; ParamLayers' default is per model (params).
+var sharedParams = hparams.NewTable(
+	hparams.Def(ParamDim, 32).AtLeast(1),
+	hparams.Def(ParamHeads, 4).AtLeast(1),
+	hparams.Def(ParamMaxRelative, 29).AtLeast(0),
+)
 
-// params are the hyperparameters a baseline registers (latformer.Architecture.Params): defaultParams
-// and ParamLayers with the model's default, layers.
-func params(layers int) map[string]any {
-	p := maps.Clone(defaultParams)
-	p[ParamLayers] = layers
+// defaultParams holds the defaults of sharedParams.
+var defaultParams = sharedParams.Defaults()
+
+// params are the hyperparameters a baseline declares (latformer.Architecture.Params): sharedParams and
+// ParamLayers with the model's default, layers.
+func params(layers int) hparams.Table {
+	p := maps.Clone(sharedParams)
+	p[ParamLayers] = hparams.Def(ParamLayers, layers).AtLeast(1)
 	return p
 }
 

@@ -382,3 +382,24 @@ func BenchmarkStep(b *testing.B) {
 // TestDocDefaults checks that every hyperparameter's doc comment ends with its default in brackets, the
 // value defaultParams has.
 func TestDocDefaults(t *testing.T) { testutil.CheckDocDefaults(t, ".", defaultParams) }
+
+// TestParamsChecked checks that the baselines' hyperparameters are declared (hparams): --set accepts each
+// baseline's own keys with its defaults, checks their values, and refuses another baseline's (the CNN has
+// no DNC memory).
+func TestParamsChecked(t *testing.T) {
+	dnc, cnn := DNC(), CNN()
+	if s, err := latformer.ParseSettingsFor(dnc, "dnc_memory_slots=8;baseline_dim=16;dnc_spectral=0"); err != nil || len(s) != 3 {
+		t.Errorf("the DNC's keys: %v, %v", s, err)
+	}
+	for _, bad := range []string{"dnc_memory_slots=0", "dnc_read_heads=-1", "dnc_spectral=-0.5", "baseline_dim=0", "baseline_layers=0"} {
+		if _, err := latformer.ParseSettingsFor(dnc, bad); err == nil || !strings.Contains(err.Error(), "must be >=") {
+			t.Errorf("%s: error %v, want the value refused", bad, err)
+		}
+	}
+	if _, err := latformer.ParseSettingsFor(cnn, "dnc_memory_slots=8"); err == nil {
+		t.Error("the CNN accepted the DNC's dnc_memory_slots")
+	}
+	if got := cnn.Params[ParamLayers].Default; got != 4 {
+		t.Errorf("the CNN's %s defaults to %v, want 4", ParamLayers, got)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/gomlx/gomlx/support/exceptions"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -36,8 +37,18 @@ const (
 	ParamDNCSpectral = "dnc_spectral"
 )
 
-// dncParams holds the defaults of the DNC's own hyperparameters, the one place they are written.
-var dncParams = map[string]any{ParamDNCCellsPerStep: 0, ParamDNCSlots: 16, ParamDNCWidth: 32, ParamDNCReadHeads: 2, ParamDNCSpectral: 0.01}
+// dncTable declares the DNC's own hyperparameters, with their defaults and the values they accept, the one
+// place they are written; dncParams holds the defaults.
+var (
+	dncTable = hparams.NewTable(
+		hparams.Def(ParamDNCCellsPerStep, 0).AtLeast(0),
+		hparams.Def(ParamDNCSlots, 16).AtLeast(1),
+		hparams.Def(ParamDNCWidth, 32).AtLeast(1),
+		hparams.Def(ParamDNCReadHeads, 2).AtLeast(1),
+		hparams.Def(ParamDNCSpectral, 0.01).AtLeast(0),
+	)
+	dncParams = dncTable.Defaults()
+)
 
 // dncPowerIterations is the number of power-method iterations of the spectral regularization's estimate
 // of each kernel's largest singular value, started from the same fixed vector at every step.
@@ -69,7 +80,7 @@ const dncEpsilon = 1e-6
 // default, is 20.
 func DNC() latformer.Architecture {
 	p := params(1) // the shared keys; the DNC reads baseline_dim only
-	maps.Copy(p, dncParams)
+	maps.Copy(p, dncTable)
 	return latformer.Architecture{
 		Name:   "dnc",
 		Params: p,

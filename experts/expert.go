@@ -38,18 +38,18 @@ type Expert struct {
 	Translation, Rotation, Reflection, Scaling bool
 	TranslationLayers, MaxScale, GateHidden    int
 	SmoothingTime                              float64
-	// FlipGateInit is the initial logit of the reflection and rotation gates (ParamFlipGateInit), and
+	// FlipGateInit is the initial logit of the reflection and rotation gates (FlipGateInit), and
 	// TranslationGateInit that of the translation gates (ParamTranslationGateInit).
 	FlipGateInit, TranslationGateInit float64
 	// ZeroFill adds the zero-fill gates to the translation expert (ParamZeroFill), starting at
 	// sigmoid(ZeroFillGateInit).
 	ZeroFill         bool
 	ZeroFillGateInit float64
-	// GridLattice: the actions act on each example's grid rather than the canvas (ParamGridLattice);
+	// GridLattice: the actions act on each example's grid rather than the canvas (ParamLattice "grid");
 	// Gates.Extent must then be set.
 	GridLattice bool
 	// Anchored: a GridLattice expert whose grid is a box read off each input, cropped, acted on, and
-	// placed by a shift read off the input too (ParamAnchored; g(x) = T(a(x)) ∘ B, docs/arc-search.md
+	// placed by a shift read off the input too (ParamLattice "anchored"; g(x) = T(a(x)) ∘ B, docs/arc-search.md
 	// "Elements that follow the input"); Gates.Frames must then be set.
 	Anchored bool
 }
@@ -71,14 +71,14 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 		}
 		pooled = Concatenate([]*Node{pooled, ConvertDType(cond, x.DType())}, -1)
 	}
-	hidden := activation.Relu(fastgraph.Dense(scope.In("gate_hidden"), pooled, true, e.GateHidden))
-	out := scope.In("gate_logits")
-	w := out.VariableWithShape("weights", shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
+	hidden := activation.Relu(fastgraph.Dense(scope.In(GateHiddenScope), pooled, true, e.GateHidden))
+	out := scope.In(GateLogitsScope)
+	w := out.VariableWithShape(GateLogitsWeights, shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
 	// The bias starts at the gates' initial logits (a constant initializer, so that re-initializing the
 	// variables, as the learner's restarts do, gives it back).
 	initialBias := tensors.FromValue(e.initialGateBias())
 	bias := out.WithInitializer(initializer.BroadcastTensorToShape(initialBias)).
-		VariableWithShape("biases", shapes.Make(dtypes.Float32, e.NumGates())).NodeValue(x.Graph())
+		VariableWithShape(GateLogitsBiases, shapes.Make(dtypes.Float32, e.NumGates())).NodeValue(x.Graph())
 	logits := Add(MatMul(hidden, w), ExpandAxes(ConvertDType(bias, x.DType()), 0))
 	// The free-gate mask (FreeGates; a non-trainable variable, all ones unless a learner's restart
 	// restricts the experts): a gate that is not free is held at its identity setting.
@@ -90,19 +90,11 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 }
 
 // Gates computes the gates for input x [batch, n, d] and optional conditioning cond [batch, dc]. They
-// are discretized when the ParamHardGates hyperparameter (or graph parameter) is true; with
-// ParamStraightThrough they are discretized in the forward pass and soft in the backward pass.
+// are discretized when the graph parameter HardGatesGraphParam is true (prediction, the held phases);
+// with ParamStraightThrough they are discretized in the forward pass and soft in the backward pass.
 func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
-	hard := model.GetGraphParamOr(scope, x.Graph(), ParamHardGates, Param[bool](scope, ParamHardGates))
+	hard := model.GetGraphParamOr(scope, x.Graph(), HardGatesGraphParam, false)
 	logits := e.GateLogits(scope, x, cond)
-	if anneal := Param[float64](scope, ParamGateAnneal); anneal > 1 {
-		temp := scope.In("gate_temperature").WithInitializer(initializer.BroadcastTensorToShape(tensors.FromValue([]float32{float32(anneal)}))).
-			VariableWithShape(TemperatureVariable, shapes.Make(dtypes.Float32, 1)).SetTrainable(false).NodeValue(x.Graph())
-		logits = Div(logits, ExpandAxes(ConvertDType(temp, logits.DType()), 0))
-	}
-	if noise := Param[float64](scope, ParamGateNoise); noise > 0 && !hard && scope.IsTraining(x.Graph()) {
-		logits = e.noisyLogits(scope, logits, noise)
-	}
 	if hard || !Param[bool](scope, ParamStraightThrough) {
 		return e.GatesFromLogits(logits, hard)
 	}
@@ -114,34 +106,6 @@ func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
 		}
 	}
 	return soft
-}
-
-// noisyLogits adds ParamGateNoise's noise to the logits [batch, NumGates()]: logistic on the sigmoid
-// segments, Gumbel on the softmax ones.
-func (e Expert) noisyLogits(scope *model.Scope, logits *Node, scale float64) *Node {
-	dt := logits.DType()
-	// u in [eps, 1-eps]: both logs stay finite.
-	const eps = 1e-6
-	u := scope.RandomUniform(logits.Graph(), logits.Shape())
-	u = AddScalar(MulScalar(u, 1-2*eps), eps)
-	logistic := Sub(Log(u), Log(OneMinus(u)))
-	gumbel := Neg(Log(Neg(Log(u))))
-	isSoftmax := make([]float32, 0, e.NumGates())
-	for _, s := range e.segments() {
-		for range s.size(e) {
-			isSoftmax = append(isSoftmax, float32(boolToInt(s.softmax)))
-		}
-	}
-	sel := ExpandAxes(ConvertDType(Const(logits.Graph(), isSoftmax), dt), 0)
-	noise := Add(Mul(sel, gumbel), Mul(OneMinus(sel), logistic))
-	return Add(logits, MulScalar(noise, scale))
-}
-
-func boolToInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // LatticeMask is a soft attention mask on a rows x cols canvas kept in factored form, a weighted sum of

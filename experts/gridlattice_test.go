@@ -64,7 +64,7 @@ func gridRef(c Element, grid [][]float64, l int, pad float64) []float64 {
 	return out
 }
 
-// TestGridLatticeHardGates checks the GridLattice expert (ParamGridLattice): with hard gates and grids of
+// TestGridLatticeHardGates checks the GridLattice expert (ParamLattice "grid"): with hard gates and grids of
 // several sizes (square and not) on a 7x7 canvas, the mask applied to the canvas gives exactly the
 // rotated, flipped, circularly translated and up-scaled grid at the top-left, pad elsewhere, for every
 // translation, every combination of flips, rotations and up-scalings, and random combinations.

@@ -3,8 +3,11 @@
 package experts
 
 import (
+	"fmt"
 	"maps"
 	"math/bits"
+	"slices"
+	"strings"
 
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/hparams"
@@ -13,26 +16,16 @@ import (
 // Hyperparameters of the mask experts, read from the model.Store by ExpertFromScope and Gates (Param),
 // so that notebooks and the CLI can change them with --set "key=value;...". Defaults in brackets.
 const (
-	// ParamTranslation enables the translation expert [true].
-	ParamTranslation = "expert_translation"
-	// ParamRotation enables the rotation expert (C4, square canvases only) [true].
-	ParamRotation = "expert_rotation"
-	// ParamReflection enables the reflection expert (one flip gate per axis) [true].
-	ParamReflection = "expert_reflection"
-	// ParamScaling enables the scaling expert (up-scaling factors 1..MaxScale per axis, plus the transpose
-	// gate for down-scaling) [true].
-	ParamScaling = "expert_scaling"
+	// ParamExperts lists the mask experts that compose, comma-separated: translation, rotation (C4, square
+	// canvases only), reflection (one flip gate per axis), scaling (up-scaling factors 1..MaxScale per axis,
+	// plus the transpose gate for down-scaling); "all" is the four [all].
+	ParamExperts = "experts"
 	// ParamTranslationLayers is L, the number of gated shift layers per axis: shifts 0..2^L-1 [5].
 	ParamTranslationLayers = "expert_translation_layers"
 	// ParamMaxScale is the largest up-/down-scaling factor [5].
 	ParamMaxScale = "expert_max_scale"
 	// ParamGateHidden is the hidden width of the gating FFN [64].
 	ParamGateHidden = "expert_gate_hidden"
-	// ParamSmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask [1.0].
-	ParamSmoothingTime = "expert_smoothing_time"
-	// ParamFlipGateInit is the initial logit of the reflection and rotation gates, so they start at
-	// sigmoid(init) (docs/hyperparameters.md says how the default was chosen) [-2].
-	ParamFlipGateInit = "expert_flip_gate_init"
 	// ParamTranslationGateInit is the initial logit of the translation gates: 0 starts every shift bit at
 	// 0.5 (all 2^L shifts mixed evenly), a negative value starts the expert near the identity, which the
 	// ARC ablations on the dev half preferred (docs/arc-ablations.md, "How the defaults were chosen") [-2].
@@ -43,68 +36,155 @@ const (
 	// masks and the attention). The zero-fill shifts act on the canvas, also for a GridLattice expert.
 	// Overlays of two halves of a grid need them on a per-task canvas [true].
 	ParamZeroFill = "expert_zero_fill"
-	// ParamZeroFillGateInit is the initial logit of the zero-fill gates γ (δ starts at 0.5) [0].
-	ParamZeroFillGateInit = "expert_zero_fill_gate_init"
-	// ParamGridLattice makes the flips, the 180° rotation and the translations act on each example's
-	// own grid (the non-pad top-left rectangle of its input, see GridExtents) instead of the whole canvas,
-	// and the 90° rotation rotate that grid; the grid is then also scaled last (A_a = S_a T_a F_a G). A
-	// mirror of an H x W grid is then the same group element whatever H and W are, where on the canvas it
-	// is a flip followed by a translation that depends on the grid's size. Outputs larger than the input
-	// (tilings) need the canvas lattice [false].
-	ParamGridLattice = "expert_grid_lattice"
-	// ParamAnchored makes a GridLattice expert anchor-relative (Expert.Anchored): its grid is a box read
-	// off each input (a frame: the box cropped, and the shift that places the result), so that the element
-	// follows the input, g(x) = T(a(x)) ∘ B. The frames are an input of the model (latformer.Example.Frame);
-	// the lattice search chooses the rule that reads them per task [false].
-	ParamAnchored = "expert_anchored"
-	// ParamHardGates makes Gates discretize the gates (Section 4.1, "at inference time, the values of the
-	// gates can be discretized"); it is usually set as a graph parameter for prediction only [false].
-	ParamHardGates = "expert_hard_gates"
+	// ParamLattice is the lattice the actions act on. LatticeCanvas: the whole canvas. LatticeGrid:
+	// the flips, the 180° rotation and the translations act on each example's own grid (the non-pad top-left
+	// rectangle of its input, see GridExtents) and the 90° rotation rotates that grid, scaled last (A_a =
+	// S_a T_a F_a G): a mirror of an H x W grid is then the same group element whatever H and W are, where on
+	// the canvas it is a flip followed by a translation that depends on the grid's size; outputs larger than
+	// the input (tilings) need the canvas. LatticeAnchored: the grid is a box read off each input (a frame:
+	// the box cropped, and the shift that places the result; Expert.Anchored), so that the element follows
+	// the input, g(x) = T(a(x)) ∘ B; the frames are an input of the model (latformer.Example.Frame), and the
+	// lattice search chooses the rule that reads them per task [canvas].
+	ParamLattice = "expert_lattice"
 	// ParamStraightThrough trains with straight-through hard gates: the forward pass uses the
 	// discretized gates (the exact mask of one group element, as at prediction) and the backward pass the
 	// gradient of the soft gates. A soft mixture of actions can fit training pairs that no single action
-	// fits (and then predicts wrongly with hard gates); straight-through gates cannot [false].
+	// fits (and then predicts wrongly with hard gates); straight-through gates cannot. It lost on ARC (7 of
+	// 31 dev tasks against 14, docs/arc-ablations.md) and stays for two actions (latformer.TestTwoActions),
+	// where soft gates fit the mirror-corners task with a mixture of reflections [false].
 	ParamStraightThrough = "expert_straight_through"
-	// ParamGateNoise is the scale s of the noise added to the gate logits in training graphs (graphs the
-	// store marks as training, model.Store.SetTraining): logistic noise s·log(u/(1-u)) on the sigmoid
-	// gates (the binary concrete relaxation) and Gumbel noise -s·log(-log u) on the scaling softmax
-	// (Gumbel-softmax), u ~ U(0, 1), drawn anew at every step for every example. The noise explores
-	// actions the gradient alone does not reach; 0 turns it off [0].
-	ParamGateNoise = "expert_gate_noise"
-	// ParamGateAnneal > 1 anneals the temperature of the soft gates: their logits are divided by a
-	// non-trainable variable (TemperatureVariable) that starts at this value, so that every sigmoid gate
-	// starts near 0.5 (a mixture of many group elements), and that the learner lowers step by step to 1
-	// over a restart's soft steps (latformer.Learner.Fit), when the gates are the plain ones. The hard
-	// gates (their sign) do not depend on it. 0 or 1: no temperature in the graph [0].
-	ParamGateAnneal = "expert_gate_anneal"
 )
-
-// TemperatureVariable is the name of the non-trainable scalar variable, in the scope "gate_temperature"
-// beside the gate logits', that divides them (ParamGateAnneal).
-const TemperatureVariable = "temperature"
 
 // params declares every Param* key of this package with its default and the values it accepts, the one
 // place they are written.
 var params = hparams.NewTable(
-	hparams.Def(ParamTranslation, true),
-	hparams.Def(ParamRotation, true),
-	hparams.Def(ParamReflection, true),
-	hparams.Def(ParamScaling, true),
+	hparams.Def(ParamExperts, "all").Checked(checkExperts),
 	hparams.Def(ParamTranslationLayers, 5).AtLeast(1),
 	hparams.Def(ParamMaxScale, 5).AtLeast(1),
 	hparams.Def(ParamGateHidden, 64).AtLeast(1),
-	hparams.Def(ParamSmoothingTime, 1.0),
-	hparams.Def(ParamFlipGateInit, -2.0),
 	hparams.Def(ParamTranslationGateInit, -2.0),
 	hparams.Def(ParamZeroFill, true),
-	hparams.Def(ParamZeroFillGateInit, 0.0),
-	hparams.Def(ParamGridLattice, false),
-	hparams.Def(ParamAnchored, false),
-	hparams.Def(ParamHardGates, false),
+	hparams.Def(ParamLattice, LatticeCanvas).OneOf(LatticeCanvas, LatticeGrid, LatticeAnchored),
 	hparams.Def(ParamStraightThrough, false),
-	hparams.Def(ParamGateNoise, 0.0).AtLeast(0),
-	hparams.Def(ParamGateAnneal, 0.0).AtLeast(0),
 )
+
+// Values of ParamLattice, the words of the ARC results' lattice column.
+const (
+	LatticeCanvas   = "canvas"
+	LatticeGrid     = "grid"
+	LatticeAnchored = "anchored"
+)
+
+// expertNames are the experts ParamExperts names, in the order of Expert's switches.
+var expertNames = []string{"translation", "rotation", "reflection", "scaling"}
+
+// checkExperts checks a value of ParamExperts.
+func checkExperts(v any) error {
+	_, err := expertsOf(v.(string))
+	return err
+}
+
+// expertsOf reads a value of ParamExperts: whether each of expertNames is on.
+func expertsOf(list string) (map[string]bool, error) {
+	on := map[string]bool{}
+	if strings.TrimSpace(list) == "all" {
+		for _, n := range expertNames {
+			on[n] = true
+		}
+		return on, nil
+	}
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		if !slices.Contains(expertNames, n) {
+			return nil, fmt.Errorf("unknown expert %q: want all, or a comma-separated list of %s", n, strings.Join(expertNames, ", "))
+		}
+		on[n] = true
+	}
+	return on, nil
+}
+
+// withExpert returns the ParamExperts list before (its default when unset) with name switched on or off,
+// for the former keys expert_translation etc.
+func withExpert(before hparams.Settings, name string, on bool) hparams.Setting {
+	list := defaultParams[ParamExperts].(string)
+	if v, ok := before.Get(ParamExperts); ok {
+		list = v.(string)
+	}
+	set, _ := expertsOf(list)
+	set[name] = on
+	var names []string
+	for _, n := range expertNames {
+		if set[n] {
+			names = append(names, n)
+		}
+	}
+	if len(names) == len(expertNames) {
+		names = []string{"all"}
+	}
+	return hparams.Setting{Key: ParamExperts, Value: strings.Join(names, ",")}
+}
+
+// withLattice returns the ParamLattice setting that the former switches expert_grid_lattice (grid) and
+// expert_anchored (anchored, which implied the grid) make of the value before.
+func withLattice(before hparams.Settings, anchored, on bool) hparams.Setting {
+	cur := defaultParams[ParamLattice].(string)
+	if v, ok := before.Get(ParamLattice); ok {
+		cur = v.(string)
+	}
+	switch {
+	case anchored && on:
+		cur = LatticeAnchored
+	case anchored && cur == LatticeAnchored:
+		cur = LatticeCanvas
+	case !anchored && on && cur == LatticeCanvas:
+		cur = LatticeGrid
+	case !anchored && !on:
+		cur = LatticeCanvas
+	}
+	return hparams.Setting{Key: ParamLattice, Value: cur}
+}
+
+// The constants that were hyperparameters once (issue 45: no run set them otherwise, or their ablation lost).
+const (
+	// SmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask (Section 4.2).
+	SmoothingTime = 1.0
+	// FlipGateInit is the initial logit of the reflection and rotation gates, so they start at sigmoid(-2)
+	// (docs/hyperparameters.md says how it was chosen).
+	FlipGateInit = -2.0
+	// ZeroFillGateInit is the initial logit of the zero-fill gates γ (δ starts at 0.5).
+	ZeroFillGateInit = 0.0
+	// HardGatesGraphParam is the graph parameter that makes Gates discretize the gates (Section 4.1, "at
+	// inference time, the values of the gates can be discretized"): prediction and the held training phases
+	// set it on their own graphs (model.Scope.SetGraphParam). It is not a hyperparameter.
+	HardGatesGraphParam = "expert_hard_gates"
+)
+
+// The keys this package no longer declares (hparams.Retire): what each became, or why it went.
+var _ = hparams.Retire(
+	foldedExpert("expert_translation"), foldedExpert("expert_rotation"), foldedExpert("expert_reflection"), foldedExpert("expert_scaling"),
+	hparams.Folded("expert_grid_lattice", false, "now "+ParamLattice+"="+LatticeGrid, func(v any, before hparams.Settings) hparams.Setting {
+		return withLattice(before, false, v.(bool))
+	}),
+	hparams.Folded("expert_anchored", false, "now "+ParamLattice+"="+LatticeAnchored, func(v any, before hparams.Settings) hparams.Setting {
+		return withLattice(before, true, v.(bool))
+	}),
+	hparams.Removed("expert_smoothing_time", "no run set it; the heat kernel's time is experts.SmoothingTime = 1"),
+	hparams.Removed("expert_flip_gate_init", "-4 and -1 lost to -2 (docs/hyperparameters.md, the notes under the table); experts.FlipGateInit = -2"),
+	hparams.Removed("expert_zero_fill_gate_init", "no run set it; experts.ZeroFillGateInit = 0"),
+	hparams.Removed(HardGatesGraphParam, "prediction discretizes the gates on its own graphs; as a setting it trained with hard gates from the start, which from the paper's start stay at the identity (docs/arc.md, \"Without the search\")"),
+	hparams.Removed("expert_gate_noise", "its ablation lost, 13 of 31 dev tasks against 14 (docs/arc-ablations.md, \"What else we tried\")"),
+	hparams.Removed("expert_gate_anneal", "its ablation lost, 0 of 3 overlays (docs/arc-ablations.md, \"Without the search\"): tried, not used"),
+)
+
+// foldedExpert is the former switch key of one expert, "expert_<name>", now an entry of ParamExperts.
+func foldedExpert(key string) hparams.Former {
+	name := strings.TrimPrefix(key, "expert_")
+	return hparams.Folded(key, true, "now an entry of "+ParamExperts, func(v any, before hparams.Settings) hparams.Setting {
+		return withExpert(before, name, v.(bool))
+	})
+}
 
 // defaultParams holds the defaults of params.
 var defaultParams = params.Defaults()
@@ -119,7 +199,7 @@ func DefaultParams() map[string]any { return params.Defaults() }
 // Param returns the value of the expert hyperparameter key (one of the Param* constants) in scope, or
 // its default (DefaultParams) when scope does not set it; a value of another type than T (an int given
 // as a float64, say) is converted as model.GetParamOr converts it. T must be the type of the default:
-// bool for the switches, int for ParamTranslationLayers, ParamMaxScale and ParamGateHidden, float64
+// string for ParamExperts and ParamLattice, bool for the switches, int for ParamTranslationLayers, ParamMaxScale and ParamGateHidden, float64
 // for the rest.
 func Param[T any](scope *model.Scope, key string) T {
 	return model.GetParamOr(scope, key, defaultParams[key].(T))
@@ -129,22 +209,27 @@ func Param[T any](scope *model.Scope, key string) T {
 // (see the Param* constants). Rotation is switched off on non-square canvases, and the number of
 // translation layers is capped at the number of bits needed for shifts up to the canvas side.
 func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
+	on, err := expertsOf(Param[string](scope, ParamExperts))
+	if err != nil {
+		panic(fmt.Sprintf("experts.ExpertFromScope: %s: %v", ParamExperts, err)) // hparams checked it
+	}
+	lattice := Param[string](scope, ParamLattice)
 	e := Expert{
 		Rows: rows, Cols: cols,
-		Translation:         Param[bool](scope, ParamTranslation),
-		Rotation:            Param[bool](scope, ParamRotation),
-		Reflection:          Param[bool](scope, ParamReflection),
-		Scaling:             Param[bool](scope, ParamScaling),
+		Translation:         on["translation"],
+		Rotation:            on["rotation"],
+		Reflection:          on["reflection"],
+		Scaling:             on["scaling"],
 		TranslationLayers:   Param[int](scope, ParamTranslationLayers),
 		MaxScale:            Param[int](scope, ParamMaxScale),
 		GateHidden:          Param[int](scope, ParamGateHidden),
-		SmoothingTime:       Param[float64](scope, ParamSmoothingTime),
-		GridLattice:         Param[bool](scope, ParamGridLattice) || Param[bool](scope, ParamAnchored),
-		Anchored:            Param[bool](scope, ParamAnchored),
-		FlipGateInit:        Param[float64](scope, ParamFlipGateInit),
+		SmoothingTime:       SmoothingTime,
+		GridLattice:         lattice == LatticeGrid || lattice == LatticeAnchored,
+		Anchored:            lattice == LatticeAnchored,
+		FlipGateInit:        FlipGateInit,
 		TranslationGateInit: Param[float64](scope, ParamTranslationGateInit),
 		ZeroFill:            Param[bool](scope, ParamZeroFill),
-		ZeroFillGateInit:    Param[float64](scope, ParamZeroFillGateInit),
+		ZeroFillGateInit:    ZeroFillGateInit,
 	}
 	if rows != cols {
 		e.Rotation = false

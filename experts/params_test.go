@@ -17,8 +17,8 @@ import (
 func TestParam(t *testing.T) {
 	root := model.NewStore().RootScope()
 	defaults := DefaultParams()
-	if len(defaults) != 18 {
-		t.Errorf("DefaultParams has %d keys, want 18: %v", len(defaults), defaults)
+	if len(defaults) != 8 {
+		t.Errorf("DefaultParams has %d keys, want 8: %v", len(defaults), defaults)
 	}
 	for key, def := range defaults {
 		var got any
@@ -29,6 +29,8 @@ func TestParam(t *testing.T) {
 			got = Param[int](root, key)
 		case float64:
 			got = Param[float64](root, key)
+		case string:
+			got = Param[string](root, key)
 		default:
 			t.Fatalf("default of %q is a %T", key, def)
 		}
@@ -49,10 +51,10 @@ func TestParam(t *testing.T) {
 	}
 
 	store := model.NewStore()
-	store.RootScope().SetParams(map[string]any{ParamRotation: false, ParamMaxScale: 3.0, ParamSmoothingTime: 2, ParamGateHidden: 8})
+	store.RootScope().SetParams(map[string]any{ParamExperts: "translation,reflection,scaling", ParamMaxScale: 3.0, ParamGateHidden: 8})
 	e = ExpertFromScope(store.RootScope().In("latformer_0"), 16, 16)
-	if e.Rotation || e.MaxScale != 3 || e.SmoothingTime != 2 || e.GateHidden != 8 || !e.Reflection {
-		t.Errorf("ExpertFromScope with rotation off, max scale 3.0, smoothing time 2, 8 hidden units = %+v", e)
+	if e.Rotation || e.MaxScale != 3 || e.GateHidden != 8 || !e.Reflection {
+		t.Errorf("ExpertFromScope with rotation off, max scale 3.0, 8 hidden units = %+v", e)
 	}
 }
 

@@ -255,11 +255,20 @@ func editDistance(a, b string) int {
 }
 
 // Check returns settings with every value of its parameter's type (an int given for a float64
-// parameter converted), or an error naming the first unknown key or bad value.
+// parameter converted), a former key (Retire) replaced by what it reads as (with Parse's warning), or an
+// error naming the first unknown or removed key or bad value.
 func (t Table) Check(s Settings) (Settings, error) {
 	out := make(Settings, len(s))
 	for i, e := range s {
 		p, err := t.lookup(e.Key)
+		if f, ok := FormerKey(e.Key); err != nil && ok {
+			// A former key (Retire): the setting it now reads as, as Parse reads it.
+			if e, err = t.checkFormer(f, e, out[:i]); err != nil {
+				return nil, err
+			}
+			out[i] = e
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -297,7 +306,16 @@ func (t Table) Parse(text string) (Settings, error) {
 		}
 		p, err := t.lookup(key)
 		if err != nil {
-			return nil, err
+			f, ok := FormerKey(key)
+			if !ok {
+				return nil, err
+			}
+			s, err := t.parseFormer(f, key, value, out)
+			if err != nil {
+				return nil, err
+			}
+			out = out.With(s)
+			continue
 		}
 		// GoMLX's parsing of the value, as the type of the default.
 		scratch := model.NewStore()

@@ -50,8 +50,8 @@ func mirrorCorners(t *testing.T, rng *rand.Rand) Example {
 // with a mixture of reflections (and their hard gates do not), and with every expert the gates do not
 // find the pair of reflections in 600 steps.
 func TestTwoActions(t *testing.T) {
-	const settings = "expert_translation=false;expert_rotation=false;expert_scaling=false;expert_straight_through=true;" +
-		"train_steps=600;augment_copies=4;gate_init_train=soft;gate_init_unproposed_steps=0;latformer_actions="
+	const settings = "experts=reflection;expert_straight_through=true;" +
+		"train_steps=600;augment_copies=4;gate_init_train=soft;train_unproposed_steps=0;latformer_actions="
 	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(21, 22))
 	var train, test []Example

@@ -14,9 +14,9 @@ import (
 type Architecture struct {
 	// Name identifies the architecture (the CLI's --model flag, the results' model column).
 	Name string
-	// Params are the architecture's own hyperparameters with their defaults: NewStoreFor adds them to
-	// DefaultParams, so that --set accepts them.
-	Params map[string]any
+	// Params declares the architecture's own hyperparameters, with their defaults and the values each
+	// accepts: NewStoreFor adds them to DefaultParams, so that --set accepts and checks them.
+	Params hparams.Table
 	// Build builds the outputs for tokens [batch, rows*cols] (int32 tokens 0..10, row-major canvas) and
 	// the optional conditioning cond [batch, dc] (nil for none). Outputs.Logits is required; Gates (and
 	// Gates2) are nil for a model without mask experts, whose predictions then carry no gates or action.

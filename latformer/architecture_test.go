@@ -29,7 +29,7 @@ import (
 func perCell() Architecture {
 	return Architecture{
 		Name:   "per_cell",
-		Params: map[string]any{"per_cell_dim": 16},
+		Params: hparams.NewTable(hparams.Def("per_cell_dim", 16).AtLeast(1)),
 		Build: func(scope *model.Scope, rows, cols int, tokens, cond *Node) *Outputs {
 			d := model.GetParamOr(scope, "per_cell_dim", 16)
 			x := layers.Embedding(scope.In("embed"), tokens, dtypes.Float32, datasets.NumTokens, d)
@@ -49,8 +49,11 @@ func TestArchitecture(t *testing.T) {
 	if _, err := ParseSettingsFor(arch, "per_cell_dims=8"); err == nil {
 		t.Error("an unknown key was accepted")
 	}
+	if _, err := ParseSettingsFor(arch, "per_cell_dim=0"); err == nil || !strings.Contains(err.Error(), ">= 1") {
+		t.Errorf("a value its declaration refuses: error %v", err)
+	}
 	clash := arch
-	clash.Params = map[string]any{ParamSteps: 3}
+	clash.Params = hparams.NewTable(hparams.Def(ParamSteps, 3))
 	if _, err := NewStoreFor(clash, nil); err == nil || !strings.Contains(err.Error(), ParamSteps) {
 		t.Errorf("redefining %s: error %v", ParamSteps, err)
 	}

@@ -151,7 +151,7 @@ func TestRestarts(t *testing.T) {
 		return r
 	}
 	single := fitRun(newTestLearner(t, backend, base+";train_restarts=1", 6))
-	cache, err := NewLearnerCache(backend, parse(t, base+";train_restarts=3;train_restarts_stop_at_fit=false"))
+	cache, err := NewLearnerCache(backend, parse(t, base+";train_restarts=3"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestRestarts(t *testing.T) {
 	if multi.fit.Restart == 2 {
 		t.Fatalf("the last restart was kept: pick another task so that restoring an earlier one is tested")
 	}
-	ref := fitRun(newTestLearner(t, backend, fmt.Sprintf("%s;train_restarts=%d;train_restarts_stop_at_fit=false", base, multi.fit.Restart+1), 6))
+	ref := fitRun(newTestLearner(t, backend, fmt.Sprintf("%s;train_restarts=%d", base, multi.fit.Restart+1), 6))
 	if ref.fit.Restart != multi.fit.Restart || math.Abs(ref.fit.Loss-multi.fit.Loss) > 1e-6 || ref.score != multi.score {
 		t.Errorf("%d restarts keep restart %d (loss %.6f, score %.2f); 3 restarts kept %d (%.6f, %.2f)", multi.fit.Restart+1,
 			ref.fit.Restart, ref.fit.Loss, ref.score, multi.fit.Restart, multi.fit.Loss, multi.score)

@@ -4,8 +4,6 @@ package latformer
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"time"
 
 	"github.com/gomlx/gomlx/core/tensors"
@@ -22,7 +20,7 @@ type Progress struct {
 	Loss, CellAccuracy, Exact float64
 	Elapsed                   time.Duration
 	// Held: the step trained with the gates held at their discretized values (a restart started at a
-	// proposal with ParamProposalTrain "hard", or ParamHardSteps); Proposal is the proposal the restart
+	// proposal with ParamGateInitTrain "hard", or ParamHardSteps); Proposal is the proposal the restart
 	// started at (-1: none).
 	Held     bool
 	Proposal int
@@ -39,7 +37,7 @@ type FitResult struct {
 	HardGates bool
 	Loss      float64
 	Exact     float64
-	// Restarts ran (ParamRestarts; fewer when ParamRestartsStopAtFit stopped at the first fit), of which
+	// Restarts ran (ParamRestarts; fewer when one before the last fitted: the restarts stop there), of which
 	// RestartsFitted fitted the training pairs with hard gates; Restart is the one kept (from 0), whose
 	// Steps, Loss and Exact are above; TotalSteps counts the steps of all of them.
 	Restarts, RestartsFitted, Restart, TotalSteps int
@@ -54,7 +52,7 @@ type FitResult struct {
 
 // Fit trains on the examples: every step uses ParamAugment color-permuted copies of all examples (the
 // first copy keeps the original colors; one permutation per copy shared by all examples and by input
-// and output, Appendix B.2; ParamAugmentKeepBlack and ParamAugmentTaskColors restrict the permutations),
+// and output, Appendix B.2; ParamAugmentKeepBlack and ParamAugmentFixOutputColors restrict the permutations),
 // Adam, and the cross-entropy over all canvas cells. It stops after
 // ParamSteps steps or when the training canvases are all exact for ParamFitPatience steps in a row.
 // progress (may be nil) is called after every step.
@@ -63,14 +61,14 @@ type FitResult struct {
 // ParamSeed + 7919·r) and its own augmentation stream, and the restart kept for prediction is the best by:
 // its discretized gates predict every training pair exactly; then the fraction of training pairs
 // predicted exactly (with hard or soft gates, whichever is better); then the lower final training loss.
-// With ParamRestartsStopAtFit the first restart whose hard gates fit ends the search. Restart 0 is exactly
-// what R = 1 trains. Canvases of more than ParamRestartsMaxCells cells (when > 0) train once.
+// The first restart whose hard gates fit ends the search. Restart 0 is exactly
+// what R = 1 trains. Canvases of more than ParamMaxCells cells (when > 0) train once.
 //
 // search, when not nil, is the lattice search's result on these examples (Search; the Solver runs it with
 // ParamGateInit "search"; its Expert must be the learner's): restart r < min(R, len(search.Proposals))
 // starts at proposal r, after its usual initialization the first mask expert's gates of every layer set to
-// select that element (startAtProposal). Those restarts run also on canvases above ParamRestartsMaxCells
-// (ParamProposalTrain, ParamProposalSteps); the restarts after them, and all of a task whose search found
+// select that element (startAtProposal). Those restarts run also on canvases above ParamMaxCells
+// (ParamGateInitTrain, ParamHeldSteps); the restarts after them, and all of a task whose search found
 // nothing, start at the paper's initialization with ParamUnproposedSteps soft steps. Fit searches nothing
 // itself: with search nil every restart starts at the paper's initialization.
 func (l *Learner) Fit(examples []Example, search *Search, progress func(Progress)) (FitResult, error) {
@@ -99,7 +97,7 @@ func (l *Learner) Fit(examples []Example, search *Search, progress func(Progress
 			return res, fmt.Errorf("latformer.Learner.Fit: restart %d: %w", r, err)
 		}
 		res.count(out)
-		last := r+1 == run.restarts || (out.hardFit && run.stopAtFit)
+		last := r+1 == run.restarts || out.hardFit
 		if best, err = l.keepBetter(best, out, last); err != nil {
 			return res, fmt.Errorf("latformer.Learner.Fit: keeping restart %d: %w", r, err)
 		}
@@ -218,195 +216,5 @@ func (l *Learner) restoreKept(best *restartOutcome) error {
 		finalizeAll(best.variables)
 	}
 	l.useSoft = best.useSoft
-	return nil
-}
-
-// fitOnce trains the current variables (one restart of Fit) and scores the result on the training pairs:
-// run.maxSteps steps with soft gates, then, if the hard gates do not fit yet, up to run.hardSteps steps
-// with the gates held at their discretized values (ParamHardSteps), then the choice of hard or soft gates.
-func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
-	out := restartOutcome{restart: run.restart}
-	rng := l.rng
-	if run.restart > 0 {
-		rng = newAugmentationRNG(l.seed, run.restart)
-	}
-	run.resetOrder()
-	start := time.Now()
-	if run.restart < len(run.proposals) && run.proposalHard {
-		// Gates held at the proposal's element: only the hard phase, with its own budget.
-		run.stepsCap = run.proposalSteps
-		fitted, err := l.trainPhase(run, l.hardStepExec, run.proposalSteps, 0, rng, start, &out)
-		if err != nil || fitted {
-			return out, err
-		}
-		return out, l.chooseGates(run.examples, &out)
-	}
-	soft := run.maxSteps
-	if run.restart >= len(run.proposals) { // unproposedSteps is maxSteps without a search
-		soft = run.unproposedSteps
-	}
-	beam := run.beam > 0 && l.hardStepExec != nil && run.restart >= len(run.proposals) && l.hasMaskExperts()
-	run.stepsCap = soft + run.hardSteps
-	if beam {
-		tries := run.beam
-		if run.beamNeighbors {
-			tries += 4 // experts.Expert.ShiftNeighbors: at most one each way on each axis
-		}
-		run.stepsCap = soft + tries*run.beamSteps + max(0, run.hardSteps-run.beamSteps)
-	}
-	fitted, err := l.trainPhase(run, l.stepExec, soft, 0, rng, start, &out)
-	if err != nil || fitted {
-		return out, err
-	}
-	if beam {
-		if fitted, err = l.beamPhase(run, soft, rng, start, &out); err != nil || fitted {
-			return out, err
-		}
-	} else if run.hardSteps > 0 && l.hardStepExec != nil {
-		if fitted, err = l.hardPhase(run, soft, rng, start, &out); err != nil || fitted {
-			return out, err
-		}
-	}
-	return out, l.chooseGates(run.examples, &out)
-}
-
-// hardPhase continues training, after done soft steps, with the gates held at their discretized values (ParamHardSteps). It
-// either ends in a hard fit or is undone: the soft model it started from may fit the training pairs
-// where the hard one does not, and is then the better prediction (its undone steps still count).
-func (l *Learner) hardPhase(run *fitRun, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
-	before, err := l.snapshot()
-	if err != nil {
-		return false, err
-	}
-	defer finalizeAll(before)
-	soft := *out
-	if fitted, err := l.trainPhase(run, l.hardStepExec, run.hardSteps, done, rng, start, out); err != nil || fitted {
-		return fitted, err
-	}
-	if err := l.restore(before); err != nil {
-		return false, err
-	}
-	soft.steps = out.steps
-	*out = soft
-	return false, nil
-}
-
-// beamPhase continues a restart, after done soft steps, with the gate beam (ParamGateBeam): each of the
-// run.beam elements its soft gates make most probable is held for run.beamSteps steps from the soft
-// model's weights, and the one with the lowest loss trains on, held, until run.hardSteps steps of the
-// phase in all. Like hardPhase it ends in a hard fit or is undone (its steps still count).
-func (l *Learner) beamPhase(run *fitRun, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
-	candidates, err := l.likelyElements(run.examples, run.beam)
-	if err != nil || len(candidates) == 0 {
-		return false, err
-	}
-	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	if run.beamNeighbors {
-		candidates = withNeighbors(expert, candidates)
-	}
-	before, err := l.snapshot()
-	if err != nil {
-		return false, err
-	}
-	defer finalizeAll(before)
-	soft := *out
-	var best map[string]*tensors.Tensor
-	defer func() { finalizeAll(best) }()
-	bestLoss, steps := math.Inf(1), done
-	for i, el := range candidates {
-		if i > 0 {
-			if err := l.restore(before); err != nil {
-				return false, err
-			}
-		}
-		if err := l.setGateLogits(expert.LogitsFor(el, float32(run.margin)), true); err != nil {
-			return false, err
-		}
-		if fitted, err := l.trainPhase(run, l.hardStepExec, run.beamSteps, steps, rng, start, out); err != nil || fitted {
-			return fitted, err
-		}
-		steps = out.steps
-		loss := out.loss
-		if run.minibatch > 0 && out.lossSteps > 0 {
-			// One step's loss is one draw of the minibatch's pairs: with minibatches, the probe's
-			// mean loss is the candidate's (without, every step sees every pair).
-			loss = out.lossSum / float64(out.lossSteps)
-		}
-		if loss < bestLoss {
-			finalizeAll(best)
-			if best, err = l.snapshot(); err != nil {
-				return false, err
-			}
-			bestLoss = loss
-		}
-	}
-	if rest := run.hardSteps - run.beamSteps; rest > 0 && best != nil {
-		if err := l.restore(best); err != nil {
-			return false, err
-		}
-		if fitted, err := l.trainPhase(run, l.hardStepExec, rest, steps, rng, start, out); err != nil || fitted {
-			return fitted, err
-		}
-	}
-	if err := l.restore(before); err != nil {
-		return false, err
-	}
-	soft.steps = out.steps
-	*out = soft
-	return false, nil
-}
-
-// withNeighbors appends to the beam's candidates the translation neighbors of the first
-// (experts.Expert.ShiftNeighbors) that are not among them already (ParamGateBeamNeighbors).
-func withNeighbors(expert experts.Expert, candidates []experts.Element) []experts.Element {
-	seen := map[string]bool{}
-	for _, el := range candidates {
-		seen[expert.ActionOf(el).String()] = true
-	}
-	for _, n := range expert.ShiftNeighbors(candidates[0]) {
-		if key := expert.ActionOf(n).String(); !seen[key] {
-			seen[key] = true
-			candidates = append(candidates, n)
-		}
-	}
-	return candidates
-}
-
-// likelyElements returns the k elements that the soft gates of the first mask expert, averaged over the
-// examples, make most probable (experts.Expert.LikelyElements).
-func (l *Learner) likelyElements(examples []Example, k int) ([]experts.Element, error) {
-	preds, err := l.predict(examples, true)
-	if err != nil {
-		return nil, err
-	}
-	mean := experts.GateValues{}
-	for _, p := range preds {
-		for name, vals := range p.Gates {
-			if mean[name] == nil {
-				mean[name] = make([]float64, len(vals))
-			}
-			for i, v := range vals {
-				mean[name][i] += v / float64(len(preds))
-			}
-		}
-	}
-	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	return expert.LikelyElements(mean, k), nil
-}
-
-// chooseGates ends a restart whose training did not end with the hard gates fitting the training pairs:
-// it predicts with whichever of hard or soft gates fits them best (model selection on training data only).
-func (l *Learner) chooseGates(examples []Example, out *restartOutcome) error {
-	hard, err := l.scoreOnTraining(examples, false)
-	if err != nil {
-		return err
-	}
-	soft, err := l.scoreOnTraining(examples, true)
-	if err != nil {
-		return err
-	}
-	out.hardFit = hard == 1
-	out.useSoft = soft > hard
-	out.score = max(hard, soft)
 	return nil
 }

@@ -4,7 +4,6 @@ package latformer
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -36,19 +35,18 @@ type fitRun struct {
 	beam, beamSteps   int
 	beamNeighbors     bool // ParamGateBeamNeighbors
 	restart, restarts int
-	stopAtFit         bool // ParamRestartsStopAtFit
 	// schedule holds the entries of ParamRestartExperts, freeMasks their experts.Expert.FreeGates masks.
 	schedule  []string
 	freeMasks [][]float32
 	// rowMask ([batch] bool, ParamPadPairs > 1) and cond (conditioning vectors) are inputs of every step.
 	rowMask, cond, frames *tensors.Tensor
 	progress              func(Progress)
-	// margin is ParamProposalMargin; restart r < len(proposals) starts at proposals[r] (the search's first
+	// margin is ParamGateInitMargin; restart r < len(proposals) starts at proposals[r] (the search's first
 	// ParamRestarts).
 	margin    float64
 	proposals []Proposal
 	// proposalHard: a restart that starts at a proposal trains with its gates held there
-	// (ParamProposalTrain "hard"), for up to proposalSteps steps (ParamProposalSteps).
+	// (ParamGateInitTrain "hard"), for up to proposalSteps steps (ParamHeldSteps).
 	proposalHard  bool
 	proposalSteps int
 	// unproposedSteps is the soft-step budget of the restarts not started at a proposal when Fit has a
@@ -56,8 +54,6 @@ type fitRun struct {
 	unproposedSteps int
 	// stepsCap is the most steps the current restart may take (its phases together), for Progress.
 	stepsCap int
-	// anneal is experts.ParamGateAnneal (> 1: the soft steps lower the gates' temperature from it to 1).
-	anneal float64
 }
 
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
@@ -72,8 +68,8 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 	run := &fitRun{examples: examples, progress: progress, copies: max(1, param[int](scope, ParamAugment)),
 		augment: augmentOptions(scope, examples, search), maxSteps: param[int](scope, ParamSteps),
 		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
-		restarts: param[int](scope, ParamRestarts), stopAtFit: param[bool](scope, ParamRestartsStopAtFit),
-		beam: param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
+		restarts: param[int](scope, ParamRestarts),
+		beam:     param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
 		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}
 	if run.beam < 0 || run.beamSteps < 1 {
 		return nil, fmt.Errorf("%s must be >= 0 and %s >= 1, got %d and %d", ParamGateBeam, ParamGateBeamSteps, run.beam, run.beamSteps)
@@ -81,16 +77,15 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 	if run.restarts < 1 {
 		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamRestarts, run.restarts)
 	}
-	run.anneal = experts.Param[float64](scope, experts.ParamGateAnneal)
-	run.margin = param[float64](scope, ParamProposalMargin)
-	switch train := param[string](scope, ParamProposalTrain); train {
+	run.margin = param[float64](scope, ParamGateInitMargin)
+	switch train := param[string](scope, ParamGateInitTrain); train {
 	case ProposalTrainHard, ProposalTrainSoft:
 		run.proposalHard = train == ProposalTrainHard
 	default:
-		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamProposalTrain, train, ProposalTrainHard, ProposalTrainSoft)
+		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInitTrain, train, ProposalTrainHard, ProposalTrainSoft)
 	}
-	if run.proposalSteps = param[int](scope, ParamProposalSteps); run.proposalSteps < 0 {
-		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamProposalSteps, run.proposalSteps)
+	if run.proposalSteps = param[int](scope, ParamHeldSteps); run.proposalSteps < 0 {
+		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamHeldSteps, run.proposalSteps)
 	} else if run.proposalSteps == 0 || run.proposalSteps > run.maxSteps {
 		run.proposalSteps = run.maxSteps
 	}
@@ -116,7 +111,7 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 			return nil, fmt.Errorf("%s: %w", ParamRestartExperts, err)
 		}
 	}
-	if maxCells := param[int](scope, ParamRestartsMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
+	if maxCells := param[int](scope, ParamMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
 		run.restarts = max(1, len(run.proposals)) // the restarts that start at a proposal run on any canvas
 	}
 	batchPairs := param[int](scope, ParamBatchPairs)
@@ -139,7 +134,7 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 }
 
 // augmentOptions are the color permutations the augmentation may use on the examples
-// (ParamAugmentKeepBlack, ParamAugmentTaskColors, ParamAugmentFixOutputColors). The colors an anchored
+// (ParamAugmentKeepBlack, ParamAugmentFixOutputColors). The colors an anchored
 // search's rule names (annotate.Selection SelColor: the box it crops, the box it places against) are
 // constants of the rule, kept fixed like the output-only colors: the frames were read off the examples'
 // own colors, and a copy that recolored the cropped object and the reference alike would ask one cell
@@ -151,9 +146,6 @@ func augmentOptions(scope *model.Scope, examples []Example, search *Search) data
 	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
 	for i, ex := range examples {
 		inputs[i], outputs[i] = ex.Input, ex.Output
-	}
-	if param[bool](scope, ParamAugmentTaskColors) {
-		augment.Colors = datasets.TaskColors(inputs...)
 	}
 	if param[bool](scope, ParamAugmentFixOutputColors) {
 		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
@@ -258,14 +250,7 @@ func (run *fitRun) drawMinibatch(rng *rand.Rand) {
 func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
 	streak := 0
 	out.lossSum, out.lossSteps = 0, 0
-	anneal := run.anneal > 1 && exec == l.stepExec
 	for step := done; step < done+steps; step++ {
-		if anneal {
-			// Geometric from run.anneal at the first soft step to 1 at the last.
-			if err := l.setGateTemperature(math.Pow(run.anneal, 1-float64(step-done)/float64(max(1, steps-1)))); err != nil {
-				return false, err
-			}
-		}
 		cellAcc, err := l.trainOneStep(run, exec, rng, out)
 		if err != nil {
 			return false, fmt.Errorf("training step %d: %w", step, err)

@@ -3,8 +3,6 @@
 package latformer
 
 import (
-	"strings"
-
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
@@ -31,7 +29,7 @@ func (l *Learner) modelOutputs(scope *model.Scope, tokens, previous, cond, frame
 func (l *Learner) stepGraph(opt optimizer.Interface, hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
 	return func(scope *model.Scope, inputs []*Node) []*Node {
 		if hard {
-			scope.SetGraphParam(inputs[0].Graph(), experts.ParamHardGates, true)
+			scope.SetGraphParam(inputs[0].Graph(), experts.HardGatesGraphParam, true)
 		}
 		return l.trainStep(scope, opt, stepInputsOf(l, inputs), hard)
 	}
@@ -83,7 +81,8 @@ func freezeGates(store *model.Store) (thaw func()) {
 
 // isGateVariable says whether a variable path belongs to a gating FFN of a mask expert.
 func isGateVariable(path string) bool {
-	return strings.Contains(path, "/gate_hidden/") || strings.Contains(path, "/gate_logits/")
+	_, ok := experts.GateVariableOf(path)
+	return ok
 }
 
 // crossEntropy is the mean cross-entropy over all cells (pad cells included) of logits [batch, n, tokens]
@@ -124,7 +123,7 @@ func exactPerExample(logits, targets *Node) *Node {
 func (l *Learner) predictGraph(hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
 	return func(scope *model.Scope, inputs []*Node) []*Node {
 		in := predictInputsOf(l, inputs)
-		scope.SetGraphParam(in.tokens.Graph(), experts.ParamHardGates, hard)
+		scope.SetGraphParam(in.tokens.Graph(), experts.HardGatesGraphParam, hard)
 		out := l.modelOutputs(scope, in.tokens, in.previous, in.cond, in.frames)
 		outs := []*Node{ConvertDType(ArgMax(out.Logits, -1), dtypes.Int32)}
 		if out.Gates != nil {

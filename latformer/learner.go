@@ -23,7 +23,7 @@ import (
 type Example struct {
 	Input, Output datasets.Canvas
 	Cond          []float32
-	// Frame is the input's frame for an anchor-relative expert (experts.ParamAnchored): the box the
+	// Frame is the input's frame for an anchor-relative expert (experts.ParamLattice "anchored"): the box the
 	// element acts on and the shift that places the result (annotate.Frame.Ints; the Solver sets it from
 	// the lattice search's rule). Other experts ignore it.
 	Frame [experts.FrameLen]int32
@@ -42,14 +42,14 @@ type Learner struct {
 	rows, cols int
 	// condDim is the length of the conditioning vectors (0: none), set by the first examples (-1 before).
 	condDim int
-	// anchored: the model's expert is anchor-relative (experts.ParamAnchored), its graphs take the frames.
+	// anchored: the model's expert is anchor-relative (experts.ParamLattice "anchored"), its graphs take the frames.
 	anchored bool
 	seed     int
 	padPairs int
 	rng      *rand.Rand
 	stepExec *model.Exec
 	// hardStepExec trains with the gates held at their discretized values (ParamHardSteps > 0, or
-	// restarts held at a proposal, ParamProposalTrain "hard"; else nil).
+	// restarts held at a proposal, ParamGateInitTrain "hard"; else nil).
 	hardStepExec *model.Exec
 	predExec     *model.Exec // hard (discretized) gates
 	softExec     *model.Exec // soft gates
@@ -91,7 +91,7 @@ func NewLearnerFor(arch Architecture, backend compute.Backend, store *model.Stor
 	}
 	store.SetParam(model.ParamInitialSeed, int64(seed))
 	l := &Learner{arch: arch, backend: backend, store: store, rows: rows, cols: cols, seed: seed, padPairs: padPairs,
-		rng: newAugmentationRNG(seed, 0), condDim: -1, anchored: experts.Param[bool](store.RootScope(), experts.ParamAnchored),
+		rng: newAugmentationRNG(seed, 0), condDim: -1, anchored: experts.Param[string](store.RootScope(), experts.ParamLattice) == experts.LatticeAnchored,
 		initial: map[string]*tensors.Tensor{}, restartInitial: map[int]map[string]*tensors.Tensor{}, compiled: map[*model.Exec]map[string]bool{}}
 	return l, nil
 }
@@ -136,7 +136,7 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 			return fmt.Errorf("example %d: output canvas is %dx%d, the learner's is %dx%d", i, ex.Output.Rows, ex.Output.Cols, l.rows, l.cols)
 		}
 		if l.anchored && needOutput && (ex.Frame[2] < 1 || ex.Frame[3] < 1) {
-			return fmt.Errorf("example %d: the anchor-relative expert (%s) needs each training example's frame (Example.Frame: latformer.WithFrames with an anchored proposal), got %v", i, experts.ParamAnchored, ex.Frame)
+			return fmt.Errorf("example %d: the anchor-relative expert (%s=%s) needs each training example's frame (Example.Frame: latformer.WithFrames with an anchored proposal), got %v", i, experts.ParamLattice, experts.LatticeAnchored, ex.Frame)
 		}
 		if l.condDim >= 0 && len(ex.Cond) != l.condDim {
 			return fmt.Errorf("example %d: conditioning vector has length %d, want %d", i, len(ex.Cond), l.condDim)
@@ -240,7 +240,7 @@ func (l *Learner) initializeVariables() error {
 }
 
 // buildExecs creates the learner's execs: the training step with soft gates, the one with hard gates
-// (ParamHardSteps > 0, ParamGateBeam > 0 or ParamProposalTrain "hard"), and prediction with hard and with soft gates.
+// (ParamHardSteps > 0, ParamGateBeam > 0 or ParamGateInitTrain "hard"), and prediction with hard and with soft gates.
 func (l *Learner) buildExecs() error {
 	opt, err := optimizerFromStore(l.store)
 	if err != nil {
@@ -251,7 +251,7 @@ func (l *Learner) buildExecs() error {
 	}
 	scope := l.store.RootScope()
 	if param[int](scope, ParamHardSteps) > 0 || param[int](scope, ParamGateBeam) > 0 ||
-		(param[string](scope, ParamGateInit) == GateInitSearch && param[string](scope, ParamProposalTrain) == ProposalTrainHard) {
+		(param[string](scope, ParamGateInit) == GateInitSearch && param[string](scope, ParamGateInitTrain) == ProposalTrainHard) {
 		if l.hardStepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(opt, true)); err != nil {
 			return err
 		}

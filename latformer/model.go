@@ -19,7 +19,7 @@ type Model struct {
 }
 
 // FramesGraphParam is the graph parameter (model.Scope.SetGraphParam) that holds the frames [batch, experts.FrameLen]
-// int32 of an anchor-relative expert (experts.ParamAnchored; Example.Frame): the learner sets it before
+// int32 of an anchor-relative expert (experts.ParamLattice "anchored"; Example.Frame): the learner sets it before
 // Build.
 const FramesGraphParam = "latformer_frames"
 
@@ -57,14 +57,14 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 	out := &Outputs{Expert: expert}
 	var smoothX, extent *Node
 	if expert.Anchored {
-		// Every layer acts on the frames read off each input (experts.ParamAnchored, Example.Frame).
+		// Every layer acts on the frames read off each input (experts.ParamLattice "anchored", Example.Frame).
 		frames := model.GetGraphParamOr[*Node](scope, tokens.Graph(), FramesGraphParam, nil)
 		if frames == nil {
-			exceptions.Panicf("latformer.Model: an anchor-relative expert (%s) needs the frames as the graph parameter %q (the learner sets it from Example.Frame)", experts.ParamAnchored, FramesGraphParam)
+			exceptions.Panicf("latformer.Model: an anchor-relative expert (%s=%s) needs the frames as the graph parameter %q (the learner sets it from Example.Frame)", experts.ParamLattice, experts.LatticeAnchored, FramesGraphParam)
 		}
 		extent = frames
 	} else if expert.GridLattice {
-		// Every layer acts on the input grid's lattice (experts.ParamGridLattice).
+		// Every layer acts on the input grid's lattice (experts.ParamLattice "grid").
 		extent = experts.GridExtents(tokens, m.Rows, m.Cols, datasets.PadToken)
 	}
 	for i := range numLayers {

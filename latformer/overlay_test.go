@@ -71,7 +71,7 @@ func exactCount(t testing.TB, l *Learner, test []Example) int {
 
 // TestOverlayFitsWithHardGatesAtProposal checks the recipe of gate_init_train=hard on an AND and an XOR
 // of two halves with a constant output color: started at the search's element with the gates held there,
-// the network fits every training pair with hard gates within the step budget (gate_init_steps) and
+// the network fits every training pair with hard gates within the step budget (train_held_steps) and
 // predicts held-out pairs exactly; with the soft gates of the paper's training from the same element
 // (gate_init_train=soft) and the same budget it does not fit (checked on the AND).
 func TestOverlayFitsWithHardGatesAtProposal(t *testing.T) {
@@ -80,7 +80,7 @@ func TestOverlayFitsWithHardGatesAtProposal(t *testing.T) {
 		"and": func(a, b bool) bool { return a && b },
 		"xor": func(a, b bool) bool { return a != b },
 	}
-	const base = "train_restarts=1;gate_init_steps=150;train_steps=150"
+	const base = "train_restarts=1;train_held_steps=150;train_steps=150"
 	for name, op := range ops {
 		rng := rand.New(rand.NewPCG(41, uint64(len(name))))
 		train := overlayExamples(t, rng, op, 3, 7, 5)

@@ -43,9 +43,6 @@ const (
 	// ParamAugmentKeepBlack keeps color 0 (black) fixed in the augmentation's permutations: ARC's
 	// background rules depend on it [true].
 	ParamAugmentKeepBlack = "augment_keep_black"
-	// ParamAugmentTaskColors permutes only the colors that occur in the training inputs, among
-	// themselves (datasets.AugmentOptions) [false].
-	ParamAugmentTaskColors = "augment_task_colors"
 	// ParamAugmentFixOutputColors keeps fixed the colors that the training outputs create and no
 	// training input has (datasets.OutputOnlyColors): a rule's constant colors, which a permutation
 	// would make a different rule in every copy (docs/arc-ablations.md, "A rule's constant colors") [true].
@@ -58,13 +55,13 @@ const (
 	// ParamRestarts is the number of training runs per task from different initializations; Fit keeps
 	// the best (see Learner.Fit) [3].
 	ParamRestarts = "train_restarts"
-	// ParamRestartsStopAtFit ends the restarts at the first one whose hard gates fit every training
-	// pair [true].
-	ParamRestartsStopAtFit = "train_restarts_stop_at_fit"
-	// ParamRestartsMaxCells limits the restarts after the first to canvases of at most this many cells
-	// (rows·cols; 0: no limit): a step's cost grows with the square of the cells and few large tasks fit,
-	// so the restarts are spent on the small canvases [81].
-	ParamRestartsMaxCells = "train_restarts_max_cells"
+	// ParamMaxCells spends the costly training on the small canvases (rows·cols; 0: no limit): on a
+	// canvas of more cells, only the first restart runs (and those that start at a proposal), and a task
+	// the lattice search finds no element for (canvas or size-relative; ParamGateInit "search") is not
+	// trained and counts as unsolved, as with ParamSearchScreen. A step's cost grows with the square of the
+	// cells and few large tasks fit (docs/arc-search.md, "This round: the same row in a quarter of the
+	// time") [81].
+	ParamMaxCells = "train_max_cells"
 	// ParamHardSteps continues a restart whose hard gates do not fit the training pairs after
 	// ParamSteps steps with up to this many steps in which the gates are held at their discretized values
 	// (their gradient is cut): the rest of the model learns to work with the exact action that prediction
@@ -106,60 +103,51 @@ const (
 	ParamBatchPairs = "train_batch_pairs"
 	// ParamGateInit chooses where the restarts' gates start: "search" starts restart r at the r-th
 	// element that the training pairs determine (Proposals: one color table f(g·x, x) → y consistent
-	// over all training pairs), the gates' logits at ±ParamProposalMargin and the gating FFN's last
+	// over all training pairs), the gates' logits at ±ParamGateInitMargin and the gating FFN's last
 	// weights at zero, and the restarts beyond the elements found (all of them when none is found) as
 	// "paper"; "paper" starts every restart at the paper's initialization (the experts' gate init
 	// hyperparameters), the paper's protocol. Read by the Solver, which runs the search and gives it to
 	// Learner.Fit [search].
 	ParamGateInit = "gate_init"
-	// ParamProposalMargin is the magnitude of the gate logits that start a restart at a proposal
+	// ParamGateInitMargin is the magnitude of the gate logits that start a restart at a proposal
 	// (ParamGateInit "search"): sigmoid gates at sigmoid(±margin), the scaling softmax's chosen factor
 	// margin above the others' -margin [3.0].
-	ParamProposalMargin = "gate_init_margin"
-	// ParamProposalTrain, with ParamGateInit "search": how a restart that starts at a proposal trains.
+	ParamGateInitMargin = "gate_init_margin"
+	// ParamGateInitTrain, with ParamGateInit "search": how a restart that starts at a proposal trains.
 	// "hard" holds its gates at the proposal's element for the whole restart (the forward pass uses the
 	// discretized gates, exactly the mask that prediction uses, and the gating FFN is not updated), so the
 	// rest of the model learns the color table of that one element; "soft" trains the gates from
-	// sigmoid(±ParamProposalMargin) as the paper trains them, where a mixture of elements can fit the
+	// sigmoid(±ParamGateInitMargin) as the paper trains them, where a mixture of elements can fit the
 	// training pairs in place of the element (docs/arc-search.md, "Why the soft mask blocks the fit") [hard].
-	ParamProposalTrain = "gate_init_train"
-	// ParamProposalSteps, with ParamProposalTrain "hard": the step budget of a restart that starts at a
-	// proposal, at most ParamSteps (0: ParamSteps). Such a restart either fits the training pairs within a few dozen steps or
+	ParamGateInitTrain = "gate_init_train"
+	// ParamHeldSteps, with ParamGateInitTrain "hard": the step budget of the held phase, a restart that
+	// starts at a proposal with its gates held there, at most ParamSteps (0: ParamSteps). Such a restart either fits the training pairs within a few dozen steps or
 	// the element is wrong for the network, and the next restart starts at the next proposal [200].
-	ParamProposalSteps = "gate_init_steps"
-	// ParamUnproposedSteps, with ParamGateInit "search": the soft-step budget of a restart that does not
+	ParamHeldSteps = "train_held_steps"
+	// ParamUnproposedSteps, with ParamGateInit "search": the soft phase's budget of a restart that does not
 	// start at a proposal (every restart of a task the search finds no element for, and the restarts after
 	// the proposals), which trains as with "paper" otherwise; at most ParamSteps (0: ParamSteps). Where one element and one
 	// table cannot map the training pairs, the network can still fit them with a soft mixture or gates that
 	// differ from pair to pair, but rarely does, at a large share of the run's time (the counts: docs/arc.md,
 	// "ARC-AGI-1's evaluation split", and docs/arc-search.md, "This round: the same row in a quarter of the
 	// time") [100].
-	ParamUnproposedSteps = "gate_init_unproposed_steps"
-	// ParamUnproposedMaxCells, with ParamGateInit "search": a task the search finds no element for
-	// (canvas or size-relative) is trained only when its canvas has at most this many cells (rows·cols;
-	// 0: any); a larger one is not trained and counts as unsolved, as with ParamSearchScreen: on the dev
-	// half of Table 2's tasks such tasks cost much of a run's time and no protocol solved one (the numbers:
-	// docs/arc-search.md, "This round: the same row in a quarter of the time"). Read by the Solver [81].
-	ParamUnproposedMaxCells = "gate_init_unproposed_max_cells"
-	// ParamGateInitGrid, with ParamGateInit "search": a task whose training pairs no element of the
-	// canvas fits is searched again over the size-relative elements of a grid-lattice expert
-	// (experts.ParamGridLattice: flips, turns and circular shifts of each input's own grid), and trained
-	// with that expert when one fits. Read by the Solver, which chooses the expert per task
-	// (LatticeProposals says which) [true].
-	ParamGateInitGrid = "gate_init_grid"
-	// ParamGateInitAnchored, with ParamGateInitGrid: a task whose training pairs no element of the canvas
-	// or of the grid fits with a plain color table is searched again over the anchor-relative elements
-	// (annotate.Group.Anchored: g(x) = T(a(x)) ∘ B, a base acting on a box read off each input and placed
-	// against another), and trained with the anchored expert (experts.Expert.Anchored) when one fits. Read
-	// by the Solver [true].
-	ParamGateInitAnchored = "gate_init_anchored"
-	// ParamGateInitFallback, with ParamGateInit "search": when the kept restart's hard gates do not fit
+	ParamUnproposedSteps = "train_unproposed_steps"
+	// ParamSearchLattices, with ParamGateInit "search", is how far the lattice search goes for a task
+	// whose training pairs no element of the canvas fits: experts.LatticeCanvas, no further;
+	// experts.LatticeGrid, then the size-relative elements of each input's own grid (experts.ParamLattice
+	// "grid": flips, turns and circular shifts of the grid), the task trained with that expert when one
+	// fits; experts.LatticeAnchored, then also, when no element of the grid fits with a plain color table,
+	// the anchor-relative elements (annotate.Group.Anchored: g(x) = T(a(x)) ∘ B, a base acting on a box read
+	// off each input and placed against another), trained with the anchored expert. Read by the Solver,
+	// which chooses the expert per task (LatticeProposals says which) [anchored].
+	ParamSearchLattices = "search_lattices"
+	// ParamSearchFallback, with ParamGateInit "search": when the kept restart's hard gates do not fit
 	// every training pair but a proposal exists (its element and color table map every training input to
 	// its output), predict with the top proposal instead: the model that fits the training pairs is
 	// chosen, the network when it fits them. Read by the Solver [true].
-	ParamGateInitFallback = "gate_init_fallback"
+	ParamSearchFallback = "search_fallback"
 	// ParamSearchScreen: a task where the lattice search (canvas, then size-relative elements with
-	// ParamGateInitGrid) finds no element is not trained and counts as unsolved, whatever ParamGateInit;
+	// ParamSearchLattices) finds no element is not trained and counts as unsolved, whatever ParamGateInit;
 	// the protocol of the evaluation split, where most tasks are beyond the group. Read by the Solver [false].
 	ParamSearchScreen = "search_screen"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
@@ -179,13 +167,11 @@ var params = hparams.NewTable(
 	hparams.Def(ParamSteps, 500).AtLeast(0),
 	hparams.Def(ParamAugment, 10),
 	hparams.Def(ParamAugmentKeepBlack, true),
-	hparams.Def(ParamAugmentTaskColors, false),
 	hparams.Def(ParamAugmentFixOutputColors, true),
 	hparams.Def(ParamFitPatience, 3),
 	hparams.Def(ParamSeed, 1),
 	hparams.Def(ParamRestarts, 3).AtLeast(1),
-	hparams.Def(ParamRestartsStopAtFit, true),
-	hparams.Def(ParamRestartsMaxCells, 81).AtLeast(0),
+	hparams.Def(ParamMaxCells, 81).AtLeast(0),
 	hparams.Def(ParamHardSteps, 0).AtLeast(0),
 	hparams.Def(ParamRestartExperts, "all").Checked(checkRestartExperts),
 	hparams.Def(ParamBatchPairs, 0).AtLeast(0),
@@ -194,18 +180,55 @@ var params = hparams.NewTable(
 	hparams.Def(ParamGateBeamNeighbors, false),
 	hparams.Def(ParamPadPairs, 1).AtLeast(1),
 	hparams.Def(ParamGateInit, GateInitSearch).OneOf(GateInitSearch, GateInitPaper),
-	hparams.Def(ParamProposalMargin, 3.0),
-	hparams.Def(ParamProposalTrain, ProposalTrainHard).OneOf(ProposalTrainHard, ProposalTrainSoft),
-	hparams.Def(ParamProposalSteps, 200).AtLeast(0),
+	hparams.Def(ParamGateInitMargin, 3.0),
+	hparams.Def(ParamGateInitTrain, ProposalTrainHard).OneOf(ProposalTrainHard, ProposalTrainSoft),
+	hparams.Def(ParamHeldSteps, 200).AtLeast(0),
 	hparams.Def(ParamUnproposedSteps, 100).AtLeast(0),
-	hparams.Def(ParamUnproposedMaxCells, 81).AtLeast(0),
-	hparams.Def(ParamGateInitGrid, true),
-	hparams.Def(ParamGateInitAnchored, true),
-	hparams.Def(ParamGateInitFallback, true),
+	hparams.Def(ParamSearchLattices, experts.LatticeAnchored).OneOf(experts.LatticeCanvas, experts.LatticeGrid, experts.LatticeAnchored),
+	hparams.Def(ParamSearchFallback, true),
 	hparams.Def(ParamSearchScreen, false),
 	hparams.Def(optimizer.ParamOptimizer, "adam").OneOf(optimizerNames()...), // GoMLX's default is "adamw"
 	hparams.Def(optimizer.ParamLearningRate, 1e-3),
 )
+
+// The keys this package no longer declares (hparams.Retire): what each became, or why it went.
+var _ = hparams.Retire(
+	hparams.Removed("augment_task_colors", "its ablation lost, 4 of 31 dev tasks against 9 (docs/arc-ablations.md, \"How the defaults were chosen\")"),
+	hparams.Removed("train_restarts_stop_at_fit", "no run set it false: the restarts always stop at the first whose hard gates fit"),
+	hparams.Renamed("gate_init_steps", 200, ParamHeldSteps),
+	hparams.Renamed("gate_init_unproposed_steps", 100, ParamUnproposedSteps),
+	hparams.Renamed("gate_init_fallback", true, ParamSearchFallback),
+	hparams.Folded("train_restarts_max_cells", 81, "now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
+		func(v any, _ hparams.Settings) hparams.Setting { return hparams.Setting{Key: ParamMaxCells, Value: v} }),
+	hparams.Folded("gate_init_unproposed_max_cells", 81, "now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
+		func(v any, _ hparams.Settings) hparams.Setting { return hparams.Setting{Key: ParamMaxCells, Value: v} }),
+	hparams.Folded("gate_init_grid", true, "now "+ParamSearchLattices, func(v any, before hparams.Settings) hparams.Setting {
+		return withSearchLattice(before, false, v.(bool))
+	}),
+	hparams.Folded("gate_init_anchored", true, "now "+ParamSearchLattices, func(v any, before hparams.Settings) hparams.Setting {
+		return withSearchLattice(before, true, v.(bool))
+	}),
+)
+
+// withSearchLattice returns the ParamSearchLattices setting that the former switches gate_init_grid (grid)
+// and gate_init_anchored (anchored, read only with the grid) make of the value before.
+func withSearchLattice(before hparams.Settings, anchored, on bool) hparams.Setting {
+	cur := defaultParams[ParamSearchLattices].(string)
+	if v, ok := before.Get(ParamSearchLattices); ok {
+		cur = v.(string)
+	}
+	switch {
+	case !anchored && !on:
+		cur = experts.LatticeCanvas
+	case !anchored && on && cur == experts.LatticeCanvas:
+		cur = experts.LatticeAnchored // gate_init_anchored's default
+	case anchored && on && cur == experts.LatticeGrid:
+		cur = experts.LatticeAnchored
+	case anchored && !on && cur == experts.LatticeAnchored:
+		cur = experts.LatticeGrid
+	}
+	return hparams.Setting{Key: ParamSearchLattices, Value: cur}
+}
 
 // checkRestartExperts checks a value of ParamRestartExperts: comma-separated entries of
 // experts.Expert.FreeGates.
@@ -238,7 +261,7 @@ func Params() hparams.Table { return must(hparams.Join(params, layers.Params(), 
 // ParamsFor returns Params and the hyperparameters of arch (Architecture.Params); an architecture that
 // declares a key of Params again is an error.
 func ParamsFor(arch Architecture) (hparams.Table, error) {
-	t, err := hparams.Join(Params(), hparams.FromDefaults(arch.Params))
+	t, err := hparams.Join(Params(), arch.Params)
 	if err != nil {
 		return nil, fmt.Errorf("architecture %q: %w", arch.Name, err)
 	}

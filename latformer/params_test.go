@@ -3,11 +3,14 @@
 package latformer
 
 import (
+	"bytes"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/testutil"
 )
 
@@ -43,5 +46,86 @@ func TestHyperparametersPage(t *testing.T) {
 	}
 	if letters < 7 {
 		t.Errorf("experts.CheckFamilies accepts %d letters, want t, z, v, h, r, f, s at least", letters)
+	}
+}
+
+// TestFormerKeys checks that the keys issue 45 renamed or folded still read, as the settings that keep
+// their meaning (an expert equal to the one the old keys built), with a warning naming each, and that a
+// removed key is an error saying why.
+func TestFormerKeys(t *testing.T) {
+	var warnings bytes.Buffer
+	hparams.Warnings = &warnings
+	defer func() { hparams.Warnings = os.Stderr }()
+	for _, c := range []struct{ old, now string }{
+		{"gate_init_steps=150", "train_held_steps=150"},
+		{"gate_init_unproposed_steps=7", "train_unproposed_steps=7"},
+		{"gate_init_fallback=false", "search_fallback=false"},
+		{"train_restarts_max_cells=0", "train_max_cells=0"},
+		{"gate_init_unproposed_max_cells=9", "train_max_cells=9"},
+		{"gate_init_grid=false", "search_lattices=canvas"},
+		{"gate_init_anchored=false", "search_lattices=grid"},
+		{"gate_init_grid=true;gate_init_anchored=true", "search_lattices=anchored"},
+		{"expert_grid_lattice=true", "expert_lattice=grid"},
+		{"expert_anchored=true", "expert_lattice=anchored"},
+		{"expert_grid_lattice=true;expert_anchored=false", "expert_lattice=grid"},
+		{"expert_rotation=false;expert_reflection=false;expert_scaling=false", "experts=translation"},
+		{"expert_scaling=false;expert_scaling=true", "experts=all"},
+		{"expert_translation=false", "experts=rotation,reflection,scaling"},
+	} {
+		got, err := ParseSettings(c.old)
+		if err != nil {
+			t.Errorf("%s: %v", c.old, err)
+			continue
+		}
+		if got.String() != c.now {
+			t.Errorf("%s reads as %s, want %s", c.old, got, c.now)
+		}
+	}
+	for _, old := range []string{"gate_init_steps", "gate_init_grid", "expert_anchored", "expert_rotation"} {
+		if !strings.Contains(warnings.String(), `"`+old+`" is a former name`) {
+			t.Errorf("no warning for %s in %q", old, warnings.String())
+		}
+	}
+	// The experts the old switches built are the new keys' (ExpertFromScope).
+	old, now := expertOf(t, "expert_rotation=false;expert_anchored=true"), expertOf(t, "experts=translation,reflection,scaling;expert_lattice=anchored")
+	if old != now || old.Rotation || !old.Anchored || !old.GridLattice || !old.Scaling {
+		t.Errorf("the old switches build %+v, the new keys %+v", old, now)
+	}
+	for _, removed := range []string{"expert_gate_anneal=10", "expert_gate_noise=1", "augment_task_colors=true", "expert_hard_gates=true", "train_restarts_stop_at_fit=false"} {
+		if _, err := ParseSettings(removed); err == nil || !strings.Contains(err.Error(), "was removed: ") {
+			t.Errorf("%s: error %v, want one saying it was removed and why", removed, err)
+		}
+	}
+	if _, err := ParseSettings("experts=translation,zoom"); err == nil || !strings.Contains(err.Error(), `unknown expert "zoom"`) {
+		t.Errorf("experts=translation,zoom: error %v, want one naming the unknown expert", err)
+	}
+}
+
+// expertOf is the expert of a 6 x 6 canvas under settings.
+func expertOf(t *testing.T, settings string) experts.Expert {
+	t.Helper()
+	s, err := ParseSettings(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := NewStore(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return experts.ExpertFromScope(store.RootScope(), 6, 6)
+}
+
+// TestKeyCount holds the number of hyperparameters to issue 45's target: at most 40 keys of this module
+// (latformer's, layers' and experts'; GoMLX's optimizer keys not counted). A new knob takes an old one's
+// place, or says in docs/hyperparameters.md why the target moved.
+func TestKeyCount(t *testing.T) {
+	own := 0
+	for k := range Params() {
+		if k != optimizer.ParamOptimizer && k != optimizer.ParamLearningRate {
+			own++
+		}
+	}
+	if own > 40 {
+		t.Errorf("%d hyperparameters (latformer, layers, experts), want at most 40", own)
 	}
 }

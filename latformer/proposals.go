@@ -4,7 +4,6 @@ package latformer
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gomlx/gomlx/core/tensors"
@@ -21,7 +20,7 @@ const (
 	GateInitSearch = "search"
 )
 
-// How a restart that starts at a proposal trains its gates (ParamProposalTrain).
+// How a restart that starts at a proposal trains its gates (ParamGateInitTrain).
 const (
 	// ProposalTrainHard holds the gates at the proposal's element: discretized in the forward pass and
 	// left out of the update.
@@ -145,9 +144,9 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 
 // LatticeProposals is the search of ParamGateInit "search" as the Solver runs it before choosing a
 // learner: the proposals of e (Proposals) and, when there are none, e is not a grid-lattice expert and
-// grid is true (ParamGateInitGrid), those of e with GridLattice on (size-relative elements). It returns
+// grid is true (ParamSearchLattices "grid"), those of e with GridLattice on (size-relative elements). It returns
 // the expert whose elements the proposals are: a learner that starts at them must have that expert
-// (experts.ParamGridLattice set as its GridLattice says). Plain tables first on both lattices, then role
+// (experts.ParamLattice set as its GridLattice says). Plain tables first on both lattices, then role
 // tables (canvas, then grid): an element whose plain table fits is never passed over for one that needs
 // color roles.
 func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
@@ -158,7 +157,7 @@ func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) 
 }
 
 // LatticeProposalsAnchored is LatticeProposals with the grid and then, where no element of the canvas or of
-// the grid has a plain table, the anchor-relative elements (ParamGateInitAnchored, as the Solver searches by
+// the grid has a plain table, the anchor-relative elements (ParamSearchLattices "anchored", as the Solver searches by
 // default): the proposals returned for an anchored expert (its Anchored set) carry their frame rule
 // (annotate.Proposal.Anchored), and WithFrames gives the examples' frames under them.
 func LatticeProposalsAnchored(e experts.Expert, examples []Example, max int) ([]Proposal, experts.Expert, error) {
@@ -239,16 +238,12 @@ func elementOf(e experts.Expert, base experts.Element, shift [2]annotate.AxisShi
 	return el, true
 }
 
-// gateLogitsSuffix ends the paths of the gating FFN's last layer of every layer's first mask expert
-// (experts.Expert.GateLogits under the scope "expert"; the second action's is under "expert_2").
-const gateLogitsSuffix = "/expert/gate_logits/"
-
 // hasMaskExperts reports whether the learner's model has a mask expert (gate logits variables): a
 // search's proposals can start it. The variables exist once the graphs are built (Fit calls it after
 // prepare), so it is no answer before.
 func (l *Learner) hasMaskExperts() bool {
 	for v := range l.store.IterVariables() {
-		if strings.HasSuffix(v.Path(), gateLogitsSuffix+"biases") {
+		if firstExpertGate(v.Path()) == experts.GateBiases {
 			return true
 		}
 	}
@@ -271,12 +266,12 @@ func (l *Learner) setGateLogits(bias []float32, zeroWeights bool) error {
 		path := v.Path()
 		var value *tensors.Tensor
 		switch {
-		case strings.HasSuffix(path, gateLogitsSuffix+"biases"):
+		case firstExpertGate(path) == experts.GateBiases:
 			if v.Shape().Size() != len(bias) {
 				return fmt.Errorf("variable %s has %d gates, the expert %d", path, v.Shape().Size(), len(bias))
 			}
 			value = tensors.FromValue(bias)
-		case zeroWeights && strings.HasSuffix(path, gateLogitsSuffix+"weights"):
+		case zeroWeights && firstExpertGate(path) == experts.GateWeights:
 			value = tensors.FromShape(v.Shape()) // zeros
 		default:
 			continue
@@ -295,7 +290,7 @@ func (l *Learner) startZeroFill() error {
 	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
 	bias := expert.ZeroFillStart()
 	if bias == nil {
-		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)", experts.ParamTranslation, experts.ParamZeroFill)
+		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)", experts.ParamExperts, experts.ParamZeroFill)
 	}
 	return l.setGateLogits(bias, false)
 }

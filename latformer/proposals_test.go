@@ -131,7 +131,7 @@ func TestGateInitSearchStartsAtProposal(t *testing.T) {
 // restart is restart 0, started at proposal 0, it fits in fewer steps than paper takes in all on the
 // same task, and its hard gates predict held-out pairs with the task's element; and on a task with no
 // consistent element (outputs unrelated to inputs) it trains exactly as paper (same steps, loss and
-// predictions), and with gate_init_unproposed_steps within that budget.
+// predictions), and with train_unproposed_steps within that budget.
 func TestGateInitSearch(t *testing.T) {
 	backend := testutil.Backend(t)
 	const base = "train_steps=150;augment_copies=4"
@@ -181,11 +181,11 @@ func TestGateInitSearch(t *testing.T) {
 			t.Errorf("no proposal: prediction %d differs between search and paper", i)
 		}
 	}
-	// gate_init_unproposed_steps: the budget of every restart without a proposal (paper has none).
-	budget, _ := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=search;gate_init_unproposed_steps=7", 6), train, train)
-	budgetPaper, _ := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=paper;gate_init_unproposed_steps=7", 6), train, train)
+	// train_unproposed_steps: the budget of every restart without a proposal (paper has none).
+	budget, _ := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=search;train_unproposed_steps=7", 6), train, train)
+	budgetPaper, _ := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=paper;train_unproposed_steps=7", 6), train, train)
 	if budget.TotalSteps != 2*7 || budgetPaper.TotalSteps != paper.TotalSteps {
-		t.Errorf("gate_init_unproposed_steps=7: %d steps in all with search, %d with paper; want 14 and %d", budget.TotalSteps, budgetPaper.TotalSteps, paper.TotalSteps)
+		t.Errorf("train_unproposed_steps=7: %d steps in all with search, %d with paper; want 14 and %d", budget.TotalSteps, budgetPaper.TotalSteps, paper.TotalSteps)
 	}
 }
 
@@ -249,7 +249,7 @@ func TestLatticeProposalsGrid(t *testing.T) {
 			t.Errorf("axis %d: top proposal %+v (%v, grid %v), want %+v", axis, props[0].Element, props[0].Action, props[0].Grid(), want)
 		}
 		if none, _, err := LatticeProposals(e, train, 3, false); err != nil || len(none) != 0 {
-			t.Errorf("axis %d: gate_init_grid off: %d proposals (%v), want none", axis, len(none), err)
+			t.Errorf("axis %d: search_lattices=canvas: %d proposals (%v), want none", axis, len(none), err)
 		}
 		extents := func(ex Example) []int32 {
 			h, w := annotate.GridExtents(ex.Input)
@@ -449,7 +449,7 @@ func checkMaskMatchesGather(t *testing.T, backend compute.Backend, used experts.
 func TestAnchoredNeedsFrames(t *testing.T) {
 	backend := testutil.Backend(t)
 	train := upscaleByColorsTask(t)
-	store, err := NewStore(parse(t, "expert_anchored=true;train_steps=2;train_restarts=1"))
+	store, err := NewStore(parse(t, "expert_lattice=anchored;train_steps=2;train_restarts=1"))
 	if err != nil {
 		t.Fatal(err)
 	}

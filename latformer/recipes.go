@@ -50,20 +50,20 @@ var (
 		Doc: "LatFormer started at the elements the training pairs determine, the library's defaults " +
 			"(gate_init=search). The Solver runs the lattice search once: the canvas elements under which one color " +
 			"table maps every training input to its output, else the size-relative elements of each input's grid " +
-			"(gate_init_grid), else the anchor-relative ones (gate_init_anchored), whose expert the task then trains. " +
-			"A task with no element on a canvas above 81 cells is not trained (gate_init_unproposed_max_cells). " +
+			"(search_lattices=grid), else the anchor-relative ones (search_lattices=anchored, the default), whose expert the " +
+			"task then trains. A task with no element on a canvas above 81 cells is not trained (train_max_cells). " +
 			"Restart r < min(3, proposals) starts at proposal r with the gates held at its element (gate_init_train=hard) " +
-			"for up to 200 steps (gate_init_steps): only the color table learns. The restarts after them start at the " +
-			"paper's initialization with 100 soft steps (gate_init_unproposed_steps); the restarts stop at the first " +
+			"for up to 200 steps (train_held_steps): only the color table learns. The restarts after them start at the " +
+			"paper's initialization with 100 soft steps (train_unproposed_steps); the restarts stop at the first " +
 			"whose hard gates fit every training pair. When none fits, the search's top proposal predicts instead " +
-			"(gate_init_fallback). Chosen on the dev half of the annotated training tasks (docs/arc.md, \"Table 2 with " +
+			"(search_fallback). Chosen on the dev half of the annotated training tasks (docs/arc.md, \"Table 2 with " +
 			"the lattice search\" and \"Why the soft mask blocks the fit\"); Table 2's search row, results/arc_training_search.csv.",
 	}
 	// RecipePaper is the paper's protocol: the gates learn the element from their initialization.
 	RecipePaper = Recipe{
 		Name: "paper",
 		Doc: "The paper's protocol (Section 5.2, Appendix B.2): no lattice search anywhere (gate_init=paper). Up to 3 " +
-			"restarts (train_restarts; after the first only on canvases of at most 81 cells, train_restarts_max_cells), " +
+			"restarts (train_restarts; after the first only on canvases of at most 81 cells, train_max_cells), " +
 			"each from its own initialization with every gate near the identity, trains up to 500 steps " +
 			"(train_steps) with soft gates on 10 color-permuted copies of the training pairs, stopping once every copy " +
 			"is exact for 3 steps; no hard phase, no gate beam. The restarts stop at the first whose discretized gates " +
@@ -77,7 +77,7 @@ var (
 		Name: "nosearch",
 		Doc: "LatFormer without the search, gates from the paper's initialization (gate_init=paper), with the " +
 			"training recipe that finds more elements by gradient descent. Two restarts on every canvas " +
-			"(train_restarts=2, train_restarts_max_cells=0): the first frees the translation expert alone, its shift " +
+			"(train_restarts=2, train_max_cells=0): the first frees the translation expert alone, its shift " +
 			"bits started at 0.5 and its zero-fill gates at sigmoid(2) (the z family), the second every expert from " +
 			"near the identity (train_restart_experts=z,all). Each trains 200 soft steps (train_steps); if its hard " +
 			"gates do not fit the training pairs then, the gate beam holds each of the 4 elements its soft gates make " +
@@ -90,7 +90,7 @@ var (
 			{Key: ParamSteps, Value: 200},
 			{Key: ParamHardSteps, Value: 200},
 			{Key: ParamRestarts, Value: 2},
-			{Key: ParamRestartsMaxCells, Value: 0},
+			{Key: ParamMaxCells, Value: 0},
 			{Key: ParamRestartExperts, Value: "z,all"},
 			{Key: ParamGateBeam, Value: 4},
 			{Key: ParamGateBeamSteps, Value: 25},

@@ -48,7 +48,7 @@ func TestRecipeSettings(t *testing.T) {
 	want := map[string]string{
 		"default":          "",
 		"paper":            "gate_init=paper",
-		"nosearch":         "gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=2;train_restarts_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=25",
+		"nosearch":         "gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=2;train_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=25",
 		"evaluation":       "search_screen=true",
 		"paper-evaluation": "gate_init=paper;search_screen=true",
 	}

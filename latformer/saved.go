@@ -231,7 +231,7 @@ func (s *SavedSolution) Close() {
 // Predict predicts the outputs of the test examples as Solver.Solve did after fitting: the lattice search
 // runs again on the saved training examples (its proposals, their elements and color tables and an anchor's
 // frame rule, are a function of them; what it finds is checked against what was saved), the network's
-// variables come from the checkpoint, and the fallback's rule (ParamGateInitFallback) reads the saved
+// variables come from the checkpoint, and the fallback's rule (ParamSearchFallback) reads the saved
 // FitResult. For the test examples the task was solved with, the Solution's predictions, sources and
 // actions are those Solve returned, to the bit (TestSaveLoadPredictsTheSame); its Fit is the saved one.
 func (s *SavedSolution) Predict(test []Example) (Solution, error) {

@@ -4,11 +4,11 @@ package latformer
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/experts"
+	latlayers "github.com/latformer/latformer/layers"
 )
 
 // restartSeed is the initialization seed of restart r > 0.
@@ -93,7 +93,7 @@ func finalizeAll(values map[string]*tensors.Tensor) {
 func (l *Learner) restrictExperts(free []float32, families string) error {
 	found := false
 	for v := range l.store.IterVariables() {
-		if !strings.HasSuffix(v.Path(), "/gate_logits/"+experts.FreeGatesVariable) {
+		if g, ok := experts.GateVariableOf(v.Path()); !ok || g.Part != experts.GateFree {
 			continue
 		}
 		if got := v.Shape().Size(); got != len(free) {
@@ -105,21 +105,17 @@ func (l *Learner) restrictExperts(free []float32, families string) error {
 		found = true
 	}
 	if !found && families != "all" {
-		return fmt.Errorf("%s=%s: the model has no mask expert (no variable */gate_logits/%s)", ParamRestartExperts, families, experts.FreeGatesVariable)
+		return fmt.Errorf("%s=%s: the model has no mask expert (no free-gate variable, experts.GateFree)", ParamRestartExperts, families)
 	}
 	return nil
 }
 
-// setGateTemperature sets the temperature variable of every mask expert (experts.ParamGateAnneal) to t; a
-// model without one is left as it is.
-func (l *Learner) setGateTemperature(t float64) error {
-	for v := range l.store.IterVariables() {
-		if !strings.HasSuffix(v.Path(), "/gate_temperature/"+experts.TemperatureVariable) {
-			continue
-		}
-		if err := v.SetValue(tensors.FromValue([]float32{float32(t)})); err != nil {
-			return err
-		}
+// firstExpertGate returns the part of the gating a variable path is when it belongs to the gating FFN's
+// last layer or free-gate mask of a layer's first mask expert (experts.Expert.GateLogits under
+// layers.ExpertScope; the second action's, under layers.SecondExpertScope, is not), else 0.
+func firstExpertGate(path string) experts.GatePart {
+	if g, ok := experts.GateVariableOf(path); ok && g.ExpertScopeName() == latlayers.ExpertScope {
+		return g.Part
 	}
-	return nil
+	return 0
 }

@@ -21,10 +21,10 @@ const (
 	// SourceNetwork: the trained network predicted.
 	SourceNetwork = "network"
 	// SourceSearch: the lattice search's top proposal predicted (SolverOptions.SearchOnly, or the fallback
-	// of ParamGateInitFallback).
+	// of ParamSearchFallback).
 	SourceSearch = "search"
 	// SourceUntrained: nothing predicted: the search found no element and the task was not trained
-	// (ParamSearchScreen, ParamUnproposedMaxCells).
+	// (ParamSearchScreen, ParamMaxCells).
 	SourceUntrained = "untrained"
 )
 
@@ -44,10 +44,10 @@ type SolverOptions struct {
 
 // Solver solves tasks one after another on one backend, and is the one place that decides how: the
 // lattice search runs once per task (ParamGateInit "search", ParamSearchScreen, SearchOnly) and chooses
-// the expert (ParamGateInitGrid: the grid lattice when only size-relative elements fit), a task it finds no
-// element for may go untrained (ParamSearchScreen, ParamUnproposedMaxCells), Learner.Fit starts its first
+// the expert (ParamSearchLattices: the grid lattice when only size-relative elements fit), a task it finds no
+// element for may go untrained (ParamSearchScreen, ParamMaxCells), Learner.Fit starts its first
 // restarts at the search's proposals, Learner.Predict predicts, and the top proposal may replace the
-// network's predictions (ParamGateInitFallback). Every experiment solves its tasks with one; they differ
+// network's predictions (ParamSearchFallback). Every experiment solves its tasks with one; they differ
 // in how they place a task on a canvas and score the predictions. A Solver is not safe for concurrent
 // use: give each worker its own, on its own backend.
 type Solver struct {
@@ -56,13 +56,13 @@ type Solver struct {
 	settings hparams.Settings
 	store    *model.Store  // the hyperparameters, for the expert the search runs on
 	cache    *LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
-	// variants: the same with another lattice than the hyperparameters' (the grid-lattice expert for
-	// ParamGateInitGrid, the anchor-relative one for ParamGateInitAnchored), by the expert switch set; made
-	// when needed (learnersFor).
+	// variants: the same with another lattice than the hyperparameters' (experts.ParamLattice "grid" or
+	// "anchored", as ParamSearchLattices lets the search choose), by that lattice; made when needed
+	// (learnersFor).
 	variants map[string]*LearnerCache
-	// search: ParamGateInit is "search"; grid, fallback, screen: ParamGateInitGrid, ParamGateInitFallback,
-	// ParamSearchScreen; anchored: ParamGateInitAnchored (with grid); unproposedMaxCells:
-	// ParamUnproposedMaxCells; restarts: ParamRestarts, the most proposals Fit starts at.
+	// search: ParamGateInit is "search"; grid, anchored: ParamSearchLattices goes to the grid, to the
+	// anchored elements; fallback, screen: ParamSearchFallback, ParamSearchScreen; unproposedMaxCells:
+	// ParamMaxCells; restarts: ParamRestarts, the most proposals Fit starts at.
 	search, grid, anchored, fallback, screen bool
 	unproposedMaxCells, restarts             int
 	// last is the task Solve solved last, for Save (nil before the first, or after Close).
@@ -89,13 +89,14 @@ func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOp
 	default:
 		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInit, gateInit, GateInitPaper, GateInitSearch)
 	}
-	s.grid = Param[bool](s.store, ParamGateInitGrid)
-	s.anchored = s.grid && Param[bool](s.store, ParamGateInitAnchored)
-	s.fallback = Param[bool](s.store, ParamGateInitFallback)
+	lattices := Param[string](s.store, ParamSearchLattices)
+	s.grid = lattices == experts.LatticeGrid || lattices == experts.LatticeAnchored
+	s.anchored = lattices == experts.LatticeAnchored
+	s.fallback = Param[bool](s.store, ParamSearchFallback)
 	s.screen = Param[bool](s.store, ParamSearchScreen)
 	s.restarts = Param[int](s.store, ParamRestarts)
-	if s.unproposedMaxCells = Param[int](s.store, ParamUnproposedMaxCells); s.unproposedMaxCells < 0 {
-		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamUnproposedMaxCells, s.unproposedMaxCells)
+	if s.unproposedMaxCells = Param[int](s.store, ParamMaxCells); s.unproposedMaxCells < 0 {
+		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamMaxCells, s.unproposedMaxCells)
 	}
 	return s, nil
 }
@@ -125,8 +126,8 @@ type Solution struct {
 	Fit     FitResult
 	// Search is the lattice search's result (nil when it did not run: ParamGateInit "paper" without
 	// ParamSearchScreen, or a model without mask experts). Lattice is the lattice of the elements the
-	// task was solved over: "canvas", or "grid" for the size-relative ones (experts.ParamGridLattice, or
-	// chosen by ParamGateInitGrid); "" when no search ran.
+	// task was solved over: "canvas", or "grid" for the size-relative ones (experts.ParamLattice, or
+	// chosen by ParamSearchLattices; "anchored" for the anchor-relative ones); "" when no search ran.
 	Search  *Search
 	Lattice string
 	// Top is the search's top proposal when it competed with the network (ParamGateInit "search") or
@@ -300,7 +301,7 @@ func withFramesOf(start *Search, examples []Example) []Example {
 
 // predict predicts the test examples with the fitted learner and, when its restarts started at the
 // search's proposals, with the top proposal too, which may replace the network's predictions
-// (ParamGateInitFallback, fallBack). sol.Fit must be the learner's fit.
+// (ParamSearchFallback, fallBack). sol.Fit must be the learner's fit.
 func (s *Solver) predict(sol *Solution, learner *Learner, test []Example, start *Search) error {
 	var err error
 	if sol.Network, err = learner.Predict(test); err != nil {
@@ -321,7 +322,7 @@ func (s *Solver) predict(sol *Solution, learner *Learner, test []Example, start 
 
 // runSearch runs the lattice search on the training examples when the solver needs it (ParamGateInit
 // "search", ParamSearchScreen or SearchOnly, on a model with mask experts), over the canvas elements and,
-// with ParamGateInitGrid, the size-relative ones (LatticeProposals), keeping as many proposals as Fit may
+// as far as ParamSearchLattices says, the size-relative and anchor-relative ones (LatticeProposals), keeping as many proposals as Fit may
 // start at. It records the search and its lattice in sol.
 func (s *Solver) runSearch(sol *Solution, train []Example, rows, cols int) error {
 	latFormer := s.opts.Architecture.Name == LatFormerArchitecture().Name
@@ -348,34 +349,34 @@ func (s *Solver) runSearch(sol *Solution, train []Example, rows, cols int) error
 }
 
 // untrained says whether a task on a canvas of the given cells that the search finds no element for goes
-// untrained: ParamSearchScreen, or ParamGateInit "search" on a canvas above ParamUnproposedMaxCells.
+// untrained: ParamSearchScreen, or ParamGateInit "search" on a canvas above ParamMaxCells.
 func (s *Solver) untrained(cells int) bool {
 	return s.screen || (s.search && s.unproposedMaxCells > 0 && cells > s.unproposedMaxCells)
 }
 
 // learnersFor returns the cache of learners whose expert has e's lattice (the canvas, each input's grid, or
 // the boxes read off each input): the solver's own when its hyperparameters give that lattice already, else
-// one with the switch set (experts.ParamGridLattice or experts.ParamAnchored), made on first use.
+// one with experts.ParamLattice set to it, made on first use.
 func (s *Solver) learnersFor(e experts.Expert) (*LearnerCache, error) {
 	own := experts.ExpertFromScope(s.store.RootScope(), e.Rows, e.Cols)
 	if own.GridLattice == e.GridLattice && own.Anchored == e.Anchored {
 		return s.cache, nil
 	}
-	key := experts.ParamGridLattice
+	lattice := experts.LatticeGrid
 	if e.Anchored {
-		key = experts.ParamAnchored
+		lattice = experts.LatticeAnchored
 	}
-	if c := s.variants[key]; c != nil {
+	if c := s.variants[lattice]; c != nil {
 		return c, nil
 	}
-	c, err := NewLearnerCacheFor(s.opts.Architecture, s.backend, s.settings.With(hparams.Setting{Key: key, Value: true}))
+	c, err := NewLearnerCacheFor(s.opts.Architecture, s.backend, s.settings.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice}))
 	if err != nil {
 		return nil, err
 	}
 	if s.variants == nil {
 		s.variants = map[string]*LearnerCache{}
 	}
-	s.variants[key] = c
+	s.variants[lattice] = c
 	return c, nil
 }
 
@@ -398,7 +399,7 @@ func (s *Solver) predictBySearch(sol *Solution, test []Example) error {
 }
 
 // fallBack predicts the test outputs with the search's top proposal too (sol.Top, sol.Searched) and, with
-// ParamGateInitFallback, lets it replace the network's predictions by useProposal's rule.
+// ParamSearchFallback, lets it replace the network's predictions by useProposal's rule.
 func (s *Solver) fallBack(sol *Solution, learner *Learner, test []Example) error {
 	top := sol.Search.Proposals[0]
 	searched, err := proposalPredictions(top, test)
@@ -418,7 +419,7 @@ func (s *Solver) fallBack(sol *Solution, learner *Learner, test []Example) error
 	return nil
 }
 
-// useProposal is the fallback's rule (ParamGateInitFallback), given the network's predictions and the top
+// useProposal is the fallback's rule (ParamSearchFallback), given the network's predictions and the top
 // proposal's (searched), and whether the network's hard gates select the top proposal's element
 // (sameElement). A network prediction is never replaced by an empty one: the proposal predicts only when
 // its table maps every test input. Then it predicts when no restart's hard gates fit the training pairs (a

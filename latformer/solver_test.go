@@ -94,7 +94,7 @@ func TestFitTakesTheSearchGiven(t *testing.T) {
 	if _, err := newTestLearner(t, backend, settings, 7).Fit(train, grid, nil); err == nil || !strings.Contains(err.Error(), "another expert") {
 		t.Errorf("grid proposals for a canvas learner: error %v, want one naming another expert", err)
 	}
-	l := newTestLearner(t, backend, settings+";expert_grid_lattice=true", 7)
+	l := newTestLearner(t, backend, settings+";expert_lattice=grid", 7)
 	fit, err := l.Fit(train, grid, nil)
 	if err != nil || fit.Proposals != 1 || fit.StartedAt != 0 {
 		t.Errorf("grid proposals for a grid learner: %d started at a proposal, kept %d, %v; want 1 and 0", fit.Proposals, fit.StartedAt, err)

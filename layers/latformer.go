@@ -36,6 +36,13 @@ const (
 	ParamActions = "latformer_actions"
 )
 
+// The scopes of a layer's mask experts (experts.GateVariableOf reads their gate variables' paths):
+// ExpertScope the first's, SecondExpertScope the second action's (ParamActions = 2).
+const (
+	ExpertScope       = "expert"
+	SecondExpertScope = "expert_2"
+)
+
 // Values of ParamAttention.
 const (
 	AttentionFull     = "full"
@@ -133,7 +140,7 @@ func (b *LatFormerBuilder) WithSmoothing(smoothing bool) *LatFormerBuilder {
 }
 
 // WithExtents sets the rows and columns of each example's input grid, [batch, 2] int32
-// (experts.GridExtents of the tokens). A GridLattice expert (experts.ParamGridLattice) needs them; other
+// (experts.GridExtents of the tokens). A GridLattice expert (experts.ParamLattice "grid") needs them; other
 // experts ignore them.
 func (b *LatFormerBuilder) WithExtents(extent *Node) *LatFormerBuilder {
 	b.extent = extent
@@ -186,10 +193,10 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 		return nil, nil, nil
 	}
 	var attn []*Node
-	attn, out.Gates, out.Mask = attend(scope.In("expert"), scope.In("attention"))
+	attn, out.Gates, out.Mask = attend(scope.In(ExpertScope), scope.In("attention"))
 	if b.actions == 2 {
 		var attn2 []*Node
-		attn2, out.Gates2, out.Mask2 = attend(scope.In("expert_2"), scope.In("attention_2"))
+		attn2, out.Gates2, out.Mask2 = attend(scope.In(SecondExpertScope), scope.In("attention_2"))
 		for i := range attn {
 			attn[i] = Add(attn[i], attn2[i])
 		}

@@ -118,7 +118,7 @@ func taskLine(r arc.Result, finished, total int) string {
 	}
 	switch {
 	case r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch && r.Action == "" && r.Steps == 0:
-		gates = "not trained: the search found no element (search_screen, or a canvas above gate_init_unproposed_max_cells)"
+		gates = "not trained: the search found no element (search_screen, or a canvas above train_max_cells)"
 	case r.Source == arc.SourceSearch && r.Model != arc.LatticeSearch:
 		why := "no hard fit, predicted by the search's proposal"
 		if r.RestartsFitted > 0 && r.HardGates {

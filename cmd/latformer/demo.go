@@ -154,7 +154,7 @@ func runDemoTask(solver *latformer.Solver, task demoTask, o demoOptions) (bool, 
 	}
 	fmt.Printf("test exact-match accuracy: %d/%d = %.1f%%\n", exact, len(test), 100*float64(exact)/float64(len(test)))
 	if sol.Source != latformer.SourceNetwork {
-		fmt.Printf("predicted by: %s (the lattice search decided; see gate_init_fallback, search_screen)\n", sol.Source)
+		fmt.Printf("predicted by: %s (the lattice search decided; see search_fallback, search_screen)\n", sol.Source)
 	}
 	if sol.Action == nil {
 		return false, nil

@@ -3,7 +3,7 @@
 package annotate
 
 // The size-relative search (Group.Grid): elements that act on each pair's input grid, as a grid-lattice
-// mask expert's (experts.ParamGridLattice) do, so that one element fits pairs whose grids differ in size.
+// mask expert's (experts.ParamLattice "grid") do, so that one element fits pairs whose grids differ in size.
 
 import (
 	"fmt"

@@ -25,7 +25,7 @@ type Group struct {
 	ZeroFill bool
 	MaxShift int
 	// Grid makes the elements size-relative, as those of a grid-lattice mask expert
-	// (experts.ParamGridLattice): on each pair they act on the input's grid (GridExtents), so that one
+	// (experts.ParamLattice "grid"): on each pair they act on the input's grid (GridExtents), so that one
 	// element fits pairs whose grids differ in size. The bases' rotations and reflections then turn and flip
 	// that grid, circular translations are modulo its sides, zero-fill shifts move the canvas, and the bases'
 	// scalings (lattice.Upscale, lattice.Downscale) act on the canvas last: g = S ∘ T ∘ F ∘ R. A base that

@@ -23,9 +23,9 @@ import (
 // model is the architecture trained (latformer, or a baseline of package baselines); predictions
 // the predicted test grids as JSON, a list with one grid ([[row], ...]) or null per test input (empty
 // when there were none); source what made the predictions: "network" (the trained model) or "search"
-// (the lattice search's top proposal: the lattice_search model, or gate_init_fallback), lattice the lattice
+// (the lattice search's top proposal: the lattice_search model, or search_fallback), lattice the lattice
 // of the elements searched and of the mask experts trained: "canvas", or "grid" for the size-relative
-// elements of gate_init_grid (both empty for a model without mask experts); network_solved whether the
+// elements of search_lattices (both empty for a model without mask experts); network_solved whether the
 // trained network's own predictions solve the task (false for the lattice_search model); search_solved
 // whether the lattice search's top proposal solves it (with gate_init=search; empty when the search found
 // no element or did not run), whoever predicted; network_action the element of the network's

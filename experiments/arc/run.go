@@ -283,7 +283,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		out.Selected = append(out.Selected, t.ID)
 	}
 	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
-	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch, Search: o.Model == LatticeSearch}
+	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch, SearchOnly: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
 		Units: tasks, Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },

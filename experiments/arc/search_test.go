@@ -42,7 +42,7 @@ func TestSolveBySearch(t *testing.T) {
 	seen := datasets.Grid{{2, 1, 3}, {3, 0, 1}, {1, 5, 0}}
 	task.Test = []datasets.Pair{{Input: seen, Output: flipRecolor(seen)}}
 
-	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{Search: true})
+	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{SearchOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +95,11 @@ func gridFlipTask() datasets.Task {
 }
 
 // TestSolveBySearchGridNeverSeesTestOutputs checks the search alone on a size-relative task: solved with
-// the grid lattice (gate_init_grid), unsolved without it; and a copy of the task whose test output is
+// the grid lattice (search_lattices), unsolved without it; and a copy of the task whose test output is
 // scrambled gets the same action and the same predictions (the search reads training pairs only).
 func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
 	task := gridFlipTask()
-	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{Search: true})
+	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{SearchOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,23 +121,23 @@ func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
 		t.Errorf("scrambled test output: action %q, predictions %v (solved %v); want %q, %v, unsolved", res2.Action, res2.Predictions, res2.Solved, res.Action, res.Predictions)
 	}
 
-	off, err := NewSolver(testutil.Backend(t), parse(t, "gate_init_grid=false"), SolverOptions{Search: true})
+	off, err := NewSolver(testutil.Backend(t), parse(t, "search_lattices=canvas"), SolverOptions{SearchOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer off.Close()
 	if res, err := off.Solve(task, nil, nil); err != nil || res.Solved || res.Action != "" {
-		t.Errorf("gate_init_grid=false: solved %v, action %q, %v; want unsolved, no element", res.Solved, res.Action, err)
+		t.Errorf("search_lattices=canvas: solved %v, action %q, %v; want unsolved, no element", res.Solved, res.Action, err)
 	}
 }
 
-// TestSolveFallback checks gate_init_fallback on the network: with no training steps the network's hard
+// TestSolveFallback checks search_fallback on the network: with no training steps the network's hard
 // gates start at the proposal but its untrained output cannot fit the training pairs, so the top proposal
 // predicts (source search, the network's own predictions unsolved), on the grid lattice; with the fallback
 // off the network's predictions stand. With gate_init=paper there is no search at all.
 func TestSolveFallback(t *testing.T) {
 	task := gridFlipTask()
-	const base = "train_steps=0;gate_init_steps=0;train_restarts=1;augment_copies=1"
+	const base = "train_steps=0;train_held_steps=0;train_restarts=1;augment_copies=1"
 	cases := []struct {
 		settings      string
 		solved        bool
@@ -145,7 +145,7 @@ func TestSolveFallback(t *testing.T) {
 		networkSolved bool
 	}{
 		{base, true, SourceSearch, "grid", false},
-		{base + ";gate_init_fallback=false", false, SourceNetwork, "grid", false},
+		{base + ";search_fallback=false", false, SourceNetwork, "grid", false},
 		{base + ";gate_init=paper", false, SourceNetwork, "", false},
 	}
 	for _, c := range cases {
@@ -160,7 +160,7 @@ func TestSolveFallback(t *testing.T) {
 	}
 }
 
-// TestUnproposedMaxCells checks gate_init_unproposed_max_cells: a task the search finds no element for
+// TestUnproposedMaxCells checks train_max_cells: a task the search finds no element for
 // (two training pairs with the same input and different outputs: no element and table fit both) is not
 // trained on a canvas above the limit (no steps, unsolved, no prediction) and is trained at or below it;
 // with gate_init=paper the limit does not apply.
@@ -170,15 +170,15 @@ func TestUnproposedMaxCells(t *testing.T) {
 		{Input: in, Output: datasets.Grid{{2, 0, 2}, {0, 0, 0}, {0, 2, 0}}},
 		{Input: in, Output: datasets.Grid{{3, 0, 3}, {0, 0, 0}, {0, 3, 0}}},
 	}, Test: []datasets.Pair{{Input: in, Output: datasets.Grid{{2, 0, 2}, {0, 0, 0}, {0, 2, 0}}}}}
-	const base = "train_steps=2;gate_init_unproposed_steps=2;train_restarts=1;augment_copies=1"
+	const base = "train_steps=2;train_unproposed_steps=2;train_restarts=1;augment_copies=1"
 	cases := []struct {
 		settings string
 		steps    int
 	}{
-		{base + ";gate_init_unproposed_max_cells=8", 0}, // the 3 x 3 canvas has 9 cells: not trained
-		{base + ";gate_init_unproposed_max_cells=9", 2},
-		{base + ";gate_init_unproposed_max_cells=0", 2},
-		{base + ";gate_init_unproposed_max_cells=8;gate_init=paper", 2},
+		{base + ";train_max_cells=8", 0}, // the 3 x 3 canvas has 9 cells: not trained
+		{base + ";train_max_cells=9", 2},
+		{base + ";train_max_cells=0", 2},
+		{base + ";train_max_cells=8;gate_init=paper", 2},
 	}
 	for _, c := range cases {
 		res, err := SolveTask(testutil.Backend(t), task, parse(t, c.settings), 0, nil, nil)
@@ -192,7 +192,7 @@ func TestUnproposedMaxCells(t *testing.T) {
 			t.Errorf("%s: untrained task predicted %v (source %q); want no prediction", c.settings, res.Predictions[0], res.Source)
 		}
 	}
-	if _, err := NewSolver(testutil.Backend(t), hparams.Settings{{Key: latformer.ParamUnproposedMaxCells, Value: -1}}, SolverOptions{}); err == nil {
-		t.Error("gate_init_unproposed_max_cells=-1: no error")
+	if _, err := NewSolver(testutil.Backend(t), hparams.Settings{{Key: latformer.ParamMaxCells, Value: -1}}, SolverOptions{}); err == nil {
+		t.Error("train_max_cells=-1: no error")
 	}
 }

@@ -40,10 +40,10 @@ type TaskResult struct {
 	// Model is the architecture trained (latformer.Architecture.Name).
 	Model string
 	// Source says what made the predictions: SourceNetwork (the trained model) or SourceSearch (the
-	// lattice search's top proposal: the LatticeSearch model, or, by latformer.ParamGateInitFallback, a
+	// lattice search's top proposal: the LatticeSearch model, or, by latformer.ParamSearchFallback, a
 	// network whose hard gates do not fit the training pairs: a single element and table that fit them is
 	// preferred to a soft mixture, as Fit prefers a restart whose hard gates fit). Lattice is "canvas", or
-	// "grid" when the task's elements are size-relative (latformer.ParamGateInitGrid); "" without mask
+	// "grid" when the task's elements are size-relative (latformer.ParamSearchLattices); "" without mask
 	// experts.
 	Source, Lattice string
 	// NetworkSolved: the trained network's own predictions solve the task (Solved when Source is
@@ -98,14 +98,16 @@ const (
 // the experts' group and the one color table that map every training input to its output), its table
 // generalized to the color pairs no training cell has (annotate.Proposal.Generalize), is applied to each
 // test input. What a program search over the experts' group, with a color table, gets. With
-// gate_init_grid (the default), a task that no canvas element fits is searched again over the size-relative
+// search_lattices=anchored (the default), a task that no canvas element fits is searched again over the size-relative
 // elements (latformer.LatticeProposals). Where no plain table fits on either lattice, or the top proposal's
 // plain table cannot map a test input, its color-role table (annotate.RoleTable: the pair's background and
 // free color named by role) predicts.
 const LatticeSearch = "lattice_search"
 
-// SolverOptions configure a Solver. The zero value solves each task on its own datasets.TaskCanvas with freshly
-// compiled graphs, like SolveTask.
+// SolverOptions configure a Solver: latformer.SolverOptions' fields (Architecture, SearchOnly, Reuse),
+// which mean what they mean there, and what ARC adds, the canvas each task is placed on (Canvas, Buckets).
+// The zero value solves each task on its own datasets.TaskCanvas with freshly compiled graphs, like
+// SolveTask.
 type SolverOptions struct {
 	// Canvas is the canvas side of every task (0: per task, datasets.TaskCanvas).
 	Canvas int
@@ -115,15 +117,21 @@ type SolverOptions struct {
 	Buckets []int
 	// Architecture is the model to train (zero value: LatFormer, latformer.LatFormerArchitecture).
 	Architecture latformer.Architecture
-	// Search predicts with the lattice search alone (LatticeSearch, latformer.SolverOptions.SearchOnly).
-	Search bool
-	// Reuse keeps each canvas' compiled graphs for the next task on that canvas (latformer.SolverOptions).
+	// SearchOnly predicts with the lattice search alone (the LatticeSearch model).
+	SearchOnly bool
+	// Reuse keeps each canvas' compiled graphs for the next task on that canvas.
 	Reuse bool
 }
 
-// Solver solves ARC tasks one after another on one backend (Solve), like SolveTask, with the options of
-// SolverOptions: it places each task on its canvas, has a latformer.Solver solve it (the search, the
-// expert, the fit, the fallback) and scores the predictions. It is not safe for concurrent use: give each
+// Latformer returns the options of the latformer.Solver that solves the tasks.
+func (o SolverOptions) Latformer() latformer.SolverOptions {
+	return latformer.SolverOptions{Architecture: o.Architecture, SearchOnly: o.SearchOnly, Reuse: o.Reuse}
+}
+
+// Solver is the thin ARC adapter of latformer.Solver, which decides how a task is solved (the search, the
+// expert, the fit, the fallback): it places each ARC task on its canvas (SolverOptions.Canvas, Buckets),
+// has its latformer.Solver solve it and scores the predictions against the task's test outputs
+// (TaskResult). It is not safe for concurrent use: give each
 // worker its own, on its own backend.
 type Solver struct {
 	opts   SolverOptions
@@ -143,7 +151,7 @@ func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOp
 	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {
 		opts.Architecture = latformer.LatFormerArchitecture()
 	}
-	solver, err := latformer.NewSolver(backend, settings, latformer.SolverOptions{Architecture: opts.Architecture, SearchOnly: opts.Search, Reuse: opts.Reuse})
+	solver, err := latformer.NewSolver(backend, settings, opts.Latformer())
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +183,7 @@ func (o SolverOptions) canvas(task datasets.Task) int {
 // its predictions.
 func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
 	res := TaskResult{ID: task.ID, Model: s.opts.Architecture.Name, Canvas: s.Canvas(task)}
-	if s.opts.Search {
+	if s.opts.SearchOnly {
 		res.Model = LatticeSearch
 	}
 	start := time.Now()
@@ -187,7 +195,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	if err != nil {
 		return res, fmt.Errorf("task %s: %w", task.ID, err)
 	}
-	if err := res.fill(task, sol, test, s.opts.Search); err != nil {
+	if err := res.fill(task, sol, test, s.opts.SearchOnly); err != nil {
 		return res, err
 	}
 	res.Seconds = time.Since(start).Seconds()

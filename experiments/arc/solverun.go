@@ -171,7 +171,7 @@ func SolveRun(o SolveOptions, report SolveReport) (SolveOutcome, error) {
 		return SolveOutcome{}, err
 	}
 	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
-	solverOpts := SolverOptions{Canvas: o.Canvas, Reuse: true, Architecture: arch, Search: o.Model == LatticeSearch}
+	solverOpts := SolverOptions{Canvas: o.Canvas, Reuse: true, Architecture: arch, SearchOnly: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Solved]{
 		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
 		Units: o.Tasks, Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },

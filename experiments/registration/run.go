@@ -39,14 +39,12 @@ const (
 // has the lowest final loss. The gates start at the paper's initialization (gate_init=paper): Table 5 is
 // the paper's protocol.
 var Settings = hparams.Settings{
-	{Key: experts.ParamRotation, Value: false},
-	{Key: experts.ParamReflection, Value: false},
-	{Key: experts.ParamScaling, Value: false},
+	{Key: experts.ParamExperts, Value: "translation"},
 	{Key: experts.ParamZeroFill, Value: false},
 	{Key: experts.ParamTranslationGateInit, Value: 0.0},
 	{Key: latformer.ParamAugment, Value: 1},
 	{Key: latformer.ParamRestarts, Value: 3},
-	{Key: latformer.ParamRestartsMaxCells, Value: 0},
+	{Key: latformer.ParamMaxCells, Value: 0},
 	{Key: latformer.ParamSteps, Value: 300},
 	{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper},
 }

@@ -32,8 +32,8 @@ const (
 	ModelLatFormerNoSmooth = "latformer_nosmooth"
 	ModelLatFormerSearch   = "latformer_search"
 	// ModelLatFormerAnchored is ModelLatFormerSearch whose search goes on, where no element of the canvas
-	// fits, to the size-relative and then the anchor-relative elements (latformer.ParamGateInitGrid,
-	// latformer.ParamGateInitAnchored): LatFormer with g = g(x), for the per-pair families
+	// fits, to the size-relative and then the anchor-relative elements (latformer.ParamSearchLattices
+	// "anchored"): LatFormer with g = g(x), for the per-pair families
 	// (datasets.AnchoredFamilies), trained without the smoothed-mask prediction (ModelSettings).
 	// ModelLatFormerSearch is then the one-element LatFormer.
 	ModelLatFormerAnchored = "latformer_anchored"
@@ -99,15 +99,14 @@ var TrainingSettings = hparams.Settings{
 // training pairs by memorizing them when they are few, and restarts would triple the time of the runs
 // where they do not. Figure 5 measures the network: with gate_init=search (ModelLatFormerSearch) the
 // lattice search only starts the restarts (latformer.Solver): the network predicts even where it does not
-// fit (gate_init_fallback=false), on the canvas lattice (gate_init_grid=false), and every task trains
-// (gate_init_unproposed_max_cells=0).
+// fit (search_fallback=false), on the canvas lattice (search_lattices=canvas), and every task trains on
+// every canvas (train_max_cells=0: the restarts too).
 var LatFormerSettings = hparams.Settings{
 	{Key: experts.ParamZeroFill, Value: false},
 	{Key: latformer.ParamRestarts, Value: 3},
-	{Key: latformer.ParamRestartsMaxCells, Value: 0},
-	{Key: latformer.ParamGateInitFallback, Value: false},
-	{Key: latformer.ParamGateInitGrid, Value: false},
-	{Key: latformer.ParamUnproposedMaxCells, Value: 0},
+	{Key: latformer.ParamMaxCells, Value: 0},
+	{Key: latformer.ParamSearchFallback, Value: false},
+	{Key: latformer.ParamSearchLattices, Value: experts.LatticeCanvas},
 }
 
 // ModelSettings returns the hyperparameters that make the model of Figure 5 called name, none for the
@@ -133,8 +132,7 @@ func ModelSettings(name string) hparams.Settings {
 		// Without the smoothed-mask prediction: with the gates held at the search's anchored element it has
 		// nothing to find, and its blurred prediction, trained through the same head, kept the exact one from
 		// fitting (chosen on the tasks of seed 1, docs/sample-efficiency.md, "Elements that follow the input").
-		return model(false, latformer.GateInitSearch).With(hparams.Setting{Key: latformer.ParamGateInitGrid, Value: true},
-			hparams.Setting{Key: latformer.ParamGateInitAnchored, Value: true})
+		return model(false, latformer.GateInitSearch).With(hparams.Setting{Key: latformer.ParamSearchLattices, Value: experts.LatticeAnchored})
 	}
 	return nil
 }
@@ -164,9 +162,9 @@ func Params(models []string) (hparams.Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		for k, v := range arch.Params {
+		for k, p := range arch.Params {
 			if _, ok := t[k]; !ok {
-				t[k] = hparams.Def(k, v)
+				t[k] = p
 			}
 		}
 	}

@@ -273,8 +273,8 @@ func TestRunAndResume(t *testing.T) {
 
 // TestSolverSettingsApply checks that the settings of how a task is solved (latformer.Solver) apply in
 // these experiments: with gate_init=search and no training step, the untrained network does not fit a
-// rotation and gate_init_fallback=true lets the search's top proposal predict every test pair, where the
-// experiment's own gate_init_fallback=false keeps the network's wrong predictions; and with search_screen
+// rotation and search_fallback=true lets the search's top proposal predict every test pair, where the
+// experiment's own search_fallback=false keeps the network's wrong predictions; and with search_screen
 // a scaling that no element of a group without scalings maps goes untrained (no step, no action).
 func TestSolverSettingsApply(t *testing.T) {
 	t.Setenv(compute.ConfigEnvVar, "go")
@@ -292,13 +292,13 @@ func TestSolverSettingsApply(t *testing.T) {
 		}
 		return out.Results[0]
 	}
-	const untrained = "train_steps=0;gate_init_steps=0;augment_copies=1"
-	network, search := run(datasets.FamilyRotation, untrained), run(datasets.FamilyRotation, untrained+";gate_init_fallback=true")
+	const untrained = "train_steps=0;train_held_steps=0;augment_copies=1"
+	network, search := run(datasets.FamilyRotation, untrained), run(datasets.FamilyRotation, untrained+";search_fallback=true")
 	if network.Accuracy > 0.5 || network.Fitted || search.Accuracy != 1 || search.Action != "rot90(0,1)x1" {
 		t.Errorf("untrained network: accuracy %g (fitted %v); with the fallback: accuracy %g by %q; want < 0.5 unfitted, then 1 by rot90(0,1)x1",
 			network.Accuracy, network.Fitted, search.Accuracy, search.Action)
 	}
-	const noScaling = "expert_scaling=false;train_steps=3"
+	const noScaling = "experts=translation,rotation,reflection;train_steps=3"
 	trained, screened := run(datasets.FamilyScaling, noScaling), run(datasets.FamilyScaling, noScaling+";search_screen=true")
 	if trained.Steps == 0 || screened.Steps != 0 || screened.Action != "" || screened.TestExact != 0 {
 		t.Errorf("scaling without the scaling expert: %d steps; screened: %d steps, action %q, %d exact; want > 0, then 0, none, 0",
