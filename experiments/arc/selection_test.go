@@ -43,7 +43,7 @@ func TestSelectionTasksBySearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{Search: true})
+	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{SearchOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
