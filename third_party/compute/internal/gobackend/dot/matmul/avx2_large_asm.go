@@ -5,14 +5,15 @@
 package matmul
 
 import (
+	"simd/archsimd"
 	"unsafe"
 
 	"github.com/pkg/errors"
 )
 
-// avx2LargeAsmEnabled selects avx2LargeKernelAsmFloat32 for the float32 AVX2 large kernel; the tests and
-// benchmarks switch it off to compare with avx2LargeKernelFloat32.
-var avx2LargeAsmEnabled = true
+// avx2LargeAsmEnabled selects avx2LargeKernelAsmFloat32 for the float32 AVX2 large kernel (where the CPU has
+// FMA3, which the assembly uses); the tests and benchmarks switch it off to compare with avx2LargeKernelFloat32.
+var avx2LargeAsmEnabled = archsimd.X86.FMA()
 
 // avx2Kernel4x16StripFloat32 is in avx2_large_asm_amd64.s.
 //
