@@ -199,7 +199,7 @@ func avx2LargeMatrixSliceFloat32( //alt:f32
 				lhsPanelHeight := min(params.LHSPanelCrossSize, rowEnd-lhsPanelRowIdx)
 				avx2PackLHSKernelRows4(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, contractingSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows) //alt:f32|bf16|f16|f64
 
-				avx2LargeKernelFloat32( //alt:f32
+				avx2LargeKernelAsmFloat32( //alt:f32
 					//alt:bf16 avx2LargeKernelBFloat16(
 					//alt:f16 avx2LargeKernelFloat16(
 					//alt:f64 avx2LargeKernelFloat64(

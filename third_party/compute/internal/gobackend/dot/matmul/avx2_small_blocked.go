@@ -75,7 +75,7 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 		l1, l2, l3 := l0+rowStride, l0+2*rowStride, l0+3*rowStride
 		col := 0
 		for ; col+16 <= vecCols; col += 16 {
-			zero := archsimd.BroadcastFloat32x8(0)
+			zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 			a00, a01, a10, a11, a20, a21, a30, a31 := zero, zero, zero, zero, zero, zero, zero, zero
 			rp := rPtr + uintptr(col)*iSize
 			for kk := uintptr(0); kk < uintptr(k); kk++ {
@@ -99,7 +99,7 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 			st(a31, op+3*oRow+8*iSize)
 		}
 		for ; col+8 <= vecCols; col += 8 {
-			zero := archsimd.BroadcastFloat32x8(0)
+			zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 			a0, a1, a2, a3 := zero, zero, zero, zero
 			rp := rPtr + uintptr(col)*iSize
 			for kk := uintptr(0); kk < uintptr(k); kk++ {
@@ -121,7 +121,7 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 	for ; row < m; row++ {
 		l0 := lPtr + uintptr(row)*rowStride
 		for col := 0; col+8 <= vecCols; col += 8 {
-			a0 := archsimd.BroadcastFloat32x8(0)
+			a0 := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 			rp := rPtr + uintptr(col)*iSize
 			for kk := uintptr(0); kk < uintptr(k); kk++ {
 				a0 = bc(l0+kk*iSize).MulAdd(ld(rp), a0)
@@ -138,14 +138,17 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 func avx2SmallBlockedScalarCols(l, r, o []float32, m, n, k, vecCols int, pack []float32) {
 	var out [8]float32
 	oBits := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(o))), len(o))
+	// pack filled as bits too (a float32 copy compiles to legacy-SSE MOVSS, slow after AVX code here).
+	lBits := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(l))), len(l))
+	packBits := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(pack))), len(pack))
 	for row := 0; row < m; row += 8 {
 		rows := min(8, m-row)
 		for kk := range k {
 			for i := range rows {
-				pack[kk*8+i] = l[(row+i)*k+kk]
+				packBits[kk*8+i] = lBits[(row+i)*k+kk]
 			}
 			for i := rows; i < 8; i++ {
-				pack[kk*8+i] = 0
+				packBits[kk*8+i] = 0
 			}
 		}
 		for col := vecCols; col < n; col++ {
@@ -168,6 +171,10 @@ func avx2SmallBlockedFloat32Transposed(lhs, rhs []float32, batchStart, batchCoun
 	output []float32) {
 	m, n, k := lhsCrossSize, rhsCrossSize, contractingSize
 	if batchCount == 0 || m == 0 || n == 0 || k == 0 {
+		return
+	}
+	if k < 8 && avx2SmallTinyKEnabled {
+		avx2SmallTinyKFloat32Transposed(lhs, rhs, batchStart, batchCount, m, n, k, output)
 		return
 	}
 	for b := batchStart; b < batchStart+batchCount; b++ {
@@ -197,7 +204,7 @@ func avx2SmallBlockedFloat32Transposed(lhs, rhs []float32, batchStart, batchCoun
 // full chunks of k, reduced, then the tail products added one by one.
 func avx2DotTransposed(l, r []float32) float32 {
 	k := len(l)
-	acc := archsimd.BroadcastFloat32x8(0)
+	acc := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 	kk := 0
 	for ; kk+8 <= k; kk += 8 {
 		acc = archsimd.LoadFloat32x8((*[8]float32)(l[kk:kk+8])).MulAdd(archsimd.LoadFloat32x8((*[8]float32)(r[kk:kk+8])), acc)
@@ -227,7 +234,7 @@ func avx2DotBlock2x4(l, r, o []float32, row, col, n, k int) {
 	rPtr := uintptr(unsafe.Pointer(&r[col*k]))
 	ld := func(p uintptr) archsimd.Float32x8 { return archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(p))) }
 	ls := uintptr(k) * iSize
-	zero := archsimd.BroadcastFloat32x8(0)
+	zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 	a00, a01, a02, a03, a10, a11, a12, a13 := zero, zero, zero, zero, zero, zero, zero, zero
 	kEnd := k - k%8
 	for off := uintptr(0); off < uintptr(kEnd)*iSize; off += 8 * iSize {

@@ -1,0 +1,68 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build amd64 && goexperiment.simd
+
+#include "textflag.h"
+
+// func avx2Kernel4x16StripFloat32(lhs, rhs, out *float32, contractingLen, tiles, outRowStrideBytes int)
+//
+// One strip of 4 packed lhs rows times `tiles` packed 16-column rhs strips (laid out one after the other),
+// each 4x16 output tile written (not added) to out, whose rows are outRowStrideBytes apart; tile t goes to
+// out + 64*t. Each output is the chain acc = fma(rhs[k], lhs[k], acc) over k in order, from +0, as
+// avx2LargeKernelFloat32 computes it, with the accumulators kept in Y0-Y7 and the lhs values broadcast from
+// memory (no register copies in the loop: the archsimd version's VFMADD213PS needs them).
+TEXT ·avx2Kernel4x16StripFloat32(SB), NOSPLIT, $0-48
+	MOVQ lhs+0(FP), SI
+	MOVQ rhs+8(FP), DI
+	MOVQ out+16(FP), DX
+	MOVQ contractingLen+24(FP), CX
+	MOVQ tiles+32(FP), R8
+	MOVQ outRowStrideBytes+40(FP), R10
+	LEAQ (R10)(R10*2), R9
+
+tile:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ SI, R11
+	MOVQ CX, R12
+
+kloop:
+	VMOVUPS (DI), Y8
+	VMOVUPS 32(DI), Y9
+	VBROADCASTSS (R11), Y10
+	VFMADD231PS Y8, Y10, Y0
+	VFMADD231PS Y9, Y10, Y1
+	VBROADCASTSS 4(R11), Y11
+	VFMADD231PS Y8, Y11, Y2
+	VFMADD231PS Y9, Y11, Y3
+	VBROADCASTSS 8(R11), Y12
+	VFMADD231PS Y8, Y12, Y4
+	VFMADD231PS Y9, Y12, Y5
+	VBROADCASTSS 12(R11), Y13
+	VFMADD231PS Y8, Y13, Y6
+	VFMADD231PS Y9, Y13, Y7
+	ADDQ $64, DI
+	ADDQ $16, R11
+	DECQ R12
+	JNZ kloop
+
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, (DX)(R10*1)
+	VMOVUPS Y3, 32(DX)(R10*1)
+	VMOVUPS Y4, (DX)(R10*2)
+	VMOVUPS Y5, 32(DX)(R10*2)
+	VMOVUPS Y6, (DX)(R9*1)
+	VMOVUPS Y7, 32(DX)(R9*1)
+	ADDQ $64, DX
+	DECQ R8
+	JNZ tile
+
+	VZEROUPPER
+	RET
