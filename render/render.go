@@ -50,6 +50,22 @@ var invalidColor = color.RGBA{0xFF, 0xFF, 0xFF, 0xFF}
 // ragged; the grid is as wide as its longest row and missing cells are pad.
 type Grid [][]int
 
+// CellsGrid returns the grid of rows x cols cells stored row-major, as a model's canvas holds them (pad cells
+// included, drawn in PadColor). It panics when len(cells) is not rows*cols.
+func CellsGrid(rows, cols int, cells []int32) Grid {
+	if rows < 0 || cols < 0 || len(cells) != rows*cols {
+		panic(fmt.Sprintf("render.CellsGrid: %d cells for %d x %d", len(cells), rows, cols))
+	}
+	g := make(Grid, rows)
+	for i := range g {
+		g[i] = make([]int, cols)
+		for j := range g[i] {
+			g[i][j] = int(cells[i*cols+j])
+		}
+	}
+	return g
+}
+
 // dims returns the number of rows and the width of the longest row.
 func (g Grid) dims() (rows, cols int) {
 	for _, r := range g {

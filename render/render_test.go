@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -368,4 +369,19 @@ func TestSVGImageHTML(t *testing.T) {
 	if err != nil || string(got) != svg {
 		t.Fatalf("decoded %q (%v), want %q", got, err, svg)
 	}
+}
+
+// TestCellsGrid checks that a row-major canvas becomes the grid with cell (i, j) at cells[i*cols+j], pad
+// cells kept, and that a length that is not rows*cols panics.
+func TestCellsGrid(t *testing.T) {
+	g := CellsGrid(2, 3, []int32{1, 2, 3, 4, 5, Pad})
+	if want := (Grid{{1, 2, 3}, {4, 5, Pad}}); !reflect.DeepEqual(g, want) {
+		t.Errorf("CellsGrid = %v, want %v", g, want)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("5 cells for 2 x 3: want a panic")
+		}
+	}()
+	CellsGrid(2, 3, []int32{1, 2, 3, 4, 5})
 }
