@@ -177,11 +177,15 @@ func (o Options) pool() ([]datasets.Grid, error) {
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := datasets.LoadTasks(dir, nil)
+	tasks, err := datasets.LoadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	return datasets.GridPool(tasks), nil
+	pool := datasets.GridPool(tasks)
+	if len(pool) == 0 {
+		return nil, fmt.Errorf("no ARC grids in %s (the inputs are ARC grids, as in the paper; RandomGrids / --random-grids runs without data)", dir)
+	}
+	return pool, nil
 }
 
 // worker trains units on its own backend.

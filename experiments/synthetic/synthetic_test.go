@@ -367,3 +367,23 @@ func TestAnchoredFamiliesLearned(t *testing.T) {
 		t.Errorf("%s, 8 pairs: fitted %v in %d steps, accuracy %g; want a fit within 100 steps, >= 0.9", r.Family, r.Fitted, r.Steps, r.Accuracy)
 	}
 }
+
+// TestPoolReadsARCGrids checks that the inputs are drawn from the ARC training tasks' grids when the data is
+// there (the paper's Appendix B.1): every grid of the 400 tasks, none empty. The pool once read no task at
+// all (LoadTasks with no ids), so every run drew random grids. Skipped without $LATFORMER_DATA.
+func TestPoolReadsARCGrids(t *testing.T) {
+	dataDir := os.Getenv(datasets.EnvDataDir)
+	if dataDir == "" {
+		t.Skipf("no ARC data: $%s is not set", datasets.EnvDataDir)
+	}
+	pool, err := Options{DataDir: dataDir}.pool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pool) < 400 {
+		t.Fatalf("pool of %d grids; want every grid of the 400 ARC training tasks", len(pool))
+	}
+	if random, err := (Options{DataDir: dataDir, RandomGrids: true}).pool(); err != nil || random != nil {
+		t.Errorf("RandomGrids: pool of %d grids, %v; want none (random grids)", len(random), err)
+	}
+}
