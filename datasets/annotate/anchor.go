@@ -144,30 +144,12 @@ func Background(c datasets.Canvas) int {
 // BoxOf returns the box the selection reads off the canvas, and false where it reads none (an absent color,
 // no foreground, a tie between objects). SelOrigin is the 1 x 1 box at (0, 0); SelSame has no box of its own.
 func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
-	if s.Mirror != 0 {
-		t := s
-		t.Mirror = 0
-		b, ok := t.BoxOf(c)
+	if s.Mirror != 0 || s.Cell {
+		b, ok := s.base().BoxOf(c)
 		if !ok {
 			return Box{}, false
 		}
-		h, w := GridExtents(c)
-		if s.Mirror&1 != 0 {
-			b.R0 = h - b.R0 - b.H
-		}
-		if s.Mirror&2 != 0 {
-			b.C0 = w - b.C0 - b.W
-		}
-		return b, b.R0 >= 0 && b.C0 >= 0
-	}
-	if s.Cell {
-		t := s
-		t.Cell = false
-		b, ok := t.BoxOf(c)
-		if !ok {
-			return Box{}, false
-		}
-		return firstCell(c, b), true
+		return s.modify(c, b)
 	}
 	switch s.Kind {
 	case SelOrigin:
@@ -200,6 +182,30 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 		return objectBox(c, fg, s.Kind == SelLargest, false)
 	}
 	return Box{}, false
+}
+
+// base is the selection without its modifiers (Cell, Mirror).
+func (s Selection) base() Selection { return Selection{Kind: s.Kind, Color: s.Color} }
+
+// modify applies the selection's modifiers to b, the box its base reads off c: the box mirrored through the
+// grid's middle (Mirror; false where it leaves the grid), then its first cell (Cell).
+func (s Selection) modify(c datasets.Canvas, b Box) (Box, bool) {
+	if s.Mirror != 0 {
+		h, w := GridExtents(c)
+		if s.Mirror&1 != 0 {
+			b.R0 = h - b.R0 - b.H
+		}
+		if s.Mirror&2 != 0 {
+			b.C0 = w - b.C0 - b.W
+		}
+		if b.R0 < 0 || b.C0 < 0 {
+			return Box{}, false
+		}
+	}
+	if s.Cell {
+		b = firstCell(c, b)
+	}
+	return b, true
 }
 
 // firstCell is the 1 x 1 box of the first cell of b, in reading order, that is neither pad nor the
@@ -261,52 +267,6 @@ func boxWhere(c datasets.Canvas, in func(int32) bool) (Box, bool) {
 		return Box{}, false
 	}
 	return Box{r0, c0, r1 - r0 + 1, c1 - c0 + 1}, true
-}
-
-// objectBox is the box of the largest (or smallest) 8-connected component of the cells where in is true
-// (mono: 4-connected cells of one color); false when there is none or two tie.
-func objectBox(c datasets.Canvas, in func(int32) bool, largest, mono bool) (Box, bool) {
-	seen := make([]bool, len(c.Cells))
-	best, bestSize, tie := Box{}, -1, false
-	stack := []int{}
-	for start, v := range c.Cells {
-		if seen[start] || !in(v) {
-			continue
-		}
-		seen[start] = true
-		stack = append(stack[:0], start)
-		size, r0, c0, r1, c1 := 0, c.Rows, c.Cols, -1, -1
-		for len(stack) > 0 {
-			i := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			size++
-			r, col := i/c.Cols, i%c.Cols
-			r0, c0, r1, c1 = min(r0, r), min(c0, col), max(r1, r), max(c1, col)
-			for dr := -1; dr <= 1; dr++ {
-				for dc := -1; dc <= 1; dc++ {
-					rr, cc := r+dr, col+dc
-					if rr < 0 || cc < 0 || rr >= c.Rows || cc >= c.Cols || (mono && dr != 0 && dc != 0) {
-						continue
-					}
-					if j := rr*c.Cols + cc; !seen[j] && in(c.Cells[j]) && (!mono || c.Cells[j] == v) {
-						seen[j] = true
-						stack = append(stack, j)
-					}
-				}
-			}
-		}
-		better := bestSize < 0 || (largest && size > bestSize) || (!largest && size < bestSize)
-		switch {
-		case better:
-			best, bestSize, tie = Box{r0, c0, r1 - r0 + 1, c1 - c0 + 1}, size, false
-		case size == bestSize:
-			tie = true
-		}
-	}
-	if bestSize < 0 || tie {
-		return Box{}, false
-	}
-	return best, true
 }
 
 // Placement is how a frame rule places the result against its reference box.

@@ -269,7 +269,7 @@ func TestObjectSelections(t *testing.T) {
 	}
 	// Only the mirror through the columns reads the hidden cells where they are visible: the search
 	// offers the mirrored boxes that do not overlap the color's own.
-	srcs, refs := frameSelections([]datasets.Canvas{hidden})
+	srcs, refs, _ := frameSelections([]datasets.Canvas{hidden})
 	var mirrored []string
 	for _, s := range srcs {
 		if s.Mirror != 0 && s.Color == 0 {

@@ -3,13 +3,13 @@
 package annotate
 
 import (
-	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/testutil"
 )
 
 // The committed annotations, pinned: the task ids of each geometric category (the other tasks of the
@@ -191,14 +191,7 @@ func loadARC(t testing.TB) []datasets.Task { return loadSplit(t, "training", 400
 // without the data.
 func loadSplit(t testing.TB, split string, want int) []datasets.Task {
 	t.Helper()
-	dataDir := os.Getenv(datasets.EnvDataDir)
-	if dataDir == "" {
-		t.Skipf("no ARC data: $%s is not set", datasets.EnvDataDir)
-	}
-	arcDir, err := datasets.ARCSplitDir(dataDir, split)
-	if err != nil {
-		t.Skipf("no ARC %s split: %v", split, err)
-	}
+	_, arcDir := testutil.ARCData(t, split)
 	tasks, err := datasets.LoadDir(arcDir)
 	if err != nil {
 		t.Fatal(err)

@@ -95,52 +95,59 @@ type framePair struct {
 // the object's box and as its first cell (Selection.Cell: a source only, cropped at the corner); a color's
 // box comes mirrored too (Selection.Mirror, each axis and both, where the mirrored box does not overlap the
 // color's on any input: a source only, cropped at the corner or put in place of the color's box).
-func frameSelections(inputs []datasets.Canvas) (srcs, refs []Selection) {
-	cands := []Selection{{Kind: SelGrid}, {Kind: SelForeground}, {Kind: SelLargest}, {Kind: SelSmallest}, {Kind: SelLargestMono}, {Kind: SelSmallestMono},
-		{Kind: SelHoled}, {Kind: SelInside}, {Kind: SelUnique}, {Kind: SelRect}, {Kind: SelTile}}
+func frameSelections(inputs []datasets.Canvas) (srcs, refs []Selection, boxes []map[Selection]Box) {
+	cands := []Selection{{Kind: SelOrigin}, {Kind: SelGrid}, {Kind: SelForeground}, {Kind: SelLargest}, {Kind: SelSmallest},
+		{Kind: SelLargestMono}, {Kind: SelSmallestMono}, {Kind: SelHoled}, {Kind: SelInside}, {Kind: SelUnique}, {Kind: SelRect}, {Kind: SelTile}}
 	for c := range datasets.PadToken {
 		cands = append(cands, Selection{Kind: SelColor, Color: c})
 	}
-	var cells []Selection
-	for _, s := range cands {
-		ok := true
-		for _, x := range inputs {
-			if _, has := s.BoxOf(x); !has {
-				ok = false
-				break
+	boxes = make([]map[Selection]Box, len(inputs))
+	for i := range boxes {
+		boxes[i] = map[Selection]Box{}
+	}
+	// keep adds s where it reads a box on every input (box: from the input and s's base box), with
+	// those boxes.
+	keep := func(s Selection, box func(x datasets.Canvas, base Box) (Box, bool)) bool {
+		read := make([]Box, len(inputs))
+		for i, x := range inputs {
+			b, ok := box(x, boxes[i][s.base()])
+			if !ok {
+				return false
 			}
+			read[i] = b
 		}
-		if !ok {
+		for i := range inputs {
+			boxes[i][s] = read[i]
+		}
+		return true
+	}
+	var cells, mirrored []Selection
+	for _, s := range cands {
+		if !keep(s, func(x datasets.Canvas, _ Box) (Box, bool) { return s.BoxOf(x) }) {
 			continue
+		}
+		if s.Kind == SelOrigin {
+			continue // a reference only
 		}
 		srcs = append(srcs, s)
 		if s.Kind != SelGrid && s.Kind != SelForeground && s.Kind != SelTile {
-			cells = append(cells, Selection{Kind: s.Kind, Color: s.Color, Cell: true})
-		}
-	}
-	refs = append([]Selection{{Kind: SelOrigin}, {Kind: SelSame}}, srcs...)
-	var mirrored []Selection
-	for _, s := range srcs {
-		if s.Kind != SelColor {
-			continue
-		}
-		for m := 1; m <= 3; m++ {
-			ms := Selection{Kind: SelColor, Color: s.Color, Mirror: m}
-			ok := true
-			for _, x := range inputs {
-				mb, has := ms.BoxOf(x)
-				b, _ := s.BoxOf(x)
-				if !has || overlap(mb, b) {
-					ok = false // the hidden cells' mirror images must be visible
-					break
-				}
+			cell := Selection{Kind: s.Kind, Color: s.Color, Cell: true}
+			if keep(cell, func(x datasets.Canvas, b Box) (Box, bool) { return cell.modify(x, b) }) {
+				cells = append(cells, cell)
 			}
-			if ok {
+		}
+		for m := 1; s.Kind == SelColor && m <= 3; m++ {
+			ms := Selection{Kind: SelColor, Color: s.Color, Mirror: m}
+			if keep(ms, func(x datasets.Canvas, b Box) (Box, bool) {
+				mb, ok := ms.modify(x, b)
+				return mb, ok && !overlap(mb, b) // the hidden cells' mirror images must be visible
+			}) {
 				mirrored = append(mirrored, ms)
 			}
 		}
 	}
-	return append(append(srcs, cells...), mirrored...), refs
+	refs = append([]Selection{{Kind: SelOrigin}, {Kind: SelSame}}, srcs...)
+	return append(append(srcs, cells...), mirrored...), refs, boxes
 }
 
 // overlap reports whether two boxes share a cell.
@@ -163,17 +170,12 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 		return nil, err
 	}
 	rows, cols := inputs[0].Rows, inputs[0].Cols
-	srcs, refs := frameSelections(inputs)
+	srcs, refs, boxes := frameSelections(inputs)
 	s := &anchoredSearch{group: group, rows: rows, cols: cols, cache: map[string]*primGather{}, seen: map[uint64]int{}}
 	s.pairs = make([]*framePair, len(inputs))
 	for i := range inputs {
 		gp := newGridPair(inputs[i], outputs[i])
-		s.pairs[i] = &framePair{x: inputs[i], y: outputs[i], order: gp.order, boxes: map[Selection]Box{}}
-		for _, sel := range append(refs, srcs...) {
-			if b, ok := sel.BoxOf(inputs[i]); ok {
-				s.pairs[i].boxes[sel] = b
-			}
-		}
+		s.pairs[i] = &framePair{x: inputs[i], y: outputs[i], order: gp.order, boxes: boxes[i]}
 	}
 	pairs := s.pairs
 	sort.SliceStable(pairs, func(a, b int) bool { return len(pairs[a].order) < len(pairs[b].order) })

@@ -2,9 +2,9 @@
 
 package annotate
 
-// The selections that pick one object by a property rather than by size (SelHoled, SelInside, SelUnique,
-// SelRect) and the grid's repeating tile (SelTile): each reads one box off an input, or none where the
-// property does not single out one object.
+// Objects (connected components) and the selections that pick one: by size (SelLargest, SelSmallest and
+// their one-color kinds), by a property (SelHoled, SelInside, SelUnique, SelRect), and the grid's repeating
+// tile (SelTile): each reads one box off an input, or none where it does not single out one.
 
 import (
 	"slices"
@@ -54,6 +54,25 @@ func components(c datasets.Canvas, in func(int32) bool, mono bool) []object {
 		out = append(out, o)
 	}
 	return out
+}
+
+// objectBox is the box of the largest (or smallest) component of the cells where in is true (components:
+// 8-connected; mono: 4-connected cells of one color); false when there is none or two tie.
+func objectBox(c datasets.Canvas, in func(int32) bool, largest, mono bool) (Box, bool) {
+	best, bestSize, tie := Box{}, -1, false
+	for _, o := range components(c, in, mono) {
+		size := len(o.cells)
+		switch {
+		case bestSize < 0 || (largest && size > bestSize) || (!largest && size < bestSize):
+			best, bestSize, tie = o.box, size, false
+		case size == bestSize:
+			tie = true
+		}
+	}
+	if bestSize < 0 || tie {
+		return Box{}, false
+	}
+	return best, true
 }
 
 // enclosed returns the cells of o's box that are not o's and cannot reach the box's edge through cells

@@ -3,7 +3,6 @@
 package arc
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -18,14 +17,7 @@ import (
 // copies, is proposed instead). de1cd16c keeps its canvas element: its one-part anchored element recolors.
 // Skipped without $LATFORMER_DATA.
 func TestSelectionTasksBySearch(t *testing.T) {
-	dataDir := os.Getenv(datasets.EnvDataDir)
-	if dataDir == "" {
-		t.Skipf("no ARC data: $%s is not set", datasets.EnvDataDir)
-	}
-	dir, err := datasets.ARCSplitDir(dataDir, "training")
-	if err != nil {
-		t.Skipf("no ARC training split: %v", err)
-	}
+	_, dir := testutil.ARCData(t, "training")
 	want := map[string]string{
 		"b9b7f026": "crop(cell(holed))∘identity",
 		"d9fac9be": "crop(inside)∘identity",

@@ -372,10 +372,7 @@ func TestAnchoredFamiliesLearned(t *testing.T) {
 // there (the paper's Appendix B.1): every grid of the 400 tasks, none empty. The pool once read no task at
 // all (LoadTasks with no ids), so every run drew random grids. Skipped without $LATFORMER_DATA.
 func TestPoolReadsARCGrids(t *testing.T) {
-	dataDir := os.Getenv(datasets.EnvDataDir)
-	if dataDir == "" {
-		t.Skipf("no ARC data: $%s is not set", datasets.EnvDataDir)
-	}
+	dataDir, _ := testutil.ARCData(t, "training")
 	pool, err := Options{DataDir: dataDir}.pool()
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 	_ "github.com/gomlx/compute/gobackend" // The pure-Go backend of BackendConfig.
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/datasets"
 )
 
 // BackendConfig is the GoMLX backend configuration the tests run on: the pure-Go backend, which needs
@@ -37,6 +38,21 @@ func Backend(t testing.TB) compute.Backend {
 		t.Fatalf("creating the test backend %q: %v", BackendConfig, err)
 	}
 	return b
+}
+
+// ARCData returns the data directory of $LATFORMER_DATA (make test sets it) and its ARC split's directory
+// (datasets.ARCSplitDir); it skips the test where either is missing.
+func ARCData(t testing.TB, split string) (dataDir, splitDir string) {
+	t.Helper()
+	dataDir = os.Getenv(datasets.EnvDataDir)
+	if dataDir == "" {
+		t.Skipf("no ARC data: $%s is not set", datasets.EnvDataDir)
+	}
+	splitDir, err := datasets.ARCSplitDir(dataDir, split)
+	if err != nil {
+		t.Skipf("no ARC %s split: %v", split, err)
+	}
+	return dataDir, splitDir
 }
 
 // NormalTensor returns a float32 tensor of the given dimensions whose values, in row-major order, are
