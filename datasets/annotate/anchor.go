@@ -54,6 +54,9 @@ const (
 	// SelTile is the grid's repeating unit: the top-left box of the smallest number of rows and of columns,
 	// each dividing the grid's, whose copies make the grid; none where the grid does not repeat.
 	SelTile
+	// SelRarest is the box of the color with the fewest cells (other than pad): the odd color out, as the
+	// one block or frame of its color among many of others; none on a tie.
+	SelRarest
 )
 
 // Selection names a box of an input: Kind, and Color for SelColor. Cell narrows it to one cell: the first
@@ -61,15 +64,36 @@ const (
 // are): "the color of" an object as a 1 x 1 crop. Mirror reflects the box through the grid's middle on the
 // axes it sets (bit 0: rows, bit 1: columns): where a symmetric pattern is hidden under a color, the box of
 // that color mirrored is where the hidden cells can still be read.
+//
+// Win, where set (rows and columns both > 0), narrows the box to a window of that constant size at one of its
+// corners (Corner: bit 0 the last rows, bit 1 the last columns): a part of fixed size read at an edge of
+// an object or of the grid, as when every output has one size (none where the box is smaller).
+//
+// Inner narrows the box to its inside, one cell in from each edge: what a frame encloses (none where the
+// box has fewer than 3 rows or columns).
 type Selection struct {
 	Kind   SelectionKind
 	Color  int
 	Cell   bool
 	Mirror int
+	Win    [2]int
+	Corner int
+	Inner  bool
 }
 
 // String names the selection as the CSVs and docs write it.
 func (s Selection) String() string {
+	if s.Inner {
+		t := s
+		t.Inner = false
+		return "inner(" + t.String() + ")"
+	}
+	if s.Win[0] > 0 {
+		t := s
+		t.Win, t.Corner = [2]int{}, 0
+		corner := [4]string{"tl", "bl", "tr", "br"}[s.Corner&3]
+		return fmt.Sprintf("window%dx%d%s(%s)", s.Win[0], s.Win[1], corner, t)
+	}
 	if s.Mirror != 0 {
 		t := s
 		t.Mirror = 0
@@ -110,6 +134,8 @@ func (s Selection) String() string {
 		return "rect"
 	case SelTile:
 		return "tile"
+	case SelRarest:
+		return "rarest"
 	}
 	return fmt.Sprintf("selection(%d)", int(s.Kind))
 }
@@ -144,7 +170,7 @@ func Background(c datasets.Canvas) int {
 // BoxOf returns the box the selection reads off the canvas, and false where it reads none (an absent color,
 // no foreground, a tie between objects). SelOrigin is the 1 x 1 box at (0, 0); SelSame has no box of its own.
 func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
-	if s.Mirror != 0 || s.Cell {
+	if s.Mirror != 0 || s.Cell || s.Win[0] > 0 || s.Inner {
 		b, ok := s.base().BoxOf(c)
 		if !ok {
 			return Box{}, false
@@ -161,6 +187,8 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 		return boxWhere(c, func(v int32) bool { return int(v) == s.Color })
 	case SelTile:
 		return tileBox(c)
+	case SelRarest:
+		return rarestBox(c)
 	case SelForeground, SelLargest, SelSmallest, SelLargestMono, SelSmallestMono, SelHoled, SelInside, SelUnique, SelRect:
 		bg := Background(c)
 		if bg < 0 {
@@ -184,11 +212,13 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 	return Box{}, false
 }
 
-// base is the selection without its modifiers (Cell, Mirror).
+// base is the selection without its modifiers (Cell, Mirror, Win, Inner).
 func (s Selection) base() Selection { return Selection{Kind: s.Kind, Color: s.Color} }
 
 // modify applies the selection's modifiers to b, the box its base reads off c: the box mirrored through the
-// grid's middle (Mirror; false where it leaves the grid), then its first cell (Cell).
+// grid's middle (Mirror; false where it leaves the grid), then its first cell (Cell), then its inside
+// (Inner; false where it has fewer than 3 rows or columns), then the window at its corner (Win; false where
+// b is smaller than the window).
 func (s Selection) modify(c datasets.Canvas, b Box) (Box, bool) {
 	if s.Mirror != 0 {
 		h, w := GridExtents(c)
@@ -204,6 +234,25 @@ func (s Selection) modify(c datasets.Canvas, b Box) (Box, bool) {
 	}
 	if s.Cell {
 		b = firstCell(c, b)
+	}
+	if s.Inner {
+		if b.H < 3 || b.W < 3 {
+			return Box{}, false
+		}
+		b = Box{b.R0 + 1, b.C0 + 1, b.H - 2, b.W - 2}
+	}
+	if s.Win[0] > 0 {
+		h, w := s.Win[0], s.Win[1]
+		if h > b.H || w > b.W {
+			return Box{}, false
+		}
+		if s.Corner&1 != 0 {
+			b.R0 += b.H - h
+		}
+		if s.Corner&2 != 0 {
+			b.C0 += b.W - w
+		}
+		b.H, b.W = h, w
 	}
 	return b, true
 }
@@ -232,7 +281,7 @@ func (s Selection) ObjectColors(c datasets.Canvas) (colors []int, ok bool) {
 	default:
 		return nil, false
 	}
-	s.Cell = false
+	s.Cell, s.Win, s.Corner, s.Inner = false, [2]int{}, 0, false
 	b, ok := s.BoxOf(c)
 	if !ok {
 		return nil, false
@@ -252,6 +301,30 @@ func (s Selection) ObjectColors(c datasets.Canvas) (colors []int, ok bool) {
 		}
 	}
 	return colors, true
+}
+
+// rarestBox is SelRarest's box: that of the color with the fewest cells, other than pad; none on a tie.
+func rarestBox(c datasets.Canvas) (Box, bool) {
+	var count [datasets.NumTokens]int
+	for _, v := range c.Cells {
+		if v != datasets.PadToken {
+			count[v]++
+		}
+	}
+	best, tie := -1, false
+	for col := range datasets.PadToken {
+		switch {
+		case count[col] == 0:
+		case best < 0 || count[col] < count[best]:
+			best, tie = col, false
+		case count[col] == count[best]:
+			tie = true
+		}
+	}
+	if best < 0 || tie {
+		return Box{}, false
+	}
+	return boxWhere(c, func(v int32) bool { return int(v) == best })
 }
 
 // boxWhere is the bounding box of the cells where in is true.

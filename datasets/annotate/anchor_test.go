@@ -254,6 +254,19 @@ func TestObjectSelections(t *testing.T) {
 		{"hidden", hidden, Selection{Kind: SelColor, Color: 0, Mirror: 3}, Box{1, 4, 2, 2}, true},
 		// The first cell, in reading order, of the smallest object (the diagonal 4s).
 		{"two objects", twoObjects(), Selection{Kind: SelSmallest, Cell: true}, Box{3, 4, 1, 1}, true},
+		// Windows of 2 x 1 at the corners of the 3 x 3 ring; none larger than the box.
+		{"ring", ring, Selection{Kind: SelHoled, Win: [2]int{2, 1}}, Box{1, 1, 2, 1}, true},
+		{"ring", ring, Selection{Kind: SelHoled, Win: [2]int{2, 1}, Corner: 1}, Box{2, 1, 2, 1}, true},
+		{"ring", ring, Selection{Kind: SelHoled, Win: [2]int{2, 1}, Corner: 2}, Box{1, 3, 2, 1}, true},
+		{"ring", ring, Selection{Kind: SelHoled, Win: [2]int{2, 1}, Corner: 3}, Box{2, 3, 2, 1}, true},
+		{"ring", ring, Selection{Kind: SelHoled, Win: [2]int{4, 1}}, Box{}, false},
+		// The inside of the ring; the 1 x 1 object has none.
+		{"ring", ring, Selection{Kind: SelHoled, Inner: true}, Box{2, 2, 1, 1}, true},
+		{"ring", ring, Selection{Kind: SelInside, Inner: true}, Box{}, false},
+		// The 1s: 4 cells against the 7s' 10 and the background's.
+		{"noisy", noisy, Selection{Kind: SelRarest}, Box{4, 4, 2, 2}, true},
+		// The 3s and the 4s: 8 cells each.
+		{"two rings", twoRings, Selection{Kind: SelRarest}, Box{}, false},
 	}
 	for _, c := range cases {
 		got, ok := c.sel.BoxOf(c.x)
@@ -267,9 +280,30 @@ func TestObjectSelections(t *testing.T) {
 	if s := (Selection{Kind: SelColor, Color: 0, Mirror: 2}).String(); s != "mirror1(color0)" {
 		t.Errorf("String = %q, want mirror1(color0)", s)
 	}
+	if s := (Selection{Kind: SelForeground, Win: [2]int{3, 2}, Corner: 2}).String(); s != "window3x2tr(fg)" {
+		t.Errorf("String = %q, want window3x2tr(fg)", s)
+	}
+	// Windows of the outputs' one size (and its transpose) at the corners of the boxes larger than it.
+	one := canvasOf(2, 3, "12")
+	if w := windowSizes([]datasets.Canvas{one, one}); !slices.Equal(w, [][2]int{{1, 2}, {2, 1}}) {
+		t.Errorf("windowSizes of two 1 x 2 outputs = %v; want [[1 2] [2 1]]", w)
+	}
+	if w := windowSizes([]datasets.Canvas{one, canvasOf(2, 3, "1", "2")}); w != nil {
+		t.Errorf("windowSizes of outputs of two sizes = %v; want none", w)
+	}
+	wsrcs, _, _ := frameSelections([]datasets.Canvas{ring}, [][2]int{{3, 3}, {1, 1}})
+	var windows []string
+	for _, s := range wsrcs {
+		if s.Win[0] > 0 && s.Kind == SelHoled {
+			windows = append(windows, s.String())
+		}
+	}
+	if !slices.Equal(windows, []string{"window1x1tl(holed)", "window1x1bl(holed)", "window1x1tr(holed)", "window1x1br(holed)"}) {
+		t.Errorf("windows of the ring: %v; want the 1 x 1 ones at its four corners (3 x 3 is the box itself)", windows)
+	}
 	// Only the mirror through the columns reads the hidden cells where they are visible: the search
 	// offers the mirrored boxes that do not overlap the color's own.
-	srcs, refs, _ := frameSelections([]datasets.Canvas{hidden})
+	srcs, refs, _ := frameSelections([]datasets.Canvas{hidden}, nil)
 	var mirrored []string
 	for _, s := range srcs {
 		if s.Mirror != 0 && s.Color == 0 {

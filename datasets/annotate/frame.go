@@ -94,10 +94,13 @@ type framePair struct {
 // SelSame; references: all of them but the one-cell and mirrored ones). The object selections come twice, as
 // the object's box and as its first cell (Selection.Cell: a source only, cropped at the corner); a color's
 // box comes mirrored too (Selection.Mirror, each axis and both, where the mirrored box does not overlap the
-// color's on any input: a source only, cropped at the corner or put in place of the color's box).
-func frameSelections(inputs []datasets.Canvas) (srcs, refs []Selection, boxes []map[Selection]Box) {
+// color's on any input: a source only, cropped at the corner or put in place of the color's box). Each
+// window size of wins (rows, columns) comes at the four corners of every box (Selection.Win: a source
+// only, cropped at the corner), where it fits on every input and is smaller than the box on one; and every
+// box but the tile as its inside (Selection.Inner: a source only, cropped at the corner).
+func frameSelections(inputs []datasets.Canvas, wins [][2]int) (srcs, refs []Selection, boxes []map[Selection]Box) {
 	cands := []Selection{{Kind: SelOrigin}, {Kind: SelGrid}, {Kind: SelForeground}, {Kind: SelLargest}, {Kind: SelSmallest},
-		{Kind: SelLargestMono}, {Kind: SelSmallestMono}, {Kind: SelHoled}, {Kind: SelInside}, {Kind: SelUnique}, {Kind: SelRect}, {Kind: SelTile}}
+		{Kind: SelLargestMono}, {Kind: SelSmallestMono}, {Kind: SelHoled}, {Kind: SelInside}, {Kind: SelUnique}, {Kind: SelRect}, {Kind: SelTile}, {Kind: SelRarest}}
 	for c := range datasets.PadToken {
 		cands = append(cands, Selection{Kind: SelColor, Color: c})
 	}
@@ -121,7 +124,7 @@ func frameSelections(inputs []datasets.Canvas) (srcs, refs []Selection, boxes []
 		}
 		return true
 	}
-	var cells, mirrored []Selection
+	var cells, mirrored, windows, inners []Selection
 	for _, s := range cands {
 		if !keep(s, func(x datasets.Canvas, _ Box) (Box, bool) { return s.BoxOf(x) }) {
 			continue
@@ -136,6 +139,12 @@ func frameSelections(inputs []datasets.Canvas) (srcs, refs []Selection, boxes []
 				cells = append(cells, cell)
 			}
 		}
+		if s.Kind != SelTile {
+			in := Selection{Kind: s.Kind, Color: s.Color, Inner: true}
+			if keep(in, func(x datasets.Canvas, b Box) (Box, bool) { return in.modify(x, b) }) {
+				inners = append(inners, in)
+			}
+		}
 		for m := 1; s.Kind == SelColor && m <= 3; m++ {
 			ms := Selection{Kind: SelColor, Color: s.Color, Mirror: m}
 			if keep(ms, func(x datasets.Canvas, b Box) (Box, bool) {
@@ -145,9 +154,49 @@ func frameSelections(inputs []datasets.Canvas) (srcs, refs []Selection, boxes []
 				mirrored = append(mirrored, ms)
 			}
 		}
+		for _, win := range wins {
+			for corner := range 4 {
+				ws := Selection{Kind: s.Kind, Color: s.Color, Win: win, Corner: corner}
+				smaller := false
+				if !keep(ws, func(x datasets.Canvas, b Box) (Box, bool) {
+					wb, ok := ws.modify(x, b)
+					smaller = smaller || wb != b
+					return wb, ok
+				}) {
+					continue
+				}
+				if !smaller {
+					for i := range boxes {
+						delete(boxes[i], ws) // the box itself on every input: no window
+					}
+					continue
+				}
+				windows = append(windows, ws)
+			}
+		}
 	}
 	refs = append([]Selection{{Kind: SelOrigin}, {Kind: SelSame}}, srcs...)
-	return append(append(srcs, cells...), mirrored...), refs, boxes
+	return slices.Concat(srcs, cells, mirrored, windows, inners), refs, boxes
+}
+
+// windowSizes are the window sizes of the anchored search (Selection.Win): the outputs' grid size and its
+// transpose, where every output has that one size; none where the sizes differ.
+func windowSizes(outputs []datasets.Canvas) [][2]int {
+	var h, w int
+	for i, y := range outputs {
+		yh, yw := GridExtents(y)
+		if i > 0 && (yh != h || yw != w) {
+			return nil
+		}
+		h, w = yh, yw
+	}
+	if h == 0 || w == 0 {
+		return nil
+	}
+	if h == w {
+		return [][2]int{{h, w}}
+	}
+	return [][2]int{{h, w}, {w, h}}
 }
 
 // overlap reports whether two boxes share a cell.
@@ -170,7 +219,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 		return nil, err
 	}
 	rows, cols := inputs[0].Rows, inputs[0].Cols
-	srcs, refs, boxes := frameSelections(inputs)
+	srcs, refs, boxes := frameSelections(inputs, windowSizes(outputs))
 	s := &anchoredSearch{group: group, rows: rows, cols: cols, cache: map[string]*primGather{}, seen: map[uint64]int{}}
 	s.pairs = make([]*framePair, len(inputs))
 	for i := range inputs {
@@ -216,7 +265,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 					continue
 				}
 				el := frameElement{grid: base, rule: rule}
-				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind != SelOrigin) + boolInt(rule.Offset != [2]int{})
+				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind != SelOrigin) + boolInt(rule.Offset != [2]int{}) + boolInt(rule.Src.Win[0] > 0)
 				gathers := make([][]int32, len(pairs))
 				for k, p := range pairs {
 					gathers[k] = make([]int32, len(p.x.Cells))
@@ -290,7 +339,7 @@ func frameRules(src Selection, refs []Selection, scales bool) []FrameRule {
 	if src.Kind != SelGrid {
 		out = append(out, FrameRule{Src: src, Dst: Selection{Kind: SelOrigin}})
 	}
-	if scales || src.Cell {
+	if scales || src.Cell || src.Win[0] > 0 || src.Inner {
 		return out
 	}
 	if src.Mirror != 0 {

@@ -25,6 +25,9 @@ func TestSelectionTasksBySearch(t *testing.T) {
 		"88a62173": "crop(unique)∘identity",
 		"91714a58": "crop(rect)@same[min>min,min>min]∘identity",
 		"9ecd008a": "crop(mirror1(color0))∘reflect(1)",
+		"5bd6f4ac": "crop(window3x3tr(fg))∘identity",
+		"0b148d64": "crop(rarest)∘identity",
+		"1c786137": "crop(inner(largest1))∘identity",
 		"de1cd16c": "", // not anchored
 	}
 	ids := make([]string, 0, len(want))
