@@ -33,6 +33,7 @@ func init() {
 	gobackend.SetNodeExecutor(compute.OpTypeSlice, gobackend.PriorityTyped, execSliceFast)
 	gobackend.SetNodeExecutor(compute.OpTypeBroadcastInDim, gobackend.PriorityTyped, execBroadcastInDimFast)
 	gobackend.SetNodeExecutor(compute.OpTypeSign, gobackend.PriorityTyped, execSignFast)
+	gobackend.SetNodeExecutor(compute.OpTypeMax, gobackend.PriorityTyped, execMaxFast)
 }
 
 // The binary ops with float32 row kernels.
@@ -287,6 +288,47 @@ func f32SignScalar(dst, x []float32) {
 		dst[i] = s
 	}
 }
+
+// execMaxFast is Max for float32 operands of the same shape or with a single value (ReLU's max(x, 0)), as
+// execMaxNumericGeneric computes it: Go's max(x, c) with x from the operand that is not a single value, or
+// max(lhs[i], rhs[i]); vectorized where the CPU allows (f32MaxVS, f32MaxVV: Go's own instruction sequence for
+// max on float32, lane by lane, so NaN payloads and signed zeros come out the same). Other dtypes and
+// broadcasts go to the generic executor.
+func execMaxFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	l, r := inputs[0], inputs[1]
+	if l.RawShape.DType != dtypes.Float32 || r.RawShape.DType != dtypes.Float32 ||
+		!(l.RawShape.Size() == 1 || r.RawShape.Size() == 1 || l.RawShape.Equal(r.RawShape)) {
+		return execMax(backend, node, inputs, inputsOwned)
+	}
+	lhs, rhs, output, lhsIsScalarOr1, rhsIsScalarOr1 := binaryOperandsAndOutputForExecution(backend, node, inputs, inputsOwned, node.Shape)
+	if lhsIsScalarOr1 && !rhsIsScalarOr1 { // as execMax: the single value becomes the second operand
+		lhs, rhs = rhs, lhs
+	}
+	a, b, dst := lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32)
+	if len(b) == 1 {
+		f32MaxVS(dst, a, b)
+	} else {
+		f32MaxVV(dst, a, b)
+	}
+	return output, nil
+}
+
+// f32MaxVS: dst[i] = max(a[i], c[0]); f32MaxVV: dst[i] = max(a[i], b[i]) (Go's max). Replaced by vectorized
+// versions at init where the CPU has them.
+var (
+	f32MaxVS = func(dst, a, c []float32) {
+		dst, v := dst[:len(a)], c[0]
+		for i, x := range a {
+			dst[i] = max(x, v)
+		}
+	}
+	f32MaxVV = func(dst, a, b []float32) {
+		dst, b = dst[:len(a)], b[:len(a)]
+		for i, x := range a {
+			dst[i] = max(x, b[i])
+		}
+	}
+)
 
 // f32AddRows adds src to dst in place (dst[i] = dst[i] + src[i]), vectorized where the CPU allows.
 var f32AddRows = func(dst, src []float32) { f32Kernels[f32Add].vv(dst, dst, src) }

@@ -44,11 +44,54 @@ func f32SignAVX2(dst, x []float32) {
 	}
 }
 
+// f32x8SignBit holds the float32 sign bit in every lane.
+var f32x8SignBit = [8]uint32{1 << 31, 1 << 31, 1 << 31, 1 << 31, 1 << 31, 1 << 31, 1 << 31, 1 << 31}
+
+// maxGo8 is Go's max(a, b) for float32 lane by lane, the sequence the compiler emits for it on amd64: with
+// a' = -a and b' = -b (sign bits flipped), t1 = MINSS(a', b') = a' < b' ? a' : b', t2 = MINSS(t1, a') =
+// t1 < a' ? t1 : a', max = -(t1 | t2). So NaN payloads (and their signs) and signed zeros are those of the scalar
+// code. The minimums are compares and blends: archsimd's Min (VMINPS) may have its operands swapped by the
+// compiler, and which operand it returns on a NaN or on equal zeros depends on their order.
+func maxGo8(a, b, sign archsimd.Uint32x8) archsimd.Float32x8 {
+	na, nb := a.Xor(sign).AsFloat32x8(), b.Xor(sign).AsFloat32x8()
+	t1 := na.Merge(nb, na.Less(nb))
+	t2 := t1.Merge(na, t1.Less(na))
+	return t1.AsUint32x8().Or(t2.AsUint32x8()).Xor(sign).AsFloat32x8()
+}
+
+func f32MaxVSAVX2(dst, a, c []float32) {
+	n := len(a)
+	dst = dst[:n]
+	sign := archsimd.LoadUint32x8(&f32x8SignBit)
+	cv := broadcastFromMemory(c).AsUint32x8()
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		maxGo8(archsimd.LoadFloat32x8Slice(a[i:i+8]).AsUint32x8(), cv, sign).StoreSlice(dst[i : i+8])
+	}
+	if i < n {
+		maxGo8(archsimd.LoadFloat32x8SlicePart(a[i:]).AsUint32x8(), cv, sign).StoreSlicePart(dst[i:])
+	}
+}
+
+func f32MaxVVAVX2(dst, a, b []float32) {
+	n := len(a)
+	dst, b = dst[:n], b[:n]
+	sign := archsimd.LoadUint32x8(&f32x8SignBit)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		maxGo8(archsimd.LoadFloat32x8Slice(a[i:i+8]).AsUint32x8(), archsimd.LoadFloat32x8Slice(b[i:i+8]).AsUint32x8(), sign).StoreSlice(dst[i : i+8])
+	}
+	if i < n {
+		maxGo8(archsimd.LoadFloat32x8SlicePart(a[i:]).AsUint32x8(), archsimd.LoadFloat32x8SlicePart(b[i:]).AsUint32x8(), sign).StoreSlicePart(dst[i:])
+	}
+}
+
 func init() {
 	if !envutil.MustReadBool(envutil.SIMD_AVX2_Env, true) || !archsimd.X86.AVX2() {
 		return
 	}
 	f32Sign = f32SignAVX2
+	f32MaxVS, f32MaxVV = f32MaxVSAVX2, f32MaxVVAVX2
 	f32Kernels[f32Add] = f32RowKernels{
 		vv: func(dst, a, b []float32) {
 			n := len(a)

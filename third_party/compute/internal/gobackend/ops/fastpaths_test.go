@@ -315,6 +315,8 @@ func BenchmarkFastPaths(b *testing.B) {
 	sHidden, xHidden := f32(16, 900, 128)
 	sFactor, xFactor := f32(16, 1, 30, 30)
 	cases := []benchCase{
+		{"Max_16x900x128_scalar", &gobackend.Node{OpType: compute.OpTypeMax, Shape: sHidden}, []shapes.Shape{sHidden, shapes.Make(dtypes.Float32)},
+			[]any{xHidden, []float32{0}}, execMax, execMaxFast},
 		{"Sign_16x900x128", &gobackend.Node{OpType: compute.OpTypeSign, Shape: sHidden}, []shapes.Shape{sHidden},
 			[]any{xHidden}, execSign, execSignFast},
 		{"BroadcastInDim_16x1x30x30_to_16x30x30x30", &gobackend.Node{OpType: compute.OpTypeBroadcastInDim,
