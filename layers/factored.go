@@ -6,6 +6,7 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/support/exceptions"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/internal/fastgraph"
 )
 
 // KroneckerTerm is one term of a soft lattice mask written in factored form, for an m-dimensional lattice
@@ -68,23 +69,11 @@ func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Nod
 			}
 			x = TransposeAllDims(x, append(perm, 1+m)...)
 		}
+		x = kroneckerProduct(x, t.Factors)
 		var rs *Node // ⊗_a rowsum(F_a): [batch, l_1, ..., l_m]
 		for a, f := range t.Factors {
-			l := f.Shape().Dimensions[1]
-			lead := x.Shape().Dimensions[1 : 1+a] // the axes before a: batch axes of the product
-			fb := f
-			if a > 0 {
-				shape := append(append([]int{batch}, ones(a)...), l, l)
-				fb = BroadcastToDims(Reshape(f, shape...), append(append([]int{batch}, lead...), l, l)...)
-			}
-			batchAxes := make([]int, a+1)
-			for i := range batchAxes {
-				batchAxes[i] = i
-			}
-			// out[b, lead..., i, rest..., c] = Σ_j F[b, i, j] x[b, lead..., j, rest..., c]
-			x = DotGeneral(fb, []int{a + 2}, batchAxes, x, []int{a + 1}, batchAxes)
 			shape := append([]int{batch}, ones(m)...)
-			shape[1+a] = l
+			shape[1+a] = f.Shape().Dimensions[1]
 			r := Reshape(ReduceSum(f, -1), shape...)
 			if rs == nil {
 				rs = r
@@ -106,6 +95,71 @@ func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Nod
 	den = Reshape(den, append(append([]int{batch}, dims...), 1)...)
 	safe := Where(GreaterThan(den, ZerosLike(den)), den, OnesLike(den))
 	return Reshape(Div(num, safe), batch, n, c)
+}
+
+// kroneckerProduct returns (F_1 ⊗ ... ⊗ F_m) x for x [batch, l_1, ..., l_m, c] and factors F_a [batch, l_a, l_a]:
+// x ×_1 F_1 ... ×_m F_m, one batched matrix product per axis,
+//
+//	out[b, lead..., i, rest..., c] = Σ_j F_a[b, i, j] in[b, lead..., j, rest..., c]
+//
+// (F_a broadcast over the axes before a), with a hand-written gradient (fastgraph.WithCustomVJP) whose
+// products are in the layouts the Go backend's kernels take without transposing an operand of x's size:
+//
+//	d in = F_aᵀ ×_a d out                                      the forward product with F_aᵀ
+//	d F_a[b, i, j] = Σ_{lead, rest, c} d out[b, lead, i, rest, c] in[b, lead, j, rest, c]
+//
+// GoMLX's generic gradient of the same products computes d in as (d out)ᵀ F_a, which puts the contraction
+// over the l_a rows in the backend's transposed layout (slower kernels), and transposes d out and the result.
+// The values are the same sums in another order: equal to autodiff's within rounding
+// (TestKroneckerProductGradient; TestKroneckerMaskAttentionMatchesDense against the dense mask).
+func kroneckerProduct(x *Node, factors []*Node) *Node {
+	m := len(factors)
+	batch := x.Shape().Dimensions[0]
+	// broadcastFactor returns f [batch, l, l] broadcast over the lattice axes before a (the product's batch
+	// axes), and the batch axes.
+	broadcastFactor := func(f *Node, a int, lead []int) (*Node, []int) {
+		batchAxes := make([]int, a+1)
+		for i := range batchAxes {
+			batchAxes[i] = i
+		}
+		if a == 0 {
+			return f, batchAxes
+		}
+		l := f.Shape().Dimensions[1]
+		shape := append(append([]int{batch}, ones(a)...), l, l)
+		return BroadcastToDims(Reshape(f, shape...), append(append([]int{batch}, lead...), l, l)...), batchAxes
+	}
+	var ins, fs []*Node // the input of each axis' product and the factors, kept for the gradient
+	forward := func(in []*Node) []*Node {
+		y := in[0]
+		ins, fs = make([]*Node, m), in[1:]
+		for a, f := range fs {
+			ins[a] = y
+			fb, batchAxes := broadcastFactor(f, a, y.Shape().Dimensions[1:1+a])
+			y = DotGeneral(fb, []int{a + 2}, batchAxes, y, []int{a + 1}, batchAxes)
+		}
+		return []*Node{y}
+	}
+	backward := func(dOut []*Node) []*Node {
+		d := dOut[0]
+		grads := make([]*Node, m+1)
+		for a := m - 1; a >= 0; a-- {
+			in := ins[a]
+			// Contract every axis but the batch and axis a: [batch, i, j].
+			var others []int
+			for k := 1; k < in.Rank(); k++ {
+				if k != a+1 {
+					others = append(others, k)
+				}
+			}
+			grads[1+a] = DotGeneral(d, others, []int{0}, in, others, []int{0})
+			ft, batchAxes := broadcastFactor(TransposeAllDims(fs[a], 0, 2, 1), a, in.Shape().Dimensions[1:1+a])
+			d = DotGeneral(ft, []int{a + 2}, batchAxes, d, []int{a + 1}, batchAxes)
+		}
+		grads[0] = d
+		return grads
+	}
+	return fastgraph.WithCustomVJP(append([]*Node{x}, factors...), forward, backward)[0]
 }
 
 func ones(k int) []int {

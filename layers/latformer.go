@@ -6,7 +6,6 @@ import (
 	"maps"
 
 	. "github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/layers/norm"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
@@ -217,7 +216,7 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 			ffnIn = Concatenate([]*Node{h, c}, -1)
 		}
 		f := fastgraph.Dense(scope.At("ffn_hidden"), ffnIn, true, ffnDim)
-		f = fastgraph.Dense(scope.At("ffn_output"), activation.Relu(f), true, d)
+		f = fastgraph.Dense(scope.At("ffn_output"), fastgraph.Relu(f), true, d)
 		outs[i] = norm.LayerNorm(scope.At("norm2"), Add(h, f), -1).Done()
 	}
 	out.Output = outs[0]

@@ -64,8 +64,16 @@ func WithCustomVJP(inputs []*Node, forward func(in []*Node) []*Node, backward fu
 			return g
 		})
 		// One element of the input is enough for the dependency; clipped so that an infinite one still
-		// gives 0 below.
-		first := Reshape(Slice(Reshape(carried[i], in.Shape().Size()), AxisRange(0, 1)))
+		// gives 0 below. Sliced in place (one element per axis), not after a flattening Reshape: the backend
+		// copies a tensor it reshapes while other ops still use it.
+		ranges := make([]SliceAxisSpec, in.Rank())
+		for a := range ranges {
+			ranges[a] = AxisRange(0, 1)
+		}
+		first := carried[i]
+		if in.Rank() > 0 {
+			first = Reshape(Slice(first, ranges...))
+		}
 		term := ConvertDType(ClipScalar(first, -1, 1), inputs[0].DType())
 		if proxy == nil {
 			proxy = term

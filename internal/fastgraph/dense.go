@@ -72,3 +72,10 @@ func Dense(scope *model.Scope, x *Node, useBias bool, outputDimensions ...int) *
 	}
 	return WithCustomVJP(inputs, forward, backward)[0]
 }
+
+// Relu is activation.Relu, max(x, 0), with the zero a scalar instead of a tensor of x's shape (ZerosLike):
+// the same values and the same gradient (GoMLX's gradient of Max), without the backend filling and reading
+// a tensor of zeros as large as x in the forward pass and subtracting it in the backward pass.
+func Relu(x *Node) *Node {
+	return Max(x, ScalarZero(x.Graph(), x.DType()))
+}

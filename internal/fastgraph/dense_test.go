@@ -11,6 +11,7 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/layers"
+	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/internal/testutil"
 )
@@ -57,6 +58,35 @@ func TestDenseMatchesLayersDense(t *testing.T) {
 			}
 			if worst > 1e-5 {
 				t.Errorf("%+v %s: max difference to layers.Dense %g", c, names[j], worst)
+			}
+		}
+	}
+}
+
+// TestReluMatchesActivationRelu checks Relu against GoMLX's activation.Relu bit for bit: the output and the
+// gradient with respect to the input, on values of both signs with +0, -0, infinities and a NaN.
+func TestReluMatchesActivationRelu(t *testing.T) {
+	backend := testutil.Backend(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := make([]float32, 3*257)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	copy(x, []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())})
+	xt := tensors.FromFlatDataAndDimensions(x, 3, 257)
+	var outs [2][]*tensors.Tensor
+	for i, relu := range []func(*Node) *Node{activation.Relu, Relu} {
+		outs[i] = MustExecOnceN(backend, func(x *Node) []*Node {
+			y := relu(x)
+			cot := Sin(Reshape(Iota(x.Graph(), shapes.Make(y.DType(), y.Shape().Size()), 0), y.Shape().Dimensions...))
+			return []*Node{y, Gradient(ReduceAllSum(Mul(y, cot)), x)[0]}
+		}, xt)
+	}
+	for j, name := range []string{"output", "gradient"} {
+		a, b := tensors.MustCopyFlatData[float32](outs[0][j]), tensors.MustCopyFlatData[float32](outs[1][j])
+		for k := range a {
+			if math.Float32bits(a[k]) != math.Float32bits(b[k]) {
+				t.Fatalf("%s %d (x = %g): Relu %g, activation.Relu %g", name, k, x[k], b[k], a[k])
 			}
 		}
 	}

@@ -31,6 +31,9 @@ func init() {
 	gobackend.SetNodeExecutor(compute.OpTypeReduceSum, gobackend.PriorityTyped, execReduceSumFast)
 	gobackend.SetNodeExecutor(compute.OpTypeTranspose, gobackend.PriorityTyped, execTransposeFast)
 	gobackend.SetNodeExecutor(compute.OpTypeSlice, gobackend.PriorityTyped, execSliceFast)
+	gobackend.SetNodeExecutor(compute.OpTypeBroadcastInDim, gobackend.PriorityTyped, execBroadcastInDimFast)
+	gobackend.SetNodeExecutor(compute.OpTypeSign, gobackend.PriorityTyped, execSignFast)
+	gobackend.SetNodeExecutor(compute.OpTypeMax, gobackend.PriorityTyped, execMaxFast)
 }
 
 // The binary ops with float32 row kernels.
@@ -42,12 +45,15 @@ const (
 	f32NumOps
 )
 
-// f32RowKernels computes one binary op over a row: vv: dst[i] = a[i] op b[i]; vs: dst[i] = a[i] op c;
-// sv: dst[i] = c op b[i]. dst may be a or b (in place), never overlapping them otherwise.
+// f32RowKernels computes one binary op over a row: vv: dst[i] = a[i] op b[i]; vs: dst[i] = a[i] op c[0];
+// sv: dst[i] = c[0] op b[i]. dst may be a or b (in place), never overlapping them otherwise. The scalar
+// operand is passed in memory (c, one value or more): the AVX2 kernels broadcast it from there, with no
+// scalar float instruction (a legacy-SSE MOVSS or XORPS between the AVX code costs several hundred cycles
+// per row on some x86 CPUs, more than a row of 32 values).
 type f32RowKernels struct {
 	vv func(dst, a, b []float32)
-	vs func(dst, a []float32, c float32)
-	sv func(dst []float32, c float32, b []float32)
+	vs func(dst, a []float32, c []float32)
+	sv func(dst []float32, c []float32, b []float32)
 }
 
 // f32Kernels holds the row kernels in use: f32ScalarKernels, replaced by vectorized ones at init where the
@@ -64,14 +70,14 @@ var f32ScalarKernels = [f32NumOps]f32RowKernels{
 				dst[i] = a[i] + b[i]
 			}
 		},
-		vs: func(dst, a []float32, c float32) {
-			dst = dst[:len(a)]
+		vs: func(dst, a []float32, cs []float32) {
+			dst, c := dst[:len(a)], cs[0]
 			for i := range a {
 				dst[i] = a[i] + c
 			}
 		},
-		sv: func(dst []float32, c float32, b []float32) {
-			dst = dst[:len(b)]
+		sv: func(dst []float32, cs []float32, b []float32) {
+			dst, c := dst[:len(b)], cs[0]
 			for i := range b {
 				dst[i] = c + b[i]
 			}
@@ -85,14 +91,14 @@ var f32ScalarKernels = [f32NumOps]f32RowKernels{
 				dst[i] = a[i] - b[i]
 			}
 		},
-		vs: func(dst, a []float32, c float32) {
-			dst = dst[:len(a)]
+		vs: func(dst, a []float32, cs []float32) {
+			dst, c := dst[:len(a)], cs[0]
 			for i := range a {
 				dst[i] = a[i] - c
 			}
 		},
-		sv: func(dst []float32, c float32, b []float32) {
-			dst = dst[:len(b)]
+		sv: func(dst []float32, cs []float32, b []float32) {
+			dst, c := dst[:len(b)], cs[0]
 			for i := range b {
 				dst[i] = c - b[i]
 			}
@@ -106,14 +112,14 @@ var f32ScalarKernels = [f32NumOps]f32RowKernels{
 				dst[i] = a[i] * b[i]
 			}
 		},
-		vs: func(dst, a []float32, c float32) {
-			dst = dst[:len(a)]
+		vs: func(dst, a []float32, cs []float32) {
+			dst, c := dst[:len(a)], cs[0]
 			for i := range a {
 				dst[i] = a[i] * c
 			}
 		},
-		sv: func(dst []float32, c float32, b []float32) {
-			dst = dst[:len(b)]
+		sv: func(dst []float32, cs []float32, b []float32) {
+			dst, c := dst[:len(b)], cs[0]
 			for i := range b {
 				dst[i] = c * b[i]
 			}
@@ -127,14 +133,14 @@ var f32ScalarKernels = [f32NumOps]f32RowKernels{
 				dst[i] = a[i] / b[i]
 			}
 		},
-		vs: func(dst, a []float32, c float32) {
-			dst = dst[:len(a)]
+		vs: func(dst, a []float32, cs []float32) {
+			dst, c := dst[:len(a)], cs[0]
 			for i := range a {
 				dst[i] = a[i] / c
 			}
 		},
-		sv: func(dst []float32, c float32, b []float32) {
-			dst = dst[:len(b)]
+		sv: func(dst []float32, cs []float32, b []float32) {
+			dst, c := dst[:len(b)], cs[0]
 			for i := range b {
 				dst[i] = c / b[i]
 			}
@@ -173,9 +179,9 @@ func execBinaryFloat32(kind int, generic gobackend.NodeExecutor,
 	k := &f32Kernels[kind]
 	switch {
 	case len(b) == 1:
-		k.vs(dst, a, b[0])
+		k.vs(dst, a, b)
 	case len(a) == 1:
-		k.sv(dst, a[0], b)
+		k.sv(dst, a, b)
 	case lhs.RawShape.Equal(rhs.RawShape):
 		k.vv(dst, a, b)
 	default:
@@ -232,9 +238,9 @@ func binaryBroadcastRows(k *f32RowKernels, dst, a, b []float32, aDims, bDims, ou
 		case 0:
 			k.vv(row, a[aOff:aOff+rowLen], b[bOff:bOff+rowLen])
 		case 1:
-			k.sv(row, a[aOff], b[bOff:bOff+rowLen])
+			k.sv(row, a[aOff:aOff+1], b[bOff:bOff+rowLen])
 		default:
-			k.vs(row, a[aOff:aOff+rowLen], b[bOff])
+			k.vs(row, a[aOff:aOff+rowLen], b[bOff:bOff+1])
 		}
 		for i := range outer { // outer[0] is the innermost of the outer axes
 			idx[i]++
@@ -249,6 +255,80 @@ func binaryBroadcastRows(k *f32RowKernels, dst, a, b []float32, aDims, bDims, ou
 		}
 	}
 }
+
+// execSignFast is Sign for float32 without a branch per value (the generic loop's branches mispredict on
+// values of random sign): -1 where x < 0, 1 where x > 0, +0 elsewhere (±0 and NaN), as execSignGeneric
+// writes them; vectorized where the CPU allows (f32Sign). Other dtypes go to the generic executor.
+func execSignFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	if inputs[0].RawShape.DType != dtypes.Float32 {
+		return execSign(backend, node, inputs, inputsOwned)
+	}
+	input, output, err := unaryOperandAndOutput(backend, inputs, inputsOwned)
+	if err != nil {
+		return nil, err
+	}
+	f32Sign(output.Flat.([]float32), input.Flat.([]float32))
+	return output, nil
+}
+
+// f32Sign writes the sign of each x into dst (same length; dst may be x); replaced by a vectorized version at
+// init where the CPU has one.
+var f32Sign = f32SignScalar
+
+func f32SignScalar(dst, x []float32) {
+	dst = dst[:len(x)]
+	for i, v := range x {
+		var s float32 // +0 for ±0 and NaN
+		if v > 0 {
+			s = 1
+		}
+		if v < 0 {
+			s = -1
+		}
+		dst[i] = s
+	}
+}
+
+// execMaxFast is Max for float32 operands of the same shape or with a single value (ReLU's max(x, 0)), as
+// execMaxNumericGeneric computes it: Go's max(x, c) with x from the operand that is not a single value, or
+// max(lhs[i], rhs[i]); vectorized where the CPU allows (f32MaxVS, f32MaxVV: Go's own instruction sequence for
+// max on float32, lane by lane, so NaN payloads and signed zeros come out the same). Other dtypes and
+// broadcasts go to the generic executor.
+func execMaxFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	l, r := inputs[0], inputs[1]
+	if l.RawShape.DType != dtypes.Float32 || r.RawShape.DType != dtypes.Float32 ||
+		!(l.RawShape.Size() == 1 || r.RawShape.Size() == 1 || l.RawShape.Equal(r.RawShape)) {
+		return execMax(backend, node, inputs, inputsOwned)
+	}
+	lhs, rhs, output, lhsIsScalarOr1, rhsIsScalarOr1 := binaryOperandsAndOutputForExecution(backend, node, inputs, inputsOwned, node.Shape)
+	if lhsIsScalarOr1 && !rhsIsScalarOr1 { // as execMax: the single value becomes the second operand
+		lhs, rhs = rhs, lhs
+	}
+	a, b, dst := lhs.Flat.([]float32), rhs.Flat.([]float32), output.Flat.([]float32)
+	if len(b) == 1 {
+		f32MaxVS(dst, a, b)
+	} else {
+		f32MaxVV(dst, a, b)
+	}
+	return output, nil
+}
+
+// f32MaxVS: dst[i] = max(a[i], c[0]); f32MaxVV: dst[i] = max(a[i], b[i]) (Go's max). Replaced by vectorized
+// versions at init where the CPU has them.
+var (
+	f32MaxVS = func(dst, a, c []float32) {
+		dst, v := dst[:len(a)], c[0]
+		for i, x := range a {
+			dst[i] = max(x, v)
+		}
+	}
+	f32MaxVV = func(dst, a, b []float32) {
+		dst, b = dst[:len(a)], b[:len(a)]
+		for i, x := range a {
+			dst[i] = max(x, b[i])
+		}
+	}
+)
 
 // f32AddRows adds src to dst in place (dst[i] = dst[i] + src[i]), vectorized where the CPU allows.
 var f32AddRows = func(dst, src []float32) { f32Kernels[f32Add].vv(dst, dst, src) }

@@ -223,3 +223,71 @@ func sliceRowAxes(dims, outDims, starts, strides []int) []rowAxis {
 	}
 	return axes
 }
+
+// execBroadcastInDimFast is BroadcastInDim by rows: the operand read along the output's axes with stride 0
+// on the broadcast ones (axes of size 1 dropped, adjacent axes merged where the walk continues without a
+// jump), contiguous runs copied and a broadcast innermost axis filled with its one value. The operand's axes
+// must map to increasing output axes (as the generic executor assumes); a single value is left to the
+// generic fill.
+func execBroadcastInDimFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	operand := inputs[0]
+	broadcastAxes, ok := node.Data.([]int)
+	if !ok || node.Shape.IsDynamic() || node.Shape.Size() == 0 || operand.RawShape.Size() <= 1 ||
+		len(broadcastAxes) != operand.RawShape.Rank() {
+		return execBroadcastInDim(backend, node, inputs, inputsOwned)
+	}
+	for i := 1; i < len(broadcastAxes); i++ {
+		if broadcastAxes[i] <= broadcastAxes[i-1] {
+			return execBroadcastInDim(backend, node, inputs, inputsOwned)
+		}
+	}
+	src := flatWords(operand)
+	if src == nil {
+		return execBroadcastInDim(backend, node, inputs, inputsOwned)
+	}
+	output, err := backend.GetBuffer(node.Shape)
+	if err != nil {
+		return nil, err
+	}
+	outDims := output.RawShape.Dimensions
+	dims := make([]int, len(outDims)) // the operand's dimensions at the output's rank
+	for i := range dims {
+		dims[i] = 1
+	}
+	for operandAxis, outputAxis := range broadcastAxes {
+		dims[outputAxis] = operand.RawShape.Dimensions[operandAxis]
+	}
+	var rev []rowAxis // innermost first
+	stride := 1
+	for axis := len(dims) - 1; axis >= 0; axis-- {
+		d := outDims[axis]
+		as := stride
+		if dims[axis] == 1 {
+			as = 0
+		}
+		stride *= dims[axis]
+		if d == 1 {
+			continue
+		}
+		if n := len(rev); n > 0 && rev[n-1].aStride*rev[n-1].dim == as {
+			rev[n-1].dim *= d
+			continue
+		}
+		rev = append(rev, rowAxis{dim: d, aStride: as})
+	}
+	axes := make([]rowAxis, len(rev))
+	for i, a := range rev {
+		axes[len(rev)-1-i] = a
+	}
+	switch s := src.(type) {
+	case []uint8:
+		stridedCopyFrom(flatWords(output).([]uint8), s, 0, axes)
+	case []uint16:
+		stridedCopyFrom(flatWords(output).([]uint16), s, 0, axes)
+	case []uint32:
+		stridedCopyFrom(flatWords(output).([]uint32), s, 0, axes)
+	case []uint64:
+		stridedCopyFrom(flatWords(output).([]uint64), s, 0, axes)
+	}
+	return output, nil
+}

@@ -310,7 +310,26 @@ func BenchmarkFastPaths(b *testing.B) {
 	sBig, xBig := f32(16, 1, 900, 900)
 	sAct, xAct := f32(16, 900, 32)
 	sBias, xBias := f32(1, 1, 32)
+	sCol, xCol := f32(16, 900, 1)
+	sLogit, xLogit := f32(16, 900, 11)
+	sHidden, xHidden := f32(16, 900, 128)
+	sFactor, xFactor := f32(16, 1, 30, 30)
 	cases := []benchCase{
+		{"Max_16x900x128_scalar", &gobackend.Node{OpType: compute.OpTypeMax, Shape: sHidden}, []shapes.Shape{sHidden, shapes.Make(dtypes.Float32)},
+			[]any{xHidden, []float32{0}}, execMax, execMaxFast},
+		{"Sign_16x900x128", &gobackend.Node{OpType: compute.OpTypeSign, Shape: sHidden}, []shapes.Shape{sHidden},
+			[]any{xHidden}, execSign, execSignFast},
+		{"BroadcastInDim_16x1x30x30_to_16x30x30x30", &gobackend.Node{OpType: compute.OpTypeBroadcastInDim,
+			Shape: shapes.Make(dtypes.Float32, 16, 30, 30, 30), Data: []int{0, 1, 2, 3}}, []shapes.Shape{sFactor},
+			[]any{xFactor}, execBroadcastInDim, execBroadcastInDimFast},
+		{"Div_16x900x32/16x900x1", &gobackend.Node{OpType: compute.OpTypeDiv, Shape: sAct}, []shapes.Shape{sAct, sCol},
+			[]any{xAct, xCol}, execDiv, execDivFast},
+		{"Mul_16x900x1*16x900x32", &gobackend.Node{OpType: compute.OpTypeMul, Shape: sAct}, []shapes.Shape{sCol, sAct},
+			[]any{xCol, xAct}, execMul, execMulFast},
+		{"Sub_16x900x11-16x900x1", &gobackend.Node{OpType: compute.OpTypeSub, Shape: sLogit}, []shapes.Shape{sLogit, sCol},
+			[]any{xLogit, xCol}, execSub, execSubFast},
+		{"Mul_16x900x32*16x900x32", &gobackend.Node{OpType: compute.OpTypeMul, Shape: sAct}, []shapes.Shape{sAct, sAct},
+			[]any{xAct, xAct}, execMul, execMulFast},
 		{"Mul_16x1x900x900", &gobackend.Node{OpType: compute.OpTypeMul, Shape: sBig}, []shapes.Shape{sBig, sBig},
 			[]any{xBig, xBig}, execMul, execMulFast},
 		{"Add_16x900x32+1x1x32", &gobackend.Node{OpType: compute.OpTypeAdd, Shape: sAct}, []shapes.Shape{sAct, sBias},

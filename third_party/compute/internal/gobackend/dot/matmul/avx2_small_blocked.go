@@ -5,7 +5,6 @@
 package matmul
 
 import (
-	"math"
 	"simd/archsimd"
 	"unsafe"
 )
@@ -41,7 +40,7 @@ func avx2SmallBlockedFloat32(lhs, rhs []float32, batchStart, batchCount, lhsCros
 	}
 	vecCols := n - n%8
 	var pack []float32
-	if vecCols < n {
+	if vecCols < n && !avx2SmallTailColsEnabled {
 		pack = make([]float32, 8*k) // 8 lhs rows transposed: pack[kk*8+i] = lhs[row+i, kk]
 	}
 	for b := batchStart; b < batchStart+batchCount; b++ {
@@ -52,7 +51,11 @@ func avx2SmallBlockedFloat32(lhs, rhs []float32, batchStart, batchCount, lhsCros
 			avx2SmallBlockedVectorCols(l, r, o, m, n, k, vecCols)
 		}
 		if vecCols < n {
-			avx2SmallBlockedScalarCols(l, r, o, m, n, k, vecCols, pack)
+			if avx2SmallTailColsEnabled {
+				avx2SmallTailCols(l, r, o, m, n, k, vecCols)
+			} else {
+				avx2SmallBlockedScalarCols(l, r, o, m, n, k, vecCols, pack)
+			}
 		}
 	}
 }
@@ -136,7 +139,8 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 // lanes: the product for k=0, then for each k>0 a separate multiply and add (the scalar code's rounding).
 // pack holds 8*k values.
 func avx2SmallBlockedScalarCols(l, r, o []float32, m, n, k, vecCols int, pack []float32) {
-	var out [8]float32
+	var outBits [8]uint32 // each column's 8 outputs, stored as a vector and copied out as integers
+	out := (*[8]float32)(unsafe.Pointer(&outBits))
 	oBits := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(o))), len(o))
 	// pack filled as bits too (a float32 copy compiles to legacy-SSE MOVSS, slow after AVX code here).
 	lBits := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(l))), len(l))
@@ -157,9 +161,11 @@ func avx2SmallBlockedScalarCols(l, r, o []float32, m, n, k, vecCols int, pack []
 				p := archsimd.LoadFloat32x8((*[8]float32)(pack[kk*8 : kk*8+8])).Mul(archsimd.BroadcastFloat32x8(r[kk*n+col]))
 				acc = p.Add(acc) // the product first, as the compiled scalar `o += l*r` (the NaN payload x86 keeps)
 			}
-			acc.Store(&out)
-			for i := range rows { // copied as bits: no scalar float instruction between the vector code
-				oBits[(row+i)*n+col] = math.Float32bits(out[i])
+			acc.Store(out)
+			// Copied as integers: no scalar float instruction between the vector code (math.Float32bits of a
+			// float32 array element compiled to a legacy-SSE MOVSS load and store per output).
+			for i := range rows {
+				oBits[(row+i)*n+col] = outBits[i]
 			}
 		}
 	}

@@ -1,0 +1,48 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build amd64 && goexperiment.simd
+
+package matmul
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"simd/archsimd"
+	"testing"
+)
+
+// TestAVX2SmallTailColsBothPaths runs TestAVX2SmallBlockedMatchesSmall (every shape of blockedShapes, the
+// expert's [10, 10] x [10, 10] among them, bit for bit against the published kernels) with the last n%8
+// columns computed by avx2SmallTailCols and by avx2SmallBlockedScalarCols.
+func TestAVX2SmallTailColsBothPaths(t *testing.T) {
+	defer func() { avx2SmallTailColsEnabled = true }()
+	for _, enabled := range []bool{true, false} {
+		avx2SmallTailColsEnabled = enabled
+		t.Run(fmt.Sprintf("tailcols=%v", enabled), TestAVX2SmallBlockedMatchesSmall)
+	}
+}
+
+// BenchmarkAVX2SmallTailCols times avx2SmallBlockedFloat32 on the LatFormer expert's per-example products
+// (16 x [l, l] x [l, l], the translation, scaling and their gradients) with the tail columns by rows
+// (avx2SmallTailCols) and 8 rows in lanes (avx2SmallBlockedScalarCols). One core.
+func BenchmarkAVX2SmallTailCols(b *testing.B) {
+	if !archsimd.X86.AVX2() {
+		b.Skip("AVX2 is not supported on this architecture")
+	}
+	defer func() { avx2SmallTailColsEnabled = true }()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, l := range []int{10, 14, 30} {
+		const batch = 16
+		lhs, rhs, out := make([]float32, batch*l*l), make([]float32, batch*l*l), make([]float32, batch*l*l)
+		blockedTestValues(rng, lhs, false)
+		blockedTestValues(rng, rhs, false)
+		for _, enabled := range []bool{false, true} {
+			b.Run(fmt.Sprintf("16x%dx%dx%d/tailcols=%v", l, l, l, enabled), func(b *testing.B) {
+				avx2SmallTailColsEnabled = enabled
+				for b.Loop() {
+					avx2SmallBlockedFloat32(lhs, rhs, 0, batch, l, l, l, out)
+				}
+			})
+		}
+	}
+}
