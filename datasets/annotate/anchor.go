@@ -57,6 +57,10 @@ const (
 	// SelRarest is the box of the color with the fewest cells (other than pad): the odd color out, as the
 	// one block or frame of its color among many of others; none on a tie.
 	SelRarest
+	// SelMostOf is the box of the block with the most cells of the color Color: the blocks are 4-connected
+	// cells of any colors other than pad and the border's (the most frequent color of the grid's edge cells,
+	// which blocks that fill most of the grid do not change); none on a tie or where no block has the color.
+	SelMostOf
 )
 
 // Selection names a box of an input: Kind, and Color for SelColor. Cell narrows it to one cell: the first
@@ -136,6 +140,8 @@ func (s Selection) String() string {
 		return "tile"
 	case SelRarest:
 		return "rarest"
+	case SelMostOf:
+		return fmt.Sprintf("most%d", s.Color)
 	}
 	return fmt.Sprintf("selection(%d)", int(s.Kind))
 }
@@ -189,6 +195,8 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 		return tileBox(c)
 	case SelRarest:
 		return rarestBox(c)
+	case SelMostOf:
+		return mostOfBox(c, s.Color)
 	case SelForeground, SelLargest, SelSmallest, SelLargestMono, SelSmallestMono, SelHoled, SelInside, SelUnique, SelRect:
 		bg := Background(c)
 		if bg < 0 {
@@ -277,7 +285,7 @@ func firstCell(c datasets.Canvas, b Box) Box {
 // ok is false for the others and where the selection reads no box.
 func (s Selection) ObjectColors(c datasets.Canvas) (colors []int, ok bool) {
 	switch s.Kind {
-	case SelLargest, SelSmallest, SelLargestMono, SelSmallestMono, SelHoled, SelInside, SelUnique, SelRect:
+	case SelLargest, SelSmallest, SelLargestMono, SelSmallestMono, SelHoled, SelInside, SelUnique, SelRect, SelMostOf:
 	default:
 		return nil, false
 	}

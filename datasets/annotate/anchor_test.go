@@ -222,6 +222,13 @@ func TestObjectSelections(t *testing.T) {
 		"0000220",
 	)
 	tiled := canvasOf(6, 6, "121212", "343434", "121212", "343434")
+	dots := canvasOf(6, 6,
+		"12100",
+		"11100",
+		"00021",
+		"00212",
+		"00121",
+	)
 	// A 4 x 6 grid, each row a palindrome, with a block hidden under 0 at rows 1-2, columns 0-1.
 	hidden := canvasOf(5, 7, "123321", "004554", "007667", "898898")
 	cases := []struct {
@@ -267,6 +274,11 @@ func TestObjectSelections(t *testing.T) {
 		{"noisy", noisy, Selection{Kind: SelRarest}, Box{4, 4, 2, 2}, true},
 		// The 3s and the 4s: 8 cells each.
 		{"two rings", twoRings, Selection{Kind: SelRarest}, Box{}, false},
+		// Blocks of 1s with red dots, more cells than the border's 0s: the block with the most 2s. The
+		// blocks touch at a corner only (4-connected: two blocks).
+		{"dots", dots, Selection{Kind: SelMostOf, Color: 2}, Box{2, 2, 3, 3}, true},
+		{"dots", dots, Selection{Kind: SelMostOf, Color: 1}, Box{0, 0, 2, 3}, true},
+		{"dots", dots, Selection{Kind: SelMostOf, Color: 5}, Box{}, false},
 	}
 	for _, c := range cases {
 		got, ok := c.sel.BoxOf(c.x)

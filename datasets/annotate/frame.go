@@ -104,6 +104,9 @@ func frameSelections(inputs []datasets.Canvas, wins [][2]int) (srcs, refs []Sele
 	for c := range datasets.PadToken {
 		cands = append(cands, Selection{Kind: SelColor, Color: c})
 	}
+	for c := range datasets.PadToken {
+		cands = append(cands, Selection{Kind: SelMostOf, Color: c})
+	}
 	boxes = make([]map[Selection]Box, len(inputs))
 	for i := range boxes {
 		boxes[i] = map[Selection]Box{}

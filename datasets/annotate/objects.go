@@ -21,6 +21,15 @@ type object struct {
 // components returns the 8-connected components of the cells where in is true (mono: 4-connected cells
 // of one color), in reading order of their first cell.
 func components(c datasets.Canvas, in func(int32) bool, mono bool) []object {
+	return flood(c, in, mono, mono)
+}
+
+// components4 returns the 4-connected components of the cells where in is true, of any colors.
+func components4(c datasets.Canvas, in func(int32) bool) []object { return flood(c, in, true, false) }
+
+// flood returns the components of the cells where in is true: 4-connected (four) or 8-connected, of one
+// color (mono) or of any, in reading order of their first cell.
+func flood(c datasets.Canvas, in func(int32) bool, four, mono bool) []object {
 	seen := make([]bool, len(c.Cells))
 	var out []object
 	for start, v := range c.Cells {
@@ -39,7 +48,7 @@ func components(c datasets.Canvas, in func(int32) bool, mono bool) []object {
 			for dr := -1; dr <= 1; dr++ {
 				for dc := -1; dc <= 1; dc++ {
 					rr, cc := r+dr, col+dc
-					if rr < 0 || cc < 0 || rr >= c.Rows || cc >= c.Cols || (mono && dr != 0 && dc != 0) {
+					if rr < 0 || cc < 0 || rr >= c.Rows || cc >= c.Cols || (four && dr != 0 && dc != 0) {
 						continue
 					}
 					if j := rr*c.Cols + cc; !seen[j] && in(c.Cells[j]) && (!mono || c.Cells[j] == v) {
@@ -276,4 +285,60 @@ func tileBox(c datasets.Canvas) (Box, bool) {
 		return Box{}, false
 	}
 	return Box{0, 0, ph, pw}, true
+}
+
+// borderColor is the most frequent color of the grid's edge cells; -1 on a tie.
+func borderColor(c datasets.Canvas) int {
+	h, w := GridExtents(c)
+	var count [datasets.NumTokens]int
+	for r := range h {
+		for col := range w {
+			if r == 0 || col == 0 || r == h-1 || col == w-1 {
+				count[c.Cells[r*c.Cols+col]]++
+			}
+		}
+	}
+	best, tie := -1, false
+	for col := range datasets.PadToken {
+		switch {
+		case count[col] == 0:
+		case best < 0 || count[col] > count[best]:
+			best, tie = col, false
+		case count[col] == count[best]:
+			tie = true
+		}
+	}
+	if tie {
+		return -1
+	}
+	return best
+}
+
+// mostOfBox is SelMostOf's box: of the blocks (4-connected cells other than pad and the border's color,
+// of any colors), the one with the most cells of color; none on a tie or where none has the color.
+func mostOfBox(c datasets.Canvas, color int) (Box, bool) {
+	border := borderColor(c)
+	if border < 0 {
+		return Box{}, false
+	}
+	in := func(v int32) bool { return v != datasets.PadToken && int(v) != border }
+	best, bestN, tie := Box{}, 0, false
+	for _, o := range components4(c, in) {
+		n := 0
+		for _, i := range o.cells {
+			if int(c.Cells[i]) == color {
+				n++
+			}
+		}
+		switch {
+		case n > bestN:
+			best, bestN, tie = o.box, n, false
+		case n == bestN && n > 0:
+			tie = true
+		}
+	}
+	if bestN == 0 || tie {
+		return Box{}, false
+	}
+	return best, true
 }

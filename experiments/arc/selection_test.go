@@ -28,6 +28,7 @@ func TestSelectionTasksBySearch(t *testing.T) {
 		"5bd6f4ac": "crop(window3x3tr(fg))∘identity",
 		"0b148d64": "crop(rarest)∘identity",
 		"1c786137": "crop(inner(largest1))∘identity",
+		"e50d258f": "crop(most2)∘identity",
 		"de1cd16c": "", // not anchored
 	}
 	ids := make([]string, 0, len(want))
