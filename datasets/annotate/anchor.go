@@ -150,18 +150,26 @@ func (s Selection) String() string {
 type Box struct{ R0, C0, H, W int }
 
 // Background returns the most frequent color of the canvas' non-pad cells, or -1 on a tie or an empty grid.
-func Background(c datasets.Canvas) int {
-	var count [datasets.NumTokens]int
+func Background(c datasets.Canvas) int { return extremeColor(colorCounts(c), true) }
+
+// colorCounts returns how many of the canvas' cells have each color (pad's count left 0).
+func colorCounts(c datasets.Canvas) (count [datasets.NumTokens]int) {
 	for _, v := range c.Cells {
 		if v != datasets.PadToken {
 			count[v]++
 		}
 	}
+	return count
+}
+
+// extremeColor returns the color with the most cells in count (most) or the fewest, among the colors present
+// (pad excluded); -1 on a tie or where none is present.
+func extremeColor(count [datasets.NumTokens]int, most bool) int {
 	best, tie := -1, false
 	for col := range datasets.PadToken {
 		switch {
 		case count[col] == 0:
-		case best < 0 || count[col] > count[best]:
+		case best < 0 || (most && count[col] > count[best]) || (!most && count[col] < count[best]):
 			best, tie = col, false
 		case count[col] == count[best]:
 			tie = true
@@ -313,23 +321,8 @@ func (s Selection) ObjectColors(c datasets.Canvas) (colors []int, ok bool) {
 
 // rarestBox is SelRarest's box: that of the color with the fewest cells, other than pad; none on a tie.
 func rarestBox(c datasets.Canvas) (Box, bool) {
-	var count [datasets.NumTokens]int
-	for _, v := range c.Cells {
-		if v != datasets.PadToken {
-			count[v]++
-		}
-	}
-	best, tie := -1, false
-	for col := range datasets.PadToken {
-		switch {
-		case count[col] == 0:
-		case best < 0 || count[col] < count[best]:
-			best, tie = col, false
-		case count[col] == count[best]:
-			tie = true
-		}
-	}
-	if best < 0 || tie {
+	best := extremeColor(colorCounts(c), false)
+	if best < 0 {
 		return Box{}, false
 	}
 	return boxWhere(c, func(v int32) bool { return int(v) == best })

@@ -298,20 +298,7 @@ func borderColor(c datasets.Canvas) int {
 			}
 		}
 	}
-	best, tie := -1, false
-	for col := range datasets.PadToken {
-		switch {
-		case count[col] == 0:
-		case best < 0 || count[col] > count[best]:
-			best, tie = col, false
-		case count[col] == count[best]:
-			tie = true
-		}
-	}
-	if tie {
-		return -1
-	}
-	return best
+	return extremeColor(count, true)
 }
 
 // mostOfBox is SelMostOf's box: of the blocks (4-connected cells other than pad and the border's color,
