@@ -61,6 +61,17 @@ const (
 	// cells of any colors other than pad and the border's (the most frequent color of the grid's edge cells,
 	// which blocks that fill most of the grid do not change); none on a tie or where no block has the color.
 	SelMostOf
+	// SelUniqueShape is SelUnique by shape alone: the box of the only object (or panel) whose cells, colors
+	// aside, no other has; SelSymmetric and SelAsymmetric are the boxes of the only object (or panel) of at
+	// least two that is (is not) its own mirror image, left to right, top to bottom or (square) transposed.
+	// With Panels, SelUnique and these choose among the panels (Selection.Panels) instead of the objects.
+	SelUniqueShape
+	SelSymmetric
+	SelAsymmetric
+	// SelCommon is the box of the first, in reading order, of the objects (8-connected cells of one color
+	// other than pad and the background) or panels that are copies of the pattern most of them have, at
+	// least two; none on a tie.
+	SelCommon
 )
 
 // Selection names a box of an input: Kind, and Color for SelColor. Cell narrows it to one cell: the first
@@ -75,6 +86,10 @@ const (
 //
 // Inner narrows the box to its inside, one cell in from each edge: what a frame encloses (none where the
 // box has fewer than 3 rows or columns).
+//
+// Panels, for the odd-one-out kinds (SelUnique, SelUniqueShape, SelSymmetric, SelAsymmetric), chooses among
+// the grid's panels instead of its objects: the rectangles between the full lines of one color (Tile zero),
+// or the tiles of size Tile (rows, columns) that make up the grid.
 type Selection struct {
 	Kind   SelectionKind
 	Color  int
@@ -83,6 +98,8 @@ type Selection struct {
 	Win    [2]int
 	Corner int
 	Inner  bool
+	Panels bool
+	Tile   [2]int
 }
 
 // String names the selection as the CSVs and docs write it.
@@ -132,8 +149,6 @@ func (s Selection) String() string {
 		return "holed"
 	case SelInside:
 		return "inside"
-	case SelUnique:
-		return "unique"
 	case SelRect:
 		return "rect"
 	case SelTile:
@@ -143,7 +158,17 @@ func (s Selection) String() string {
 	case SelMostOf:
 		return fmt.Sprintf("most%d", s.Color)
 	}
-	return fmt.Sprintf("selection(%d)", int(s.Kind))
+	name := map[SelectionKind]string{SelUnique: "unique", SelUniqueShape: "uniqueshape", SelSymmetric: "symmetric",
+		SelAsymmetric: "asymmetric", SelCommon: "common"}[s.Kind]
+	switch {
+	case name == "":
+		return fmt.Sprintf("selection(%d)", int(s.Kind))
+	case s.Tile[0] > 0:
+		return fmt.Sprintf("%s(tiles%dx%d)", name, s.Tile[0], s.Tile[1])
+	case s.Panels:
+		return name + "(panels)"
+	}
+	return name
 }
 
 // Box is a rectangle of a canvas: top-left cell (R0, C0), H rows, W columns.
@@ -205,7 +230,9 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 		return rarestBox(c)
 	case SelMostOf:
 		return mostOfBox(c, s.Color)
-	case SelForeground, SelLargest, SelSmallest, SelLargestMono, SelSmallestMono, SelHoled, SelInside, SelUnique, SelRect:
+	case SelUnique, SelUniqueShape, SelSymmetric, SelAsymmetric, SelCommon:
+		return oddBox(c, s)
+	case SelForeground, SelLargest, SelSmallest, SelLargestMono, SelSmallestMono, SelHoled, SelInside, SelRect:
 		bg := Background(c)
 		if bg < 0 {
 			return Box{}, false
@@ -218,8 +245,6 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 			return objectBox(c, fg, s.Kind == SelLargestMono, true)
 		case SelHoled, SelInside:
 			return holedBox(c, fg, s.Kind == SelInside)
-		case SelUnique:
-			return uniqueBox(c, fg)
 		case SelRect:
 			return rectBox(c, fg)
 		}
@@ -228,8 +253,10 @@ func (s Selection) BoxOf(c datasets.Canvas) (Box, bool) {
 	return Box{}, false
 }
 
-// base is the selection without its modifiers (Cell, Mirror, Win, Inner).
-func (s Selection) base() Selection { return Selection{Kind: s.Kind, Color: s.Color} }
+// base is the selection without its modifiers (Cell, Mirror, Win, Inner): its kind, color and candidates.
+func (s Selection) base() Selection {
+	return Selection{Kind: s.Kind, Color: s.Color, Panels: s.Panels, Tile: s.Tile}
+}
 
 // modify applies the selection's modifiers to b, the box its base reads off c: the box mirrored through the
 // grid's middle (Mirror; false where it leaves the grid), then its first cell (Cell), then its inside
@@ -293,7 +320,8 @@ func firstCell(c datasets.Canvas, b Box) Box {
 // ok is false for the others and where the selection reads no box.
 func (s Selection) ObjectColors(c datasets.Canvas) (colors []int, ok bool) {
 	switch s.Kind {
-	case SelLargest, SelSmallest, SelLargestMono, SelSmallestMono, SelHoled, SelInside, SelUnique, SelRect, SelMostOf:
+	case SelLargest, SelSmallest, SelLargestMono, SelSmallestMono, SelHoled, SelInside, SelUnique, SelRect, SelMostOf,
+		SelUniqueShape, SelSymmetric, SelAsymmetric, SelCommon:
 	default:
 		return nil, false
 	}

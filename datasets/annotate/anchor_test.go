@@ -229,6 +229,45 @@ func TestObjectSelections(t *testing.T) {
 		"00212",
 		"00121",
 	)
+	// Four panels between lines of 3 (background 8): the bottom-left one holds a 4, the only one not its
+	// own mirror image ("84/88").
+	panels := canvasOf(6, 6,
+		"88388",
+		"88388",
+		"33333",
+		"84388",
+		"88388",
+	)
+	// Rows of 3 between rows of 8 (the background, with full rows too): three panels, the last with a 4.
+	stripes := canvasOf(6, 6, "88888", "33333", "88888", "33333", "84888")
+	// Three 3 x 3 tiles in a column, background 0: "1../11./...", "22./2../..." and "3../33./...": the
+	// middle one's shape differs (colors aside), and only it is symmetric (its own transpose). Their blank
+	// last row and column are lines of the background too (no other color has one): panels of 2 x 2.
+	tiles := canvasOf(10, 10,
+		"100", "110", "000",
+		"220", "200", "000",
+		"300", "330", "000",
+	)
+	// Objects: an "L" of 2s, a cross of 7s (its own mirror image), a diagonal pair of 5s (its own
+	// transpose) and an "L" of 4s, the 2s' shape.
+	shapes := canvasOf(10, 10,
+		"2000700",
+		"2207770",
+		"0000700",
+		"5000000",
+		"0500400",
+		"0000440",
+	)
+	// Two "L"s of 2s and one of 7s touching the first at a corner (one-color objects: apart).
+	twoLs := canvasOf(8, 8, "2002000", "2202200", "0070000", "0770000")
+	crossAndLs := canvasOf(10, 10,
+		"2000700",
+		"2207770",
+		"0000700",
+		"0000000",
+		"0000400",
+		"0000440",
+	)
 	// A 4 x 6 grid, each row a palindrome, with a block hidden under 0 at rows 1-2, columns 0-1.
 	hidden := canvasOf(5, 7, "123321", "004554", "007667", "898898")
 	cases := []struct {
@@ -279,11 +318,42 @@ func TestObjectSelections(t *testing.T) {
 		{"dots", dots, Selection{Kind: SelMostOf, Color: 2}, Box{2, 2, 3, 3}, true},
 		{"dots", dots, Selection{Kind: SelMostOf, Color: 1}, Box{0, 0, 2, 3}, true},
 		{"dots", dots, Selection{Kind: SelMostOf, Color: 5}, Box{}, false},
+		// The panel with the 4 among three alike, by its colors and by its shape; the only asymmetric one.
+		{"panels", panels, Selection{Kind: SelUnique, Panels: true}, Box{3, 0, 2, 2}, true},
+		{"panels", panels, Selection{Kind: SelUniqueShape, Panels: true}, Box{3, 0, 2, 2}, true},
+		{"panels", panels, Selection{Kind: SelAsymmetric, Panels: true}, Box{3, 0, 2, 2}, true},
+		{"panels", panels, Selection{Kind: SelSymmetric, Panels: true}, Box{}, false},
+		{"stripes", stripes, Selection{Kind: SelUnique, Panels: true}, Box{4, 0, 1, 5}, true},
+		// No tiles of 2 x 2 in a 5 x 5 grid.
+		{"panels", panels, Selection{Kind: SelUnique, Panels: true, Tile: [2]int{2, 2}}, Box{}, false},
+		// Tiles of 3 x 3: the colors make all three alone (none), the shapes single out the middle one.
+		{"tiles", tiles, Selection{Kind: SelUnique, Panels: true, Tile: [2]int{3, 3}}, Box{}, false},
+		{"tiles", tiles, Selection{Kind: SelUniqueShape, Panels: true, Tile: [2]int{3, 3}}, Box{3, 0, 3, 3}, true},
+		{"tiles", tiles, Selection{Kind: SelSymmetric, Panels: true, Tile: [2]int{3, 3}}, Box{3, 0, 3, 3}, true},
+		{"tiles", tiles, Selection{Kind: SelUniqueShape, Panels: true}, Box{3, 0, 2, 2}, true},
+		// Among the objects: the cross and the diagonal are each alone in shape and both symmetric: none.
+		{"shapes", shapes, Selection{Kind: SelUniqueShape}, Box{}, false},
+		{"shapes", shapes, Selection{Kind: SelSymmetric}, Box{}, false},
+		{"shapes", shapes, Selection{Kind: SelAsymmetric}, Box{}, false},
+		{"cross and Ls", crossAndLs, Selection{Kind: SelUniqueShape}, Box{0, 3, 3, 3}, true},
+		{"cross and Ls", crossAndLs, Selection{Kind: SelSymmetric}, Box{0, 3, 3, 3}, true},
+		{"two Ls", twoLs, Selection{Kind: SelCommon}, Box{0, 0, 2, 2}, true},
+		{"cross and Ls", crossAndLs, Selection{Kind: SelCommon}, Box{}, false},
+		// By colors, the two Ls differ: three alone, none.
+		{"cross and Ls", crossAndLs, Selection{Kind: SelUnique}, Box{}, false},
 	}
 	for _, c := range cases {
 		got, ok := c.sel.BoxOf(c.x)
 		if ok != c.ok || (ok && got != c.want) {
 			t.Errorf("%s: %v: box %+v, %v; want %+v, %v", c.name, c.sel, got, ok, c.want, c.ok)
+		}
+	}
+	for sel, want := range map[Selection]string{
+		{Kind: SelUnique}: "unique", {Kind: SelAsymmetric, Panels: true}: "asymmetric(panels)",
+		{Kind: SelUniqueShape, Panels: true, Tile: [2]int{3, 2}}: "uniqueshape(tiles3x2)",
+	} {
+		if s := sel.String(); s != want {
+			t.Errorf("String = %q, want %q", s, want)
 		}
 	}
 	if s := (Selection{Kind: SelHoled, Cell: true}).String(); s != "cell(holed)" {

@@ -97,7 +97,9 @@ type framePair struct {
 // color's on any input: a source only, cropped at the corner or put in place of the color's box). Each
 // window size of wins (rows, columns) comes at the four corners of every box (Selection.Win: a source
 // only, cropped at the corner), where it fits on every input and is smaller than the box on one; and every
-// box but the tile as its inside (Selection.Inner: a source only, cropped at the corner).
+// box but the tile as its inside (Selection.Inner: a source only, cropped at the corner). The odd ones out
+// (SelUnique, SelUniqueShape, SelSymmetric, SelAsymmetric, SelCommon) come among the objects and among the panels
+// (Selection.Panels: between separator lines, and tiles of each size of wins, a part more as a window).
 func frameSelections(inputs []datasets.Canvas, wins [][2]int) (srcs, refs []Selection, boxes []map[Selection]Box) {
 	cands := []Selection{{Kind: SelOrigin}, {Kind: SelGrid}, {Kind: SelForeground}, {Kind: SelLargest}, {Kind: SelSmallest},
 		{Kind: SelLargestMono}, {Kind: SelSmallestMono}, {Kind: SelHoled}, {Kind: SelInside}, {Kind: SelUnique}, {Kind: SelRect}, {Kind: SelTile}, {Kind: SelRarest}}
@@ -106,6 +108,16 @@ func frameSelections(inputs []datasets.Canvas, wins [][2]int) (srcs, refs []Sele
 	}
 	for c := range datasets.PadToken {
 		cands = append(cands, Selection{Kind: SelMostOf, Color: c})
+	}
+	odd := []SelectionKind{SelUnique, SelUniqueShape, SelSymmetric, SelAsymmetric, SelCommon}
+	for _, k := range odd[1:] {
+		cands = append(cands, Selection{Kind: k})
+	}
+	for _, k := range odd {
+		cands = append(cands, Selection{Kind: k, Panels: true})
+		for _, win := range wins {
+			cands = append(cands, Selection{Kind: k, Panels: true, Tile: win})
+		}
 	}
 	boxes = make([]map[Selection]Box, len(inputs))
 	for i := range boxes {
@@ -268,7 +280,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 					continue
 				}
 				el := frameElement{grid: base, rule: rule}
-				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind != SelOrigin) + boolInt(rule.Offset != [2]int{}) + boolInt(rule.Src.Win[0] > 0)
+				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind != SelOrigin) + boolInt(rule.Offset != [2]int{}) + boolInt(rule.Src.Win[0] > 0) + boolInt(rule.Src.Tile[0] > 0)
 				gathers := make([][]int32, len(pairs))
 				for k, p := range pairs {
 					gathers[k] = make([]int32, len(p.x.Cells))

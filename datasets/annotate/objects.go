@@ -3,7 +3,7 @@
 package annotate
 
 // Objects (connected components) and the selections that pick one: by size (SelLargest, SelSmallest and
-// their one-color kinds), by a property (SelHoled, SelInside, SelUnique, SelRect), and the grid's repeating
+// their one-color kinds), by a property (SelHoled, SelInside, SelRect; the odd ones out are in panels.go), and the grid's repeating
 // tile (SelTile): each reads one box off an input, or none where it does not single out one.
 
 import (
@@ -152,50 +152,6 @@ func holedBox(c datasets.Canvas, fg func(int32) bool, inside bool) (Box, bool) {
 			if !slices.ContainsFunc(o.cells, func(i int) bool { return !hole[i] }) {
 				found = append(found, o.box)
 			}
-		}
-	}
-	if len(found) != 1 {
-		return Box{}, false
-	}
-	return found[0], true
-}
-
-// pattern is an object's cells relative to its box' top-left, with their colors: equal patterns are
-// copies of one shape in one coloring.
-func pattern(c datasets.Canvas, o object) []int {
-	p := make([]int, 0, len(o.cells)+2)
-	p = append(p, o.box.H, o.box.W)
-	cells := slices.Clone(o.cells)
-	slices.Sort(cells)
-	for _, i := range cells {
-		r, col := i/c.Cols-o.box.R0, i%c.Cols-o.box.C0
-		p = append(p, (r*o.box.W+col)*datasets.NumTokens+int(c.Cells[i]))
-	}
-	return p
-}
-
-// uniqueBox is SelUnique's box: of at least three objects (8-connected foreground cells), the only one
-// whose pattern no other has.
-func uniqueBox(c datasets.Canvas, fg func(int32) bool) (Box, bool) {
-	objs := components(c, fg, false)
-	if len(objs) < 3 {
-		return Box{}, false
-	}
-	pats := make([][]int, len(objs))
-	for k, o := range objs {
-		pats[k] = pattern(c, o)
-	}
-	var found []Box
-	for k, o := range objs {
-		alone := true
-		for j := range objs {
-			if j != k && slices.Equal(pats[j], pats[k]) {
-				alone = false
-				break
-			}
-		}
-		if alone {
-			found = append(found, o.box)
 		}
 	}
 	if len(found) != 1 {
