@@ -12,7 +12,8 @@ import (
 
 // TestSelectionTasksBySearch runs the lattice search alone on the ARC training tasks that the selections of
 // one object by a property explain (annotate.SelHoled, SelInside, SelTile, SelUnique, SelRect, a color's
-// mirrored box, an object's first cell): each is solved by its anchored element, five of them where a canvas
+// mirrored box, an object's first cell; the odd ones out among objects and panels, SelUniqueShape,
+// SelSymmetric, SelAsymmetric, SelCommon): each is solved by its anchored element, five of them where a canvas
 // element of three or four parts also fits the pairs (the anchored one, of fewer parts and a table that
 // copies, is proposed instead). de1cd16c keeps its canvas element: its one-part anchored element recolors.
 // Skipped without $LATFORMER_DATA.
@@ -29,6 +30,11 @@ func TestSelectionTasksBySearch(t *testing.T) {
 		"0b148d64": "crop(rarest)∘identity",
 		"1c786137": "crop(inner(largest1))∘identity",
 		"e50d258f": "crop(most2)∘identity",
+		"2dc579da": "crop(unique(panels))∘identity",
+		"662c240a": "crop(asymmetric(tiles3x3))∘identity",
+		"a87f7484": "crop(uniqueshape(tiles3x3))∘identity",
+		"72ca375d": "crop(symmetric)∘identity",
+		"39a8645d": "crop(common)∘identity",
 		"de1cd16c": "", // not anchored
 	}
 	ids := make([]string, 0, len(want))
