@@ -60,6 +60,10 @@ func avx2SmallBlockedFloat32(lhs, rhs []float32, batchStart, batchCount, lhsCros
 	}
 }
 
+// avx2SmallRowCols3Enabled lets avx2SmallBlockedVectorCols compute the rows left after the 4-row blocks (all
+// of them where m < 4) 3 column vectors at a time (false: one at a time, for the tests and benchmarks).
+var avx2SmallRowCols3Enabled = true
+
 // avx2SmallBlockedVectorCols computes the columns [0, vecCols) of one product: 4 rows by 16 columns at a time,
 // then 4 by 8, then single rows; every output a fused multiply-add chain over k from zero.
 func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
@@ -123,7 +127,28 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 	}
 	for ; row < m; row++ {
 		l0 := lPtr + uintptr(row)*rowStride
-		for col := 0; col+8 <= vecCols; col += 8 {
+		col := 0
+		if avx2SmallRowCols3Enabled {
+			// 3 column vectors at a time: 3 independent chains (one chain waits on each fused multiply-add's
+			// latency), each output the same chain as below.
+			for ; col+24 <= vecCols; col += 24 {
+				zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
+				a0, a1, a2 := zero, zero, zero
+				rp := rPtr + uintptr(col)*iSize
+				for kk := uintptr(0); kk < uintptr(k); kk++ {
+					x := bc(l0 + kk*iSize)
+					a0 = x.MulAdd(ld(rp), a0)
+					a1 = x.MulAdd(ld(rp+8*iSize), a1)
+					a2 = x.MulAdd(ld(rp+16*iSize), a2)
+					rp += rRowStride
+				}
+				op := oPtr + uintptr(row*n+col)*iSize
+				st(a0, op)
+				st(a1, op+8*iSize)
+				st(a2, op+16*iSize)
+			}
+		}
+		for ; col+8 <= vecCols; col += 8 {
 			a0 := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 			rp := rPtr + uintptr(col)*iSize
 			for kk := uintptr(0); kk < uintptr(k); kk++ {
