@@ -66,3 +66,80 @@ kloop:
 
 	VZEROUPPER
 	RET
+
+// func avx2Kernel4x16StripDirectFloat32(lhs *float32, lhsRowStrideBytes int, rhs, out *float32, contractingLen, tiles, outRowStrideBytes, accumulate int)
+//
+// avx2Kernel4x16StripFloat32 with the 4 lhs rows read where they are (row i at lhs + i*lhsRowStrideBytes, its
+// values consecutive) instead of from a packed strip, and, where accumulate != 0, each tile added to what out
+// holds (out = acc + out) instead of written: the same chains of fused multiply-adds, broadcast from the same
+// values, so the same bits as packing the rows and applying the packed output.
+TEXT ·avx2Kernel4x16StripDirectFloat32(SB), NOSPLIT, $0-64
+	MOVQ lhs+0(FP), SI
+	MOVQ lhsRowStrideBytes+8(FP), R13
+	MOVQ rhs+16(FP), DI
+	MOVQ out+24(FP), DX
+	MOVQ contractingLen+32(FP), CX
+	MOVQ tiles+40(FP), R8
+	MOVQ outRowStrideBytes+48(FP), R10
+	MOVQ accumulate+56(FP), BX
+	LEAQ (R10)(R10*2), R9
+	LEAQ (R13)(R13*2), AX
+
+dtile:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ SI, R11
+	MOVQ CX, R12
+
+dkloop:
+	VMOVUPS (DI), Y8
+	VMOVUPS 32(DI), Y9
+	VBROADCASTSS (R11), Y10
+	VFMADD231PS Y8, Y10, Y0
+	VFMADD231PS Y9, Y10, Y1
+	VBROADCASTSS (R11)(R13*1), Y11
+	VFMADD231PS Y8, Y11, Y2
+	VFMADD231PS Y9, Y11, Y3
+	VBROADCASTSS (R11)(R13*2), Y12
+	VFMADD231PS Y8, Y12, Y4
+	VFMADD231PS Y9, Y12, Y5
+	VBROADCASTSS (R11)(AX*1), Y13
+	VFMADD231PS Y8, Y13, Y6
+	VFMADD231PS Y9, Y13, Y7
+	ADDQ $64, DI
+	ADDQ $4, R11
+	DECQ R12
+	JNZ dkloop
+
+	TESTQ BX, BX
+	JZ dstore
+	VADDPS (DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	VADDPS (DX)(R10*1), Y2, Y2
+	VADDPS 32(DX)(R10*1), Y3, Y3
+	VADDPS (DX)(R10*2), Y4, Y4
+	VADDPS 32(DX)(R10*2), Y5, Y5
+	VADDPS (DX)(R9*1), Y6, Y6
+	VADDPS 32(DX)(R9*1), Y7, Y7
+
+dstore:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, (DX)(R10*1)
+	VMOVUPS Y3, 32(DX)(R10*1)
+	VMOVUPS Y4, (DX)(R10*2)
+	VMOVUPS Y5, 32(DX)(R10*2)
+	VMOVUPS Y6, (DX)(R9*1)
+	VMOVUPS Y7, 32(DX)(R9*1)
+	ADDQ $64, DX
+	DECQ R8
+	JNZ dtile
+
+	VZEROUPPER
+	RET
