@@ -208,6 +208,10 @@ func avx2SmallBlockedFloat32Transposed(lhs, rhs []float32, batchStart, batchCoun
 		avx2SmallTinyKFloat32Transposed(lhs, rhs, batchStart, batchCount, m, n, k, output)
 		return
 	}
+	if avx2SmallLanesTakes(k) {
+		avx2SmallLanesFloat32Transposed(lhs, rhs, batchStart, batchCount, m, n, k, output)
+		return
+	}
 	for b := batchStart; b < batchStart+batchCount; b++ {
 		l := lhs[b*m*k : (b+1)*m*k]
 		r := rhs[b*n*k : (b+1)*n*k]
