@@ -16,12 +16,13 @@ import (
 
 // largeDirectShapes adds to largeAsmShapes the shapes where the direct lhs panels have most to handle: the
 // attention's [V, 1] products with 33 columns (2 whole 16-column tiles and a tail of 1), rows not a multiple of
-// 4 in the last lhs panel, several contracting panels (accumulating into the output) and a column panel boundary.
+// 4 in the last lhs panel, several contracting panels (accumulating into the output), a column panel boundary, and one
+// the direct panels leave to the packed ones (n and k both above avx2LargeDirectMaxSize).
 var largeDirectShapes = append([]struct {
 	m, n, k    int
 	transposed bool
 }{
-	{901, 33, 900, false}, {27, 49, 300, true}, {6, 16, 129, false}, {4, 15, 257, false}, {50, 530, 140, true}, {3, 1040, 2, false},
+	{901, 33, 900, false}, {27, 49, 300, true}, {6, 16, 129, false}, {4, 15, 257, false}, {50, 530, 100, true}, {50, 530, 140, true}, {3, 1040, 2, false},
 }, largeAsmShapes...)
 
 // TestAVX2LargeDirectMatchesPacked checks that avx2LargeMatrixSliceFloat32 gives the same bits with the direct lhs
