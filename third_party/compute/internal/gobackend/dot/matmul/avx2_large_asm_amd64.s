@@ -143,3 +143,71 @@ dstore:
 
 	VZEROUPPER
 	RET
+
+// func avx2Kernel4x16SmallFloat32(lhs *float32, lhsRowStrideBytes int, rhs *float32, rhsRowStrideBytes int, out *float32, outRowStrideBytes, contractingLen, tiles int)
+//
+// The small non-transposed kernel's 4x16 blocks (avx2SmallBlockedVectorCols) from unpacked operands: 4 lhs rows
+// (row i at lhs + i*lhsRowStrideBytes, its values consecutive) times `tiles` 16-column blocks of the rhs (row k of
+// a block at rhs + k*rhsRowStrideBytes, block t at rhs + 64*t), each 4x16 output tile written to out + 64*t (rows
+// outRowStrideBytes apart). Each output is the chain acc = fma(lhs[k], rhs[k], acc) over k in order from +0, as
+// avx2SmallBlockedVectorCols computes it.
+TEXT ·avx2Kernel4x16SmallFloat32(SB), NOSPLIT, $0-64
+	MOVQ lhs+0(FP), SI
+	MOVQ lhsRowStrideBytes+8(FP), R13
+	MOVQ rhs+16(FP), DI
+	MOVQ rhsRowStrideBytes+24(FP), BX
+	MOVQ out+32(FP), DX
+	MOVQ outRowStrideBytes+40(FP), R10
+	MOVQ contractingLen+48(FP), CX
+	MOVQ tiles+56(FP), R8
+	LEAQ (R13)(R13*2), AX
+
+stile:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ SI, R11
+	MOVQ DI, R9
+	MOVQ CX, R12
+
+skloop:
+	VMOVUPS (R9), Y8
+	VMOVUPS 32(R9), Y9
+	VBROADCASTSS (R11), Y10
+	VFMADD231PS Y8, Y10, Y0
+	VFMADD231PS Y9, Y10, Y1
+	VBROADCASTSS (R11)(R13*1), Y11
+	VFMADD231PS Y8, Y11, Y2
+	VFMADD231PS Y9, Y11, Y3
+	VBROADCASTSS (R11)(R13*2), Y12
+	VFMADD231PS Y8, Y12, Y4
+	VFMADD231PS Y9, Y12, Y5
+	VBROADCASTSS (R11)(AX*1), Y13
+	VFMADD231PS Y8, Y13, Y6
+	VFMADD231PS Y9, Y13, Y7
+	ADDQ BX, R9
+	ADDQ $4, R11
+	DECQ R12
+	JNZ skloop
+
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, (DX)(R10*1)
+	VMOVUPS Y3, 32(DX)(R10*1)
+	LEAQ (DX)(R10*2), R11
+	VMOVUPS Y4, (R11)
+	VMOVUPS Y5, 32(R11)
+	VMOVUPS Y6, (R11)(R10*1)
+	VMOVUPS Y7, 32(R11)(R10*1)
+	ADDQ $64, DX
+	ADDQ $64, DI
+	DECQ R8
+	JNZ stile
+
+	VZEROUPPER
+	RET

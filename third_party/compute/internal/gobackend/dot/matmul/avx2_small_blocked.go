@@ -81,6 +81,13 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 		l0 := lPtr + uintptr(row)*rowStride
 		l1, l2, l3 := l0+rowStride, l0+2*rowStride, l0+3*rowStride
 		col := 0
+		if tiles := vecCols / 16; tiles > 0 && avx2SmallAsmEnabled {
+			// The same chains in assembly (avx2_small_asm.go); every address is inside l, r and o: rows
+			// row..row+3 < m, columns below vecCols <= n.
+			avx2Kernel4x16SmallFloat32((*float32)(unsafe.Pointer(l0)), int(rowStride), (*float32)(unsafe.Pointer(rPtr)), int(rRowStride),
+				(*float32)(unsafe.Pointer(oPtr+uintptr(row*n)*iSize)), n*iSize, k, tiles)
+			col = tiles * 16
+		}
 		for ; col+16 <= vecCols; col += 16 {
 			zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 			a00, a01, a10, a11, a20, a21, a30, a31 := zero, zero, zero, zero, zero, zero, zero, zero
