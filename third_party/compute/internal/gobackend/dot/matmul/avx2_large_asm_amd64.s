@@ -211,3 +211,78 @@ skloop:
 
 	VZEROUPPER
 	RET
+
+// func avx2Kernel2x4TransposedFloat32(lhs, rhs, out *float32, rowStrideBytes, chunks, outRowStrideBytes int)
+//
+// avx2DotBlock2x4's vector part: 2 lhs rows and 4 rhs rows (both rowStrideBytes apart, values consecutive), an
+// 8-lane accumulator per (lhs row, rhs row) pair of fused multiply-adds over `chunks` 8-wide chunks in order from
+// +0, each reduced as avx2ReduceSum4x8 does (high half + low half, then pairs added horizontally twice), the 4
+// outputs of lhs row i stored at out + i*outRowStrideBytes.
+TEXT ·avx2Kernel2x4TransposedFloat32(SB), NOSPLIT, $0-48
+	MOVQ lhs+0(FP), SI
+	MOVQ rhs+8(FP), DI
+	MOVQ out+16(FP), DX
+	MOVQ rowStrideBytes+24(FP), R13
+	MOVQ chunks+32(FP), CX
+	MOVQ outRowStrideBytes+40(FP), R10
+	LEAQ (SI)(R13*1), R12
+	LEAQ (DI)(R13*1), R8
+	LEAQ (DI)(R13*2), R9
+	LEAQ (R8)(R13*2), BX
+	XORQ R11, R11
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+tloop:
+	VMOVUPS (SI)(R11*1), Y8
+	VMOVUPS (R12)(R11*1), Y9
+	VMOVUPS (DI)(R11*1), Y10
+	VFMADD231PS Y10, Y8, Y0
+	VFMADD231PS Y10, Y9, Y4
+	VMOVUPS (R8)(R11*1), Y11
+	VFMADD231PS Y11, Y8, Y1
+	VFMADD231PS Y11, Y9, Y5
+	VMOVUPS (R9)(R11*1), Y12
+	VFMADD231PS Y12, Y8, Y2
+	VFMADD231PS Y12, Y9, Y6
+	VMOVUPS (BX)(R11*1), Y13
+	VFMADD231PS Y13, Y8, Y3
+	VFMADD231PS Y13, Y9, Y7
+	ADDQ $32, R11
+	DECQ CX
+	JNZ tloop
+
+	VEXTRACTF128 $1, Y0, X8
+	VADDPS X0, X8, X8
+	VEXTRACTF128 $1, Y1, X9
+	VADDPS X1, X9, X9
+	VEXTRACTF128 $1, Y2, X10
+	VADDPS X2, X10, X10
+	VEXTRACTF128 $1, Y3, X11
+	VADDPS X3, X11, X11
+	VHADDPS X9, X8, X8
+	VHADDPS X11, X10, X10
+	VHADDPS X10, X8, X8
+	VMOVUPS X8, (DX)
+
+	VEXTRACTF128 $1, Y4, X8
+	VADDPS X4, X8, X8
+	VEXTRACTF128 $1, Y5, X9
+	VADDPS X5, X9, X9
+	VEXTRACTF128 $1, Y6, X10
+	VADDPS X6, X10, X10
+	VEXTRACTF128 $1, Y7, X11
+	VADDPS X7, X11, X11
+	VHADDPS X9, X8, X8
+	VHADDPS X11, X10, X10
+	VHADDPS X10, X8, X8
+	VMOVUPS X8, (DX)(R10*1)
+
+	VZEROUPPER
+	RET

@@ -16,3 +16,8 @@ var avx2SmallAsmEnabled = archsimd.X86.FMA()
 //
 //go:noescape
 func avx2Kernel4x16SmallFloat32(lhs *float32, lhsRowStrideBytes int, rhs *float32, rhsRowStrideBytes int, out *float32, outRowStrideBytes, contractingLen, tiles int)
+
+// avx2Kernel2x4TransposedFloat32 is in avx2_large_asm_amd64.s; avx2DotBlock2x4 calls it where avx2SmallAsmEnabled.
+//
+//go:noescape
+func avx2Kernel2x4TransposedFloat32(lhs, rhs, out *float32, rowStrideBytes, chunks, outRowStrideBytes int)

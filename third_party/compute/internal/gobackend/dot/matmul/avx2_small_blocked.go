@@ -84,8 +84,7 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 		if tiles := vecCols / 16; tiles > 0 && avx2SmallAsmEnabled {
 			// The same chains in assembly (avx2_small_asm.go); every address is inside l, r and o: rows
 			// row..row+3 < m, columns below vecCols <= n.
-			avx2Kernel4x16SmallFloat32((*float32)(unsafe.Pointer(l0)), int(rowStride), (*float32)(unsafe.Pointer(rPtr)), int(rRowStride),
-				(*float32)(unsafe.Pointer(oPtr+uintptr(row*n)*iSize)), n*iSize, k, tiles)
+			avx2Kernel4x16SmallFloat32(&l[row*k], int(rowStride), &r[0], int(rRowStride), &o[row*n], n*iSize, k, tiles)
 			col = tiles * 16
 		}
 		for ; col+16 <= vecCols; col += 16 {
@@ -274,11 +273,26 @@ func avx2DotBlock2x4(l, r, o []float32, row, col, n, k int) {
 	const iSize = 4
 	lPtr := uintptr(unsafe.Pointer(&l[row*k]))
 	rPtr := uintptr(unsafe.Pointer(&r[col*k]))
-	ld := func(p uintptr) archsimd.Float32x8 { return archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(p))) }
 	ls := uintptr(k) * iSize
+	kEnd := k - k%8
+	o0 := (*[4]float32)(o[row*n+col : row*n+col+4])
+	o1 := (*[4]float32)(o[(row+1)*n+col : (row+1)*n+col+4])
+	if avx2SmallAsmEnabled && kEnd > 0 {
+		// The same sums in assembly (avx2_small_asm.go): rows row, row+1 of l, col..col+3 of r, all inside.
+		avx2Kernel2x4TransposedFloat32(&l[row*k], &r[col*k], &o0[0], int(ls), kEnd/8, n*iSize)
+	} else {
+		avx2DotBlock2x4Vector(lPtr, rPtr, ls, kEnd, o0, o1)
+	}
+	avx2DotBlock2x4Tail(l, r, o0, o1, row, col, k, kEnd)
+}
+
+// avx2DotBlock2x4Vector is avx2DotBlock2x4's vector part in archsimd: the 8 accumulators over the chunks of k below
+// kEnd, reduced 4 at a time into o0 and o1.
+func avx2DotBlock2x4Vector(lPtr, rPtr, ls uintptr, kEnd int, o0, o1 *[4]float32) {
+	const iSize = 4
+	ld := func(p uintptr) archsimd.Float32x8 { return archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(p))) }
 	zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 	a00, a01, a02, a03, a10, a11, a12, a13 := zero, zero, zero, zero, zero, zero, zero, zero
-	kEnd := k - k%8
 	for off := uintptr(0); off < uintptr(kEnd)*iSize; off += 8 * iSize {
 		x0, x1 := ld(lPtr+off), ld(lPtr+ls+off)
 		r0 := ld(rPtr + off)
@@ -290,10 +304,12 @@ func avx2DotBlock2x4(l, r, o []float32, row, col, n, k int) {
 		r3 := ld(rPtr + 3*ls + off)
 		a03, a13 = x0.MulAdd(r3, a03), x1.MulAdd(r3, a13)
 	}
-	o0 := (*[4]float32)(o[row*n+col : row*n+col+4])
-	o1 := (*[4]float32)(o[(row+1)*n+col : (row+1)*n+col+4])
 	avx2ReduceSum4x8(a00, a01, a02, a03).Store(o0)
 	avx2ReduceSum4x8(a10, a11, a12, a13).Store(o1)
+}
+
+// avx2DotBlock2x4Tail adds the products of k from kEnd on to avx2DotBlock2x4's 8 outputs, one by one (unfused).
+func avx2DotBlock2x4Tail(l, r []float32, o0, o1 *[4]float32, row, col, k, kEnd int) {
 	if kEnd < k {
 		archsimd.ClearAVXUpperBits() // scalar float code next (workerspool.ClearVectorState says why)
 		for i, oi := range [2]*[4]float32{o0, o1} {
