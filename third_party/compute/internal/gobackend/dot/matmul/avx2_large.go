@@ -197,6 +197,11 @@ func avx2LargeMatrixSliceFloat32( //alt:f32
 			// Loop 3 (ic): Tiling LHS cross axis (M), i.e. the output rows.
 			for lhsPanelRowIdx := rowStart; lhsPanelRowIdx < rowEnd; lhsPanelRowIdx += params.LHSPanelCrossSize {
 				lhsPanelHeight := min(params.LHSPanelCrossSize, rowEnd-lhsPanelRowIdx)
+				if avx2LargePanelDirectFloat32(lhsMatrix, outputMatrix, packedLHS, packedRHS, packedOutput, //alt:f32
+					lhsPanelRowIdx, lhsPanelHeight, contractingPanelIdx, contractingPanelWidth, contractingSize, //alt:f32
+					rhsPanelColIdx, rhsPanelWidth, rhsCrossSize, params) { //alt:f32
+					continue //alt:f32
+				} //alt:f32
 				avx2PackLHSKernelRows4(lhsMatrix, packedLHS, lhsPanelRowIdx, contractingPanelIdx, contractingSize, lhsPanelHeight, contractingPanelWidth, params.LHSL1KernelRows) //alt:f32|bf16|f16|f64
 
 				avx2LargeKernelAsmFloat32( //alt:f32

@@ -60,6 +60,10 @@ func avx2SmallBlockedFloat32(lhs, rhs []float32, batchStart, batchCount, lhsCros
 	}
 }
 
+// avx2SmallRowCols3Enabled lets avx2SmallBlockedVectorCols compute the rows left after the 4-row blocks (all
+// of them where m < 4) 3 column vectors at a time (false: one at a time, for the tests and benchmarks).
+var avx2SmallRowCols3Enabled = true
+
 // avx2SmallBlockedVectorCols computes the columns [0, vecCols) of one product: 4 rows by 16 columns at a time,
 // then 4 by 8, then single rows; every output a fused multiply-add chain over k from zero.
 func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
@@ -77,6 +81,12 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 		l0 := lPtr + uintptr(row)*rowStride
 		l1, l2, l3 := l0+rowStride, l0+2*rowStride, l0+3*rowStride
 		col := 0
+		if tiles := vecCols / 16; tiles > 0 && avx2SmallAsmEnabled {
+			// The same chains in assembly (avx2_small_asm.go); every address is inside l, r and o: rows
+			// row..row+3 < m, columns below vecCols <= n.
+			avx2Kernel4x16SmallFloat32(&l[row*k], int(rowStride), &r[0], int(rRowStride), &o[row*n], n*iSize, k, tiles)
+			col = tiles * 16
+		}
 		for ; col+16 <= vecCols; col += 16 {
 			zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 			a00, a01, a10, a11, a20, a21, a30, a31 := zero, zero, zero, zero, zero, zero, zero, zero
@@ -123,7 +133,28 @@ func avx2SmallBlockedVectorCols(l, r, o []float32, m, n, k, vecCols int) {
 	}
 	for ; row < m; row++ {
 		l0 := lPtr + uintptr(row)*rowStride
-		for col := 0; col+8 <= vecCols; col += 8 {
+		col := 0
+		if avx2SmallRowCols3Enabled {
+			// 3 column vectors at a time: 3 independent chains (one chain waits on each fused multiply-add's
+			// latency), each output the same chain as below.
+			for ; col+24 <= vecCols; col += 24 {
+				zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
+				a0, a1, a2 := zero, zero, zero
+				rp := rPtr + uintptr(col)*iSize
+				for kk := uintptr(0); kk < uintptr(k); kk++ {
+					x := bc(l0 + kk*iSize)
+					a0 = x.MulAdd(ld(rp), a0)
+					a1 = x.MulAdd(ld(rp+8*iSize), a1)
+					a2 = x.MulAdd(ld(rp+16*iSize), a2)
+					rp += rRowStride
+				}
+				op := oPtr + uintptr(row*n+col)*iSize
+				st(a0, op)
+				st(a1, op+8*iSize)
+				st(a2, op+16*iSize)
+			}
+		}
+		for ; col+8 <= vecCols; col += 8 {
 			a0 := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 			rp := rPtr + uintptr(col)*iSize
 			for kk := uintptr(0); kk < uintptr(k); kk++ {
@@ -183,6 +214,10 @@ func avx2SmallBlockedFloat32Transposed(lhs, rhs []float32, batchStart, batchCoun
 		avx2SmallTinyKFloat32Transposed(lhs, rhs, batchStart, batchCount, m, n, k, output)
 		return
 	}
+	if avx2SmallLanesTakes(k) {
+		avx2SmallLanesFloat32Transposed(lhs, rhs, batchStart, batchCount, m, n, k, output)
+		return
+	}
 	for b := batchStart; b < batchStart+batchCount; b++ {
 		l := lhs[b*m*k : (b+1)*m*k]
 		r := rhs[b*n*k : (b+1)*n*k]
@@ -238,11 +273,26 @@ func avx2DotBlock2x4(l, r, o []float32, row, col, n, k int) {
 	const iSize = 4
 	lPtr := uintptr(unsafe.Pointer(&l[row*k]))
 	rPtr := uintptr(unsafe.Pointer(&r[col*k]))
-	ld := func(p uintptr) archsimd.Float32x8 { return archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(p))) }
 	ls := uintptr(k) * iSize
+	kEnd := k - k%8
+	o0 := (*[4]float32)(o[row*n+col : row*n+col+4])
+	o1 := (*[4]float32)(o[(row+1)*n+col : (row+1)*n+col+4])
+	if avx2SmallAsmEnabled && kEnd > 0 {
+		// The same sums in assembly (avx2_small_asm.go): rows row, row+1 of l, col..col+3 of r, all inside.
+		avx2Kernel2x4TransposedFloat32(&l[row*k], &r[col*k], &o0[0], int(ls), kEnd/8, n*iSize)
+	} else {
+		avx2DotBlock2x4Vector(lPtr, rPtr, ls, kEnd, o0, o1)
+	}
+	avx2DotBlock2x4Tail(l, r, o0, o1, row, col, k, kEnd)
+}
+
+// avx2DotBlock2x4Vector is avx2DotBlock2x4's vector part in archsimd: the 8 accumulators over the chunks of k below
+// kEnd, reduced 4 at a time into o0 and o1.
+func avx2DotBlock2x4Vector(lPtr, rPtr, ls uintptr, kEnd int, o0, o1 *[4]float32) {
+	const iSize = 4
+	ld := func(p uintptr) archsimd.Float32x8 { return archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(p))) }
 	zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
 	a00, a01, a02, a03, a10, a11, a12, a13 := zero, zero, zero, zero, zero, zero, zero, zero
-	kEnd := k - k%8
 	for off := uintptr(0); off < uintptr(kEnd)*iSize; off += 8 * iSize {
 		x0, x1 := ld(lPtr+off), ld(lPtr+ls+off)
 		r0 := ld(rPtr + off)
@@ -254,10 +304,12 @@ func avx2DotBlock2x4(l, r, o []float32, row, col, n, k int) {
 		r3 := ld(rPtr + 3*ls + off)
 		a03, a13 = x0.MulAdd(r3, a03), x1.MulAdd(r3, a13)
 	}
-	o0 := (*[4]float32)(o[row*n+col : row*n+col+4])
-	o1 := (*[4]float32)(o[(row+1)*n+col : (row+1)*n+col+4])
 	avx2ReduceSum4x8(a00, a01, a02, a03).Store(o0)
 	avx2ReduceSum4x8(a10, a11, a12, a13).Store(o1)
+}
+
+// avx2DotBlock2x4Tail adds the products of k from kEnd on to avx2DotBlock2x4's 8 outputs, one by one (unfused).
+func avx2DotBlock2x4Tail(l, r []float32, o0, o1 *[4]float32, row, col, k, kEnd int) {
 	if kEnd < k {
 		archsimd.ClearAVXUpperBits() // scalar float code next (workerspool.ClearVectorState says why)
 		for i, oi := range [2]*[4]float32{o0, o1} {

@@ -33,11 +33,14 @@ func blockedTestValues(rng *rand.Rand, x []float32, special bool) {
 
 // blockedShapes are (batch, m, n, k) with every path of both kernels: row blocks of 4 and 8 with and without
 // remainders, 16- and 8-column vector blocks with and without scalar columns, scalar columns only (n < 8, as
-// the mask factors' products [30, 30] x [30, 2]), contractions shorter and longer than a vector and with tails.
+// the mask factors' products [30, 30] x [30, 2]), fewer than 4 rows with 3 and more column vectors (the mask
+// factors' [2, 30] x [30, 30]), contractions shorter and longer than a vector and with tails.
 var blockedShapes = [][4]int{
 	{1, 1, 1, 1}, {1, 1, 1, 7}, {1, 3, 5, 9}, {2, 4, 8, 8}, {3, 5, 16, 3}, {2, 7, 17, 8}, {2, 8, 24, 31},
 	{4, 30, 2, 30}, {3, 30, 30, 30}, {2, 9, 33, 32}, {2, 13, 40, 1}, {1, 100, 100, 32}, {2, 17, 47, 64},
 	{1, 64, 9, 100}, {5, 1, 23, 16}, {2, 12, 7, 70}, {1, 33, 65, 129}, {16, 10, 10, 10}, {3, 10, 5, 10},
+	{3, 2, 30, 30}, {2, 3, 50, 9}, {2, 7, 3, 5}, {3, 2, 10, 10},
+	{2, 7, 19, 57}, {1, 160, 10, 10}, {2, 5, 9, 17},
 }
 
 // TestAVX2SmallBlockedMatchesSmall checks that the register-blocked kernels give the bits of the kernels they

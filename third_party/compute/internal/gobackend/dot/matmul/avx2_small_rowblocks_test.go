@@ -1,0 +1,55 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build amd64 && goexperiment.simd
+
+package matmul
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"simd/archsimd"
+	"testing"
+)
+
+// TestAVX2SmallRowBlocksBothPaths runs TestAVX2SmallBlockedMatchesSmall (every shape of blockedShapes, bit for bit
+// against the published kernels) with avx2SmallTailCols' 4- and 2-row blocks and avx2SmallBlockedVectorCols'
+// 3-vector blocks for the last rows switched on and off.
+func TestAVX2SmallRowBlocksBothPaths(t *testing.T) {
+	defer func() { avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled = true, true }()
+	for _, rows4 := range []bool{true, false} {
+		for _, cols3 := range []bool{true, false} {
+			avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled = rows4, cols3
+			t.Run(fmt.Sprintf("tailrows4=%v_rowcols3=%v", rows4, cols3), TestAVX2SmallBlockedMatchesSmall)
+		}
+	}
+}
+
+// BenchmarkAVX2SmallRowBlocks times avx2SmallBlockedFloat32 on LatFormer's mask factor gradients (the full
+// attention's dl = dM r, [l, l] x [l, 2], and dr = lᵀ dM, [2, l] x [l, l], per cell of one half batch at canvas 30
+// and 10) with the row blocks of avx2SmallTailCols and avx2SmallBlockedVectorCols off ("rows1") and on
+// ("blocked"), alternated shape by shape. One core.
+func BenchmarkAVX2SmallRowBlocks(b *testing.B) {
+	if !archsimd.X86.AVX2() {
+		b.Skip("AVX2 is not supported on this architecture")
+	}
+	defer func() { avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled = true, true }()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, s := range [][4]int{{3600, 30, 2, 30}, {3600, 2, 30, 30}, {800, 10, 2, 10}, {800, 2, 10, 10}} {
+		batch, m, n, k := s[0], s[1], s[2], s[3]
+		lhs, rhs, out := make([]float32, batch*m*k), make([]float32, batch*k*n), make([]float32, batch*m*n)
+		blockedTestValues(rng, lhs, false)
+		blockedTestValues(rng, rhs, false)
+		for _, blocked := range []bool{false, true} {
+			name := fmt.Sprintf("%dx[%dx%d]x[%dx%d]/rows1", batch, m, k, k, n)
+			if blocked {
+				name = fmt.Sprintf("%dx[%dx%d]x[%dx%d]/blocked", batch, m, k, k, n)
+			}
+			b.Run(name, func(b *testing.B) {
+				avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled = blocked, blocked
+				for b.Loop() {
+					avx2SmallBlockedFloat32(lhs, rhs, 0, batch, m, n, k, out)
+				}
+			})
+		}
+	}
+}
