@@ -96,9 +96,9 @@ func panelMembers(c datasets.Canvas, tile [2]int) ([]member, bool) {
 	return out, true
 }
 
-// separatorColor is the color of the grid's full lines: of the colors with at least one full row or column
-// (not every row or every column), the one other than the background where the background is one of two;
-// -1 where none is, or more remain.
+// separatorColor is the color of the grid's full lines: of the colors with at least one full row or column,
+// the one other than the background where the background is one of two; -1 where none is, or more remain
+// (a grid of one color has only lines, and panelMembers finds no panel between them).
 func separatorColor(c datasets.Canvas) int {
 	h, w := GridExtents(c)
 	var lines [datasets.NumTokens]bool
