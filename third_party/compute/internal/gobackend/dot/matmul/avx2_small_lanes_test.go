@@ -51,3 +51,45 @@ func BenchmarkAVX2SmallLanes(b *testing.B) {
 		}
 	}
 }
+
+// TestAVX2SmallLanes4BothPaths runs TestAVX2SmallBlockedMatchesSmall (bit for bit against the published kernels)
+// with avx2SmallLanes4x16's row blocks switched on (in assembly and in archsimd) and off (the lanes path on).
+func TestAVX2SmallLanes4BothPaths(t *testing.T) {
+	asm := avx2SmallAsmEnabled
+	defer func() { avx2SmallLanes4Enabled = true; avx2SmallAsmEnabled = asm }()
+	for _, c := range [][2]bool{{true, asm}, {true, false}, {false, asm}} {
+		avx2SmallLanes4Enabled, avx2SmallAsmEnabled = c[0], c[1]
+		t.Run(fmt.Sprintf("lanes4=%v_asm=%v", c[0], c[1]), TestAVX2SmallBlockedMatchesSmall)
+	}
+}
+
+// BenchmarkAVX2SmallLanes4 times avx2SmallLanesFloat32Transposed with rows one at a time ("rows1") and 4 at a
+// time ("rows4"), alternated shape by shape, and the 2x4 blocks ("blocks", the path of contractions without a
+// tail) on the same shapes. One core.
+func BenchmarkAVX2SmallLanes4(b *testing.B) {
+	if !archsimd.X86.AVX2() {
+		b.Skip("AVX2 is not supported on this architecture")
+	}
+	defer func() { avx2SmallLanes4Enabled = true; avx2SmallLanesEnabled = true }()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, s := range [][4]int{{16, 10, 10, 10}, {16, 30, 30, 30}, {1, 480, 30, 30}, {1, 1600, 32, 11}, {16, 100, 100, 33}, {16, 100, 100, 32}, {8, 400, 400, 33}, {8, 400, 400, 32}} {
+		batch, m, n, k := s[0], s[1], s[2], s[3]
+		lhs, rhs, out := make([]float32, batch*m*k), make([]float32, batch*n*k), make([]float32, batch*m*n)
+		blockedTestValues(rng, lhs, false)
+		blockedTestValues(rng, rhs, false)
+		for _, path := range []string{"blocks", "rows1", "rows4"} {
+			b.Run(fmt.Sprintf("%dx[%dx%d]x[%dx%d]T/%s", batch, m, k, n, k, path), func(b *testing.B) {
+				avx2SmallLanes4Enabled = path == "rows4"
+				for b.Loop() {
+					if path == "blocks" {
+						avx2SmallLanesEnabled = false
+						avx2SmallBlockedFloat32Transposed(lhs, rhs, 0, batch, m, n, k, out)
+						avx2SmallLanesEnabled = true
+					} else {
+						avx2SmallLanesFloat32Transposed(lhs, rhs, 0, batch, m, n, k, out)
+					}
+				}
+			})
+		}
+	}
+}
