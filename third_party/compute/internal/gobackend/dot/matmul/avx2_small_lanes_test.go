@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"simd/archsimd"
 	"testing"
+	"time"
 )
 
 // TestAVX2SmallLanesBothPaths runs TestAVX2SmallBlockedMatchesSmall (every shape of blockedShapes, bit for bit
@@ -72,7 +73,7 @@ func BenchmarkAVX2SmallLanes4(b *testing.B) {
 	}
 	defer func() { avx2SmallLanes4Enabled = true; avx2SmallLanesEnabled = true }()
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, s := range [][4]int{{16, 10, 10, 10}, {16, 30, 30, 30}, {1, 480, 30, 30}, {1, 1600, 32, 11}, {16, 100, 100, 33}, {16, 100, 100, 32}, {8, 400, 400, 33}, {8, 400, 400, 32}} {
+	for _, s := range [][4]int{{16, 10, 10, 10}, {16, 30, 30, 30}, {1, 480, 30, 30}, {1, 1600, 32, 11}, {16, 100, 100, 33}, {16, 100, 100, 32}, {8, 400, 400, 33}, {8, 400, 400, 32}, {1, 1600, 32, 32}, {1, 16, 32, 64}, {1, 28, 64, 16}, {1, 16, 64, 28}} {
 		batch, m, n, k := s[0], s[1], s[2], s[3]
 		lhs, rhs, out := make([]float32, batch*m*k), make([]float32, batch*n*k), make([]float32, batch*m*n)
 		blockedTestValues(rng, lhs, false)
@@ -91,5 +92,64 @@ func BenchmarkAVX2SmallLanes4(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// avx2SmallLanes4StepShapes are, per canvas and attention path of LatFormer's `latformer bench` step (batch 16,
+// d 32; one forward and backward), the transposed small products that reach avx2SmallLanesFloat32Transposed
+// with the row blocks on, as (calls per step, batch, m, n, k): counted with a temporary print in
+// avx2SmallBlockedFloat32Transposed (not committed).
+var avx2SmallLanes4StepShapes = []struct {
+	name   string
+	shapes [][5]int
+}{
+	{"canvas10_full", [][5]int{{3, 1, 10, 160, 10}, {1, 1, 16, 32, 64}, {1, 1, 16, 64, 28}, {3, 1, 160, 10, 10}, {1, 1, 1600, 32, 11}, {4, 1, 1600, 32, 32}, {1, 1, 28, 64, 16}, {20, 16, 10, 10, 10}, {1, 16, 100, 100, 32}, {1, 16, 100, 100, 33}}},
+	{"canvas10_factored", [][5]int{{3, 1, 10, 160, 10}, {1, 1, 16, 32, 64}, {1, 1, 16, 64, 28}, {3, 1, 160, 10, 10}, {1, 1, 1600, 32, 11}, {2, 1, 1600, 32, 32}, {1, 1, 28, 64, 16}, {20, 16, 10, 10, 10}}},
+	{"canvas20_both", [][5]int{{1, 1, 16, 32, 64}, {1, 1, 16, 64, 30}, {3, 1, 20, 320, 20}, {1, 1, 30, 64, 16}, {3, 1, 320, 20, 20}, {1, 1, 6400, 32, 11}, {24, 16, 20, 20, 20}}},
+	{"canvas30_full", [][5]int{{1, 1, 16, 32, 64}, {1, 1, 16, 64, 30}, {2, 1, 240, 30, 30}, {3, 1, 30, 480, 30}, {1, 1, 30, 64, 16}, {2, 1, 480, 30, 30}, {24, 16, 30, 30, 30}}},
+	{"canvas30_factored", [][5]int{{1, 1, 16, 32, 64}, {1, 1, 16, 64, 30}, {3, 1, 30, 480, 30}, {1, 1, 30, 64, 16}, {3, 1, 480, 30, 30}, {24, 16, 30, 30, 30}}},
+}
+
+// BenchmarkAVX2SmallLanes4Steps times one step's worth of those products through avx2SmallBlockedFloat32Transposed
+// with the row blocks off (before compute-matmul-small-lanes4.patch: k % 8 == 0 on the 2x4 blocks, the others
+// one row at a time in lanes) and on, alternated 200 times; it reports the least time of each (us per step: the
+// least is the least disturbed by other processes on a shared machine). One core.
+func BenchmarkAVX2SmallLanes4Steps(b *testing.B) {
+	if !archsimd.X86.AVX2() {
+		b.Skip("AVX2 is not supported on this architecture")
+	}
+	defer func() { avx2SmallLanes4Enabled = true }()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, step := range avx2SmallLanes4StepShapes {
+		type operands struct{ lhs, rhs, out []float32 }
+		ops := make([]operands, len(step.shapes))
+		for i, s := range step.shapes {
+			batch, m, n, k := s[1], s[2], s[3], s[4]
+			ops[i] = operands{make([]float32, batch*m*k), make([]float32, batch*n*k), make([]float32, batch*m*n)}
+			blockedTestValues(rng, ops[i].lhs, false)
+			blockedTestValues(rng, ops[i].rhs, false)
+		}
+		run := func() time.Duration {
+			start := time.Now()
+			for i, s := range step.shapes {
+				for range s[0] {
+					avx2SmallBlockedFloat32Transposed(ops[i].lhs, ops[i].rhs, 0, s[1], s[2], s[3], s[4], ops[i].out)
+				}
+			}
+			return time.Since(start)
+		}
+		b.Run(step.name, func(b *testing.B) {
+			for b.Loop() {
+				least := [2]time.Duration{time.Hour, time.Hour}
+				for range 200 {
+					for p, on := range []bool{false, true} {
+						avx2SmallLanes4Enabled = on
+						least[p] = min(least[p], run())
+					}
+				}
+				b.ReportMetric(float64(least[0].Microseconds()), "us_before")
+				b.ReportMetric(float64(least[1].Microseconds()), "us_after")
+			}
+		})
 	}
 }
