@@ -136,6 +136,11 @@ func stridedCopyFrom[T uint8 | uint16 | uint32 | uint64](dst, src []T, start int
 	}
 	inner := axes[len(axes)-1]
 	outer := axes[:len(axes)-1]
+	if d32, ok := any(dst).([]uint32); ok && transposeTilesEnabled && len(outer) > 0 && outer[len(outer)-1].aStride == 1 &&
+		inner.aStride != 1 && inner.dim >= 8 && outer[len(outer)-1].dim >= 8 {
+		transposeWords32(d32, any(src).([]uint32), start, outer[:len(outer)-1], outer[len(outer)-1].dim, inner.dim, inner.aStride)
+		return
+	}
 	idx := make([]int, len(outer))
 	off := start
 	for o := 0; o < len(dst); o += inner.dim {
@@ -157,6 +162,44 @@ func stridedCopyFrom[T uint8 | uint16 | uint32 | uint64](dst, src []T, start int
 			}
 			idx[i] = 0
 			off -= outer[i].aStride * outer[i].dim
+		}
+	}
+}
+
+// transposeWords32 is stridedCopyFrom where the two innermost output axes are a 2-D transpose: for each
+// position of the planes' axes (outermost first, as in stridedCopyFrom), the plane out[c, r] = src[off + c +
+// r*stride] (c < m, r < n; out rows n long) by 8x8 tiles in vector registers, the last m % 8 and n % 8 one word
+// at a time. The same words in the same places as stridedCopyFrom's loop (a copy: nothing is computed).
+func transposeWords32(dst, src []uint32, start int, planes []rowAxis, m, n, stride int) {
+	idx := make([]int, len(planes))
+	off := start
+	for o := 0; o < len(dst); o += m * n {
+		out := dst[o : o+m*n]
+		c := 0
+		for ; c+8 <= m; c += 8 {
+			r := 0
+			for ; r+8 <= n; r += 8 {
+				transpose8x8Words32(&src[off+c+r*stride], stride*4, &out[c*n+r], n*4)
+			}
+			for ; r < n; r++ {
+				for cc := c; cc < c+8; cc++ {
+					out[cc*n+r] = src[off+cc+r*stride]
+				}
+			}
+		}
+		for ; c < m; c++ {
+			for r := range n {
+				out[c*n+r] = src[off+c+r*stride]
+			}
+		}
+		for i := len(planes) - 1; i >= 0; i-- {
+			idx[i]++
+			off += planes[i].aStride
+			if idx[i] < planes[i].dim {
+				break
+			}
+			idx[i] = 0
+			off -= planes[i].aStride * planes[i].dim
 		}
 	}
 }

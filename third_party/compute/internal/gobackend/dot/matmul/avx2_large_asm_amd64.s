@@ -286,3 +286,94 @@ tloop:
 
 	VZEROUPPER
 	RET
+
+// func avx2Lanes4x16AccFloat32(lhs *uint32, lhsRowStrideBytes int, rT *uint32, kStrideBytes int, chunks int, acc *float32)
+//
+// avx2SmallLanes4x16's accumulators and their tree: for t = 0..7, accumulator t of rows 0..3 (lhs rows,
+// lhsRowStrideBytes apart) and columns 0..15 (rT rows, kStrideBytes apart) is the chain, from zero, of
+// VFMADD231PS over c = 0..chunks-1 of lhs[i, 8c+t] (broadcast) times rT[8c+t, 0..15]; stored at acc[(i*2+h)*64
+// + t*8], then each (i, h)'s 8 accumulators are added in the tree's order ((a4+a0)+(a5+a1)) + ((a6+a2)+(a7+a3))
+// and the sum stored at acc[(i*2+h)*64]. chunks >= 1.
+TEXT ·avx2Lanes4x16AccFloat32(SB), NOSPLIT, $0-48
+	MOVQ lhs+0(FP), SI
+	MOVQ lhsRowStrideBytes+8(FP), R8
+	MOVQ rT+16(FP), DI
+	MOVQ kStrideBytes+24(FP), R9
+	MOVQ chunks+32(FP), R10
+	MOVQ acc+40(FP), DX
+	LEAQ (R8)(R8*2), R11   // 3 row strides
+	MOVQ R9, R12
+	SHLQ $3, R12           // 8 k strides: one chunk of rT rows
+	XORQ R13, R13          // t
+
+lanes4t:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	LEAQ (SI)(R13*4), AX   // &lhs[0, t]
+	MOVQ R13, BX
+	IMULQ R9, BX
+	ADDQ DI, BX            // &rT[t, 0]
+	MOVQ R10, CX
+
+lanes4c:
+	VMOVUPS (BX), Y8
+	VMOVUPS 32(BX), Y9
+	VBROADCASTSS (AX), Y10
+	VFMADD231PS Y8, Y10, Y0
+	VFMADD231PS Y9, Y10, Y1
+	VBROADCASTSS (AX)(R8*1), Y11
+	VFMADD231PS Y8, Y11, Y2
+	VFMADD231PS Y9, Y11, Y3
+	VBROADCASTSS (AX)(R8*2), Y12
+	VFMADD231PS Y8, Y12, Y4
+	VFMADD231PS Y9, Y12, Y5
+	VBROADCASTSS (AX)(R11*1), Y13
+	VFMADD231PS Y8, Y13, Y6
+	VFMADD231PS Y9, Y13, Y7
+	ADDQ $32, AX
+	ADDQ R12, BX
+	DECQ CX
+	JNZ lanes4c
+
+	MOVQ R13, R14
+	SHLQ $5, R14
+	ADDQ DX, R14           // &acc[t*8]
+	VMOVUPS Y0, (R14)
+	VMOVUPS Y1, 256(R14)
+	VMOVUPS Y2, 512(R14)
+	VMOVUPS Y3, 768(R14)
+	VMOVUPS Y4, 1024(R14)
+	VMOVUPS Y5, 1280(R14)
+	VMOVUPS Y6, 1536(R14)
+	VMOVUPS Y7, 1792(R14)
+	INCQ R13
+	CMPQ R13, $8
+	JLT lanes4t
+
+	MOVQ $8, CX
+	MOVQ DX, R14
+
+lanes4tree:
+	VMOVUPS 128(R14), Y0
+	VADDPS (R14), Y0, Y0   // a4 + a0
+	VMOVUPS 160(R14), Y1
+	VADDPS 32(R14), Y1, Y1 // a5 + a1
+	VADDPS Y1, Y0, Y0
+	VMOVUPS 192(R14), Y2
+	VADDPS 64(R14), Y2, Y2 // a6 + a2
+	VMOVUPS 224(R14), Y3
+	VADDPS 96(R14), Y3, Y3 // a7 + a3
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VMOVUPS Y0, (R14)
+	ADDQ $256, R14
+	DECQ CX
+	JNZ lanes4tree
+	VZEROUPPER
+	RET

@@ -21,8 +21,17 @@ const avx2SmallLanesMaxK = 64
 
 // avx2SmallLanesTakes reports whether avx2SmallBlockedFloat32Transposed sends a contraction of length k to
 // avx2SmallLanesFloat32Transposed.
+// With avx2SmallLanes4x16's row blocks it also takes k = 16..64 without a tail (compute-matmul-small-lanes4.patch:
+// 16 x [100, 32] x [100, 32]ᵀ about as fast as the 2x4 blocks, 8 x [400, 32] x [400, 32]ᵀ 0.78x their time).
 func avx2SmallLanesTakes(k int) bool {
-	return avx2SmallLanesEnabled && k > 8 && k <= avx2SmallLanesMaxK && k%8 != 0
+	return avx2SmallLanesEnabled && k > 8 && k <= avx2SmallLanesMaxK && (k%8 != 0 || avx2SmallLanes4Takes(k))
+}
+
+// avx2SmallLanes4Takes reports whether avx2SmallLanesFloat32Transposed computes its rows 4 at a time: with at
+// least 2 full chunks of 8 (with one, as the expert's [10, 10] x [10, 10]ᵀ, the accumulators' round trip through
+// memory costs more than the loads it saves: 2.3x the one-row loop's time).
+func avx2SmallLanes4Takes(k int) bool {
+	return avx2SmallLanes4Enabled && k >= 16
 }
 
 // avx2SmallLanesFloat32Transposed computes what avx2SmallFloat32Transposed (and avx2SmallBlockedFloat32Transposed)
@@ -42,6 +51,11 @@ func avx2SmallLanesFloat32Transposed(lhs, rhs []float32, batchStart, batchCount,
 		panic("avx2SmallLanesFloat32Transposed: k must be 8 or more")
 	}
 	nPad := (n + 7) / 8 * 8
+	rows4 := avx2SmallLanes4Takes(k)
+	if rows4 {
+		nPad = (n + 15) / 16 * 16 // avx2SmallLanes4x16 reads 16 columns at a time
+	}
+	var acc [8 * 8 * 8]float32
 	// rT[kk*nPad+j] = r[j, kk] as bits (columns n..nPad-1 stay 0); lhs values broadcast from their bits, the row's
 	// last partial vector stored with a mask: no scalar float instruction between the vector code (see tinyk).
 	rT := make([]uint32, k*nPad)
@@ -60,7 +74,15 @@ func avx2SmallLanesFloat32Transposed(lhs, rhs []float32, batchStart, batchCount,
 				rT[kk*nPad+j] = v
 			}
 		}
-		for row := range m {
+		row := 0
+		if rows4 {
+			for ; row+4 <= m; row += 4 {
+				for col := 0; col < n; col += 16 {
+					avx2SmallLanes4x16(l[row*k:], rT, o[row*n:], k, n, nPad, col, &acc)
+				}
+			}
+		}
+		for ; row < m; row++ {
 			lr := l[row*k : (row+1)*k]
 			bc := func(kk int) archsimd.Float32x8 { return archsimd.BroadcastUint32x8(lr[kk]).AsFloat32x8() }
 			for col := 0; col < n; col += 8 {
