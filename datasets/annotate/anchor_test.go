@@ -338,6 +338,8 @@ func TestObjectSelections(t *testing.T) {
 		{"cross and Ls", crossAndLs, Selection{Kind: SelUniqueShape}, Box{0, 3, 3, 3}, true},
 		{"cross and Ls", crossAndLs, Selection{Kind: SelSymmetric}, Box{0, 3, 3, 3}, true},
 		{"two Ls", twoLs, Selection{Kind: SelCommon}, Box{0, 0, 2, 2}, true},
+		// Two copies of the 2s' "L" and two single 7s: the two patterns tie.
+		{"tie", canvasOf(8, 8, "2002000", "2202200", "0000000", "7070000"), Selection{Kind: SelCommon}, Box{}, false},
 		{"cross and Ls", crossAndLs, Selection{Kind: SelCommon}, Box{}, false},
 		// By colors, the two Ls differ: three alone, none.
 		{"cross and Ls", crossAndLs, Selection{Kind: SelUnique}, Box{}, false},

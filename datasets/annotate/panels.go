@@ -133,61 +133,73 @@ func separatorColor(c datasets.Canvas) int {
 	return found[0]
 }
 
-// oddOne is the box of the only member of at least three whose key (key(m) as a slice) no other member has;
-// false unless exactly one is alone.
+// copyCounts returns, for each member, how many members (itself included) have its size and its key
+// (key(m) as a slice): copies of one pattern.
+func copyCounts(ms []member, key func(m member) []int32) []int {
+	keys := make([][]int32, len(ms))
+	for k, m := range ms {
+		keys[k] = append([]int32{int32(m.box.H), int32(m.box.W)}, key(m)...)
+	}
+	counts := make([]int, len(ms))
+	for k := range ms {
+		for j := range ms {
+			if slices.Equal(keys[j], keys[k]) {
+				counts[k]++
+			}
+		}
+	}
+	return counts
+}
+
+// oddOne is the box of the only member of at least three whose key no other member has (copyCounts 1); false
+// unless exactly one is alone.
 func oddOne(ms []member, key func(m member) []int32) (Box, bool) {
 	if len(ms) < 3 {
 		return Box{}, false
 	}
-	keys := make([][]int32, len(ms))
-	for k, m := range ms {
-		keys[k] = append([]int32{int32(m.box.H), int32(m.box.W)}, key(m)...)
-	}
-	var found []Box
-	for k := range ms {
-		alone := true
-		for j := range ms {
-			if j != k && slices.Equal(keys[j], keys[k]) {
-				alone = false
-				break
-			}
-		}
-		if alone {
-			found = append(found, ms[k].box)
-		}
-	}
-	if len(found) != 1 {
-		return Box{}, false
-	}
-	return found[0], true
+	counts := copyCounts(ms, key)
+	return lone(ms, func(k int) bool { return counts[k] == 1 })
 }
 
-// commonOne is the box of the first member, in reading order, of the key (as oddOne's) that more members
-// have than any other key, at least two; false on a tie.
+// commonOne is the box of the first member, in reading order, of the key that more members have than any
+// other key (copyCounts), at least two; false on a tie between two keys.
 func commonOne(ms []member, key func(m member) []int32) (Box, bool) {
-	keys := make([][]int32, len(ms))
-	for k, m := range ms {
-		keys[k] = append([]int32{int32(m.box.H), int32(m.box.W)}, key(m)...)
+	counts := copyCounts(ms, key)
+	most := 0
+	for _, n := range counts {
+		most = max(most, n)
 	}
-	best, bestN, tie := -1, 1, false
-	for k := range ms {
-		n := 0
-		for j := range ms {
-			if slices.Equal(keys[j], keys[k]) {
-				n++
+	// The members of the most common key are most of them; another key as common adds as many again.
+	first, n := -1, 0
+	for k, c := range counts {
+		if c == most {
+			if first < 0 {
+				first = k
 			}
-		}
-		switch {
-		case n > bestN:
-			best, bestN, tie = k, n, false
-		case n == bestN && best >= 0 && !slices.Equal(keys[best], keys[k]):
-			tie = true
+			n++
 		}
 	}
-	if best < 0 || tie {
+	if most < 2 || n != most {
 		return Box{}, false
 	}
-	return ms[best].box, true
+	return ms[first].box, true
+}
+
+// lone is the box of the only member for which has (its index) is true; false unless exactly one.
+func lone(ms []member, has func(k int) bool) (Box, bool) {
+	found := -1
+	for k := range ms {
+		if has(k) {
+			if found >= 0 {
+				return Box{}, false
+			}
+			found = k
+		}
+	}
+	if found < 0 {
+		return Box{}, false
+	}
+	return ms[found].box, true
 }
 
 // loneWith is the box of the only member of at least two for which has is true; false unless exactly one.
@@ -195,16 +207,7 @@ func loneWith(ms []member, has func(m member) bool) (Box, bool) {
 	if len(ms) < 2 {
 		return Box{}, false
 	}
-	var found []Box
-	for _, m := range ms {
-		if has(m) {
-			found = append(found, m.box)
-		}
-	}
-	if len(found) != 1 {
-		return Box{}, false
-	}
-	return found[0], true
+	return lone(ms, func(k int) bool { return has(ms[k]) })
 }
 
 // symmetric reports whether m's cells equal their mirror image left to right or top to bottom, or (a square
