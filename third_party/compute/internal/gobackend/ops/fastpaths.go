@@ -165,13 +165,14 @@ func execDivFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gob
 	return execBinaryFloat32(f32Div, execDiv, backend, node, inputs, inputsOwned)
 }
 
-// execBinaryFloat32 executes a binary op: float32 operands of the same rank (the output's) through the row
-// kernels, anything else through the generic executor.
+// execBinaryFloat32 executes a binary op: float32 operands of the same rank (the output's), or a scalar and a
+// tensor, through the row kernels, anything else through the generic executor.
 func execBinaryFloat32(kind int, generic gobackend.NodeExecutor,
 	backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
 	l, r := inputs[0], inputs[1]
 	if l.RawShape.DType != dtypes.Float32 || r.RawShape.DType != dtypes.Float32 ||
-		l.RawShape.Rank() != r.RawShape.Rank() {
+		(l.RawShape.Rank() != r.RawShape.Rank() && l.RawShape.Rank() != 0 && r.RawShape.Rank() != 0) {
+		// A scalar (rank 0) against a tensor of any rank takes the vs/sv kernels below.
 		return generic(backend, node, inputs, inputsOwned)
 	}
 	lhs, rhs, output, _, _ := binaryOperandsAndOutputForExecution(backend, node, inputs, inputsOwned, node.Shape)

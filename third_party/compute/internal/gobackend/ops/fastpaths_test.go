@@ -87,6 +87,8 @@ func TestFastBinaryMatchesGeneric(t *testing.T) {
 		{[]int{16, 900, 32}, []int{16, 900, 32}}, {[]int{16, 900, 32}, []int{1, 1, 32}}, {[]int{16, 900, 1}, []int{16, 900, 32}},
 		{[]int{16, 1, 900, 900}, []int{16, 1, 900, 1}}, {[]int{}, []int{}}, {[]int{7}, []int{1}}, {[]int{1}, []int{9}},
 		{[]int{2, 1, 3}, []int{1, 4, 1}}, {[]int{1, 1}, []int{1, 1}},
+		// A scalar against a tensor of another rank (Adam's and the layers' constants).
+		{[]int{16, 900, 32}, []int{}}, {[]int{}, []int{16, 900, 32}}, {[]int{5}, []int{}}, {[]int{}, []int{3, 1, 4}},
 	}
 	for range 400 {
 		rank := rng.IntN(6)
@@ -127,8 +129,15 @@ func testFastBinaryCases(t *testing.T, b *gobackend.Backend, rng *rand.Rand, cas
 	}
 	for ci, c := range cases {
 		outDims := make([]int, len(c.l))
-		for i := range outDims {
-			outDims[i] = max(c.l[i], c.r[i])
+		switch {
+		case len(c.l) == 0:
+			outDims = slices.Clone(c.r)
+		case len(c.r) == 0:
+			outDims = slices.Clone(c.l)
+		default:
+			for i := range outDims {
+				outDims[i] = max(c.l[i], c.r[i])
+			}
 		}
 		special := ci%2 == 1
 		ls, rs := shapes.Make(dtypes.Float32, c.l...), shapes.Make(dtypes.Float32, c.r...)

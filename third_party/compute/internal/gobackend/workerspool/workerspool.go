@@ -87,10 +87,10 @@ func (w *Pool) lockedIsFull() bool {
 // Avoid using this function if the parallelism is disabled.
 func (w *Pool) WaitToStart(task func()) {
 	if w.IsUnlimited() {
-		go func() {
+		spawn(func() {
 			task()
 			ClearVectorState()
-		}()
+		})
 		return
 
 	} else if w.maxParallelism == 0 {
@@ -113,14 +113,14 @@ func (w *Pool) WaitToStart(task func()) {
 // It must be called with workerPool.mu acquired.
 func (w *Pool) lockedRunTaskInGoroutine(task func()) {
 	w.numRunning++
-	go func() {
+	spawn(func() {
 		task()
 		ClearVectorState()
 		w.mu.Lock()
 		w.numRunning--
 		w.cond.Signal()
 		w.mu.Unlock()
-	}()
+	})
 }
 
 // StartIfAvailable runs the task in a separate goroutine, if there are enough workers left.
@@ -129,10 +129,10 @@ func (w *Pool) lockedRunTaskInGoroutine(task func()) {
 // It's up to the client to synchronize the end of the function execution.
 func (w *Pool) StartIfAvailable(task func()) bool {
 	if w.IsUnlimited() {
-		go func() {
+		spawn(func() {
 			task()
 			ClearVectorState()
-		}()
+		})
 		return true
 	}
 	w.mu.Lock()
