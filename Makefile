@@ -86,7 +86,7 @@ test: vet nocgo compute-fork-check
 # This checks that the copy is exactly that, then runs the patches' tests in it (COMPUTE_TEST_EXHAUSTIVE=1
 # adds the exp of all 2^32 float32 inputs, 90 s).
 COMPUTE_VERSION := v0.1.2
-COMPUTE_PATCHES := docs/upstream/compute-softmax-simd.patch docs/upstream/compute-matmul-narrow.patch docs/upstream/compute-matmul-small-blocked.patch docs/upstream/compute-elementwise-rows.patch docs/upstream/compute-clear-vector-state.patch docs/upstream/compute-softmax-rows4.patch docs/upstream/compute-matmul-large-asm.patch docs/upstream/compute-matmul-small-tinyk.patch docs/upstream/compute-softmax-vex-zero.patch docs/upstream/compute-elementwise-rows2.patch docs/upstream/compute-matmul-small-tailcols.patch docs/upstream/compute-matmul-small-rowblocks.patch docs/upstream/compute-matmul-large-direct.patch docs/upstream/compute-matmul-small-lanes.patch docs/upstream/compute-matmul-small-asm.patch docs/upstream/compute-matmul-small-lanes4.patch docs/upstream/compute-transpose-tiles.patch docs/upstream/compute-workers-reuse.patch docs/upstream/compute-dense-bias-rows.patch docs/upstream/compute-elementwise-scalars.patch
+COMPUTE_PATCHES := docs/upstream/compute-softmax-simd.patch docs/upstream/compute-matmul-narrow.patch docs/upstream/compute-matmul-small-blocked.patch docs/upstream/compute-elementwise-rows.patch docs/upstream/compute-clear-vector-state.patch docs/upstream/compute-softmax-rows4.patch docs/upstream/compute-matmul-large-asm.patch docs/upstream/compute-matmul-small-tinyk.patch docs/upstream/compute-softmax-vex-zero.patch docs/upstream/compute-elementwise-rows2.patch docs/upstream/compute-matmul-small-tailcols.patch docs/upstream/compute-matmul-small-rowblocks.patch docs/upstream/compute-matmul-large-direct.patch docs/upstream/compute-matmul-small-lanes.patch docs/upstream/compute-matmul-small-asm.patch docs/upstream/compute-matmul-small-lanes4.patch docs/upstream/compute-transpose-tiles.patch docs/upstream/compute-workers-reuse.patch docs/upstream/compute-dense-bias-rows.patch docs/upstream/compute-elementwise-scalars.patch docs/upstream/compute-inline-small-nodes.patch
 compute-fork-check:
 	@pristine="$$($(GO) mod download -json github.com/gomlx/compute@$(COMPUTE_VERSION) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p')"; \
 	test -d "$$pristine" || { echo "compute-fork-check: cannot download github.com/gomlx/compute@$(COMPUTE_VERSION)"; exit 1; }; \
@@ -96,7 +96,7 @@ compute-fork-check:
 	if diff -r "$$tmp/compute" third_party/compute; then \
 		echo "third_party/compute is compute $(COMPUTE_VERSION) + $(COMPUTE_PATCHES)"; \
 	else echo "third_party/compute differs from compute $(COMPUTE_VERSION) + $(COMPUTE_PATCHES) (above): edit the patches, not the copy"; exit 1; fi
-	cd third_party/compute && $(GO) test -count=1 ./internal/gobackend/fusedops/ ./internal/gobackend/dot/... ./internal/gobackend/ops/ ./internal/gobackend/passes/ ./internal/gobackend/workerspool/
+	cd third_party/compute && $(GO) test -count=1 ./internal/gobackend/fusedops/ ./internal/gobackend/dot/... ./internal/gobackend/ops/ ./internal/gobackend/passes/ ./internal/gobackend/workerspool/ ./internal/gobackend/
 
 # A few seconds of coverage-guided fuzzing of the ARC task parser.
 fuzz:

@@ -4,6 +4,8 @@ package gobackend
 
 import (
 	"github.com/gomlx/compute/internal/gobackend/workerspool"
+	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -44,6 +46,44 @@ type FunctionExecutable struct {
 
 	// ExecutionBuffersPool allows reuse of execution buffers.
 	ExecutionBuffersPool sync.Pool
+
+	// Inline marks the nodes the parallel executor runs in its own goroutine instead of handing them to the
+	// worker pool: nodes whose inputs and output hold at most InlineNodeMaxElements values in all, for which
+	// starting a task costs more than the op (see InlineNodeMaxElements). Indexed by node idx.
+	Inline []bool
+}
+
+// InlineNodeMaxElements is the largest number of values (the inputs' and the output's, together) of a node that
+// the parallel executor runs in the dispatching goroutine itself rather than as a worker task: handing a node
+// to another goroutine (a channel send, waking a goroutine, maybe on another core, and back) costs a few
+// microseconds, more than an element-wise op on a few thousand values. Nodes that call closures, have dynamic
+// shapes or are above the bound always go to the pool. 0 disables it. $GOMLX_GO_INLINE_ELEMENTS overrides
+// the default when the backend package is initialized.
+var InlineNodeMaxElements = 4096
+
+func init() {
+	if v, ok := os.LookupEnv("GOMLX_GO_INLINE_ELEMENTS"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			panic(errors.Errorf("$GOMLX_GO_INLINE_ELEMENTS=%q: want a number of values >= 0", v))
+		}
+		InlineNodeMaxElements = n
+	}
+}
+
+// inlineNode returns whether the parallel executor runs node in its dispatching goroutine (see Inline).
+func inlineNode(node *Node) bool {
+	if InlineNodeMaxElements <= 0 || len(node.CapturedInputs) > 0 || node.Shape.IsDynamic() {
+		return false
+	}
+	total := node.Shape.Size()
+	for _, input := range node.Inputs {
+		if input.Shape.IsDynamic() {
+			return false
+		}
+		total += input.Shape.Size()
+	}
+	return total <= InlineNodeMaxElements
 }
 
 // newFunctionExecutable creates a FunctionExecutable for the given function.
@@ -87,6 +127,10 @@ func newFunctionExecutable(f *Function) (*FunctionExecutable, error) {
 	// Recursively count uses for each node starting from outputs.
 	for _, output := range f.Outputs {
 		fe.countNodeUsesAndDependents(output)
+	}
+	fe.Inline = make([]bool, numNodesToProcess)
+	for nodeIdx := range numNodesToProcess {
+		fe.Inline[nodeIdx] = inlineNode(f.Nodes[nodeIdx])
 	}
 
 	// Initialize execution buffers pool
@@ -423,6 +467,10 @@ func (fe *FunctionExecutable) executeParallel(backend *Backend, execBuf *funcExe
 		}
 
 		wg.Add(1)
+		if fe.Inline[nodeIdx] {
+			nodeExecFn()
+			continue
+		}
 		backend.Workers.WaitToStart(nodeExecFn)
 	}
 
