@@ -58,14 +58,16 @@ type FunctionExecutable struct {
 // to another goroutine (a channel send, waking a goroutine, maybe on another core, and back) costs a few
 // microseconds, more than an element-wise op on a few thousand values. Nodes that call closures, have dynamic
 // shapes or are above the bound always go to the pool. 0 disables it. $GOMLX_GO_INLINE_ELEMENTS overrides
-// the default when the backend package is initialized.
+// the default when the backend package is initialized (a value that is not a number >= 0 is ignored, with a
+// warning).
 var InlineNodeMaxElements = 4096
 
 func init() {
 	if v, ok := os.LookupEnv("GOMLX_GO_INLINE_ELEMENTS"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			panic(errors.Errorf("$GOMLX_GO_INLINE_ELEMENTS=%q: want a number of values >= 0", v))
+			klog.Warningf("$GOMLX_GO_INLINE_ELEMENTS=%q is not a number of values >= 0: keeping %d", v, InlineNodeMaxElements)
+			return
 		}
 		InlineNodeMaxElements = n
 	}
