@@ -16,7 +16,9 @@ import (
 // that finished an earlier task and is parked waiting for another one, whose stack has already grown, and
 // starts a new goroutine only when none is parked. When the task starts and which tasks run concurrently do
 // not change: a task is either received by a parked goroutine at once or gets a new one, as before; the
-// accounting of running tasks stays in the callers.
+// accounting of running tasks stays in the callers. One thing a reused goroutine does not take from the code
+// that spawns the task: its pprof labels (runtime/pprof.Do), which a goroutine inherits when it is created; a
+// task runs with the labels of the goroutine that created its worker.
 
 // handoff passes a task to a parked goroutine. It is unbuffered: a send succeeds only when a goroutine is
 // waiting on it.
