@@ -6,6 +6,7 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/internal/gobackend/ops"
 	"github.com/gomlx/compute/shapes"
 	"github.com/pkg/errors"
 )
@@ -166,8 +167,8 @@ func execFusedDense(backend *gobackend.Backend, node *gobackend.Node, inputs []*
 // output shape is [..., outFeatures], bias shape is [outFeatures].
 //
 // It walks the output row by row: indexing the bias with i%outFeatures costs an integer division per value,
-// several times the add. float32 rows go to addBiasRowsFloat32 (vectorized where the CPU allows; the same
-// adds, so the same values).
+// several times the add. float32 rows go to ops.AddFloat32InPlace (the element-wise Add's row kernel,
+// vectorized where the CPU allows; the same adds, so the same values).
 func fusedDenseAddBias[T float32 | float64](output, bias *gobackend.Buffer) {
 	outputFlat := output.Flat.([]T)
 	biasFlat := bias.Flat.([]T)
@@ -175,26 +176,15 @@ func fusedDenseAddBias[T float32 | float64](output, bias *gobackend.Buffer) {
 	if outFeatures == 0 {
 		return
 	}
-	if out32, ok := any(outputFlat).([]float32); ok {
-		addBiasRowsFloat32(out32, any(biasFlat).([]float32))
-		return
-	}
+	out32, isFloat32 := any(outputFlat).([]float32)
+	bias32, _ := any(biasFlat).([]float32)
 	for start := 0; start+outFeatures <= len(outputFlat); start += outFeatures {
+		if isFloat32 {
+			ops.AddFloat32InPlace(out32[start:start+outFeatures], bias32)
+			continue
+		}
 		row := outputFlat[start : start+outFeatures]
 		for j, b := range biasFlat {
-			row[j] += b
-		}
-	}
-}
-
-// addBiasRowsFloat32 adds bias to each row of output in place (len(output) a multiple of len(bias) > 0);
-// replaced by a vectorized version where the CPU has one.
-var addBiasRowsFloat32 = addBiasRowsFloat32Scalar
-
-func addBiasRowsFloat32Scalar(output, bias []float32) {
-	for start := 0; start+len(bias) <= len(output); start += len(bias) {
-		row := output[start : start+len(bias)]
-		for j, b := range bias {
 			row[j] += b
 		}
 	}

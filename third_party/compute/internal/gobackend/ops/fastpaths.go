@@ -334,6 +334,10 @@ var (
 // f32AddRows adds src to dst in place (dst[i] = dst[i] + src[i]), vectorized where the CPU allows.
 var f32AddRows = func(dst, src []float32) { f32Kernels[f32Add].vv(dst, dst, src) }
 
+// AddFloat32InPlace is f32AddRows for the other executors (FusedDense's bias): dst[i] = dst[i] + src[i] for
+// i < len(src) (len(dst) >= len(src)), the same additions as the scalar loop, vectorized where the CPU allows.
+func AddFloat32InPlace(dst, src []float32) { f32AddRows(dst[:len(src)], src) }
+
 // execReduceSumFast is ReduceSum for float32 by rows: each output is the sum of its values in the operand's
 // flat order, from 0, as execReduceSumGeneric adds them.
 func execReduceSumFast(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {

@@ -30,10 +30,9 @@ var (
 	numStarted atomic.Int64
 )
 
-// maxParked bounds the goroutines kept parked; a goroutine that finds this many already parked ends.
-func maxParked() int32 {
-	return int32(4*runtime.GOMAXPROCS(0) + 4)
-}
+// maxParked bounds the goroutines kept parked; a goroutine that finds this many already parked ends. Read once
+// (runtime.GOMAXPROCS takes the scheduler's lock, too much for every task's end); a soft bound.
+var maxParked = int32(4*runtime.GOMAXPROCS(0) + 4)
 
 // spawn runs task in a goroutine: a parked one if any is waiting, a new one otherwise.
 func spawn(task func()) {
@@ -50,16 +49,11 @@ func worker(task func()) {
 	for {
 		task()
 		task = nil // Drop the closure (and what it references) while parked.
-		if numParked.Add(1) > maxParked() {
+		if numParked.Add(1) > maxParked {
 			numParked.Add(-1)
 			return
 		}
 		task = <-handoff
 		numParked.Add(-1)
 	}
-}
-
-// NumParked returns how many goroutines are parked waiting for a task (for tests).
-func NumParked() int {
-	return int(numParked.Load())
 }

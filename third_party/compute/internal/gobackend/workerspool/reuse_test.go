@@ -20,7 +20,7 @@ func TestSpawnReusesGoroutines(t *testing.T) {
 		pool.WaitToStart(func() { close(done) })
 		<-done
 		// Let the goroutine park before the next task (it parks right after the task returns).
-		for deadline := time.Now().Add(100 * time.Millisecond); NumParked() == 0 && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(100 * time.Millisecond); numParked.Load() == 0 && time.Now().Before(deadline); {
 			time.Sleep(10 * time.Microsecond)
 		}
 	}
@@ -69,7 +69,7 @@ func TestSpawnRunsAllConcurrently(t *testing.T) {
 func TestSpawnBoundsParkedGoroutines(t *testing.T) {
 	pool := New()
 	pool.SetMaxParallelism(-1)
-	tasks := 4 * int(maxParked())
+	tasks := 4 * int(maxParked)
 	var all, finished sync.WaitGroup
 	all.Add(tasks)
 	finished.Add(tasks)
@@ -82,7 +82,7 @@ func TestSpawnBoundsParkedGoroutines(t *testing.T) {
 	}
 	finished.Wait()
 	time.Sleep(50 * time.Millisecond) // The last goroutines park or end after their task returns.
-	if parked := NumParked(); parked > int(maxParked()) || parked == 0 {
-		t.Errorf("after %d concurrent tasks %d goroutines are parked, want 1 to %d", tasks, parked, maxParked())
+	if parked := int(numParked.Load()); parked > int(maxParked) || parked == 0 {
+		t.Errorf("after %d concurrent tasks %d goroutines are parked, want 1 to %d", tasks, parked, maxParked)
 	}
 }
