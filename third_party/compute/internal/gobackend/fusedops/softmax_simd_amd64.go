@@ -193,9 +193,7 @@ func softmaxExpRowAVX2(in, out []float32) {
 		}
 	}
 	mv := archsimd.BroadcastFloat32x8(maxVal)
-	for i := 0; i < vecEnd; i += lanes {
-		exp32x8(archsimd.LoadFloat32x8Slice(in[i : i+lanes]).Sub(mv)).StoreSlice(out[i : i+lanes])
-	}
+	expRowsAVX2(in[:vecEnd], out[:vecEnd], mv)
 	if tail > 0 {
 		exp32x8(archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Sub(mv)).StoreSlicePart(out[vecEnd:])
 	}
@@ -262,3 +260,43 @@ func exp32x8(x archsimd.Float32x8) archsimd.Float32x8 {
 
 // zeroFloat32x8 is exp32x8's zero vector.
 var zeroFloat32x8 [8]float32
+
+// expRowsAVX2 writes exp32x8(in[i:i+8] - mv) to out[i:i+8] for every vector of in (len(in) a multiple of 8): the
+// same operations as exp32x8, in a loop with its constants broadcast once (exp32x8 is not inlined: a call per
+// vector spilled every vector register, and each constant was broadcast again at every call).
+func expRowsAVX2(in, out []float32, mv archsimd.Float32x8) {
+	const lanes = 8
+	log2E := archsimd.BroadcastFloat64x4(expLog2E)
+	half := archsimd.BroadcastFloat64x4(0.5)
+	ln2Hi := archsimd.BroadcastFloat32x8(expLn2Hi)
+	ln2Lo := archsimd.BroadcastFloat32x8(expLn2Lo)
+	bias := archsimd.BroadcastInt32x8(127)
+	p7 := archsimd.BroadcastFloat32x8(expP7)
+	p6 := archsimd.BroadcastFloat32x8(expP6)
+	p5 := archsimd.BroadcastFloat32x8(expP5)
+	p4 := archsimd.BroadcastFloat32x8(expP4)
+	p3 := archsimd.BroadcastFloat32x8(expP3)
+	p2 := archsimd.BroadcastFloat32x8(expP2)
+	one := archsimd.BroadcastFloat32x8(1)
+	maxNum := archsimd.BroadcastFloat32x8(expMaxNumF)
+	maxLog := archsimd.BroadcastFloat32x8(expMaxLogF)
+	minLog := archsimd.BroadcastFloat32x8(expMinLogF)
+	zero := archsimd.LoadFloat32x8(&zeroFloat32x8)
+	out = out[:len(in)]
+	for i := 0; i+lanes <= len(in); i += lanes {
+		x := archsimd.LoadFloat32x8Slice(in[i : i+lanes]).Sub(mv)
+		zLo := x.GetLo().ConvertToFloat64().Mul(log2E).Add(half).Floor().ConvertToFloat32()
+		zHi := x.GetHi().ConvertToFloat64().Mul(log2E).Add(half).Floor().ConvertToFloat32()
+		z := x.SetLo(zLo).SetHi(zHi)
+		g := x.Sub(z.Mul(ln2Hi)).Sub(z.Mul(ln2Lo))
+		scale := z.ConvertToInt32().Add(bias).ShiftAllLeft(23).AsFloat32x8()
+		p := p7.Mul(g).Add(p6)
+		p = p.Mul(g).Add(p5)
+		p = p.Mul(g).Add(p4)
+		p = p.Mul(g).Add(p3)
+		p = p.Mul(g).Add(p2)
+		e := scale.Mul(p.Mul(g.Mul(g)).Add(g).Add(one))
+		e = maxNum.Merge(e, x.Greater(maxLog))
+		zero.Merge(e, x.Less(minLog)).StoreSlice(out[i : i+lanes])
+	}
+}

@@ -141,6 +141,10 @@ func stridedCopyFrom[T uint8 | uint16 | uint32 | uint64](dst, src []T, start int
 		transposeWords32(d32, any(src).([]uint32), start, outer[:len(outer)-1], outer[len(outer)-1].dim, inner.dim, inner.aStride)
 		return
 	}
+	if stridedPlanesEnabled && len(outer) > 0 && inner.aStride != 1 && inner.dim < 8 {
+		stridedCopyPlanes(dst, src, start, outer[:len(outer)-1], outer[len(outer)-1], inner)
+		return
+	}
 	idx := make([]int, len(outer))
 	off := start
 	for o := 0; o < len(dst); o += inner.dim {
@@ -162,6 +166,51 @@ func stridedCopyFrom[T uint8 | uint16 | uint32 | uint64](dst, src []T, start int
 			}
 			idx[i] = 0
 			off -= outer[i].aStride * outer[i].dim
+		}
+	}
+}
+
+// stridedPlanesEnabled lets stridedCopyFrom copy short strided rows plane by plane (stridedCopyPlanes); the
+// tests turn it off to compare.
+var stridedPlanesEnabled = true
+
+// stridedCopyPlanes is stridedCopyFrom's loop for a short strided innermost axis (fewer than 8 values, as in
+// LatFormer's [batch, 20, 2] factors): the two innermost axes (mid, inner) copied as a plane by two nested
+// loops, the outer axes' index advanced once per plane instead of once per row of inner.dim values. The same
+// words in the same places.
+func stridedCopyPlanes[T uint8 | uint16 | uint32 | uint64](dst, src []T, start int, planes []rowAxis, mid, inner rowAxis) {
+	idx := make([]int, len(planes))
+	off := start
+	size := mid.dim * inner.dim
+	for o := 0; o < len(dst); o += size {
+		out := dst[o : o+size]
+		if inner.dim == 2 {
+			// Two rows of the operand (inner.aStride apart) interleaved.
+			span := (mid.dim-1)*mid.aStride + 1
+			a, b := src[off:off+span], src[off+inner.aStride:off+inner.aStride+span]
+			for m := range mid.dim {
+				out[2*m], out[2*m+1] = a[m*mid.aStride], b[m*mid.aStride]
+			}
+		} else {
+			k, rowOff := 0, off
+			for range mid.dim {
+				j := rowOff
+				for range inner.dim {
+					out[k] = src[j]
+					k++
+					j += inner.aStride
+				}
+				rowOff += mid.aStride
+			}
+		}
+		for i := len(planes) - 1; i >= 0; i-- {
+			idx[i]++
+			off += planes[i].aStride
+			if idx[i] < planes[i].dim {
+				break
+			}
+			idx[i] = 0
+			off -= planes[i].aStride * planes[i].dim
 		}
 	}
 }

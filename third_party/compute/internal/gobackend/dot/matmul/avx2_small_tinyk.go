@@ -49,9 +49,18 @@ func avx2SmallTinyKFloat32Transposed(lhs, rhs []float32, batchStart, batchCount,
 				rT[kk*nPad+j] = r[j*k+kk]
 			}
 		}
+		if n >= 8 && k == 2 {
+			avx2TinyK2Rows(l, o, rTPtr, m, n, nPad)
+			continue
+		}
 		for row := range m {
 			lr := l[row*k : (row+1)*k]
 			for col := 0; col < n; col += 8 {
+				if col+8 > n && n >= 8 {
+					// The row's last partial vector: the 8 columns ending at n instead, stored whole (columns
+					// computed twice get the same bits; a masked store is many times slower on AMD's Zen).
+					col = n - 8
+				}
 				s := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8) // not BroadcastFloat32x8(0): Go compiles that to a legacy-SSE XORPS
 				p := rTPtr + uintptr(col)*iSize
 				for kk := range k {
@@ -59,8 +68,41 @@ func avx2SmallTinyKFloat32Transposed(lhs, rhs []float32, batchStart, batchCount,
 					s = archsimd.BroadcastUint32x8(lr[kk]).AsFloat32x8().Mul(rv).Add(s) // the product first, as `s += l*r` compiles
 					p += uintptr(nPad) * iSize
 				}
-				s.StoreSlicePart(o[row*n+col : (row+1)*n])
+				if n >= 8 {
+					s.Store((*[8]float32)(unsafe.Pointer(&o[row*n+col])))
+				} else {
+					s.StoreSlicePart(o[row*n+col : (row+1)*n])
+				}
 			}
+		}
+	}
+}
+
+// avx2TinyK2Rows is avx2SmallTinyKFloat32Transposed's loop over one batch item's rows for k = 2 and n >= 8 (LatFormer's
+// mask: two terms): the two lhs values of a row broadcast once for the row, the right-hand side's two transposed
+// rows loaded from rTPtr (nPad apart), and the same operations per output, s = (+0 + l0*r0) + l1*r1, unfused.
+func avx2TinyK2Rows(l []uint32, o []float32, rTPtr uintptr, m, n, nPad int) {
+	const iSize = 4
+	zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
+	r1Off := uintptr(nPad) * iSize
+	last := n - 8
+	for row := range m {
+		b0 := archsimd.BroadcastUint32x8(l[2*row]).AsFloat32x8()
+		b1 := archsimd.BroadcastUint32x8(l[2*row+1]).AsFloat32x8()
+		oRow := o[row*n : row*n+n]
+		for col := 0; ; col += 8 {
+			if col > last {
+				if col == n {
+					break
+				}
+				col = last // the row's last partial vector: the 8 columns ending at n, stored whole
+			}
+			p := rTPtr + uintptr(col)*iSize
+			r0 := archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(p)))
+			r1 := archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(p + r1Off)))
+			s := b0.Mul(r0).Add(zero)
+			s = b1.Mul(r1).Add(s)
+			s.Store((*[8]float32)(unsafe.Pointer(&oRow[col])))
 		}
 	}
 }

@@ -24,7 +24,7 @@ func TestAVX2SmallTinyKMatchesSmall(t *testing.T) {
 	}
 	defer func() { avx2SmallTinyKEnabled = true }()
 	rng := rand.New(rand.NewPCG(13, 17))
-	shapes := [][3]int{{1, 1}, {1, 9}, {2, 30}, {3, 7}, {4, 8}, {5, 16}, {8, 17}, {30, 30}, {33, 31}, {9, 1}}
+	shapes := [][3]int{{1, 1}, {1, 9}, {2, 30}, {3, 7}, {4, 8}, {5, 16}, {8, 17}, {30, 30}, {33, 31}, {9, 1}, {20, 20}, {7, 12}}
 	for _, special := range []bool{false, true} {
 		for k := 1; k < 8; k++ {
 			for _, s := range shapes {
