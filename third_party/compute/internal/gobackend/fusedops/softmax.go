@@ -47,6 +47,16 @@ func FusedSoftmax(f *gobackend.Function, x compute.Value, axis int) (compute.Val
 // vector instructions, with the same results to the last bit.
 var softmaxRowsFloat32 func(input, output []float32, axisSize int)
 
+// softmaxParallelMinValues is the least number of values a worker takes in a row-wise softmax: smaller
+// softmaxes run on the calling goroutine (the full attention's [16, 1, 400, 400] at canvas 20, 2.6 million
+// values, is split; LatFormer's loss, [16, 900, 11], is not).
+const softmaxParallelMinValues = 1 << 18
+
+// softmaxParallelMinRows is softmaxParallelMinValues in rows of axisSize values.
+func softmaxParallelMinRows(axisSize int) int {
+	return max(1, softmaxParallelMinValues/axisSize)
+}
+
 // FusedSoftmax =====================================================================================================
 
 // execFusedSoftmax implements optimized softmax with better cache locality.
@@ -64,7 +74,11 @@ func execFusedSoftmax(backend *gobackend.Backend, node *gobackend.Node, inputs [
 	switch input.RawShape.DType {
 	case dtypes.Float32:
 		if _, _, innerSize := fusedSoftmaxComputeAxisStrides(node.Shape, axis); innerSize == 1 && node.Shape.Dimensions[axis] > 0 && softmaxRowsFloat32 != nil {
-			softmaxRowsFloat32(input.Flat.([]float32), output.Flat.([]float32), node.Shape.Dimensions[axis])
+			in, out, axisSize := input.Flat.([]float32), output.Flat.([]float32), node.Shape.Dimensions[axis]
+			// Rows in groups of 4 (softmaxRowsAVX2's), each row computed on its own: the same values on any split.
+			gobackend.ParallelRange(backend, len(in)/axisSize, 4, softmaxParallelMinRows(axisSize), func(lo, hi int) {
+				softmaxRowsFloat32(in[lo*axisSize:hi*axisSize], out[lo*axisSize:hi*axisSize], axisSize)
+			})
 			break
 		}
 		fusedSoftmax(input.Flat.([]float32), output.Flat.([]float32), axis, node.Shape, fastmath.Exp32)

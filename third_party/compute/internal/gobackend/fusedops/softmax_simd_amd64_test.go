@@ -12,8 +12,10 @@ import (
 	"simd/archsimd"
 	"testing"
 
+	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/internal/fastmath"
+	"github.com/gomlx/compute/internal/gobackend"
 	"github.com/gomlx/compute/shapes"
 )
 
@@ -196,6 +198,44 @@ func BenchmarkSoftmaxRowsSmall(b *testing.B) {
 					rowsFn(in, out, axisSize)
 				}
 			})
+		}
+	}
+}
+
+// TestFusedSoftmaxParallelMatchesRows: the executor's softmax over the last axis of a tensor large enough to be
+// split across the backend's workers ([16, 1, 400, 401], rows of a length that is not a multiple of 8) gives
+// the bits of softmaxRowsFloat32 on the whole tensor on one goroutine.
+func TestFusedSoftmaxParallelMatchesRows(t *testing.T) {
+	if softmaxRowsFloat32 == nil {
+		t.Skip("no vectorized softmax on this CPU")
+	}
+	be, err := gobackend.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Finalize()
+	b := be.(*gobackend.Backend)
+	rng := rand.New(rand.NewPCG(7, 3))
+	shape := shapes.Make(dtypes.Float32, 16, 1, 400, 401)
+	in := make([]float32, shape.Size())
+	for i := range in {
+		in[i] = float32(rng.NormFloat64()) * 4
+	}
+	buf, err := b.BufferFromFlatData(0, in, shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := &gobackend.Node{OpType: compute.OpTypeFusedSoftmax, Shape: shape, Data: &nodeFusedSoftmax{axis: 3}}
+	out, err := execFusedSoftmax(b, node, []*gobackend.Buffer{buf.(*gobackend.Buffer)}, []bool{false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float32, len(in))
+	softmaxRowsFloat32(in, want, 401)
+	got := out.Flat.([]float32)
+	for i := range want {
+		if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
+			t.Fatalf("value %d (row %d): parallel %g, one goroutine %g", i, i/401, got[i], want[i])
 		}
 	}
 }

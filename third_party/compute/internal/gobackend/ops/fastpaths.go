@@ -184,12 +184,20 @@ func execBinaryFloat32(kind int, generic gobackend.NodeExecutor,
 	case len(a) == 1:
 		k.sv(dst, a, b)
 	case lhs.RawShape.Equal(rhs.RawShape):
-		k.vv(dst, a, b)
+		// Each value on its own: the same values on any split (memory-bound: the full attention's
+		// [16, 1, 400, 400] products at canvas 20 are 30 MB of traffic each).
+		gobackend.ParallelRange(backend, len(dst), 64, binaryParallelMinValues, func(lo, hi int) {
+			k.vv(dst[lo:hi], a[lo:hi], b[lo:hi])
+		})
 	default:
 		binaryBroadcastRows(k, dst, a, b, lhs.RawShape.Dimensions, rhs.RawShape.Dimensions, output.RawShape.Dimensions)
 	}
 	return output, nil
 }
+
+// binaryParallelMinValues is the least number of values a worker takes in an element-wise op on two float32
+// operands of the same shape; smaller ones run on the calling goroutine.
+const binaryParallelMinValues = 1 << 18
 
 // rowAxis is one axis (or several merged ones) of an iteration by rows: its size and the strides of the
 // operands along it (0 where an operand is broadcast along it).

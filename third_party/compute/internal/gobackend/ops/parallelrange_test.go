@@ -1,0 +1,47 @@
+// Copyright 2023-2026 The GoMLX Authors. SPDX-License-Identifier: Apache-2.0
+
+package ops
+
+import (
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/gomlx/compute/internal/gobackend"
+)
+
+// TestParallelRange checks that gobackend.ParallelRange covers [0, n) exactly once with ranges starting at
+// multiples of align, on the calling goroutine below 2*minPerWorker and split (on a backend with 2 or more
+// workers) above it.
+func TestParallelRange(t *testing.T) {
+	b := fastTestBackend(t)
+	workers := b.Workers.AdjustedMaxParallelism()
+	for _, n := range []int{0, 1, 63, 64, 1000, 1<<20 + 3} {
+		for _, align := range []int{1, 4, 64} {
+			for _, minPer := range []int{1, 100, 1 << 18} {
+				var mu sync.Mutex
+				var ranges [][2]int
+				gobackend.ParallelRange(b, n, align, minPer, func(lo, hi int) {
+					mu.Lock()
+					ranges = append(ranges, [2]int{lo, hi})
+					mu.Unlock()
+				})
+				slices.SortFunc(ranges, func(x, y [2]int) int { return x[0] - y[0] })
+				next := 0
+				for _, r := range ranges {
+					if r[0] != next || r[1] <= r[0] && n > 0 || r[0]%align != 0 {
+						t.Fatalf("n=%d align=%d min=%d: ranges %v do not tile [0, %d) at multiples of %d", n, align, minPer, ranges, n, align)
+					}
+					next = r[1]
+				}
+				if next != n {
+					t.Fatalf("n=%d align=%d min=%d: ranges %v end at %d", n, align, minPer, ranges, next)
+				}
+				split := workers >= 2 && n >= 2*minPer && n >= 2*align
+				if split != (len(ranges) > 1) {
+					t.Fatalf("n=%d align=%d min=%d (%d workers): %d ranges", n, align, minPer, workers, len(ranges))
+				}
+			}
+		}
+	}
+}
