@@ -154,12 +154,16 @@ type coreMask struct {
 // dA_m = [dN_m, ds_m] [V, 1]ᵀ,  d[V, 1] += A_mᵀ [dN_m, ds_m],  dM_m = P ⊙ dA_m,  dS += A_m ⊙ dA_m
 // (= P ⊙ dP, see MaskedAttentionCore),  dQ = dS K/√d,  dK = dSᵀ Q/√d; a factored mask gets
 // dl = dM r and dr = dMᵀ l per query cell.
+//
+// Inside, the batch and head axes are one ([batch·heads, n, ·]): the backend's matrix products take a single
+// batch axis, and it merges two by a Reshape, which copies an n x n operand that other ops still use (the
+// weights A_m, used by two products and a multiplication). The same products, on the same kernels.
 func maskedAttentionCore(query, key, value *Node, masks []coreMask) []*Node {
 	dims := query.Shape().Dimensions
 	c := &attentionCore{masks: masks, batch: dims[0], heads: dims[1], queryLen: dims[2],
 		keyLen: key.Shape().Dimensions[2], valueDim: value.Shape().Dimensions[3],
 		scale: 1.0 / math.Sqrt(float64(dims[3])), fwd: make([]keptMask, len(masks))}
-	inputs := []*Node{query, key, value}
+	inputs := []*Node{mergeHeads(query), mergeHeads(key), mergeHeads(value)}
 	for _, m := range masks {
 		if m.dense != nil {
 			d := m.dense
@@ -172,11 +176,22 @@ func maskedAttentionCore(query, key, value *Node, masks []coreMask) []*Node {
 		}
 	}
 	c.numInputs = len(inputs)
-	return fastgraph.WithCustomVJP(inputs, c.forward, c.backward)
+	outs := fastgraph.WithCustomVJP(inputs, c.forward, c.backward)
+	for i, o := range outs {
+		outs[i] = Reshape(o, c.batch, c.heads, c.queryLen, c.valueDim)
+	}
+	return outs
+}
+
+// mergeHeads reshapes [batch, heads, n, d] to [batch·heads, n, d].
+func mergeHeads(x *Node) *Node {
+	d := x.Shape().Dimensions
+	return Reshape(x, d[0]*d[1], d[2], d[3])
 }
 
 // attentionCore holds one maskedAttentionCore's shapes and the forward nodes its backward pass reuses.
-// The inputs are query, key, value, then each mask's dense tensor or its two factors l, r.
+// The inputs are query, key, value ([batch·heads, n, ·]), then each mask's dense tensor or its two factors
+// l, r.
 type attentionCore struct {
 	masks                                    []coreMask
 	batch, heads, queryLen, keyLen, valueDim int
@@ -199,10 +214,10 @@ func (c *attentionCore) forward(stopped []*Node) []*Node {
 	c.in = stopped
 	c.q, c.k = stopped[0], stopped[1]
 	v := stopped[2]
-	scores := DotGeneral(MulScalar(c.q, c.scale), []int{3}, []int{0, 1}, c.k, []int{3}, []int{0, 1}) // [b, h, q, k]
+	scores := DotGeneral(MulScalar(c.q, c.scale), []int{2}, []int{0}, c.k, []int{2}, []int{0}) // [bh, q, k]
 	c.probs = Softmax(scores, -1)
 	// Values with a column of ones: one matrix product gives both A V and the row sums A 1.
-	c.valueOnes = Concatenate([]*Node{v, OnesLike(Slice(v, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, 1)))}, -1)
+	c.valueOnes = Concatenate([]*Node{v, OnesLike(Slice(v, AxisRange(), AxisRange(), AxisRange(0, 1)))}, -1)
 	outs := make([]*Node, len(c.masks))
 	idx := 3
 	for i, m := range c.masks {
@@ -216,17 +231,17 @@ func (c *attentionCore) forward(stopped []*Node) []*Node {
 			dense := DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2}) // [b, i, j, c, e]
 			mask = broadcastMask(Reshape(dense, c.batch, 1, c.queryLen, c.keyLen), c.batch, c.heads, c.queryLen, c.keyLen)
 		}
-		outs[i] = c.maskedOutput(i, mask)
+		outs[i] = c.maskedOutput(i, Reshape(mask, c.batch*c.heads, c.queryLen, c.keyLen))
 	}
 	return outs
 }
 
-// maskedOutput is out_m = N_m / s_m for mask i (M_m broadcast to [b, h, q, k]), keeping its nodes in c.fwd[i].
+// maskedOutput is out_m = N_m / s_m for mask i (M_m as [bh, q, k]), keeping its nodes in c.fwd[i].
 func (c *attentionCore) maskedOutput(i int, mask *Node) *Node {
-	weights := Mul(c.probs, mask)                                                             // A = P ⊙ M
-	product := DotGeneral(weights, []int{3}, []int{0, 1}, c.valueOnes, []int{2}, []int{0, 1}) // [A V, A 1]
-	numerator := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(0, c.valueDim))
-	rowSum := Slice(product, AxisRange(), AxisRange(), AxisRange(), AxisRange(c.valueDim, c.valueDim+1))
+	weights := Mul(c.probs, mask)                                                       // A = P ⊙ M
+	product := DotGeneral(weights, []int{2}, []int{0}, c.valueOnes, []int{1}, []int{0}) // [A V, A 1]
+	numerator := Slice(product, AxisRange(), AxisRange(), AxisRange(0, c.valueDim))
+	rowSum := Slice(product, AxisRange(), AxisRange(), AxisRange(c.valueDim, c.valueDim+1))
 	positive := GreaterThan(rowSum, ScalarZero(c.q.Graph(), rowSum.DType()))
 	safe := Where(positive, rowSum, OnesLike(rowSum))
 	out := Div(numerator, safe)
@@ -237,21 +252,21 @@ func (c *attentionCore) maskedOutput(i int, mask *Node) *Node {
 // backward computes the inputs' gradients from the outputs' (see maskedAttentionCore).
 func (c *attentionCore) backward(dOuts []*Node) []*Node {
 	grads := make([]*Node, c.numInputs)
-	var dScores, dValueOnes *Node // dValueOnes: [b, h, dv+1, k]
+	var dScores, dValueOnes *Node // dValueOnes: [bh, dv+1, k]
 	idx := 3
 	for i, m := range c.masks {
 		f := c.fwd[i]
 		dNum := Div(dOuts[i], f.safe)
 		dSum := Neg(ReduceAndKeep(Mul(dNum, f.out), ReduceSum, -1))
 		dSum = Where(f.positive, dSum, ZerosLike(dSum))
-		dProduct := Concatenate([]*Node{dNum, dSum}, -1)                                            // [b, h, q, dv+1]
-		dWeights := DotGeneral(dProduct, []int{3}, []int{0, 1}, c.valueOnes, []int{3}, []int{0, 1}) // [b, h, q, k]
+		dProduct := Concatenate([]*Node{dNum, dSum}, -1)                                      // [bh, q, dv+1]
+		dWeights := DotGeneral(dProduct, []int{2}, []int{0}, c.valueOnes, []int{2}, []int{0}) // [bh, q, k]
 		// Aᵀ [dN, ds] as [dN, ds]ᵀ A: the small operand is transposed here, so that the Go backend's matrix
 		// product takes A as it is ([B, K, N]) instead of transposing the n x n tensor.
-		dProductT := TransposeAllDims(dProduct, 0, 1, 3, 2) // [b, h, dv+1, q]
-		dValueOnes = addOrSet(dValueOnes, DotGeneral(dProductT, []int{3}, []int{0, 1}, f.weights, []int{2}, []int{0, 1}))
-		dScores = addOrSet(dScores, Mul(f.weights, dWeights)) // P ⊙ dP with dP = dA ⊙ M
-		dMask := Mul(c.probs, dWeights)                       // [b, h, q, k]
+		dProductT := TransposeAllDims(dProduct, 0, 2, 1) // [bh, dv+1, q]
+		dValueOnes = addOrSet(dValueOnes, DotGeneral(dProductT, []int{2}, []int{0}, f.weights, []int{1}, []int{0}))
+		dScores = addOrSet(dScores, Mul(f.weights, dWeights))                            // P ⊙ dP with dP = dA ⊙ M
+		dMask := Reshape(Mul(c.probs, dWeights), c.batch, c.heads, c.queryLen, c.keyLen) // [b, h, q, k]
 		if m.dense != nil {
 			grads[idx] = reduceMaskGradient(dMask, c.in[idx].Shape())
 			idx++
@@ -260,12 +275,12 @@ func (c *attentionCore) backward(dOuts []*Node) []*Node {
 		grads[idx], grads[idx+1] = c.factorGradients(m, dMask, c.in[idx], c.in[idx+1])
 		idx += 2
 	}
-	// [b, h, dv+1, k] -> [b, h, k, dv]: the column of ones has no gradient.
-	grads[2] = TransposeAllDims(Slice(dValueOnes, AxisRange(), AxisRange(), AxisRange(0, c.valueDim), AxisRange()), 0, 1, 3, 2)
-	grads[0] = MulScalar(DotGeneral(dScores, []int{3}, []int{0, 1}, c.k, []int{2}, []int{0, 1}), c.scale) // [b, h, q, d]
-	qT := TransposeAllDims(c.q, 0, 1, 3, 2)                                                               // [b, h, d, q], small
-	dKey := DotGeneral(qT, []int{3}, []int{0, 1}, dScores, []int{2}, []int{0, 1})                         // [b, h, d, k]
-	grads[1] = MulScalar(TransposeAllDims(dKey, 0, 1, 3, 2), c.scale)
+	// [bh, dv+1, k] -> [bh, k, dv]: the column of ones has no gradient.
+	grads[2] = TransposeAllDims(Slice(dValueOnes, AxisRange(), AxisRange(0, c.valueDim), AxisRange()), 0, 2, 1)
+	grads[0] = MulScalar(DotGeneral(dScores, []int{2}, []int{0}, c.k, []int{1}, []int{0}), c.scale) // [bh, q, d]
+	qT := TransposeAllDims(c.q, 0, 2, 1)                                                            // [bh, d, q], small
+	dKey := DotGeneral(qT, []int{2}, []int{0}, dScores, []int{1}, []int{0})                         // [bh, d, k]
+	grads[1] = MulScalar(TransposeAllDims(dKey, 0, 2, 1), c.scale)
 	return grads
 }
 
