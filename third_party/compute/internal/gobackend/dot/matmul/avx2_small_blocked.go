@@ -40,8 +40,11 @@ func avx2SmallBlockedFloat32(lhs, rhs []float32, batchStart, batchCount, lhsCros
 	}
 	vecCols := n - n%8
 	var pack []float32
+	var packBits []uint32
 	if vecCols < n && !avx2SmallTailColsEnabled {
 		pack = make([]float32, 8*k) // 8 lhs rows transposed: pack[kk*8+i] = lhs[row+i, kk]
+	} else if vecCols == 0 && m >= 8 {
+		packBits = make([]uint32, 8*k) // the same, for avx2SmallNarrowRows8
 	}
 	for b := batchStart; b < batchStart+batchCount; b++ {
 		l := lhs[b*m*k : (b+1)*m*k]
@@ -52,7 +55,7 @@ func avx2SmallBlockedFloat32(lhs, rhs []float32, batchStart, batchCount, lhsCros
 		}
 		if vecCols < n {
 			if avx2SmallTailColsEnabled {
-				avx2SmallTailCols(l, r, o, m, n, k, vecCols)
+				avx2SmallTailColsPacked(l, r, o, m, n, k, vecCols, packBits)
 			} else {
 				avx2SmallBlockedScalarCols(l, r, o, m, n, k, vecCols, pack)
 			}

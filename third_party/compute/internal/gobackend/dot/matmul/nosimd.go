@@ -220,7 +220,8 @@ func feedWorkItems(
 	if lhsCrossSize > rhsCrossSize {
 		// Split on the LHS dimension, in multiples of LHSPanelCrossSize.
 		lhsSplitSize := (lhsCrossSize + splitFactor - 1) / splitFactor
-		lhsSplitSize = max(1, lhsSplitSize/params.LHSPanelCrossSize) * params.LHSPanelCrossSize
+		lhsSplitSize = max(1, lhsSplitSize/splitUnit(lhsSplitSize, params.LHSPanelCrossSize, params.LHSL1KernelRows)) *
+			splitUnit(lhsSplitSize, params.LHSPanelCrossSize, params.LHSL1KernelRows)
 		batchStart := batchIdx
 		for lhsRowIdx := 0; lhsRowIdx < lhsCrossSize; lhsRowIdx += lhsSplitSize {
 			for batchIdx = batchStart; batchIdx < batchSize; batchIdx++ {
@@ -233,7 +234,8 @@ func feedWorkItems(
 	} else {
 		// Split on the RHS dimension, in multiples of RHSPanelCrossSize.
 		rhsSplitSize := (rhsCrossSize + splitFactor - 1) / splitFactor
-		rhsSplitSize = max(1, rhsSplitSize/params.RHSPanelCrossSize) * params.RHSPanelCrossSize
+		rhsSplitSize = max(1, rhsSplitSize/splitUnit(rhsSplitSize, params.RHSPanelCrossSize, params.RHSL1KernelCols)) *
+			splitUnit(rhsSplitSize, params.RHSPanelCrossSize, params.RHSL1KernelCols)
 		batchStart := batchIdx
 		for rhsColIdx := 0; rhsColIdx < rhsCrossSize; rhsColIdx += rhsSplitSize {
 			for batchIdx = batchStart; batchIdx < batchSize; batchIdx++ {
@@ -244,6 +246,19 @@ func feedWorkItems(
 			}
 		}
 	}
+}
+
+// splitUnit is what feedWorkItems rounds a worker's share of rows (or columns) down to: the panel, or, where
+// the share is smaller than a panel, the micro-kernel's rows (or columns). With the panel alone, a product
+// narrower than two panels on the split side was one work item, on one worker: LatFormer's weight gradients,
+// [32, 6400] x [6400, 128] at canvas 20, ran on one core of two. Slices at multiples of the micro-kernel's
+// size keep every output in the same micro-kernel tile, with the same chain of multiply-adds over the
+// contraction, so the values are the same.
+func splitUnit(share, panel, kernel int) int {
+	if share < panel && kernel > 0 {
+		return kernel
+	}
+	return panel
 }
 
 // applyPackedOutput applies the computed packedOutput to the final output.
