@@ -82,9 +82,12 @@ func WithCustomVJP(inputs []*Node, forward func(in []*Node) []*Node, backward fu
 		}
 	}
 	proxy = MulScalar(proxy, 0)
+	// forward's inputs are taken after the identities (StopGradient(carried[i]), not StopGradient(in)): then an
+	// input has one consumer, the identity, which the Go backend runs without a copy; with two, the first of
+	// them to run copied the whole tensor (the attention's query, key and value at every step).
 	stopped := make([]*Node, len(inputs))
-	for i, in := range inputs {
-		stopped[i] = StopGradient(in)
+	for i := range inputs {
+		stopped[i] = StopGradient(carried[i])
 	}
 	outputs = forward(stopped)
 	dOutputs = make([]*Node, len(outputs))

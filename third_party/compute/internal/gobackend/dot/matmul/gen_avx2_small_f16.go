@@ -44,7 +44,7 @@ func avx2SmallFloat16Parallel( //alt:f16
 		maxWorkers = backend.Workers.AdjustedMaxParallelism()
 	}
 
-	if maxWorkers <= 1 || batchSize <= 1 {
+	if maxWorkers <= 1 || batchSize <= 1 || batchSize*lhsCrossSize*rhsCrossSize*contractingSize < avx2SmallParallelMinWork {
 		if layout == dot.LayoutNonTransposed {
 			//alt:f32 avx2SmallFloat32(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
 			//alt:bf16  avx2SmallBFloat16(lhs, rhs, 0, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output)
