@@ -50,3 +50,36 @@ func TestAVX2LargeSplitSameValues(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAVX2LargeSplit times LatFormer's weight gradients at canvas 20 and 30 ([32, 6400] x [6400, 128],
+// [32, 14400] x [14400, 128], [32, 6400] x [6400, 32]) on the backend's workers, with the split at the panels
+// only ("panels": one work item, one worker) and at the micro-kernel's columns ("kernel").
+func BenchmarkAVX2LargeSplit(b *testing.B) {
+	if !archsimd.X86.AVX2() || !archsimd.X86.FMA() {
+		b.Skip("AVX2 and FMA are not supported on this CPU")
+	}
+	be, err := gobackend.New("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer be.Finalize()
+	defer func() { splitNarrowEnabled = true }()
+	rng := rand.New(rand.NewPCG(3, 1))
+	for _, s := range []struct{ m, n, k int }{{32, 128, 6400}, {32, 128, 14400}, {32, 32, 6400}} {
+		lhs, rhs, out := make([]float32, s.m*s.k), make([]float32, s.k*s.n), make([]float32, s.m*s.n)
+		blockedTestValues(rng, lhs, false)
+		blockedTestValues(rng, rhs, false)
+		for _, split := range []bool{false, true} {
+			name := "panels"
+			if split {
+				name = "kernel"
+			}
+			b.Run(fmt.Sprintf("m%d_n%d_k%d/%s", s.m, s.n, s.k, name), func(b *testing.B) {
+				splitNarrowEnabled = split
+				for b.Loop() {
+					avx2LargeFloat32(be.(*gobackend.Backend), dot.LayoutNonTransposed, lhs, rhs, 1, s.m, s.n, s.k, out)
+				}
+			})
+		}
+	}
+}

@@ -248,6 +248,9 @@ func feedWorkItems(
 	}
 }
 
+// splitNarrowEnabled lets splitUnit split below a panel (false: panels only, for the benchmarks that compare).
+var splitNarrowEnabled = true
+
 // splitUnit is what feedWorkItems rounds a worker's share of rows (or columns) down to: the panel, or, where
 // the share is smaller than a panel, the micro-kernel's rows (or columns). With the panel alone, a product
 // narrower than two panels on the split side was one work item, on one worker: LatFormer's weight gradients,
@@ -255,7 +258,7 @@ func feedWorkItems(
 // size keep every output in the same micro-kernel tile, with the same chain of multiply-adds over the
 // contraction, so the values are the same.
 func splitUnit(share, panel, kernel int) int {
-	if share < panel && kernel > 0 {
+	if splitNarrowEnabled && share < panel && kernel > 0 {
 		return kernel
 	}
 	return panel
