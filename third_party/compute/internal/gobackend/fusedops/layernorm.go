@@ -89,9 +89,9 @@ func execFusedLayerNorm(backend *gobackend.Backend, node *gobackend.Node, inputs
 
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		layerNorm[float32](input, output, gamma, beta, data.axes, data.epsilon)
+		layerNorm[float32](backend, input, output, gamma, beta, data.axes, data.epsilon)
 	case dtypes.Float64:
-		layerNorm[float64](input, output, gamma, beta, data.axes, data.epsilon)
+		layerNorm[float64](backend, input, output, gamma, beta, data.axes, data.epsilon)
 	default:
 		return nil, errors.Wrapf(compute.ErrNotImplemented, "FusedLayerNorm: dtype %s", input.RawShape.DType)
 	}
@@ -99,7 +99,7 @@ func execFusedLayerNorm(backend *gobackend.Backend, node *gobackend.Node, inputs
 }
 
 // layerNorm dispatches to the trailing-axes fast path or the general case.
-func layerNorm[T float32 | float64](input, output, gamma, beta *gobackend.Buffer, axes []int, epsilon float64) {
+func layerNorm[T float32 | float64](backend *gobackend.Backend, input, output, gamma, beta *gobackend.Buffer, axes []int, epsilon float64) {
 	inData := input.Flat.([]T)
 	outData := output.Flat.([]T)
 	dims := input.RawShape.Dimensions
@@ -127,7 +127,14 @@ func layerNorm[T float32 | float64](input, output, gamma, beta *gobackend.Buffer
 		betaData = beta.Flat.([]T)
 	}
 
-	if isTrailingAxes {
+	if isTrailingAxes && normSize > 0 {
+		// Rows (groups) are independent: split across the workers for large inputs, 4 rows at a time
+		// (layerNormTrailingAxesRows4); the same values on any split.
+		rows := len(inData) / normSize
+		gobackend.ParallelRange(backend, rows, 4, max(1, layerNormParallelMinValues/normSize), func(lo, hi int) {
+			layerNormTrailingAxesRows4(inData[lo*normSize:hi*normSize], outData[lo*normSize:hi*normSize], gammaData, betaData, normSize, epsilon)
+		})
+	} else if isTrailingAxes {
 		layerNormTrailingAxes(inData, outData, gammaData, betaData, normSize, epsilon)
 	} else {
 		layerNormArbitraryAxes(inData, outData, gammaData, betaData, dims, axes, normSize, epsilon)
@@ -174,6 +181,80 @@ func layerNormTrailingAxes[T float32 | float64](
 			}
 			outData[base+i] = normalized
 		}
+	}
+}
+
+// layerNormParallelMinValues is the least number of values a worker takes in a layer normalization over
+// trailing axes; smaller ones run on the calling goroutine.
+const layerNormParallelMinValues = 1 << 16
+
+// layerNormRows4Enabled lets layerNormTrailingAxesRows4 interleave 4 rows (false: one row at a time, for the tests
+// and benchmarks that compare them).
+var layerNormRows4Enabled = true
+
+// layerNormTrailingAxesRows4 is layerNormTrailingAxes with 4 rows' sums (and then their sums of squares) computed
+// side by side: each row's sums in its own order, from zero, so the same values; four chains of dependent additions
+// in flight instead of one (a row of 32 values was a chain of 32 additions, twice).
+func layerNormTrailingAxesRows4[T float32 | float64](
+	inData, outData, gammaData, betaData []T,
+	normSize int,
+	epsilon float64,
+) {
+	outerSize := len(inData) / normSize
+	rows4 := outerSize - outerSize%4
+	if !layerNormRows4Enabled {
+		rows4 = 0
+	}
+	normSizeF := T(normSize)
+	for outer := 0; outer < rows4; outer += 4 {
+		base := outer * normSize
+		x0 := inData[base : base+normSize]
+		x1 := inData[base+normSize : base+2*normSize]
+		x2 := inData[base+2*normSize : base+3*normSize]
+		x3 := inData[base+3*normSize : base+4*normSize]
+		var s0, s1, s2, s3 T
+		for i := range x0 {
+			s0 += x0[i]
+			s1 += x1[i]
+			s2 += x2[i]
+			s3 += x3[i]
+		}
+		m0, m1, m2, m3 := s0/normSizeF, s1/normSizeF, s2/normSizeF, s3/normSizeF
+		var v0, v1, v2, v3 T
+		for i := range x0 {
+			d0 := x0[i] - m0
+			d1 := x1[i] - m1
+			d2 := x2[i] - m2
+			d3 := x3[i] - m3
+			v0 += d0 * d0
+			v1 += d1 * d1
+			v2 += d2 * d2
+			v3 += d3 * d3
+		}
+		means := [4]T{m0, m1, m2, m3}
+		vars := [4]T{v0 / normSizeF, v1 / normSizeF, v2 / normSizeF, v3 / normSizeF}
+		for r := range 4 {
+			layerNormApplyRow(inData[base+r*normSize:base+(r+1)*normSize], outData[base+r*normSize:base+(r+1)*normSize],
+				gammaData, betaData, means[r], T(1.0/math.Sqrt(float64(vars[r])+epsilon)))
+		}
+	}
+	if rows4 < outerSize {
+		layerNormTrailingAxes(inData[rows4*normSize:], outData[rows4*normSize:], gammaData, betaData, normSize, epsilon)
+	}
+}
+
+// layerNormApplyRow is layerNormTrailingAxes' last loop for one row: out = (x - mean) * invStd, times gamma, plus beta.
+func layerNormApplyRow[T float32 | float64](in, out, gammaData, betaData []T, mean, invStd T) {
+	out = out[:len(in)]
+	for i := range in {
+		normalized := (in[i] - mean) * invStd
+		if gammaData != nil {
+			normalized *= gammaData[i]
+		}
+		if betaData != nil {
+			normalized += betaData[i]
+		}
+		out[i] = normalized
 	}
 }
 

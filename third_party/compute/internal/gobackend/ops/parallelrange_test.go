@@ -3,11 +3,16 @@
 package ops
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
 
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/shapes"
 )
 
 // TestParallelRange checks that gobackend.ParallelRange covers [0, n) exactly once with ranges starting at
@@ -42,6 +47,36 @@ func TestParallelRange(t *testing.T) {
 					t.Fatalf("n=%d align=%d min=%d (%d workers): %d ranges", n, align, minPer, workers, len(ranges))
 				}
 			}
+		}
+	}
+}
+
+// TestExpParallelMatchesSerial: Exp of LatFormer's loss logits ([16, 900, 11], split across the workers) gives the
+// bits of one loop over all values, float32 and float64.
+func TestExpParallelMatchesSerial(t *testing.T) {
+	b := fastTestBackend(t)
+	rng := rand.New(rand.NewPCG(8, 1))
+	for _, dtype := range []dtypes.DType{dtypes.Float32, dtypes.Float64} {
+		shape := shapes.Make(dtype, 16, 900, 11)
+		flat := randomFlat(rng, dtype, shape.Size())
+		node := &gobackend.Node{OpType: compute.OpTypeExp, Shape: shape}
+		out, err := execExp(b, node, []*gobackend.Buffer{fastTestBuffer(t, b, shape, flat)}, []bool{false})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want any
+		switch x := flat.(type) {
+		case []float32:
+			w := make([]float32, len(x))
+			execExpGeneric(x, w)
+			want = w
+		case []float64:
+			w := make([]float64, len(x))
+			execExpGeneric(x, w)
+			want = w
+		}
+		if fmt.Sprint(want) != fmt.Sprint(out.Flat) {
+			t.Fatalf("Exp %s %v: split across the workers differs from one loop", dtype, shape.Dimensions)
 		}
 	}
 }
