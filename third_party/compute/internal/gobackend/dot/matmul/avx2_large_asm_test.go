@@ -27,6 +27,7 @@ var largeAsmShapes = []struct {
 	{14400, 32, 32, false}, {32, 128, 14400, false}, {1440, 128, 32, true},
 	{1, 1, 1, false}, {1, 1, 1, true}, {5, 17, 3, false}, {7, 3, 130, true}, {37, 45, 129, false},
 	{24, 512, 128, false}, {25, 513, 257, true}, {3, 100, 300, false}, {49, 31, 256, true}, {100, 530, 5, false},
+	{130, 11, 32, false}, {61, 11, 300, true}, // the head's 11 columns, one contraction panel and several
 }
 
 // largeSliceBoth runs avx2LargeMatrixSliceFloat32 on rows [r0, r1) and columns [c0, c1) with the archsimd
