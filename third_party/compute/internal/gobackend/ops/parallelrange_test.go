@@ -4,6 +4,7 @@ package ops
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -77,6 +78,22 @@ func TestExpParallelMatchesSerial(t *testing.T) {
 		}
 		if fmt.Sprint(want) != fmt.Sprint(out.Flat) {
 			t.Fatalf("Exp %s %v: split across the workers differs from one loop", dtype, shape.Dimensions)
+		}
+	}
+}
+
+// TestNegFloat32BitsMatchesNeg: float32 Neg by sign-bit flips gives the bits of -x for every value of fastTestValues
+// (signed zeros, infinities, NaNs of distinct payloads).
+func TestNegFloat32BitsMatchesNeg(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	in := make([]float32, 10001)
+	fastTestValues(rng, in, true)
+	want, got := make([]float32, len(in)), make([]float32, len(in))
+	execNegGeneric(in, want)
+	execNegFloat32Bits(in, got)
+	for i := range in {
+		if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
+			t.Fatalf("value %d: -(%g) (%#08x): bits %#08x, -x %#08x", i, in[i], math.Float32bits(in[i]), math.Float32bits(got[i]), math.Float32bits(want[i]))
 		}
 	}
 }
