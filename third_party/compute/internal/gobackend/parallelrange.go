@@ -3,13 +3,15 @@
 package gobackend
 
 // ParallelRange calls fn(lo, hi) on consecutive ranges covering [0, n), each a multiple of align long (the last
-// one aside), on up to backend.Workers' parallelism goroutines (backend.Workers.Saturate), or once on the
-// calling goroutine where that parallelism is 1 or n is below 2*minPerWorker. fn must be safe to call
-// concurrently on disjoint ranges; ops whose outputs at each index depend only on their inputs at that index
+// one aside), on up to GOMAXPROCS goroutines (backend.Workers.Saturate), or once on the calling goroutine where
+// n is below 2*minPerWorker, GOMAXPROCS is 1, or the backend's pool is not unlimited (parallelism=-1): with a
+// bounded pool, a node that waits in Saturate for a free slot while holding one is the executor's known deadlock
+// (every slot held by such nodes), and the ops that call this are not to add new ways into it. fn must be safe to
+// call concurrently on disjoint ranges; ops whose outputs at each index depend only on their inputs at that index
 // (or row) get the same values whichever ranges they are computed in.
 func ParallelRange(backend *Backend, n, align, minPerWorker int, fn func(lo, hi int)) {
 	workers := 1
-	if backend != nil && backend.Workers != nil && backend.Workers.IsEnabled() {
+	if backend != nil && backend.Workers != nil && backend.Workers.IsUnlimited() {
 		workers = backend.Workers.AdjustedMaxParallelism()
 	}
 	if align < 1 {

@@ -16,11 +16,23 @@ import (
 	"github.com/gomlx/compute/shapes"
 )
 
+// unlimitedTestBackend is a Go backend whose worker pool is unlimited (parallelism=-1, this project's default), the
+// only kind gobackend.ParallelRange splits work on.
+func unlimitedTestBackend(t testing.TB) *gobackend.Backend {
+	t.Helper()
+	b, err := gobackend.New("parallelism=-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Finalize)
+	return b.(*gobackend.Backend)
+}
+
 // TestParallelRange checks that gobackend.ParallelRange covers [0, n) exactly once with ranges starting at
-// multiples of align, on the calling goroutine below 2*minPerWorker and split (on a backend with 2 or more
-// workers) above it.
+// multiples of align, on the calling goroutine below 2*minPerWorker and split (on an unlimited pool with 2 or
+// more cores) above it, and never split on a bounded pool (the executor's deadlock: see ParallelRange).
 func TestParallelRange(t *testing.T) {
-	b := fastTestBackend(t)
+	b := unlimitedTestBackend(t)
 	workers := b.Workers.AdjustedMaxParallelism()
 	for _, n := range []int{0, 1, 63, 64, 1000, 1<<20 + 3} {
 		for _, align := range []int{1, 4, 64} {
@@ -50,12 +62,44 @@ func TestParallelRange(t *testing.T) {
 			}
 		}
 	}
+	bounded := fastTestBackend(t) // parallelism=4: a bounded pool
+	calls := 0
+	gobackend.ParallelRange(bounded, 1<<20, 1, 1, func(lo, hi int) { calls++ })
+	if calls != 1 {
+		t.Fatalf("a bounded pool: %d ranges, want the calling goroutine only", calls)
+	}
+}
+
+// TestBinaryParallelMatchesGeneric: Mul and Add of two [16, 1, 400, 401] float32 tensors on an unlimited pool (split
+// across the workers) give the generic executor's values.
+func TestBinaryParallelMatchesGeneric(t *testing.T) {
+	b := unlimitedTestBackend(t)
+	rng := rand.New(rand.NewPCG(4, 7))
+	shape := shapes.Make(dtypes.Float32, 16, 1, 400, 401)
+	l := fastTestBuffer(t, b, shape, randomFlat(rng, dtypes.Float32, shape.Size()))
+	r := fastTestBuffer(t, b, shape, randomFlat(rng, dtypes.Float32, shape.Size()))
+	for _, op := range []struct {
+		opType        compute.OpType
+		generic, fast gobackend.NodeExecutor
+	}{{compute.OpTypeMul, execMul, execMulFast}, {compute.OpTypeAdd, execAdd, execAddFast}} {
+		node := &gobackend.Node{OpType: op.opType, Shape: shape}
+		run := func(exec gobackend.NodeExecutor) string {
+			o, err := exec(b, node, []*gobackend.Buffer{l, r}, []bool{false, false})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(o.Flat)
+		}
+		if run(op.generic) != run(op.fast) {
+			t.Fatalf("%s %v: split across the workers differs from the generic executor", op.opType, shape.Dimensions)
+		}
+	}
 }
 
 // TestExpParallelMatchesSerial: Exp of LatFormer's loss logits ([16, 900, 11], split across the workers) gives the
 // bits of one loop over all values, float32 and float64.
 func TestExpParallelMatchesSerial(t *testing.T) {
-	b := fastTestBackend(t)
+	b := unlimitedTestBackend(t)
 	rng := rand.New(rand.NewPCG(8, 1))
 	for _, dtype := range []dtypes.DType{dtypes.Float32, dtypes.Float64} {
 		shape := shapes.Make(dtype, 16, 900, 11)
