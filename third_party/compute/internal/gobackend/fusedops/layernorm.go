@@ -171,26 +171,13 @@ func layerNormTrailingAxes[T float32 | float64](
 		invStd := T(1.0 / math.Sqrt(float64(variance)+epsilon))
 
 		// Normalize and apply scale/offset.
-		for i := range normSize {
-			normalized := (inData[base+i] - mean) * invStd
-			if gammaData != nil {
-				normalized *= gammaData[i]
-			}
-			if betaData != nil {
-				normalized += betaData[i]
-			}
-			outData[base+i] = normalized
-		}
+		layerNormApplyRow(inData[base:base+normSize], outData[base:base+normSize], gammaData, betaData, mean, invStd)
 	}
 }
 
 // layerNormParallelMinValues is the least number of values a worker takes in a layer normalization over
 // trailing axes; smaller ones run on the calling goroutine.
 const layerNormParallelMinValues = 1 << 16
-
-// layerNormRows4Enabled lets layerNormTrailingAxesRows4 interleave 4 rows (false: one row at a time, for the tests
-// and benchmarks that compare them).
-var layerNormRows4Enabled = true
 
 // layerNormTrailingAxesRows4 is layerNormTrailingAxes with 4 rows' sums (and then their sums of squares) computed
 // side by side: each row's sums in its own order, from zero, so the same values; four chains of dependent additions
@@ -202,9 +189,6 @@ func layerNormTrailingAxesRows4[T float32 | float64](
 ) {
 	outerSize := len(inData) / normSize
 	rows4 := outerSize - outerSize%4
-	if !layerNormRows4Enabled {
-		rows4 = 0
-	}
 	normSizeF := T(normSize)
 	for outer := 0; outer < rows4; outer += 4 {
 		base := outer * normSize

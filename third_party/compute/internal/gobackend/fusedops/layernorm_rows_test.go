@@ -102,12 +102,14 @@ func BenchmarkLayerNormRows(b *testing.B) {
 	in := layerNormTestValues[float32](rng, 16*900*32)
 	gamma, beta := layerNormTestValues[float32](rng, 32), layerNormTestValues[float32](rng, 32)
 	out := make([]float32, len(in))
-	defer func() { layerNormRows4Enabled = true }()
 	for _, rows4 := range []bool{false, true} {
 		b.Run(fmt.Sprintf("rows4=%v", rows4), func(b *testing.B) {
-			layerNormRows4Enabled = rows4
 			for b.Loop() {
-				layerNormTrailingAxesRows4(in, out, gamma, beta, 32, 1e-5)
+				if rows4 {
+					layerNormTrailingAxesRows4(in, out, gamma, beta, 32, 1e-5)
+				} else {
+					layerNormTrailingAxes(in, out, gamma, beta, 32, 1e-5)
+				}
 			}
 		})
 	}

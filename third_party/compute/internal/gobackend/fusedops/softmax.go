@@ -52,11 +52,6 @@ var softmaxRowsFloat32 func(input, output []float32, axisSize int)
 // values, is split; LatFormer's loss, [16, 900, 11], is not).
 const softmaxParallelMinValues = 1 << 18
 
-// softmaxParallelMinRows is softmaxParallelMinValues in rows of axisSize values.
-func softmaxParallelMinRows(axisSize int) int {
-	return max(1, softmaxParallelMinValues/axisSize)
-}
-
 // FusedSoftmax =====================================================================================================
 
 // execFusedSoftmax implements optimized softmax with better cache locality.
@@ -76,7 +71,7 @@ func execFusedSoftmax(backend *gobackend.Backend, node *gobackend.Node, inputs [
 		if _, _, innerSize := fusedSoftmaxComputeAxisStrides(node.Shape, axis); innerSize == 1 && node.Shape.Dimensions[axis] > 0 && softmaxRowsFloat32 != nil {
 			in, out, axisSize := input.Flat.([]float32), output.Flat.([]float32), node.Shape.Dimensions[axis]
 			// Rows in groups of 4 (softmaxRowsAVX2's), each row computed on its own: the same values on any split.
-			gobackend.ParallelRange(backend, len(in)/axisSize, 4, softmaxParallelMinRows(axisSize), func(lo, hi int) {
+			gobackend.ParallelRange(backend, len(in)/axisSize, 4, max(1, softmaxParallelMinValues/axisSize), func(lo, hi int) {
 				softmaxRowsFloat32(in[lo*axisSize:hi*axisSize], out[lo*axisSize:hi*axisSize], axisSize)
 			})
 			break

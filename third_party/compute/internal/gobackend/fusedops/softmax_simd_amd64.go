@@ -195,7 +195,11 @@ func softmaxExpRowAVX2(in, out []float32) {
 	mv := archsimd.BroadcastFloat32x8(maxVal)
 	expRowsAVX2(in[:vecEnd], out[:vecEnd], mv)
 	if tail > 0 {
-		exp32x8(archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Sub(mv)).StoreSlicePart(out[vecEnd:])
+		// The row's last partial vector through the same loop, by a vector in memory (no scalar code).
+		var buf [lanes]float32
+		archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Store(&buf)
+		expRowsAVX2(buf[:], buf[:], mv)
+		archsimd.LoadFloat32x8(&buf).StoreSlicePart(out[vecEnd:])
 	}
 }
 
@@ -237,33 +241,14 @@ func exp32x16(x archsimd.Float32x16) archsimd.Float32x16 {
 	return archsimd.BroadcastFloat32x16(0).Merge(e, x.Less(archsimd.BroadcastFloat32x16(expMinLogF)))
 }
 
-// exp32x8 is fastmath.Exp32 on 8 lanes, operation by operation.
-func exp32x8(x archsimd.Float32x8) archsimd.Float32x8 {
-	log2E := archsimd.BroadcastFloat64x4(expLog2E)
-	half := archsimd.BroadcastFloat64x4(0.5)
-	zLo := x.GetLo().ConvertToFloat64().Mul(log2E).Add(half).Floor().ConvertToFloat32()
-	zHi := x.GetHi().ConvertToFloat64().Mul(log2E).Add(half).Floor().ConvertToFloat32()
-	z := x.SetLo(zLo).SetHi(zHi)
-	g := x.Sub(z.Mul(archsimd.BroadcastFloat32x8(expLn2Hi))).Sub(z.Mul(archsimd.BroadcastFloat32x8(expLn2Lo)))
-	scale := z.ConvertToInt32().Add(archsimd.BroadcastInt32x8(127)).ShiftAllLeft(23).AsFloat32x8()
-	p := archsimd.BroadcastFloat32x8(expP7).Mul(g).Add(archsimd.BroadcastFloat32x8(expP6))
-	p = p.Mul(g).Add(archsimd.BroadcastFloat32x8(expP5))
-	p = p.Mul(g).Add(archsimd.BroadcastFloat32x8(expP4))
-	p = p.Mul(g).Add(archsimd.BroadcastFloat32x8(expP3))
-	p = p.Mul(g).Add(archsimd.BroadcastFloat32x8(expP2))
-	e := scale.Mul(p.Mul(g.Mul(g)).Add(g).Add(archsimd.BroadcastFloat32x8(1)))
-	e = archsimd.BroadcastFloat32x8(expMaxNumF).Merge(e, x.Greater(archsimd.BroadcastFloat32x8(expMaxLogF)))
-	// The zeros are loaded, not archsimd.BroadcastFloat32x8(0): Go compiles that to a legacy-SSE XORPS, slow
-	// between AVX instructions on this project's AMD EPYC (the same +0 lanes).
-	return archsimd.LoadFloat32x8(&zeroFloat32x8).Merge(e, x.Less(archsimd.BroadcastFloat32x8(expMinLogF)))
-}
-
-// zeroFloat32x8 is exp32x8's zero vector.
+// zeroFloat32x8 is expRowsAVX2's zero vector (loaded: archsimd.BroadcastFloat32x8(0) compiles to a legacy-SSE
+// XORPS, slow between AVX instructions on this project's AMD EPYC).
 var zeroFloat32x8 [8]float32
 
-// expRowsAVX2 writes exp32x8(in[i:i+8] - mv) to out[i:i+8] for every vector of in (len(in) a multiple of 8): the
-// same operations as exp32x8, in a loop with its constants broadcast once (exp32x8 is not inlined: a call per
-// vector spilled every vector register, and each constant was broadcast again at every call).
+// expRowsAVX2 writes fastmath.Exp32(in[i] - mv) to out[i] for every value of in (len(in) a multiple of 8; out may be
+// in), 8 at a time, operation by operation as exp32x16 does on 16 lanes, in one loop with the constants broadcast
+// once (an exp function per vector was not inlined: each call spilled every vector register and broadcast its
+// constants again).
 func expRowsAVX2(in, out []float32, mv archsimd.Float32x8) {
 	const lanes = 8
 	log2E := archsimd.BroadcastFloat64x4(expLog2E)

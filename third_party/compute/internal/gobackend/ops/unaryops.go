@@ -492,16 +492,9 @@ func execExp(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobacke
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		in, out := input.Flat.([]float32), output.Flat.([]float32)
-		// math.Exp takes 15-20 ns a value: large inputs split across the workers (each value on its own).
-		gobackend.ParallelRange(backend, len(in), 64, expParallelMinValues, func(lo, hi int) {
-			execExpGeneric(in[lo:hi], out[lo:hi])
-		})
+		execExpParallel(backend, input.Flat.([]float32), output.Flat.([]float32))
 	case dtypes.Float64:
-		in, out := input.Flat.([]float64), output.Flat.([]float64)
-		gobackend.ParallelRange(backend, len(in), 64, expParallelMinValues, func(lo, hi int) {
-			execExpGeneric(in[lo:hi], out[lo:hi])
-		})
+		execExpParallel(backend, input.Flat.([]float64), output.Flat.([]float64))
 	case dtypes.BFloat16:
 		execExpHalfPrecision(input.Flat.([]bfloat16.BFloat16), output.Flat.([]bfloat16.BFloat16))
 	case dtypes.Float16:
@@ -515,6 +508,14 @@ func execExp(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobacke
 // expParallelMinValues is the least number of values a worker takes in Exp (LatFormer's loss, [16, 900, 11] at
 // canvas 30, is split in two); smaller inputs run on the calling goroutine.
 const expParallelMinValues = 1 << 14
+
+// execExpParallel is execExpGeneric with large inputs split across the workers (math.Exp takes 15-20 ns a value;
+// each value on its own, so the same values).
+func execExpParallel[T float32 | float64](backend *gobackend.Backend, inputs, outputs []T) {
+	gobackend.ParallelRange(backend, len(inputs), 64, expParallelMinValues, func(lo, hi int) {
+		execExpGeneric(inputs[lo:hi], outputs[lo:hi])
+	})
+}
 
 func execExpGeneric[T float32 | float64](inputs, outputs []T) {
 	for ii, input := range inputs {

@@ -40,11 +40,8 @@ func avx2SmallBlockedFloat32(lhs, rhs []float32, batchStart, batchCount, lhsCros
 	}
 	vecCols := n - n%8
 	var pack []float32
-	var packBits []uint32
-	if vecCols < n && !avx2SmallTailColsEnabled {
+	if vecCols < n && (!avx2SmallTailColsEnabled || vecCols == 0 && m >= 8) {
 		pack = make([]float32, 8*k) // 8 lhs rows transposed: pack[kk*8+i] = lhs[row+i, kk]
-	} else if vecCols == 0 && m >= 8 {
-		packBits = make([]uint32, 8*k) // the same, for avx2SmallNarrowRows8
 	}
 	for b := batchStart; b < batchStart+batchCount; b++ {
 		l := lhs[b*m*k : (b+1)*m*k]
@@ -55,7 +52,7 @@ func avx2SmallBlockedFloat32(lhs, rhs []float32, batchStart, batchCount, lhsCros
 		}
 		if vecCols < n {
 			if avx2SmallTailColsEnabled {
-				avx2SmallTailColsPacked(l, r, o, m, n, k, vecCols, packBits)
+				avx2SmallTailCols(l, r, o, m, n, k, vecCols, pack)
 			} else {
 				avx2SmallBlockedScalarCols(l, r, o, m, n, k, vecCols, pack)
 			}
@@ -181,13 +178,37 @@ func avx2SmallBlockedScalarCols(l, r, o []float32, m, n, k, vecCols int, pack []
 	packBits := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(pack))), len(pack))
 	for row := 0; row < m; row += 8 {
 		rows := min(8, m-row)
-		for kk := range k {
-			for i := range rows {
-				packBits[kk*8+i] = lBits[(row+i)*k+kk]
+		if rows == 8 && k >= 8 {
+			avx2PackRows8(lBits, packBits, row, k) // by 8x8 tiles in registers
+		} else {
+			for kk := range k {
+				for i := range rows {
+					packBits[kk*8+i] = lBits[(row+i)*k+kk]
+				}
+				for i := rows; i < 8; i++ {
+					packBits[kk*8+i] = 0
+				}
 			}
-			for i := rows; i < 8; i++ {
-				packBits[kk*8+i] = 0
+		}
+		if n == 2 && vecCols == 0 && rows == 8 {
+			// Two columns (LatFormer's mask gradients): both in one pass, two chains in flight, the block's 16
+			// outputs consecutive, stored as two vectors.
+			pk := pack[:8*k]
+			acc0 := archsimd.LoadFloat32x8Slice(pk[0:8]).Mul(archsimd.BroadcastFloat32x8(r[0]))
+			acc1 := archsimd.LoadFloat32x8Slice(pk[0:8]).Mul(archsimd.BroadcastFloat32x8(r[1]))
+			rr := r[:2*k]
+			for kk := 1; kk < k; kk++ {
+				lv := archsimd.LoadFloat32x8Slice(pk[kk*8 : kk*8+8])
+				p0 := lv.Mul(archsimd.BroadcastFloat32x8(rr[2*kk]))
+				p1 := lv.Mul(archsimd.BroadcastFloat32x8(rr[2*kk+1]))
+				acc0 = p0.Add(acc0)
+				acc1 = p1.Add(acc1)
 			}
+			lo := acc0.AsUint32x8().InterleaveLoGrouped(acc1.AsUint32x8()) // rows 0, 1 | 4, 5
+			hi := acc0.AsUint32x8().InterleaveHiGrouped(acc1.AsUint32x8()) // rows 2, 3 | 6, 7
+			lo.Select128FromPair(0, 2, hi).StoreSlice(oBits[row*2 : row*2+8])
+			lo.Select128FromPair(1, 3, hi).StoreSlice(oBits[row*2+8 : row*2+16])
+			continue
 		}
 		for col := vecCols; col < n; col++ {
 			acc := archsimd.LoadFloat32x8((*[8]float32)(pack[0:8])).Mul(archsimd.BroadcastFloat32x8(r[col]))

@@ -41,7 +41,7 @@ var blockedShapes = [][4]int{
 	{1, 64, 9, 100}, {5, 1, 23, 16}, {2, 12, 7, 70}, {1, 33, 65, 129}, {16, 10, 10, 10}, {3, 10, 5, 10},
 	{3, 2, 30, 30}, {2, 3, 50, 9}, {2, 7, 3, 5}, {3, 2, 10, 10},
 	{2, 7, 19, 57}, {1, 160, 10, 10}, {2, 5, 9, 17},
-	// Narrower than 8 columns with 8 rows or more (avx2SmallNarrowRows8): LatFormer's mask gradients at canvas 20
+	// Narrower than 8 columns with 8 rows or more (8-row blocks with the rows in the lanes): LatFormer's mask gradients at canvas 20
 	// ([20, 20] x [20, 2] per query cell), k a multiple of 8, below 8 and above 64.
 	{3, 20, 2, 20}, {2, 16, 1, 8}, {2, 9, 7, 3}, {1, 24, 6, 65},
 }

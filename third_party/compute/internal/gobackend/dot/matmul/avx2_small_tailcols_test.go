@@ -14,7 +14,7 @@ import (
 // TestAVX2SmallTailColsBothPaths runs TestAVX2SmallBlockedMatchesSmall (every shape of blockedShapes, the
 // expert's [10, 10] x [10, 10] among them, bit for bit against the published kernels) with the last n%8
 // columns computed by avx2SmallTailCols (products narrower than 8 columns 8 rows at a time by
-// avx2SmallNarrowRows8, and not) and by avx2SmallBlockedScalarCols.
+// avx2SmallBlockedScalarCols' 8-row blocks, and not) and by avx2SmallBlockedScalarCols.
 func TestAVX2SmallTailColsBothPaths(t *testing.T) {
 	defer func() { avx2SmallTailColsEnabled, avx2SmallNarrowRows8Enabled = true, true }()
 	for _, c := range [][2]bool{{true, true}, {true, false}, {false, false}} {

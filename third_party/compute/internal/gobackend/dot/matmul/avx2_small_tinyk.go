@@ -56,11 +56,6 @@ func avx2SmallTinyKFloat32Transposed(lhs, rhs []float32, batchStart, batchCount,
 		for row := range m {
 			lr := l[row*k : (row+1)*k]
 			for col := 0; col < n; col += 8 {
-				if col+8 > n && n >= 8 {
-					// The row's last partial vector: the 8 columns ending at n instead, stored whole (columns
-					// computed twice get the same bits; a masked store is many times slower on AMD's Zen).
-					col = n - 8
-				}
 				s := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8) // not BroadcastFloat32x8(0): Go compiles that to a legacy-SSE XORPS
 				p := rTPtr + uintptr(col)*iSize
 				for kk := range k {
@@ -68,11 +63,7 @@ func avx2SmallTinyKFloat32Transposed(lhs, rhs []float32, batchStart, batchCount,
 					s = archsimd.BroadcastUint32x8(lr[kk]).AsFloat32x8().Mul(rv).Add(s) // the product first, as `s += l*r` compiles
 					p += uintptr(nPad) * iSize
 				}
-				if n >= 8 {
-					s.Store((*[8]float32)(unsafe.Pointer(&o[row*n+col])))
-				} else {
-					s.StoreSlicePart(o[row*n+col : (row+1)*n])
-				}
+				s.StoreSlicePart(o[row*n+col : (row+1)*n])
 			}
 		}
 	}

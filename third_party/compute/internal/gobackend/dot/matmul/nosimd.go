@@ -220,8 +220,8 @@ func feedWorkItems(
 	if lhsCrossSize > rhsCrossSize {
 		// Split on the LHS dimension, in multiples of LHSPanelCrossSize.
 		lhsSplitSize := (lhsCrossSize + splitFactor - 1) / splitFactor
-		lhsSplitSize = max(1, lhsSplitSize/splitUnit(lhsSplitSize, params.LHSPanelCrossSize, params.LHSL1KernelRows)) *
-			splitUnit(lhsSplitSize, params.LHSPanelCrossSize, params.LHSL1KernelRows)
+		unit := splitUnit(lhsSplitSize, params.LHSPanelCrossSize, params.LHSL1KernelRows)
+		lhsSplitSize = max(1, lhsSplitSize/unit) * unit
 		batchStart := batchIdx
 		for lhsRowIdx := 0; lhsRowIdx < lhsCrossSize; lhsRowIdx += lhsSplitSize {
 			for batchIdx = batchStart; batchIdx < batchSize; batchIdx++ {
@@ -234,8 +234,8 @@ func feedWorkItems(
 	} else {
 		// Split on the RHS dimension, in multiples of RHSPanelCrossSize.
 		rhsSplitSize := (rhsCrossSize + splitFactor - 1) / splitFactor
-		rhsSplitSize = max(1, rhsSplitSize/splitUnit(rhsSplitSize, params.RHSPanelCrossSize, params.RHSL1KernelCols)) *
-			splitUnit(rhsSplitSize, params.RHSPanelCrossSize, params.RHSL1KernelCols)
+		unit := splitUnit(rhsSplitSize, params.RHSPanelCrossSize, params.RHSL1KernelCols)
+		rhsSplitSize = max(1, rhsSplitSize/unit) * unit
 		batchStart := batchIdx
 		for rhsColIdx := 0; rhsColIdx < rhsCrossSize; rhsColIdx += rhsSplitSize {
 			for batchIdx = batchStart; batchIdx < batchSize; batchIdx++ {
