@@ -190,7 +190,7 @@ func execBinaryFloat32(kind int, generic gobackend.NodeExecutor,
 			k.vv(dst[lo:hi], a[lo:hi], b[lo:hi])
 		})
 	default:
-		binaryBroadcastRows(k, dst, a, b, lhs.RawShape.Dimensions, rhs.RawShape.Dimensions, output.RawShape.Dimensions)
+		binaryBroadcastRows(backend, kind, dst, a, b, lhs.RawShape.Dimensions, rhs.RawShape.Dimensions, output.RawShape.Dimensions)
 	}
 	return output, nil
 }
@@ -199,16 +199,75 @@ func execBinaryFloat32(kind int, generic gobackend.NodeExecutor,
 // operands of the same shape; smaller ones run on the calling goroutine.
 const binaryParallelMinValues = 1 << 18
 
+// f32BinaryRowsEnabled lets binaryBroadcastRows hand whole runs of rows to f32BinaryRows (false: a row kernel
+// call per row, for the tests and benchmarks).
+var f32BinaryRowsEnabled = true
+
 // rowAxis is one axis (or several merged ones) of an iteration by rows: its size and the strides of the
 // operands along it (0 where an operand is broadcast along it).
 type rowAxis struct {
 	dim, aStride, bStride int
 }
 
+// The layouts of f32BinaryRows: row r of dst (rowLen values) is
+const (
+	f32RowsVS = iota // a's row r op b[r]
+	f32RowsSV        // a[r] op b's row r
+	f32RowsVB        // a's row r op b (one row for all)
+	f32RowsBV        // a (one row for all) op b's row r
+)
+
+// f32BinaryRows computes rows rows of dst in one of the layouts above with the binary op op (f32Add...): the
+// generic version calls the row kernels of f32Kernels once per row; replaced at init by a vectorized one with
+// the same values where the CPU has one (fastpaths_rows_amd64.go).
+var f32BinaryRows = f32BinaryRowsGeneric
+
+func f32BinaryRowsGeneric(op, mode int, dst, a, b []float32, rowLen, rows int) {
+	f32BinaryRowsCheck(mode, dst, a, b, rowLen, rows)
+	k := &f32Kernels[op]
+	for r := range rows {
+		row := dst[r*rowLen : (r+1)*rowLen]
+		switch mode {
+		case f32RowsVS:
+			k.vs(row, a[r*rowLen:(r+1)*rowLen], b[r:r+1])
+		case f32RowsSV:
+			k.sv(row, a[r:r+1], b[r*rowLen:(r+1)*rowLen])
+		case f32RowsVB:
+			k.vv(row, a[r*rowLen:(r+1)*rowLen], b[:rowLen])
+		default:
+			k.vv(row, a[:rowLen], b[r*rowLen:(r+1)*rowLen])
+		}
+	}
+}
+
+// f32BinaryRowsCheck panics unless the operands of f32BinaryRows hold what its layout reads and writes (the
+// vectorized kernel reads them through pointers).
+func f32BinaryRowsCheck(mode int, dst, a, b []float32, rowLen, rows int) {
+	aLen, bLen := rows*rowLen, rows*rowLen
+	switch mode {
+	case f32RowsVS:
+		bLen = rows
+	case f32RowsSV:
+		aLen = rows
+	case f32RowsVB:
+		bLen = rowLen
+	default:
+		aLen = rowLen
+	}
+	if len(dst) < rows*rowLen || len(a) < aLen || len(b) < bLen {
+		panic("f32BinaryRows: operands shorter than their layout")
+	}
+}
+
+// binaryRowsParallelMinValues is the least number of values a worker takes in f32BinaryRows (the layer norm
+// gradients' [16, 900, 32] at canvas 30 are split in two); smaller ones run on the calling goroutine.
+const binaryRowsParallelMinValues = 1 << 17
+
 // binaryBroadcastRows computes dst = a op b with broadcasting (operands of dst's rank, an axis of size 1 in
 // an operand broadcast to dst's size): the axes of size 1 in dst dropped, adjacent axes along which both
 // operands are broadcast alike merged, the innermost merged axis a row kernel's row.
-func binaryBroadcastRows(k *f32RowKernels, dst, a, b []float32, aDims, bDims, outDims []int) {
+func binaryBroadcastRows(backend *gobackend.Backend, op int, dst, a, b []float32, aDims, bDims, outDims []int) {
+	k := &f32Kernels[op]
 	// Axes from the innermost out, merged while the broadcast pattern is the same.
 	var axes []rowAxis // innermost first
 	var classes []int  // 0: neither broadcast, 1: a broadcast, 2: b broadcast
@@ -239,6 +298,39 @@ func binaryBroadcastRows(k *f32RowKernels, dst, a, b []float32, aDims, bDims, ou
 	}
 	rowLen, class := axes[0].dim, classes[0]
 	outer := axes[1:]
+	if len(outer) == 1 && f32BinaryRowsEnabled {
+		// One outer axis along which one operand moves a row at a time and the other a value at a time (or
+		// not at all): all the rows in one f32BinaryRows call, split across the workers.
+		o, mode := outer[0], -1
+		switch {
+		case class == 2 && o.aStride == rowLen && o.bStride == 1:
+			mode = f32RowsVS
+		case class == 1 && o.aStride == 1 && o.bStride == rowLen:
+			mode = f32RowsSV
+		case class == 0 && o.aStride == rowLen && o.bStride == 0:
+			mode = f32RowsVB
+		case class == 0 && o.aStride == 0 && o.bStride == rowLen:
+			mode = f32RowsBV
+		}
+		if mode >= 0 {
+			minRows := max(1, binaryRowsParallelMinValues/rowLen)
+			gobackend.ParallelRange(backend, o.dim, 1, minRows, func(lo, hi int) {
+				ra, rb := a, b
+				switch mode {
+				case f32RowsVS:
+					ra, rb = a[lo*rowLen:hi*rowLen], b[lo:hi]
+				case f32RowsSV:
+					ra, rb = a[lo:hi], b[lo*rowLen:hi*rowLen]
+				case f32RowsVB:
+					ra = a[lo*rowLen : hi*rowLen]
+				default:
+					rb = b[lo*rowLen : hi*rowLen]
+				}
+				f32BinaryRows(op, mode, dst[lo*rowLen:hi*rowLen], ra, rb, rowLen, hi-lo)
+			})
+			return
+		}
+	}
 	idx := make([]int, len(outer))
 	aOff, bOff := 0, 0
 	for start := 0; start < len(dst); start += rowLen {
@@ -339,6 +431,23 @@ var (
 	}
 )
 
+// f32SumRows8 and f32SumColumns are vectorized kernels for reduceSumFloat32 with its values (set at init where
+// the CPU has them, fastpaths_reduce_amd64.go): f32SumRows8 adds each row of x (rows of rowLen values) to
+// out[off+r], 8 rows at a time, and returns how many rows it did (0: none, sumRowsFloat32 does them);
+// f32SumColumns adds every row of x to out (rows of len(out) values).
+var (
+	f32SumRows8   = func(out []float32, off int, x []float32, rowLen int) int { return 0 }
+	f32SumColumns = func(out, x []float32) {
+		for start := 0; start+len(out) <= len(x); start += len(out) {
+			f32AddRows(out, x[start:start+len(out)])
+		}
+	}
+)
+
+// f32ReduceKernelsEnabled lets reduceSumFloat32 use f32SumRows8 and f32SumColumns (false: the loops over rows,
+// for the tests and benchmarks).
+var f32ReduceKernelsEnabled = true
+
 // f32AddRows adds src to dst in place (dst[i] = dst[i] + src[i]), vectorized where the CPU allows.
 var f32AddRows = func(dst, src []float32) { f32Kernels[f32Add].vv(dst, dst, src) }
 
@@ -408,6 +517,11 @@ func reduceSumFloat32(out, x []float32, dims, reduceAxes []int) {
 		rowsPerStep, outStep = outer[0].dim, outer[0].aStride
 		outer = outer[1:]
 	}
+	if !rowReduced && len(outer) == 1 && outer[0].aStride == 0 && f32ReduceKernelsEnabled {
+		// Every row added to the same outputs (a bias gradient: [16, 900, 32] summed over the batch and cells).
+		f32SumColumns(out[:rowLen], x)
+		return
+	}
 	idx := make([]int, len(outer))
 	off := 0
 	for start := 0; start < len(x); start += rowLen * rowsPerStep {
@@ -440,6 +554,9 @@ func reduceSumFloat32(out, x []float32, dims, reduceAxes []int) {
 func sumRowsFloat32(out []float32, off, outStep int, x []float32, rowLen int) {
 	rows := len(x) / rowLen
 	r := 0
+	if outStep == 1 && f32ReduceKernelsEnabled {
+		r = f32SumRows8(out, off, x, rowLen)
+	}
 	for ; r+4 <= rows; r += 4 {
 		x0 := x[r*rowLen : (r+1)*rowLen]
 		x1 := x[(r+1)*rowLen : (r+2)*rowLen]

@@ -89,6 +89,10 @@ func TestFastBinaryMatchesGeneric(t *testing.T) {
 		{[]int{2, 1, 3}, []int{1, 4, 1}}, {[]int{1, 1}, []int{1, 1}},
 		// A scalar against a tensor of another rank (Adam's and the layers' constants).
 		{[]int{16, 900, 32}, []int{}}, {[]int{}, []int{16, 900, 32}}, {[]int{5}, []int{}}, {[]int{}, []int{3, 1, 4}},
+		// Every layout of f32BinaryRows (a value per row on either side, a row for all on either side), with rows
+		// of whole vectors, a partial vector only and both: the loss' [16, 900, 11] - [16, 900, 1].
+		{[]int{16, 900, 11}, []int{16, 900, 1}}, {[]int{3, 17, 1}, []int{3, 17, 24}}, {[]int{40, 8}, []int{40, 1}},
+		{[]int{5, 3}, []int{1, 3}}, {[]int{1, 19}, []int{6, 19}}, {[]int{4, 1, 33}, []int{4, 5, 33}}, {[]int{9, 1}, []int{9, 5}},
 	}
 	for range 400 {
 		rank := rng.IntN(6)
@@ -104,12 +108,18 @@ func TestFastBinaryMatchesGeneric(t *testing.T) {
 		}
 		cases = append(cases, pair{l, r})
 	}
-	vectorKernels := f32Kernels
-	defer func() { f32Kernels = vectorKernels }()
-	for _, kernels := range []string{"scalar", "in use"} {
-		f32Kernels = f32ScalarKernels
+	vectorKernels, vectorRows := f32Kernels, f32BinaryRows
+	defer func() { f32Kernels, f32BinaryRows, f32BinaryRowsEnabled = vectorKernels, vectorRows, true }()
+	for _, kernels := range []string{"scalar", "in use", "in use, a call per row", "in use, generic rows"} {
+		f32Kernels, f32BinaryRows, f32BinaryRowsEnabled = f32ScalarKernels, f32BinaryRowsGeneric, true
 		if kernels != "scalar" {
-			f32Kernels = vectorKernels
+			f32Kernels, f32BinaryRows = vectorKernels, vectorRows
+		}
+		switch kernels {
+		case "in use, a call per row":
+			f32BinaryRowsEnabled = false
+		case "in use, generic rows":
+			f32BinaryRows = f32BinaryRowsGeneric
 		}
 		testFastBinaryCases(t, b, rng, cases, kernels)
 	}
@@ -172,6 +182,11 @@ func TestFastReduceSumMatchesGeneric(t *testing.T) {
 	cases := []reduceCase{
 		{[]int{16, 900, 32}, []int{0, 1}}, {[]int{16, 900, 32}, []int{2}}, {[]int{16, 1, 900, 900}, []int{3}},
 		{[]int{16, 30, 30, 30, 2}, []int{0, 3}}, {[]int{5}, []int{0}}, {[]int{1, 1}, []int{0, 1}},
+		// f32SumRows8: rows of whole tiles, of a partial tile after whole ones, row counts not a multiple of 8,
+		// and a reduced axis outside the kept one (the same outputs summed again from their values).
+		{[]int{16, 900, 11}, []int{2}}, {[]int{3, 21, 19}, []int{2}}, {[]int{4, 17, 8}, []int{0, 2}}, {[]int{2, 9, 24}, []int{2}},
+		// f32SumColumns: rows of 1 to 3 vectors, partial vectors, more than 32 columns.
+		{[]int{7, 33, 37}, []int{0, 1}}, {[]int{9, 5}, []int{0}}, {[]int{40, 70}, []int{0}}, {[]int{3, 4, 16}, []int{0, 1}}, {[]int{5, 29}, []int{0}}, {[]int{3, 2, 61}, []int{0, 1}},
 	}
 	for range 300 {
 		dims := randomDims(rng, 1+rng.IntN(5), 9)
@@ -204,10 +219,15 @@ func TestFastReduceSumMatchesGeneric(t *testing.T) {
 			}
 			return out.Flat.([]float32)
 		}
-		want, got := run(execReduce), run(execReduceSumFast)
-		if i := sameFloat32s(got, want, true); i >= 0 {
-			t.Fatalf("ReduceSum %v axes %v: output %d: fast %g (%#08x), generic %g (%#08x)", c.dims, c.axes, i,
-				got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+		want := run(execReduce)
+		for _, kernels := range []bool{true, false} {
+			f32ReduceKernelsEnabled = kernels
+			got := run(execReduceSumFast)
+			f32ReduceKernelsEnabled = true
+			if i := sameFloat32s(got, want, true); i >= 0 {
+				t.Fatalf("ReduceSum %v axes %v (row kernels %v): output %d: fast %g (%#08x), generic %g (%#08x)", c.dims, c.axes,
+					kernels, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+			}
 		}
 	}
 }
@@ -345,6 +365,10 @@ func BenchmarkFastPaths(b *testing.B) {
 			[]any{xAct, xBias}, execAdd, execAddFast},
 		{"ReduceSum_16x900x32_axes01", &gobackend.Node{OpType: compute.OpTypeReduceSum, Shape: shapes.Make(dtypes.Float32, 32), Data: []int{0, 1}},
 			[]shapes.Shape{sAct}, []any{xAct}, execReduce, execReduceSumFast},
+		{"ReduceSum_16x900x32_axis2", &gobackend.Node{OpType: compute.OpTypeReduceSum, Shape: shapes.Make(dtypes.Float32, 16, 900), Data: []int{2}},
+			[]shapes.Shape{sAct}, []any{xAct}, execReduce, execReduceSumFast},
+		{"ReduceSum_16x900x11_axis2", &gobackend.Node{OpType: compute.OpTypeReduceSum, Shape: shapes.Make(dtypes.Float32, 16, 900), Data: []int{2}},
+			[]shapes.Shape{sLogit}, []any{xLogit}, execReduce, execReduceSumFast},
 		{"ReduceSum_16x1x900x900_axis3", &gobackend.Node{OpType: compute.OpTypeReduceSum, Shape: shapes.Make(dtypes.Float32, 16, 1, 900), Data: []int{3}},
 			[]shapes.Shape{sBig}, []any{xBig}, execReduce, execReduceSumFast},
 		{"Transpose_16x900x32_to_16x32x900", &gobackend.Node{OpType: compute.OpTypeTranspose, Shape: shapes.Make(dtypes.Float32, 16, 32, 900), Data: []int{0, 2, 1}},

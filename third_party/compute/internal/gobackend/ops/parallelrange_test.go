@@ -76,22 +76,26 @@ func TestBinaryParallelMatchesGeneric(t *testing.T) {
 	b := unlimitedTestBackend(t)
 	rng := rand.New(rand.NewPCG(4, 7))
 	shape := shapes.Make(dtypes.Float32, 16, 1, 400, 401)
-	l := fastTestBuffer(t, b, shape, randomFlat(rng, dtypes.Float32, shape.Size()))
-	r := fastTestBuffer(t, b, shape, randomFlat(rng, dtypes.Float32, shape.Size()))
-	for _, op := range []struct {
-		opType        compute.OpType
-		generic, fast gobackend.NodeExecutor
-	}{{compute.OpTypeMul, execMul, execMulFast}, {compute.OpTypeAdd, execAdd, execAddFast}} {
-		node := &gobackend.Node{OpType: op.opType, Shape: shape}
-		run := func(exec gobackend.NodeExecutor) string {
-			o, err := exec(b, node, []*gobackend.Buffer{l, r}, []bool{false, false})
-			if err != nil {
-				t.Fatal(err)
+	// Same shapes, then rows with a value per row (layer norm's gradient, split in f32BinaryRows) and a row for all.
+	for _, dims := range [][2][]int{{shape.Dimensions, shape.Dimensions}, {{16, 900, 32}, {16, 900, 1}}, {{16, 900, 32}, {1, 1, 32}}} {
+		lShape, rShape := shapes.Make(dtypes.Float32, dims[0]...), shapes.Make(dtypes.Float32, dims[1]...)
+		l := fastTestBuffer(t, b, lShape, randomFlat(rng, dtypes.Float32, lShape.Size()))
+		r := fastTestBuffer(t, b, rShape, randomFlat(rng, dtypes.Float32, rShape.Size()))
+		for _, op := range []struct {
+			opType        compute.OpType
+			generic, fast gobackend.NodeExecutor
+		}{{compute.OpTypeMul, execMul, execMulFast}, {compute.OpTypeAdd, execAdd, execAddFast}, {compute.OpTypeDiv, execDiv, execDivFast}} {
+			node := &gobackend.Node{OpType: op.opType, Shape: lShape}
+			run := func(exec gobackend.NodeExecutor) string {
+				o, err := exec(b, node, []*gobackend.Buffer{l, r}, []bool{false, false})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return fmt.Sprint(o.Flat)
 			}
-			return fmt.Sprint(o.Flat)
-		}
-		if run(op.generic) != run(op.fast) {
-			t.Fatalf("%s %v: split across the workers differs from the generic executor", op.opType, shape.Dimensions)
+			if run(op.generic) != run(op.fast) {
+				t.Fatalf("%s %v %v: split across the workers differs from the generic executor", op.opType, dims[0], dims[1])
+			}
 		}
 	}
 }

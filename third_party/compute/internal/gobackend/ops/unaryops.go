@@ -492,9 +492,9 @@ func execExp(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobacke
 	}
 	switch input.RawShape.DType {
 	case dtypes.Float32:
-		execExpParallel(backend, input.Flat.([]float32), output.Flat.([]float32))
+		execExpParallel(backend, input.Flat.([]float32), output.Flat.([]float32), f32ExpRows)
 	case dtypes.Float64:
-		execExpParallel(backend, input.Flat.([]float64), output.Flat.([]float64))
+		execExpParallel(backend, input.Flat.([]float64), output.Flat.([]float64), execExpGeneric[float64])
 	case dtypes.BFloat16:
 		execExpHalfPrecision(input.Flat.([]bfloat16.BFloat16), output.Flat.([]bfloat16.BFloat16))
 	case dtypes.Float16:
@@ -509,13 +509,17 @@ func execExp(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobacke
 // canvas 30, is split in two); smaller inputs run on the calling goroutine.
 const expParallelMinValues = 1 << 14
 
-// execExpParallel is execExpGeneric with large inputs split across the workers (math.Exp takes 15-20 ns a value;
-// each value on its own, so the same values).
-func execExpParallel[T float32 | float64](backend *gobackend.Backend, inputs, outputs []T) {
+// execExpParallel runs rows (execExpGeneric or a kernel with its bits) with large inputs split across the workers
+// (math.Exp takes 15-20 ns a value; each value on its own, so the same values).
+func execExpParallel[T float32 | float64](backend *gobackend.Backend, inputs, outputs []T, rows func(inputs, outputs []T)) {
 	gobackend.ParallelRange(backend, len(inputs), 64, expParallelMinValues, func(lo, hi int) {
-		execExpGeneric(inputs[lo:hi], outputs[lo:hi])
+		rows(inputs[lo:hi], outputs[lo:hi])
 	})
 }
+
+// f32ExpRows computes Exp of float32 values: execExpGeneric, replaced at init by a vectorized kernel with its bits
+// where the CPU has one (exp_simd_amd64.go).
+var f32ExpRows = execExpGeneric[float32]
 
 func execExpGeneric[T float32 | float64](inputs, outputs []T) {
 	for ii, input := range inputs {

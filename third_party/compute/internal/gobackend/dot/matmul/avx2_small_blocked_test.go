@@ -44,6 +44,9 @@ var blockedShapes = [][4]int{
 	// Narrower than 8 columns with 8 rows or more (8-row blocks with the rows in the lanes): LatFormer's mask gradients at canvas 20
 	// ([20, 20] x [20, 2] per query cell), k a multiple of 8, below 8 and above 64.
 	{3, 20, 2, 20}, {2, 16, 1, 8}, {2, 9, 7, 3}, {1, 24, 6, 65},
+	// Fewer than 4 rows and 8 column vectors or more (a bias gradient, 1ᵀ dy): 64-column blocks, then 24, 8
+	// and scalar columns.
+	{2, 1, 130, 37}, {2, 3, 96, 19}, {1, 1, 200, 300}, {3, 2, 64, 5},
 }
 
 // TestAVX2SmallBlockedMatchesSmall checks that the register-blocked kernels give the bits of the kernels they

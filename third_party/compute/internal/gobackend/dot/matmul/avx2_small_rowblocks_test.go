@@ -13,13 +13,17 @@ import (
 
 // TestAVX2SmallRowBlocksBothPaths runs TestAVX2SmallBlockedMatchesSmall (every shape of blockedShapes, bit for bit
 // against the published kernels) with avx2SmallTailCols' 4- and 2-row blocks and avx2SmallBlockedVectorCols'
-// 3-vector blocks for the last rows switched on and off.
+// 3- and 8-vector blocks for the last rows switched on and off.
 func TestAVX2SmallRowBlocksBothPaths(t *testing.T) {
-	defer func() { avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled = true, true }()
+	defer func() {
+		avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled, avx2SmallRowCols8Enabled = true, true, true
+	}()
 	for _, rows4 := range []bool{true, false} {
 		for _, cols3 := range []bool{true, false} {
-			avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled = rows4, cols3
-			t.Run(fmt.Sprintf("tailrows4=%v_rowcols3=%v", rows4, cols3), TestAVX2SmallBlockedMatchesSmall)
+			for _, cols8 := range []bool{true, false} {
+				avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled, avx2SmallRowCols8Enabled = rows4, cols3, cols8
+				t.Run(fmt.Sprintf("tailrows4=%v_rowcols3=%v_rowcols8=%v", rows4, cols3, cols8), TestAVX2SmallBlockedMatchesSmall)
+			}
 		}
 	}
 }
@@ -32,9 +36,12 @@ func BenchmarkAVX2SmallRowBlocks(b *testing.B) {
 	if !archsimd.X86.AVX2() {
 		b.Skip("AVX2 is not supported on this architecture")
 	}
-	defer func() { avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled = true, true }()
+	defer func() {
+		avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled, avx2SmallRowCols8Enabled = true, true, true
+	}()
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, s := range [][4]int{{3600, 30, 2, 30}, {3600, 2, 30, 30}, {800, 10, 2, 10}, {800, 2, 10, 10}} {
+	// The last two: the bias gradients of the feed-forward layers at canvas 30 (1ᵀ dy, [1, 14400] x [14400, n]).
+	for _, s := range [][4]int{{3600, 30, 2, 30}, {3600, 2, 30, 30}, {800, 10, 2, 10}, {800, 2, 10, 10}, {1, 1, 128, 14400}, {1, 1, 32, 14400}} {
 		batch, m, n, k := s[0], s[1], s[2], s[3]
 		lhs, rhs, out := make([]float32, batch*m*k), make([]float32, batch*k*n), make([]float32, batch*m*n)
 		blockedTestValues(rng, lhs, false)
@@ -45,7 +52,7 @@ func BenchmarkAVX2SmallRowBlocks(b *testing.B) {
 				name = fmt.Sprintf("%dx[%dx%d]x[%dx%d]/blocked", batch, m, k, k, n)
 			}
 			b.Run(name, func(b *testing.B) {
-				avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled = blocked, blocked
+				avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled, avx2SmallRowCols8Enabled = blocked, blocked, false
 				for b.Loop() {
 					avx2SmallBlockedFloat32(lhs, rhs, 0, batch, m, n, k, out)
 				}
