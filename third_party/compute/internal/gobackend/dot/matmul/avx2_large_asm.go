@@ -76,6 +76,15 @@ const avx2LargeDirectMaxSize = 128
 //go:noescape
 func avx2Kernel4x16StripDirectFloat32(lhs *float32, lhsRowStrideBytes int, rhs, out *float32, contractingLen, tiles, outRowStrideBytes, accumulate int)
 
+// avx2Kernel6x16StripDirectFloat32 is in avx2_large_asm_amd64.s.
+//
+//go:noescape
+func avx2Kernel6x16StripDirectFloat32(lhs *float32, lhsRowStrideBytes int, rhs, out *float32, contractingLen, tiles, outRowStrideBytes, accumulate int)
+
+// avx2LargeDirect6RowsEnabled lets avx2LargePanelDirectFloat32 compute the whole 16-column tiles 6 rows at a time
+// (avx2Kernel6x16StripDirectFloat32) before 4 at a time (false: 4 at a time only, for the tests and benchmarks).
+var avx2LargeDirect6RowsEnabled = true
+
 // avx2LargePanelDirectFloat32 computes one lhs panel (rows [rowStart, rowStart+rows)) of one contracting panel
 // ([kStart, kStart+kLen)) times the packed rhs panel (columns [colStart, colStart+cols)) into outputMatrix, as
 // packing the lhs rows, avx2LargeKernelAsmFloat32 and avx2ApplyPackedOutputFloat32 do, with the same bits, but
@@ -119,10 +128,22 @@ func avx2LargePanelDirectFloat32(
 	rhsPtr := unsafe.SliceData(packedRHS)
 	tailRHS := (*float32)(unsafe.Add(unsafe.Pointer(rhsPtr), fullTiles*kernelCols*kLen*4))
 	packedOutPtr := unsafe.SliceData(packedOutput)
+	// The whole tiles of rows [0, r6) 6 rows at a time, the rest 4 at a time: r6 a multiple of 12, so that the
+	// rows left are whole 4-row blocks (a tile is never computed twice: with accumulate that would add it twice).
+	r6 := 0
+	if avx2LargeDirect6RowsEnabled && fullTiles > 0 {
+		r6 = fullRows - fullRows%12
+		for r := 0; r < r6; r += 6 {
+			row := rowStart + r
+			avx2Kernel6x16StripDirectFloat32((*float32)(unsafe.Add(lhsPtr, (row*contractingSize+kStart)*4)), contractingSize*4, rhsPtr,
+				(*float32)(unsafe.Add(outPtr, (row*rhsCrossSize+colStart)*4)),
+				kLen, fullTiles, rhsCrossSize*4, accumulate)
+		}
+	}
 	for r := 0; r < fullRows; r += kernelRows {
 		row := rowStart + r
 		lhsRow := (*float32)(unsafe.Add(lhsPtr, (row*contractingSize+kStart)*4))
-		if fullTiles > 0 {
+		if fullTiles > 0 && r >= r6 {
 			avx2Kernel4x16StripDirectFloat32(lhsRow, contractingSize*4, rhsPtr,
 				(*float32)(unsafe.Add(outPtr, (row*rhsCrossSize+colStart)*4)),
 				kLen, fullTiles, rhsCrossSize*4, accumulate)

@@ -144,6 +144,102 @@ dstore:
 	VZEROUPPER
 	RET
 
+// func avx2Kernel6x16StripDirectFloat32(lhs *float32, lhsRowStrideBytes int, rhs, out *float32, contractingLen, tiles, outRowStrideBytes, accumulate int)
+//
+// avx2Kernel4x16StripDirectFloat32 for 6 lhs rows at a time: 12 accumulators (each rhs vector pair loaded once for
+// 6 rows instead of 4, and 12 independent chains to cover the fused multiply-add's latency), each output the same
+// chain of fused multiply-adds from +0 over k in order, then out = acc + out where accumulate != 0: the same bits.
+TEXT ·avx2Kernel6x16StripDirectFloat32(SB), NOSPLIT, $0-64
+	MOVQ lhs+0(FP), SI
+	MOVQ lhsRowStrideBytes+8(FP), R13
+	MOVQ rhs+16(FP), DI
+	MOVQ out+24(FP), DX
+	MOVQ contractingLen+32(FP), CX
+	MOVQ tiles+40(FP), R8
+	MOVQ outRowStrideBytes+48(FP), R10
+	LEAQ (R10)(R10*2), R9
+	LEAQ (R13)(R13*2), AX
+	LEAQ (R13)(R13*4), BX
+
+d6tile:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	MOVQ SI, R11
+	MOVQ CX, R12
+
+d6kloop:
+	VMOVUPS (DI), Y12
+	VMOVUPS 32(DI), Y13
+	VBROADCASTSS (R11), Y14
+	VFMADD231PS Y12, Y14, Y0
+	VFMADD231PS Y13, Y14, Y1
+	VBROADCASTSS (R11)(R13*1), Y15
+	VFMADD231PS Y12, Y15, Y2
+	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (R11)(R13*2), Y14
+	VFMADD231PS Y12, Y14, Y4
+	VFMADD231PS Y13, Y14, Y5
+	VBROADCASTSS (R11)(AX*1), Y15
+	VFMADD231PS Y12, Y15, Y6
+	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (R11)(R13*4), Y14
+	VFMADD231PS Y12, Y14, Y8
+	VFMADD231PS Y13, Y14, Y9
+	VBROADCASTSS (R11)(BX*1), Y15
+	VFMADD231PS Y12, Y15, Y10
+	VFMADD231PS Y13, Y15, Y11
+	ADDQ $64, DI
+	ADDQ $4, R11
+	DECQ R12
+	JNZ d6kloop
+
+	LEAQ (R10)(R10*4), R12
+	MOVQ accumulate+56(FP), R11
+	TESTQ R11, R11
+	JZ d6store
+	VADDPS (DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	VADDPS (DX)(R10*1), Y2, Y2
+	VADDPS 32(DX)(R10*1), Y3, Y3
+	VADDPS (DX)(R10*2), Y4, Y4
+	VADDPS 32(DX)(R10*2), Y5, Y5
+	VADDPS (DX)(R9*1), Y6, Y6
+	VADDPS 32(DX)(R9*1), Y7, Y7
+	VADDPS (DX)(R10*4), Y8, Y8
+	VADDPS 32(DX)(R10*4), Y9, Y9
+	VADDPS (DX)(R12*1), Y10, Y10
+	VADDPS 32(DX)(R12*1), Y11, Y11
+
+d6store:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, (DX)(R10*1)
+	VMOVUPS Y3, 32(DX)(R10*1)
+	VMOVUPS Y4, (DX)(R10*2)
+	VMOVUPS Y5, 32(DX)(R10*2)
+	VMOVUPS Y6, (DX)(R9*1)
+	VMOVUPS Y7, 32(DX)(R9*1)
+	VMOVUPS Y8, (DX)(R10*4)
+	VMOVUPS Y9, 32(DX)(R10*4)
+	VMOVUPS Y10, (DX)(R12*1)
+	VMOVUPS Y11, 32(DX)(R12*1)
+	ADDQ $64, DX
+	DECQ R8
+	JNZ d6tile
+
+	VZEROUPPER
+	RET
+
 // func avx2Kernel4x16SmallFloat32(lhs *float32, lhsRowStrideBytes int, rhs *float32, rhsRowStrideBytes int, out *float32, outRowStrideBytes, contractingLen, tiles int)
 //
 // The small non-transposed kernel's 4x16 blocks (avx2SmallBlockedVectorCols) from unpacked operands: 4 lhs rows

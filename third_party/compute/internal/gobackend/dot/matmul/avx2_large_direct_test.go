@@ -22,7 +22,7 @@ var largeDirectShapes = append([]struct {
 	m, n, k    int
 	transposed bool
 }{
-	{901, 33, 900, false}, {27, 49, 300, true}, {6, 16, 129, false}, {4, 15, 257, false}, {50, 530, 100, true}, {50, 530, 140, true}, {3, 1040, 2, false},
+	{901, 33, 900, false}, {27, 49, 300, true}, {40, 64, 37, false}, {25, 48, 33, false}, {12, 16, 5, true}, {6, 16, 129, false}, {4, 15, 257, false}, {50, 530, 100, true}, {50, 530, 140, true}, {3, 1040, 2, false},
 }, largeAsmShapes...)
 
 // TestAVX2LargeDirectMatchesPacked checks that avx2LargeMatrixSliceFloat32 gives the same bits with the direct lhs
@@ -34,7 +34,14 @@ func TestAVX2LargeDirectMatchesPacked(t *testing.T) {
 	if !archsimd.X86.AVX2() || !archsimd.X86.FMA() {
 		t.Skip("AVX2 and FMA are not supported on this CPU")
 	}
-	defer func() { avx2LargeDirectEnabled = true }()
+	defer func() { avx2LargeDirectEnabled, avx2LargeDirect6RowsEnabled = true, true }()
+	for _, rows6 := range []bool{true, false} {
+		avx2LargeDirect6RowsEnabled = rows6
+		t.Run(fmt.Sprintf("rows6=%v", rows6), testAVX2LargeDirectMatchesPacked)
+	}
+}
+
+func testAVX2LargeDirectMatchesPacked(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	p := AVX2ParamsFloat32
 	for _, special := range []bool{false, true} {
@@ -76,16 +83,28 @@ func TestAVX2LargeDirectMatchesPacked(t *testing.T) {
 	}
 }
 
-// BenchmarkAVX2LargeDirect times one matrix of the step's large products with packed lhs panels ("packed") and
-// direct ones ("direct"), alternated shape by shape; one core.
+// BenchmarkAVX2LargeDirect times one matrix of the step's large products with packed lhs panels ("packed"), direct
+// ones 4 rows at a time ("direct4") and direct ones 6 rows at a time first ("direct"), alternated shape by shape;
+// one core.
 func BenchmarkAVX2LargeDirect(b *testing.B) {
 	if !archsimd.X86.AVX2() || !archsimd.X86.FMA() {
 		b.Skip("AVX2 and FMA are not supported on this CPU")
 	}
-	defer func() { avx2LargeDirectEnabled = true }()
+	defer func() { avx2LargeDirectEnabled, avx2LargeDirect6RowsEnabled = true, true }()
 	rng := rand.New(rand.NewPCG(1, 2))
 	p := AVX2ParamsFloat32
-	for _, s := range largeAsmShapes[:11] {
+	// The step's shapes at canvas 30 (LatFormer's dense layers, [14400, d] x [d, 128] and back) last.
+	shapes := append(largeAsmShapes[:11:11], struct {
+		m, n, k    int
+		transposed bool
+	}{14400, 128, 32, false}, struct {
+		m, n, k    int
+		transposed bool
+	}{14400, 32, 128, false}, struct {
+		m, n, k    int
+		transposed bool
+	}{14400, 128, 32, true})
+	for _, s := range shapes {
 		layout := dot.LayoutNonTransposed
 		if s.transposed {
 			layout = dot.LayoutTransposed
@@ -95,13 +114,9 @@ func BenchmarkAVX2LargeDirect(b *testing.B) {
 		blockedTestValues(rng, rhs, false)
 		pl, pr, po := make([]float32, p.LHSPanelCrossSize*p.PanelContractingSize),
 			make([]float32, p.PanelContractingSize*p.RHSPanelCrossSize), make([]float32, p.LHSPanelCrossSize*p.RHSPanelCrossSize)
-		for _, direct := range []bool{false, true} {
-			name := fmt.Sprintf("m%d_n%d_k%d_t%v/packed", s.m, s.n, s.k, s.transposed)
-			if direct {
-				name = fmt.Sprintf("m%d_n%d_k%d_t%v/direct", s.m, s.n, s.k, s.transposed)
-			}
-			b.Run(name, func(b *testing.B) {
-				avx2LargeDirectEnabled = direct
+		for _, mode := range []string{"packed", "direct4", "direct"} {
+			b.Run(fmt.Sprintf("m%d_n%d_k%d_t%v/%s", s.m, s.n, s.k, s.transposed, mode), func(b *testing.B) {
+				avx2LargeDirectEnabled, avx2LargeDirect6RowsEnabled = mode != "packed", mode == "direct"
 				for b.Loop() {
 					avx2LargeMatrixSliceFloat32(layout, lhs, rhs, out, s.m, s.n, s.k, 0, s.m, 0, s.n, p, pl, pr, po)
 				}
