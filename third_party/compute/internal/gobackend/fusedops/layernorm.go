@@ -128,10 +128,10 @@ func layerNorm[T float32 | float64](backend *gobackend.Backend, input, output, g
 	}
 
 	if isTrailingAxes && normSize > 0 {
-		// Rows (groups) are independent: split across the workers for large inputs, 4 rows at a time
-		// (layerNormTrailingAxesRows4); the same values on any split.
+		// Rows (groups) are independent: split across the workers for large inputs, in multiples of 8 rows
+		// (layerNormTrailingAxesRows4's vector blocks); the same values on any split.
 		rows := len(inData) / normSize
-		gobackend.ParallelRange(backend, rows, 4, max(1, layerNormParallelMinValues/normSize), func(lo, hi int) {
+		gobackend.ParallelRange(backend, rows, 8, max(1, layerNormParallelMinValues/normSize), func(lo, hi int) {
 			layerNormTrailingAxesRows4(inData[lo*normSize:hi*normSize], outData[lo*normSize:hi*normSize], gammaData, betaData, normSize, epsilon)
 		})
 	} else if isTrailingAxes {
@@ -187,6 +187,11 @@ func layerNormTrailingAxesRows4[T float32 | float64](
 	normSize int,
 	epsilon float64,
 ) {
+	if in32, ok := any(inData).([]float32); ok && layerNormRows8Float32 != nil && layerNormRows8Enabled {
+		// float32 rows 8 at a time in vector lanes where the CPU allows (the same values), the rest below.
+		done := layerNormRows8Float32(in32, any(outData).([]float32), any(gammaData).([]float32), any(betaData).([]float32), normSize, epsilon)
+		inData, outData = inData[done*normSize:], outData[done*normSize:]
+	}
 	outerSize := len(inData) / normSize
 	rows4 := outerSize - outerSize%4
 	normSizeF := T(normSize)
@@ -226,6 +231,14 @@ func layerNormTrailingAxesRows4[T float32 | float64](
 		layerNormTrailingAxes(inData[rows4*normSize:], outData[rows4*normSize:], gammaData, betaData, normSize, epsilon)
 	}
 }
+
+// layerNormRows8Float32 normalizes float32 rows 8 at a time with the values of the loops below and returns how many
+// rows it did (layernorm_simd_amd64.go; nil where the build or the CPU has no vector kernel).
+var layerNormRows8Float32 func(in, out, gamma, beta []float32, normSize int, epsilon float64) int
+
+// layerNormRows8Enabled lets layerNormTrailingAxesRows4 use layerNormRows8Float32 (false: the 4-row loop only, for
+// the tests and benchmarks).
+var layerNormRows8Enabled = true
 
 // layerNormApplyRow is layerNormTrailingAxes' last loop for one row: out = (x - mean) * invStd, times gamma, plus beta.
 func layerNormApplyRow[T float32 | float64](in, out, gammaData, betaData []T, mean, invStd T) {

@@ -3,7 +3,6 @@
 package fusedops
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -30,8 +29,8 @@ func sameBits[T float32 | float64](a, b T) bool {
 }
 
 func checkLayerNormRows4[T float32 | float64](t *testing.T, rng *rand.Rand) {
-	for _, normSize := range []int{1, 3, 8, 32, 33} {
-		for _, rows := range []int{1, 3, 4, 5, 8, 13} {
+	for _, normSize := range []int{1, 3, 8, 11, 32, 33} {
+		for _, rows := range []int{1, 3, 4, 5, 8, 13, 16, 21} {
 			for _, affine := range []bool{false, true} {
 				in := layerNormTestValues[T](rng, rows*normSize)
 				var gamma, beta []T
@@ -51,13 +50,19 @@ func checkLayerNormRows4[T float32 | float64](t *testing.T, rng *rand.Rand) {
 	}
 }
 
-// TestLayerNormRows4MatchesRows: the layer normalization over trailing axes 4 rows at a time gives the bits of the
-// one-row loop, float32 and float64, row lengths 1 to 33, 1 to 13 rows (a remainder of 1 to 3), with and without
+// TestLayerNormRows4MatchesRows: the layer normalization over trailing axes 4 rows at a time (and, for float32, 8 at
+// a time in vector lanes, switched on and off) gives the bits of the one-row loop, float32 and float64, row lengths
+// 1 to 33 (whole and partial 8-column tiles), 1 to 21 rows (remainders of the 8- and 4-row blocks), with and without
 // gamma and beta, values over e^±6.
 func TestLayerNormRows4MatchesRows(t *testing.T) {
-	rng := rand.New(rand.NewPCG(2, 9))
-	checkLayerNormRows4[float32](t, rng)
-	checkLayerNormRows4[float64](t, rng)
+	defer func() { layerNormRows8Enabled = true }()
+	for _, rows8 := range []bool{true, false} {
+		// float32 rows 8 at a time in vector lanes (where the CPU has them) and not.
+		layerNormRows8Enabled = rows8
+		rng := rand.New(rand.NewPCG(2, 9))
+		checkLayerNormRows4[float32](t, rng)
+		checkLayerNormRows4[float64](t, rng)
+	}
 }
 
 // TestLayerNormParallelMatchesRows: the executor's layer normalization of LatFormer's [16, 900, 32] (split across
@@ -96,19 +101,21 @@ func TestLayerNormParallelMatchesRows(t *testing.T) {
 }
 
 // BenchmarkLayerNormRows times LatFormer's layer normalization ([16, 900, 32], gamma and beta) one row at a time
-// and 4 rows at a time, on one core.
+// (rows1), 4 rows at a time (rows4) and, float32 8 rows at a time in vector lanes (rows8), on one core.
 func BenchmarkLayerNormRows(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	in := layerNormTestValues[float32](rng, 16*900*32)
 	gamma, beta := layerNormTestValues[float32](rng, 32), layerNormTestValues[float32](rng, 32)
 	out := make([]float32, len(in))
-	for _, rows4 := range []bool{false, true} {
-		b.Run(fmt.Sprintf("rows4=%v", rows4), func(b *testing.B) {
+	defer func() { layerNormRows8Enabled = true }()
+	for _, mode := range []string{"rows1", "rows4", "rows8"} {
+		b.Run(mode, func(b *testing.B) {
+			layerNormRows8Enabled = mode == "rows8"
 			for b.Loop() {
-				if rows4 {
-					layerNormTrailingAxesRows4(in, out, gamma, beta, 32, 1e-5)
-				} else {
+				if mode == "rows1" {
 					layerNormTrailingAxes(in, out, gamma, beta, 32, 1e-5)
+				} else {
+					layerNormTrailingAxesRows4(in, out, gamma, beta, 32, 1e-5)
 				}
 			}
 		})

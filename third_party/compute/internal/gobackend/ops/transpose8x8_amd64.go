@@ -15,3 +15,9 @@ var transposeTilesEnabled = archsimd.X86.AVX()
 //
 //go:noescape
 func transpose8x8Words32(src *uint32, srcRowStrideBytes int, dst *uint32, dstRowStrideBytes int)
+
+// Transpose8x8Words32 is transpose8x8Words32 for the other executors (the fused layer norm's rows in vector lanes):
+// the 8x8 block of 32-bit words at src (rows srcRowStrideBytes apart) written transposed at dst.
+func Transpose8x8Words32(src *uint32, srcRowStrideBytes int, dst *uint32, dstRowStrideBytes int) {
+	transpose8x8Words32(src, srcRowStrideBytes, dst, dstRowStrideBytes)
+}
