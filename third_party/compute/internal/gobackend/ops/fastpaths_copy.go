@@ -84,6 +84,17 @@ func execTransposeFast(backend *gobackend.Backend, node *gobackend.Node, inputs 
 	}
 	dst := flatWords(output)
 	axes := transposeRowAxes(operand.RawShape.Dimensions, perm)
+	if s, ok := src.([]uint32); ok && len(axes) >= 2 && transposeParallelEnabled {
+		// Large 32-bit transposes split along the output's outermost axis across the workers (a copy: the same
+		// values on any split).
+		d := dst.([]uint32)
+		block := len(d) / axes[0].dim // values per index of the outermost axis
+		gobackend.ParallelRange(backend, axes[0].dim, 1, max(1, transposeParallelMinValues/block), func(lo, hi int) {
+			sub := append([]rowAxis{{dim: hi - lo, aStride: axes[0].aStride}}, axes[1:]...)
+			stridedCopyFrom(d[lo*block:hi*block], s, lo*axes[0].aStride, sub)
+		})
+		return output, nil
+	}
 	switch s := src.(type) {
 	case []uint8:
 		stridedCopy(dst.([]uint8), s, axes)
@@ -96,6 +107,14 @@ func execTransposeFast(backend *gobackend.Backend, node *gobackend.Node, inputs 
 	}
 	return output, nil
 }
+
+// transposeParallelMinValues is the least number of 32-bit values a worker takes in a transpose (LatFormer's
+// [16, 30, 30, 32] and [14400, 32] at canvas 30 are split in two); smaller ones run on the calling goroutine.
+const transposeParallelMinValues = 1 << 17
+
+// transposeParallelEnabled lets execTransposeFast split 32-bit transposes across the workers (false: one
+// goroutine, for the tests and benchmarks).
+var transposeParallelEnabled = true
 
 // transposeRowAxes returns the output's axes (outermost first) with their operand strides, the axes of size 1
 // dropped and output axes merged where they are consecutive in the operand.

@@ -145,3 +145,32 @@ func TestNegFloat32BitsMatchesNeg(t *testing.T) {
 		}
 	}
 }
+
+// TestTransposeParallelMatchesGeneric: large 32-bit transposes split across the workers (LatFormer's [16, 30, 30,
+// 32] with the middle axes swapped, the dense layers' [14400, 32] -> [32, 14400], and an odd outer size) give the
+// generic executor's values.
+func TestTransposeParallelMatchesGeneric(t *testing.T) {
+	b := unlimitedTestBackend(t)
+	rng := rand.New(rand.NewPCG(6, 2))
+	for _, c := range []struct{ dims, perm []int }{
+		{[]int{16, 30, 30, 32}, []int{0, 2, 1, 3}}, {[]int{14400, 32}, []int{1, 0}}, {[]int{7, 130, 150}, []int{2, 0, 1}},
+	} {
+		shape := shapes.Make(dtypes.Float32, c.dims...)
+		outDims := make([]int, len(c.perm))
+		for i, p := range c.perm {
+			outDims[i] = c.dims[p]
+		}
+		in := fastTestBuffer(t, b, shape, randomFlat(rng, dtypes.Float32, shape.Size()))
+		node := &gobackend.Node{OpType: compute.OpTypeTranspose, Shape: shapes.Make(dtypes.Float32, outDims...), Data: c.perm}
+		run := func(exec gobackend.NodeExecutor) string {
+			o, err := exec(b, node, []*gobackend.Buffer{in}, []bool{false})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(o.Flat)
+		}
+		if run(execTranspose) != run(execTransposeFast) {
+			t.Fatalf("Transpose %v perm %v: split across the workers differs from the generic executor", c.dims, c.perm)
+		}
+	}
+}
