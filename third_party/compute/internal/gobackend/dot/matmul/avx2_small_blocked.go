@@ -282,14 +282,34 @@ func avx2SmallBlockedFloat32Transposed(lhs, rhs []float32, batchStart, batchCoun
 		r := rhs[b*n*k : (b+1)*n*k]
 		o := output[b*m*n : (b+1)*m*n]
 		row := 0
+		nBlk := n - n%4 // columns in the 2x4 blocks
 		for ; row+1 < m; row += 2 {
 			col := 0
 			for ; col+3 < n; col += 4 {
 				avx2DotBlock2x4(l, r, o, row, col, n, k)
 			}
+			if avx2SmallTailCols4x1Enabled {
+				continue // the last n%4 columns of these rows below
+			}
 			for ; col < n; col++ {
 				o[row*n+col] = avx2DotTransposed(l[row*k:(row+1)*k], r[col*k:(col+1)*k])
 				o[(row+1)*n+col] = avx2DotTransposed(l[(row+1)*k:(row+2)*k], r[col*k:(col+1)*k])
+			}
+		}
+		if avx2SmallTailCols4x1Enabled && nBlk < n {
+			// The last n%4 columns of the paired rows, 4 rows at a time: 4 independent chains instead of one
+			// (one output at a time, its chain of k/8 fused multiply-adds waits on each one's latency; with
+			// LatFormer's factor gradients, [30, 960] x [30, 960]ᵀ, the 2 columns left took a third of the time).
+			pairRows, r4 := row, 0
+			for ; r4+3 < pairRows; r4 += 4 {
+				for col := nBlk; col < n; col++ {
+					avx2DotBlock4x1(l, r, o, r4, col, n, k)
+				}
+			}
+			for ; r4 < pairRows; r4++ {
+				for col := nBlk; col < n; col++ {
+					o[r4*n+col] = avx2DotTransposed(l[r4*k:(r4+1)*k], r[col*k:(col+1)*k])
+				}
 			}
 		}
 		for ; row < m; row++ {
@@ -365,6 +385,38 @@ func avx2DotBlock2x4Vector(lPtr, rPtr, ls uintptr, kEnd int, o0, o1 *[4]float32)
 	}
 	avx2ReduceSum4x8(a00, a01, a02, a03).Store(o0)
 	avx2ReduceSum4x8(a10, a11, a12, a13).Store(o1)
+}
+
+// avx2SmallTailCols4x1Enabled lets avx2SmallBlockedFloat32Transposed compute the columns left after the 2x4 blocks 4
+// rows at a time (avx2DotBlock4x1; false: one output at a time, for the tests and benchmarks).
+var avx2SmallTailCols4x1Enabled = true
+
+// avx2DotBlock4x1 computes the outputs of rows row..row+3 and column col of avx2SmallFloat32Transposed, each as
+// avx2DotTransposed does (its own 8-lane chain over the full chunks of k, the same reduction tree, then the tail
+// products one by one): 4 chains in flight, the rhs vector loaded once for the 4 rows.
+func avx2DotBlock4x1(l, r, o []float32, row, col, n, k int) {
+	kEnd := k - k%8
+	rc := r[col*k : (col+1)*k]
+	l0, l1, l2, l3 := l[row*k:(row+1)*k], l[(row+1)*k:(row+2)*k], l[(row+2)*k:(row+3)*k], l[(row+3)*k:(row+4)*k]
+	zero := archsimd.LoadFloat32x8(&avx2ZeroFloat32x8)
+	a0, a1, a2, a3 := zero, zero, zero, zero
+	for kk := 0; kk < kEnd; kk += 8 {
+		rv := archsimd.LoadFloat32x8((*[8]float32)(rc[kk : kk+8]))
+		a0 = archsimd.LoadFloat32x8((*[8]float32)(l0[kk:kk+8])).MulAdd(rv, a0)
+		a1 = archsimd.LoadFloat32x8((*[8]float32)(l1[kk:kk+8])).MulAdd(rv, a1)
+		a2 = archsimd.LoadFloat32x8((*[8]float32)(l2[kk:kk+8])).MulAdd(rv, a2)
+		a3 = archsimd.LoadFloat32x8((*[8]float32)(l3[kk:kk+8])).MulAdd(rv, a3)
+	}
+	var res [4]float32
+	avx2ReduceSum4x8(a0, a1, a2, a3).Store(&res)
+	archsimd.ClearAVXUpperBits() // scalar float code next (workerspool.ClearVectorState says why)
+	for i, li := range [4][]float32{l0, l1, l2, l3} {
+		s := res[i]
+		for kk := kEnd; kk < k; kk++ {
+			s += li[kk] * rc[kk]
+		}
+		o[(row+i)*n+col] = s
+	}
 }
 
 // avx2DotBlock2x4Tail adds the products of k from kEnd on to avx2DotBlock2x4's 8 outputs, one by one (unfused).

@@ -47,6 +47,9 @@ var blockedShapes = [][4]int{
 	// Fewer than 4 rows and 8 column vectors or more (a bias gradient, 1ᵀ dy): 64-column blocks, then 24, 8
 	// and scalar columns.
 	{2, 1, 130, 37}, {2, 3, 96, 19}, {1, 1, 200, 300}, {3, 2, 64, 5},
+	// Transposed, k above the lanes path's: columns left after the 4-column blocks for row counts with 4-row
+	// blocks, pairs and an odd row left (LatFormer's factor gradients: [30, 960] x [30, 960]ᵀ), tails of k.
+	{2, 30, 30, 960}, {3, 9, 6, 72}, {2, 14, 7, 81}, {1, 6, 3, 65},
 }
 
 // TestAVX2SmallBlockedMatchesSmall checks that the register-blocked kernels give the bits of the kernels they

@@ -13,15 +13,16 @@ import (
 
 // TestAVX2SmallRowBlocksBothPaths runs TestAVX2SmallBlockedMatchesSmall (every shape of blockedShapes, bit for bit
 // against the published kernels) with avx2SmallTailCols' 4- and 2-row blocks and avx2SmallBlockedVectorCols'
-// 3- and 8-vector blocks for the last rows switched on and off.
+// 3- and 8-vector blocks for the last rows and the transposed kernel's 4x1 tail-column blocks switched on and off.
 func TestAVX2SmallRowBlocksBothPaths(t *testing.T) {
 	defer func() {
-		avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled, avx2SmallRowCols8Enabled = true, true, true
+		avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled, avx2SmallRowCols8Enabled, avx2SmallTailCols4x1Enabled = true, true, true, true
 	}()
 	for _, rows4 := range []bool{true, false} {
 		for _, cols3 := range []bool{true, false} {
 			for _, cols8 := range []bool{true, false} {
-				avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled, avx2SmallRowCols8Enabled = rows4, cols3, cols8
+				// The transposed kernel's 4x1 tail-column blocks go with the 4-row blocks' switch.
+				avx2SmallTailColsRows4Enabled, avx2SmallRowCols3Enabled, avx2SmallRowCols8Enabled, avx2SmallTailCols4x1Enabled = rows4, cols3, cols8, rows4
 				t.Run(fmt.Sprintf("tailrows4=%v_rowcols3=%v_rowcols8=%v", rows4, cols3, cols8), TestAVX2SmallBlockedMatchesSmall)
 			}
 		}
@@ -58,5 +59,28 @@ func BenchmarkAVX2SmallRowBlocks(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkAVX2SmallTransposedTailCols times avx2SmallBlockedFloat32Transposed on LatFormer's factor gradients at
+// canvas 30 (16 x [30, 960] x [30, 960]ᵀ: 2 columns left after the 4-column blocks) with those columns one output
+// at a time ("rows1") and 4 rows at a time ("rows4"). One core.
+func BenchmarkAVX2SmallTransposedTailCols(b *testing.B) {
+	if !archsimd.X86.AVX2() {
+		b.Skip("AVX2 is not supported on this architecture")
+	}
+	defer func() { avx2SmallTailCols4x1Enabled = true }()
+	rng := rand.New(rand.NewPCG(1, 2))
+	batch, m, n, k := 16, 30, 30, 960
+	lhs, rhs, out := make([]float32, batch*m*k), make([]float32, batch*n*k), make([]float32, batch*m*n)
+	blockedTestValues(rng, lhs, false)
+	blockedTestValues(rng, rhs, false)
+	for _, rows4 := range []bool{false, true} {
+		b.Run(fmt.Sprintf("%dx[%dx%d]x[%dx%d]T/rows4=%v", batch, m, k, n, k, rows4), func(b *testing.B) {
+			avx2SmallTailCols4x1Enabled = rows4
+			for b.Loop() {
+				avx2SmallBlockedFloat32Transposed(lhs, rhs, 0, batch, m, n, k, out)
+			}
+		})
 	}
 }
