@@ -139,7 +139,7 @@ func (o *benchOptions) torchRows() ([]torchRow, error) {
 	return rows, nil
 }
 
-// run times the Go steps on each backend, then the PyTorch references, and prints the lines described in
+// run times, canvas by canvas, the Go steps on each backend and then the PyTorch references, and prints the lines described in
 // runBench.
 func (o *benchOptions) run() error {
 	printHost()
@@ -165,67 +165,52 @@ func (o *benchOptions) run() error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	sides := map[int][]benchSide{} // the sides at each reference canvas, for the ratios
-	var all []benchSide
-	for _, cfg := range o.backends {
-		// ours names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run
-		// reads xla/pytorch2.
-		ours, _, _ := strings.Cut(cfg, ":")
-		for _, c := range o.sides {
-			for _, att := range o.attentions {
-				set := o.settings
-				if att == "factored" {
-					set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
-				}
-				var prof *bytes.Buffer
-				var profW io.Writer // nil unless profiling (a nil *bytes.Buffer would be a non-nil io.Writer)
-				if o.topOps > 0 && o.cpuProfile == "" && ours == "go" {
-					prof = &bytes.Buffer{}
-					profW = prof
-				}
-				st, err := benchCanvas(cfg, c, o.batch, o.dim, o.ffn, o.warm, o.steps, set, profW)
-				if err != nil {
-					return fmt.Errorf("backend %s, canvas %d, attention %s: %w", cfg, c, att, err)
-				}
-				fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, att, o.batch, o.dim, st.MedianMs, cfg)
-				fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, att, st)
-				if prof != nil {
-					if shares, err := benchstat.TopOps(prof.Bytes()); err != nil {
-						fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: (profile unreadable: %v)\n", c, att, cfg, err)
-					} else {
-						fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: %s (share of the timed steps' CPU time)\n",
-							c, att, cfg, benchstat.FormatTopOps(shares, o.topOps))
-					}
-				}
-				side := benchSide{fmt.Sprintf("%s %s canvas=%d", ours, att, c), att, ours, st}
-				all = append(all, side)
-				if slices.Contains(o.refCanvases, c) {
-					sides[c] = append(sides[c], side)
-				}
-			}
-		}
-	}
-	if o.reference == "" {
-		warnContended(all)
-		return nil
-	}
-	// Hand the Go heap back to the system, so that the reference's allocations do not compete with it.
-	runtime.GC()
-	debug.FreeOSMemory()
-	return o.runReferences(sides, all)
-}
-
-// runReferences runs, for each PyTorch row (--torch) and each reference canvas, the reference (and the
-// factored one when given) and prints their lines, the ratios of the Go sides at that canvas to them and the
-// contention warnings.
-func (o *benchOptions) runReferences(sides map[int][]benchSide, all []benchSide) error {
+	// Canvas by canvas: our sides, then (at a reference canvas) the PyTorch references right after them, so that
+	// each ratio compares timings taken within a minute or two of each other (the shared host's speed drifts over
+	// the minutes a whole run takes; with every reference at the end, a ratio compared timings minutes apart).
 	rows, err := o.torchRows()
 	if err != nil {
 		return err
 	}
-	for _, row := range rows {
-		for _, c := range o.refCanvases {
-			ref, err := o.runReferencesAt(row, c, sides[c])
+	var all []benchSide
+	for _, c := range o.sides {
+		var sides []benchSide // our sides at this canvas, for the ratios
+		for _, cfg := range o.backends {
+			// ours names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run
+			// reads xla/pytorch2.
+			ours, _, _ := strings.Cut(cfg, ":")
+			for _, att := range o.attentions {
+				side, err := o.timeSide(cfg, ours, c, att)
+				if err != nil {
+					return err
+				}
+				all = append(all, side)
+				sides = append(sides, side)
+			}
+		}
+		if o.reference == "" || !slices.Contains(o.refCanvases, c) {
+			continue
+		}
+		// Hand the Go heap back to the system, so that the reference's allocations do not compete with it.
+		runtime.GC()
+		debug.FreeOSMemory()
+		for _, row := range rows {
+			ref, err := o.runReferencesAt(row, c, sides)
+			if err != nil {
+				return err
+			}
+			all = append(all, ref...)
+		}
+	}
+	for _, c := range o.refCanvases {
+		if o.reference == "" || slices.Contains(o.sides, c) {
+			continue
+		}
+		// A reference canvas without our sides: the references alone (no ratios).
+		runtime.GC()
+		debug.FreeOSMemory()
+		for _, row := range rows {
+			ref, err := o.runReferencesAt(row, c, nil)
 			if err != nil {
 				return err
 			}
@@ -234,6 +219,36 @@ func (o *benchOptions) runReferences(sides map[int][]benchSide, all []benchSide)
 	}
 	warnContended(all)
 	return nil
+}
+
+// timeSide times our step on backend cfg (kind ours) at canvas c with attention path att and prints its lines
+// (and its top ops where asked).
+func (o *benchOptions) timeSide(cfg, ours string, c int, att string) (benchSide, error) {
+	set := o.settings
+	if att == "factored" {
+		set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
+	}
+	var prof *bytes.Buffer
+	var profW io.Writer // nil unless profiling (a nil *bytes.Buffer would be a non-nil io.Writer)
+	if o.topOps > 0 && o.cpuProfile == "" && ours == "go" {
+		prof = &bytes.Buffer{}
+		profW = prof
+	}
+	st, err := benchCanvas(cfg, c, o.batch, o.dim, o.ffn, o.warm, o.steps, set, profW)
+	if err != nil {
+		return benchSide{}, fmt.Errorf("backend %s, canvas %d, attention %s: %w", cfg, c, att, err)
+	}
+	fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, att, o.batch, o.dim, st.MedianMs, cfg)
+	fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, att, st)
+	if prof != nil {
+		if shares, err := benchstat.TopOps(prof.Bytes()); err != nil {
+			fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: (profile unreadable: %v)\n", c, att, cfg, err)
+		} else {
+			fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: %s (share of the timed steps' CPU time)\n",
+				c, att, cfg, benchstat.FormatTopOps(shares, o.topOps))
+		}
+	}
+	return benchSide{fmt.Sprintf("%s %s canvas=%d", ours, att, c), att, ours, st}, nil
 }
 
 // runReferencesAt runs one PyTorch row's references at canvas c and prints them and the ratios of sides.
