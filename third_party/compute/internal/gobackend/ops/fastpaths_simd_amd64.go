@@ -28,6 +28,23 @@ var (
 	f32x8MinusOne = [8]float32{-1, -1, -1, -1, -1, -1, -1, -1}
 )
 
+var u32x8SignBit = [8]uint32{1 << 31, 1 << 31, 1 << 31, 1 << 31, 1 << 31, 1 << 31, 1 << 31, 1 << 31}
+
+// f32NegAVX2 is execNegFloat32Bits 8 values at a time: the sign bits flipped by a vector XOR (the last partial
+// vector masked), the same bits.
+func f32NegAVX2(x, dst []float32) {
+	n := len(x)
+	dst = dst[:n]
+	sign := archsimd.LoadUint32x8(&u32x8SignBit)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8Slice(x[i:i+8]).AsUint32x8().Xor(sign).AsFloat32x8().StoreSlice(dst[i : i+8])
+	}
+	if i < n {
+		archsimd.LoadFloat32x8SlicePart(x[i:]).AsUint32x8().Xor(sign).AsFloat32x8().StoreSlicePart(dst[i:])
+	}
+}
+
 // f32SignAVX2 is f32SignScalar 8 values at a time: 1 where x > 0, then -1 where x < 0, +0 elsewhere.
 func f32SignAVX2(dst, x []float32) {
 	n := len(x)
@@ -91,6 +108,7 @@ func init() {
 		return
 	}
 	f32Sign = f32SignAVX2
+	f32NegRows = f32NegAVX2
 	f32MaxVS, f32MaxVV = f32MaxVSAVX2, f32MaxVVAVX2
 	f32Kernels[f32Add] = f32RowKernels{
 		vv: func(dst, a, b []float32) {

@@ -136,12 +136,18 @@ func TestNegFloat32BitsMatchesNeg(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	in := make([]float32, 10001)
 	fastTestValues(rng, in, true)
-	want, got := make([]float32, len(in)), make([]float32, len(in))
+	want := make([]float32, len(in))
 	execNegGeneric(in, want)
-	execNegFloat32Bits(in, got)
-	for i := range in {
-		if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
-			t.Fatalf("value %d: -(%g) (%#08x): bits %#08x, -x %#08x", i, in[i], math.Float32bits(in[i]), math.Float32bits(got[i]), math.Float32bits(want[i]))
+	// The integer loop and the kernel in use (vectorized where the CPU has it), on lengths with partial vectors.
+	for _, neg := range []func(x, dst []float32){execNegFloat32Bits, f32NegRows} {
+		for _, n := range []int{len(in), 13, 3} {
+			got := make([]float32, n)
+			neg(in[:n], got)
+			for i := range got {
+				if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
+					t.Fatalf("value %d of %d: -(%g) (%#08x): bits %#08x, -x %#08x", i, n, in[i], math.Float32bits(in[i]), math.Float32bits(got[i]), math.Float32bits(want[i]))
+				}
+			}
 		}
 	}
 }
@@ -171,6 +177,26 @@ func TestTransposeParallelMatchesGeneric(t *testing.T) {
 		}
 		if run(execTranspose) != run(execTransposeFast) {
 			t.Fatalf("Transpose %v perm %v: split across the workers differs from the generic executor", c.dims, c.perm)
+		}
+	}
+}
+
+// TestNegParallelMatchesGeneric: a float32 Neg split across the workers (the layer norm gradient's [16, 900, 32])
+// gives -x's bits.
+func TestNegParallelMatchesGeneric(t *testing.T) {
+	b := unlimitedTestBackend(t)
+	rng := rand.New(rand.NewPCG(6, 7))
+	shape := shapes.Make(dtypes.Float32, 16, 900, 32)
+	x := make([]float32, shape.Size())
+	fastTestValues(rng, x, true)
+	o, err := execNeg(b, &gobackend.Node{OpType: compute.OpTypeNeg, Shape: shape}, []*gobackend.Buffer{fastTestBuffer(t, b, shape, slices.Clone(x))}, []bool{false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := o.Flat.([]float32)
+	for i, v := range x {
+		if math.Float32bits(-v) != math.Float32bits(got[i]) {
+			t.Fatalf("value %d: -(%g): bits %#08x, want %#08x", i, v, math.Float32bits(got[i]), math.Float32bits(-v))
 		}
 	}
 }
