@@ -57,8 +57,8 @@ func init() {
 	for i := range expF64PosInf {
 		expF64PosInf[i] = math.Inf(1)
 	}
-	if !envutil.MustReadBool(envutil.SIMD_AVX2_Env, true) || !archsimd.X86.AVX2() {
-		return
+	if !envutil.MustReadBool(envutil.SIMD_AVX2_Env, true) || !archsimd.X86.AVX2() || !archsimd.X86.FMA() {
+		return // (math.Exp takes its FMA path where the CPU has AVX and FMA: the path replicated here)
 	}
 	f32ExpRows = expFloat32AVX2
 }

@@ -57,38 +57,41 @@ func f32SumRows8AVX2(out []float32, off int, x []float32, rowLen int) int {
 	return r
 }
 
-// f32SumColumnsAVX2 adds each row of x (rows of len(out) values) to out, the rows in order: up to 32 columns at a
-// time kept in 4 vector registers over all the rows (the generic loop loads and stores out at every row), the
-// last partial vector masked. Each output the same additions in the same order.
+// f32SumColumnsAVX2 adds each row of x (rows of len(out) values) to out, the rows in order: 32 columns at a time
+// kept in 4 vector registers over all the rows (the generic loop loads and stores out at every row), then the
+// columns left 8 at a time (the last partial vector masked). Each output the same additions in the same order.
+// Only vectors with columns left are addressed (a pointer past the row's end could point past its allocation).
 func f32SumColumnsAVX2(out, x []float32) {
 	rowLen := len(out)
 	if rowLen == 0 {
 		return
 	}
 	rows := len(x) / rowLen
-	iota := archsimd.LoadInt32x8(&f32x8Iota)
 	xp, op := unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(out))
-	for c := 0; c < rowLen; c += 32 {
-		// Lane masks of the 4 vectors at columns c, c+8, c+16, c+24 (all set where 8 columns remain).
-		m0 := iota.Less(archsimd.BroadcastInt32x8(int32(min(8, rowLen-c))))
-		m1 := iota.Less(archsimd.BroadcastInt32x8(int32(max(0, min(8, rowLen-c-8)))))
-		m2 := iota.Less(archsimd.BroadcastInt32x8(int32(max(0, min(8, rowLen-c-16)))))
-		m3 := iota.Less(archsimd.BroadcastInt32x8(int32(max(0, min(8, rowLen-c-24)))))
-		a0 := archsimd.LoadMaskedFloat32x8(f32Vec(op, c), m0)
-		a1 := archsimd.LoadMaskedFloat32x8(f32Vec(op, c+8), m1)
-		a2 := archsimd.LoadMaskedFloat32x8(f32Vec(op, c+16), m2)
-		a3 := archsimd.LoadMaskedFloat32x8(f32Vec(op, c+24), m3)
+	c := 0
+	for ; c+32 <= rowLen; c += 32 {
+		a0, a1 := archsimd.LoadFloat32x8(f32Vec(op, c)), archsimd.LoadFloat32x8(f32Vec(op, c+8))
+		a2, a3 := archsimd.LoadFloat32x8(f32Vec(op, c+16)), archsimd.LoadFloat32x8(f32Vec(op, c+24))
 		for r := range rows {
 			p := unsafe.Add(xp, (r*rowLen+c)*4)
-			a0 = a0.Add(archsimd.LoadMaskedFloat32x8(f32Vec(p, 0), m0))
-			a1 = a1.Add(archsimd.LoadMaskedFloat32x8(f32Vec(p, 8), m1))
-			a2 = a2.Add(archsimd.LoadMaskedFloat32x8(f32Vec(p, 16), m2))
-			a3 = a3.Add(archsimd.LoadMaskedFloat32x8(f32Vec(p, 24), m3))
+			a0 = a0.Add(archsimd.LoadFloat32x8(f32Vec(p, 0)))
+			a1 = a1.Add(archsimd.LoadFloat32x8(f32Vec(p, 8)))
+			a2 = a2.Add(archsimd.LoadFloat32x8(f32Vec(p, 16)))
+			a3 = a3.Add(archsimd.LoadFloat32x8(f32Vec(p, 24)))
 		}
-		a0.StoreMasked(f32Vec(op, c), m0)
-		a1.StoreMasked(f32Vec(op, c+8), m1)
-		a2.StoreMasked(f32Vec(op, c+16), m2)
-		a3.StoreMasked(f32Vec(op, c+24), m3)
+		a0.Store(f32Vec(op, c))
+		a1.Store(f32Vec(op, c+8))
+		a2.Store(f32Vec(op, c+16))
+		a3.Store(f32Vec(op, c+24))
+	}
+	iota := archsimd.LoadInt32x8(&f32x8Iota)
+	for ; c < rowLen; c += 8 {
+		m := iota.Less(archsimd.BroadcastInt32x8(int32(min(8, rowLen-c))))
+		a := archsimd.LoadMaskedFloat32x8(f32Vec(op, c), m)
+		for r := range rows {
+			a = a.Add(archsimd.LoadMaskedFloat32x8(f32Vec(xp, r*rowLen+c), m))
+		}
+		a.StoreMasked(f32Vec(op, c), m)
 	}
 	archsimd.ClearAVXUpperBits() // scalar float code next (workerspool.ClearVectorState says why)
 }
