@@ -170,7 +170,6 @@ func softmaxRowsAVX2(input, output []float32, axisSize int) {
 func softmaxExpRowAVX2(in, out []float32) {
 	const lanes = 8
 	axisSize := len(in)
-	var maxBuf [lanes]float32
 	negInf := archsimd.BroadcastFloat32x8(float32(math.Inf(-1)))
 	tail := axisSize % lanes
 	vecEnd := axisSize - tail
@@ -180,28 +179,28 @@ func softmaxExpRowAVX2(in, out []float32) {
 		m = x.Merge(m, x.Greater(m))
 	}
 	if tail > 0 {
-		iota := archsimd.LoadInt32x8(&[lanes]int32{0, 1, 2, 3, 4, 5, 6, 7})
-		inTail := iota.Less(archsimd.BroadcastInt32x8(int32(tail)))
+		inTail := archsimd.LoadInt32x8(&softmaxIota).Less(archsimd.BroadcastInt32x8(int32(tail)))
 		x := archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Merge(negInf, inTail)
 		m = x.Merge(m, x.Greater(m))
 	}
-	m.Store(&maxBuf)
-	maxVal := float32(math.Inf(-1))
-	for _, v := range maxBuf {
-		if v > maxVal {
-			maxVal = v
-		}
-	}
-	mv := archsimd.BroadcastFloat32x8(maxVal)
-	expRowsAVX2(in[:vecEnd], out[:vecEnd], mv)
-	if tail > 0 {
-		// The row's last partial vector through the same loop, by a vector in memory (no scalar code).
-		var buf [lanes]float32
-		archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Store(&buf)
-		expRowsAVX2(buf[:], buf[:], mv)
-		archsimd.LoadFloat32x8(&buf).StoreSlicePart(out[vecEnd:])
-	}
+	// The lanes' maximum in every lane, in registers (a store and 8 scalar compares per row cost more than a
+	// row of 100 values' exps). No lane is NaN (a NaN never compares greater), so VMAXPS gives the maximum the
+	// scalar loop found, but for the sign of a zero maximum, which leaves every exp(x - max) unchanged (x - (+0)
+	// and x - (-0) differ only for x = -0, and exp of either zero is 1).
+	m = m.Max(m.Permute(archsimd.LoadUint32x8(&softmaxSwap128)))
+	m = m.Max(m.Permute(archsimd.LoadUint32x8(&softmaxSwap64)))
+	mv := m.Max(m.Permute(archsimd.LoadUint32x8(&softmaxSwap32)))
+	expRowsAVX2(in, out, mv) // the row's last partial vector too, masked
 }
+
+// Lane indices for softmaxExpRowAVX2's maximum across lanes (VPERMPS): the 128-bit halves swapped, then pairs,
+// then neighbors; and the lane numbers for its last partial vector's mask.
+var (
+	softmaxSwap128 = [8]uint32{4, 5, 6, 7, 0, 1, 2, 3}
+	softmaxSwap64  = [8]uint32{2, 3, 0, 1, 6, 7, 4, 5}
+	softmaxSwap32  = [8]uint32{1, 0, 3, 2, 5, 4, 7, 6}
+	softmaxIota    = [8]int32{0, 1, 2, 3, 4, 5, 6, 7}
+)
 
 // softmaxNormalizeRowAVX2 multiplies a row of exps by 1/sum (a NaN 1/sum by the scalar loop).
 func softmaxNormalizeRowAVX2(out []float32, sum float32) {
@@ -245,7 +244,7 @@ func exp32x16(x archsimd.Float32x16) archsimd.Float32x16 {
 // XORPS, slow between AVX instructions on this project's AMD EPYC).
 var zeroFloat32x8 [8]float32
 
-// expRowsAVX2 writes fastmath.Exp32(in[i] - mv) to out[i] for every value of in (len(in) a multiple of 8; out may be
+// expRowsAVX2 writes fastmath.Exp32(in[i] - mv) to out[i] for every value of in (the last partial vector masked; out may be
 // in), 8 at a time, operation by operation as exp32x16 does on 16 lanes, in one loop with the constants broadcast
 // once (an exp function per vector was not inlined: each call spilled every vector register and broadcast its
 // constants again).
@@ -268,8 +267,15 @@ func expRowsAVX2(in, out []float32, mv archsimd.Float32x8) {
 	minLog := archsimd.BroadcastFloat32x8(expMinLogF)
 	zero := archsimd.LoadFloat32x8(&zeroFloat32x8)
 	out = out[:len(in)]
-	for i := 0; i+lanes <= len(in); i += lanes {
-		x := archsimd.LoadFloat32x8Slice(in[i : i+lanes]).Sub(mv)
+	for i := 0; i < len(in); i += lanes {
+		whole := i+lanes <= len(in)
+		var v archsimd.Float32x8
+		if whole {
+			v = archsimd.LoadFloat32x8Slice(in[i : i+lanes])
+		} else {
+			v = archsimd.LoadFloat32x8SlicePart(in[i:]) // the last partial vector: its missing lanes not stored
+		}
+		x := v.Sub(mv)
 		zLo := x.GetLo().ConvertToFloat64().Mul(log2E).Add(half).Floor().ConvertToFloat32()
 		zHi := x.GetHi().ConvertToFloat64().Mul(log2E).Add(half).Floor().ConvertToFloat32()
 		z := x.SetLo(zLo).SetHi(zHi)
@@ -282,6 +288,10 @@ func expRowsAVX2(in, out []float32, mv archsimd.Float32x8) {
 		p = p.Mul(g).Add(p2)
 		e := scale.Mul(p.Mul(g.Mul(g)).Add(g).Add(one))
 		e = maxNum.Merge(e, x.Greater(maxLog))
-		zero.Merge(e, x.Less(minLog)).StoreSlice(out[i : i+lanes])
+		if r := zero.Merge(e, x.Less(minLog)); whole {
+			r.StoreSlice(out[i : i+lanes])
+		} else {
+			r.StoreSlicePart(out[i:])
+		}
 	}
 }

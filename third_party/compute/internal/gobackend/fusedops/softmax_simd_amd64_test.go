@@ -102,6 +102,38 @@ func TestSoftmaxRowsSpecialValues(t *testing.T) {
 			}
 		}
 	}
+	// Rows whose maximum is a zero, +0 and -0 mixed in every order (the vector maximum may keep either sign, the
+	// scalar loop the first it meets; every exp(x - max) is the same either way): the same bits.
+	negZero := float32(math.Copysign(0, -1))
+	for _, length := range []int{3, 8, 13, 16, 21} {
+		for pattern := range 8 {
+			in := make([]float32, 2*length)
+			for i := range in {
+				switch (i + pattern) % 4 {
+				case 0:
+					in[i] = negZero
+				case 1:
+					in[i] = 0
+				case 2:
+					in[i] = -float32(1+i%3) * 0.5
+				default:
+					in[i] = negZero
+				}
+			}
+			want := make([]float32, len(in))
+			fusedSoftmax(in, want, 1, shapes.Make(dtypes.Float32, 2, length), fastmath.Exp32)
+			for name, rowsFn := range fns {
+				got := make([]float32, len(in))
+				rowsFn(in, got, length)
+				for i := range want {
+					if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
+						t.Fatalf("%s, row length %d, zeros pattern %d: element %d: got %#x, want %#x", name, length, pattern, i,
+							math.Float32bits(got[i]), math.Float32bits(want[i]))
+					}
+				}
+			}
+		}
+	}
 	for _, rowsFn := range fns {
 		rowsFn([]float32{}, []float32{}, 0) // returns (a zero-length axis once looped forever)
 	}
