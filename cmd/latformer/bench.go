@@ -172,10 +172,20 @@ func (o *benchOptions) run() error {
 	if err != nil {
 		return err
 	}
+	// The reference canvases without our sides come last: their references alone (no ratios).
+	canvases := slices.Clone(o.sides)
+	for _, c := range o.refCanvases {
+		if !slices.Contains(canvases, c) {
+			canvases = append(canvases, c)
+		}
+	}
 	var all []benchSide
-	for _, c := range o.sides {
+	for _, c := range canvases {
 		var sides []benchSide // our sides at this canvas, for the ratios
 		for _, cfg := range o.backends {
+			if !slices.Contains(o.sides, c) {
+				break
+			}
 			// ours names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run
 			// reads xla/pytorch2.
 			ours, _, _ := strings.Cut(cfg, ":")
@@ -196,21 +206,6 @@ func (o *benchOptions) run() error {
 		debug.FreeOSMemory()
 		for _, row := range rows {
 			ref, err := o.runReferencesAt(row, c, sides)
-			if err != nil {
-				return err
-			}
-			all = append(all, ref...)
-		}
-	}
-	for _, c := range o.refCanvases {
-		if o.reference == "" || slices.Contains(o.sides, c) {
-			continue
-		}
-		// A reference canvas without our sides: the references alone (no ratios).
-		runtime.GC()
-		debug.FreeOSMemory()
-		for _, row := range rows {
-			ref, err := o.runReferencesAt(row, c, nil)
 			if err != nil {
 				return err
 			}

@@ -23,12 +23,13 @@ func init() {
 	layerNormRows8Float32 = layerNormRows8Float32AVX2
 }
 
-var layerNormIota = [8]int32{0, 1, 2, 3, 4, 5, 6, 7}
+// laneIota8 holds the lane numbers, for the masks of rows' last partial vectors (layer norm, softmax).
+var laneIota8 = [8]int32{0, 1, 2, 3, 4, 5, 6, 7}
 
 // layerNormRows8Float32AVX2 normalizes the rows of in (rows of normSize >= 8 values) 8 at a time, the rows in
-// vector lanes for the sums: each 8x8 tile transposed (ops.Transpose8x8Words32) so that a column of the 8 rows is a
-// vector, the sum and then the sum of squared differences added in column order from zero (the row's last partial
-// tile: the tile ending at the row's end, its new columns only), the mean and variance divided by normSize, the
+// vector lanes for the sums: each 8x8 tile transposed once (ops.Transpose8x8Words32) so that a column of the 8 rows
+// is a vector, the sum and then the sum of squared differences added in column order from zero, the mean and
+// variance divided by normSize, the
 // inverse standard deviation 1/sqrt(variance + epsilon) in float64 and rounded to float32, then each row
 // normalized along its values: ((x - mean) * invStd) * gamma + beta. Every operation is the scalar code's, in its
 // order, so the same bits. It returns how many rows it did (a multiple of 8; 0 where normSize < 8); the caller does
@@ -40,9 +41,12 @@ func layerNormRows8Float32AVX2(in, out, gamma, beta []float32, normSize int, eps
 	}
 	n := normSize
 	full := n &^ 7
-	var tile [64]uint32
-	tp := unsafe.Pointer(&tile)
-	col := func(t int) archsimd.Float32x8 { return archsimd.LoadFloat32x8((*[8]float32)(unsafe.Add(tp, t*32))) }
+	// The 8 rows' columns as vectors, column j at cols[8j:8j+8]: each 8x8 tile transposed into place, the row's
+	// last partial tile as the tile ending at the row's end (its first columns written again, with the same
+	// values). Both passes read them.
+	cols := make([]float32, 8*n)
+	col := func(j int) archsimd.Float32x8 { return archsimd.LoadFloat32x8((*[8]float32)(cols[8*j : 8*j+8])) }
+	colsBits := (*uint32)(unsafe.Pointer(&cols[0]))
 	var nArr [8]float32
 	for i := range nArr {
 		nArr[i] = float32(n)
@@ -50,41 +54,27 @@ func layerNormRows8Float32AVX2(in, out, gamma, beta []float32, normSize int, eps
 	nF := archsimd.LoadFloat32x8(&nArr)
 	eps := [4]float64{epsilon, epsilon, epsilon, epsilon}
 	one := [4]float64{1, 1, 1, 1}
-	var zeroArr [8]float32
-	tail := archsimd.LoadInt32x8(&layerNormIota).Less(archsimd.BroadcastInt32x8(int32(n - full)))
+	tail := archsimd.LoadInt32x8(&laneIota8).Less(archsimd.BroadcastInt32x8(int32(n - full)))
 	var means, invStds [8]float32
 	r := 0
 	for ; r+8 <= rows; r += 8 {
-		src := (*uint32)(unsafe.Pointer(&in[r*n]))
-		// The row sums, then the sums of squared differences from the means.
-		s := archsimd.LoadFloat32x8(&zeroArr)
+		src := unsafe.Pointer(&in[r*n])
 		for c := 0; c < full; c += 8 {
-			ops.Transpose8x8Words32((*uint32)(unsafe.Add(unsafe.Pointer(src), c*4)), n*4, &tile[0], 32)
-			for t := range 8 {
-				s = s.Add(col(t))
-			}
+			ops.Transpose8x8Words32((*uint32)(unsafe.Add(src, c*4)), n*4, (*uint32)(unsafe.Add(unsafe.Pointer(colsBits), c*32)), 32)
 		}
 		if full < n {
-			ops.Transpose8x8Words32((*uint32)(unsafe.Add(unsafe.Pointer(src), (n-8)*4)), n*4, &tile[0], 32)
-			for t := 8 - (n - full); t < 8; t++ {
-				s = s.Add(col(t))
-			}
+			ops.Transpose8x8Words32((*uint32)(unsafe.Add(src, (n-8)*4)), n*4, (*uint32)(unsafe.Add(unsafe.Pointer(colsBits), (n-8)*32)), 32)
+		}
+		// The row sums, then the sums of squared differences from the means, each in column order from zero.
+		s := archsimd.LoadFloat32x8(&zeroFloat32x8)
+		for j := range n {
+			s = s.Add(col(j))
 		}
 		m := s.Div(nF)
-		v := archsimd.LoadFloat32x8(&zeroArr)
-		for c := 0; c < full; c += 8 {
-			ops.Transpose8x8Words32((*uint32)(unsafe.Add(unsafe.Pointer(src), c*4)), n*4, &tile[0], 32)
-			for t := range 8 {
-				d := col(t).Sub(m)
-				v = v.Add(d.Mul(d))
-			}
-		}
-		if full < n {
-			ops.Transpose8x8Words32((*uint32)(unsafe.Add(unsafe.Pointer(src), (n-8)*4)), n*4, &tile[0], 32)
-			for t := 8 - (n - full); t < 8; t++ {
-				d := col(t).Sub(m)
-				v = v.Add(d.Mul(d))
-			}
+		v := archsimd.LoadFloat32x8(&zeroFloat32x8)
+		for j := range n {
+			d := col(j).Sub(m)
+			v = v.Add(d.Mul(d))
 		}
 		variance := v.Div(nF)
 		invLo := archsimd.LoadFloat64x4(&one).Div(variance.GetLo().ConvertToFloat64().Add(archsimd.LoadFloat64x4(&eps)).Sqrt())

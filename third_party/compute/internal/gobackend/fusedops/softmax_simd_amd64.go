@@ -179,7 +179,7 @@ func softmaxExpRowAVX2(in, out []float32) {
 		m = x.Merge(m, x.Greater(m))
 	}
 	if tail > 0 {
-		inTail := archsimd.LoadInt32x8(&softmaxIota).Less(archsimd.BroadcastInt32x8(int32(tail)))
+		inTail := archsimd.LoadInt32x8(&laneIota8).Less(archsimd.BroadcastInt32x8(int32(tail)))
 		x := archsimd.LoadFloat32x8SlicePart(in[vecEnd:]).Merge(negInf, inTail)
 		m = x.Merge(m, x.Greater(m))
 	}
@@ -194,12 +194,11 @@ func softmaxExpRowAVX2(in, out []float32) {
 }
 
 // Lane indices for softmaxExpRowAVX2's maximum across lanes (VPERMPS): the 128-bit halves swapped, then pairs,
-// then neighbors; and the lane numbers for its last partial vector's mask.
+// then neighbors.
 var (
 	softmaxSwap128 = [8]uint32{4, 5, 6, 7, 0, 1, 2, 3}
 	softmaxSwap64  = [8]uint32{2, 3, 0, 1, 6, 7, 4, 5}
 	softmaxSwap32  = [8]uint32{1, 0, 3, 2, 5, 4, 7, 6}
-	softmaxIota    = [8]int32{0, 1, 2, 3, 4, 5, 6, 7}
 )
 
 // softmaxNormalizeRowAVX2 multiplies a row of exps by 1/sum (a NaN 1/sum by the scalar loop).
@@ -240,7 +239,7 @@ func exp32x16(x archsimd.Float32x16) archsimd.Float32x16 {
 	return archsimd.BroadcastFloat32x16(0).Merge(e, x.Less(archsimd.BroadcastFloat32x16(expMinLogF)))
 }
 
-// zeroFloat32x8 is expRowsAVX2's zero vector (loaded: archsimd.BroadcastFloat32x8(0) compiles to a legacy-SSE
+// zeroFloat32x8 is expRowsAVX2's (and the layer norm's) zero vector (loaded: archsimd.BroadcastFloat32x8(0) compiles to a legacy-SSE
 // XORPS, slow between AVX instructions on this project's AMD EPYC).
 var zeroFloat32x8 [8]float32
 

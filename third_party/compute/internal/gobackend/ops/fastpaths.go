@@ -223,7 +223,6 @@ const (
 var f32BinaryRows = f32BinaryRowsGeneric
 
 func f32BinaryRowsGeneric(op, mode int, dst, a, b []float32, rowLen, rows int) {
-	f32BinaryRowsCheck(mode, dst, a, b, rowLen, rows)
 	k := &f32Kernels[op]
 	for r := range rows {
 		row := dst[r*rowLen : (r+1)*rowLen]
@@ -241,7 +240,7 @@ func f32BinaryRowsGeneric(op, mode int, dst, a, b []float32, rowLen, rows int) {
 }
 
 // f32BinaryRowsCheck panics unless the operands of f32BinaryRows hold what its layout reads and writes (the
-// vectorized kernel reads them through pointers).
+// vectorized kernel reads them through pointers; the generic one slices them, which checks as it goes).
 func f32BinaryRowsCheck(mode int, dst, a, b []float32, rowLen, rows int) {
 	aLen, bLen := rows*rowLen, rows*rowLen
 	switch mode {

@@ -38,7 +38,7 @@ func f32NegAVX2(x, dst []float32) {
 	sign := archsimd.LoadUint32x8(&u32x8SignBit)
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		archsimd.LoadFloat32x8Slice(x[i:i+8]).AsUint32x8().Xor(sign).AsFloat32x8().StoreSlice(dst[i : i+8])
+		archsimd.LoadFloat32x8Slice(x[i : i+8]).AsUint32x8().Xor(sign).AsFloat32x8().StoreSlice(dst[i : i+8])
 	}
 	if i < n {
 		archsimd.LoadFloat32x8SlicePart(x[i:]).AsUint32x8().Xor(sign).AsFloat32x8().StoreSlicePart(dst[i:])
