@@ -64,6 +64,7 @@ def main():
     p.add_argument("--plain-malloc", action="store_true", help="do not re-exec with GLIBC_TUNABLES")
     p.add_argument("--compile", action="store_true", help="time the step with the forward through torch.compile (inductor)")
     p.add_argument("--device", default="cpu", help="torch device of the timed steps (cuda: a GPU; the reference's timer synchronizes)")
+    p.add_argument("--serve", action="store_true", help="time blocks of training steps on request from stdin (the reference's serve)")
     args = p.parse_args()
     if args.device != "cpu":
         torch.set_default_device(args.device)
@@ -107,6 +108,9 @@ def main():
         torch.nn.functional.cross_entropy(run(x).reshape(-1, ref.VOCAB), y.reshape(-1)).backward()
         opt.step()
 
+    if args.serve:
+        ref.serve(step)
+        return 0
     med, low, other = ref.median_ms(step, 3, args.steps)
     print(f"steps={args.steps} step_min_ms={low:.1f} other_procs_cores_during_timing={other:.2f} "
           f"(>0.1 means contended, re-run on an idle machine)")

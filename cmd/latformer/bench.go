@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -139,8 +138,8 @@ func (o *benchOptions) torchRows() ([]torchRow, error) {
 	return rows, nil
 }
 
-// run times, canvas by canvas, the Go steps on each backend and then the PyTorch references, and prints the lines described in
-// runBench.
+// run times, canvas by canvas, the Go steps on each backend and the PyTorch references interleaved
+// (timeCanvas), and prints the lines described in runBench.
 func (o *benchOptions) run() error {
 	printHost()
 	for _, cfg := range o.backends {
@@ -152,8 +151,8 @@ func (o *benchOptions) run() error {
 	}
 	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
 		o.batch, o.dim, o.ffn)
-	fmt.Printf("timing: %d warm-up steps, then %d timed steps per canvas and path (and per PyTorch reference); median and min of the timed steps\n",
-		o.warm, o.steps)
+	fmt.Printf("timing: %d warm-up steps, then %d timed steps per canvas and path (and per PyTorch reference) in %d blocks, "+
+		"every side's blocks interleaved at each canvas; median and min of the timed steps\n", o.warm, o.steps, benchRounds)
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
@@ -165,9 +164,6 @@ func (o *benchOptions) run() error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	// Canvas by canvas: our sides, then (at a reference canvas) the PyTorch references right after them, so that
-	// each ratio compares timings taken within a minute or two of each other (the shared host's speed drifts over
-	// the minutes a whole run takes; with every reference at the end, a ratio compared timings minutes apart).
 	rows, err := o.torchRows()
 	if err != nil {
 		return err
@@ -181,118 +177,180 @@ func (o *benchOptions) run() error {
 	}
 	var all []benchSide
 	for _, c := range canvases {
-		var sides []benchSide // our sides at this canvas, for the ratios
-		for _, cfg := range o.backends {
-			if !slices.Contains(o.sides, c) {
-				break
-			}
-			// ours names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run
-			// reads xla/pytorch2.
-			ours, _, _ := strings.Cut(cfg, ":")
-			for _, att := range o.attentions {
-				side, err := o.timeSide(cfg, ours, c, att)
-				if err != nil {
-					return err
-				}
-				all = append(all, side)
-				sides = append(sides, side)
-			}
+		sides, err := o.timeCanvas(c, rows)
+		if err != nil {
+			return err
 		}
-		if o.reference == "" || !slices.Contains(o.refCanvases, c) {
-			continue
-		}
-		// Hand the Go heap back to the system, so that the reference's allocations do not compete with it.
-		runtime.GC()
-		debug.FreeOSMemory()
-		for _, row := range rows {
-			ref, err := o.runReferencesAt(row, c, sides)
-			if err != nil {
-				return err
-			}
-			all = append(all, ref...)
-		}
+		all = append(all, sides...)
 	}
 	warnContended(all)
 	return nil
 }
 
-// timeSide times our step on backend cfg (kind ours) at canvas c with attention path att and prints its lines
-// (and its top ops where asked).
-func (o *benchOptions) timeSide(cfg, ours string, c int, att string) (benchSide, error) {
-	set := o.settings
-	if att == "factored" {
-		set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
-	}
-	var prof *bytes.Buffer
-	var profW io.Writer // nil unless profiling (a nil *bytes.Buffer would be a non-nil io.Writer)
-	if o.topOps > 0 && o.cpuProfile == "" && ours == "go" {
-		prof = &bytes.Buffer{}
-		profW = prof
-	}
-	st, err := benchCanvas(cfg, c, o.batch, o.dim, o.ffn, o.warm, o.steps, set, profW)
-	if err != nil {
-		return benchSide{}, fmt.Errorf("backend %s, canvas %d, attention %s: %w", cfg, c, att, err)
-	}
-	fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, att, o.batch, o.dim, st.MedianMs, cfg)
-	fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, att, st)
-	if prof != nil {
-		if shares, err := benchstat.TopOps(prof.Bytes()); err != nil {
-			fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: (profile unreadable: %v)\n", c, att, cfg, err)
-		} else {
-			fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: %s (share of the timed steps' CPU time)\n",
-				c, att, cfg, benchstat.FormatTopOps(shares, o.topOps))
-		}
-	}
-	return benchSide{fmt.Sprintf("%s %s canvas=%d", ours, att, c), att, ours, st}, nil
+// benchRounds is the number of blocks each side's timed steps are split into, interleaved with the other
+// sides' blocks at the same canvas; benchPause is the rest between two blocks (a PyTorch build's OpenMP
+// threads spin a while after their last parallel region, Go's background GC may finish a cycle).
+const (
+	benchRounds = 5
+	benchPause  = 100 * time.Millisecond
+)
+
+// timer is a side being timed at one canvas: run times a block of n steps (wall ms each).
+type timer struct {
+	label string
+	times []float64
+	run   func(n int) ([]float64, error)
 }
 
-// runReferencesAt runs one PyTorch row's references at canvas c and prints them and the ratios of sides.
-func (o *benchOptions) runReferencesAt(row torchRow, c int, sides []benchSide) ([]benchSide, error) {
-	args := append([]string{"--steps", fmt.Sprint(o.steps), "--canvas", fmt.Sprint(c),
-		"--batch", fmt.Sprint(o.batch), "--d", fmt.Sprint(o.dim), "--threads", fmt.Sprint(runtime.GOMAXPROCS(0))}, row.args...)
-	torch, err := runReference(row.label, row.python, o.reference, append(slices.Clone(args), "--fit-steps", "0")...)
-	if err != nil {
-		return nil, fmt.Errorf("PyTorch reference (%s, canvas %d): %w", row.label, c, err)
-	}
-	if torch.Steps == 0 { // the shared script does not print its step count: it times --steps
-		torch.Steps = o.steps
-	}
-	fmt.Printf("bench reference=%s canvas=%d batch=%d d=%d step_ms=%.1f\n", row.label, c, o.batch, o.dim, torch.MedianMs)
-	fmt.Printf("bench stats reference=%s canvas=%d %s\n", row.label, c, torch)
-	refs := []benchSide{{name: fmt.Sprintf("%s full canvas=%d", row.label, c), stats: torch}}
-	for _, s := range sides {
-		fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
-			s.ours, row.label, c, s.attention, benchstat.Ratio(s.stats.MedianMs, torch.MedianMs), row.label)
-		fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
-			s.ours, row.label, c, s.attention, benchstat.Ratio(s.stats.MinMs, torch.MinMs))
-	}
-	if o.factoredRef == "" {
-		return refs, nil
-	}
-	fact, err := runReference(row.label, row.python, o.factoredRef, append(args, "--reference", o.reference)...)
-	if err != nil {
-		return nil, fmt.Errorf("PyTorch factored reference (%s, canvas %d): %w", row.label, c, err)
-	}
-	fmt.Printf("bench reference=%s-factored canvas=%d batch=%d d=%d step_ms=%.1f\n", row.label, c, o.batch, o.dim, fact.MedianMs)
-	fmt.Printf("bench stats reference=%s-factored canvas=%d %s\n", row.label, c, fact)
-	refs = append(refs, benchSide{name: fmt.Sprintf("%s factored canvas=%d", row.label, c), stats: fact})
-	for _, s := range sides {
-		if s.attention == "factored" {
-			fmt.Printf("bench ratio %s/%s-factored canvas=%d attention=factored: %.2f (same work)\n", s.ours, row.label, c, benchstat.Ratio(s.stats.MedianMs, fact.MedianMs))
-			fmt.Printf("bench ratio-min %s/%s-factored canvas=%d attention=factored: %.2f (min/min, same work)\n", s.ours, row.label, c, benchstat.Ratio(s.stats.MinMs, fact.MinMs))
+// timeCanvas times every side at canvas c, interleaved: our sides (each backend and attention path) and, at a
+// reference canvas, each PyTorch row's references, built and warmed up first, then benchRounds rounds in which
+// every side times a block of its steps (the order rotating from round to round). A shared host's speed drifts
+// within seconds; timed one after the other, sides compared timings taken up to a minute apart (at canvas 10,
+// ratios of 0.61 to 1.45 in nine runs of the same code). It then prints our sides' lines and the references'
+// with the ratios.
+func (o *benchOptions) timeCanvas(c int, rows []torchRow) ([]benchSide, error) {
+	var timers []*timer
+	var ours []benchSide // labels and paths; stats filled in below
+	var steppers []*goStepper
+	if slices.Contains(o.sides, c) {
+		for _, cfg := range o.backends {
+			// kind names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run
+			// reads xla/pytorch2.
+			kind, _, _ := strings.Cut(cfg, ":")
+			for _, att := range o.attentions {
+				set := o.settings
+				if att == "factored" {
+					set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
+				}
+				st, err := newGoStepper(cfg, c, o.batch, o.dim, o.ffn, o.warm, set, o.topOps > 0 && o.cpuProfile == "" && kind == "go")
+				if err != nil {
+					return nil, fmt.Errorf("backend %s, canvas %d, attention %s: %w", cfg, c, att, err)
+				}
+				steppers = append(steppers, st)
+				ours = append(ours, benchSide{fmt.Sprintf("%s %s canvas=%d", kind, att, c), att, kind, benchstat.StepStats{}})
+				timers = append(timers, &timer{label: cfg + " " + att, run: st.run})
+			}
 		}
 	}
-	return refs, nil
+	type refServer struct {
+		row      torchRow
+		factored bool
+		srv      *benchstat.ReferenceServer
+		t        *timer
+	}
+	var refs []*refServer
+	defer func() {
+		for _, r := range refs {
+			r.srv.Close()
+		}
+	}()
+	if o.reference != "" && slices.Contains(o.refCanvases, c) {
+		// Hand the Go heap back to the system, so that the references' allocations do not compete with it.
+		runtime.GC()
+		debug.FreeOSMemory()
+		for _, row := range rows {
+			args := append([]string{"--canvas", fmt.Sprint(c), "--batch", fmt.Sprint(o.batch), "--d", fmt.Sprint(o.dim),
+				"--threads", fmt.Sprint(runtime.GOMAXPROCS(0))}, row.args...)
+			scripts := []string{o.reference}
+			if o.factoredRef != "" {
+				scripts = append(scripts, o.factoredRef)
+			}
+			for i, script := range scripts {
+				a := slices.Clone(args)
+				if i == 0 {
+					a = append(a, "--fit-steps", "0", "--no-breakdown")
+				} else {
+					a = append(a, "--reference", o.reference)
+				}
+				srv, err := benchstat.StartReference(row.python, script, a...)
+				if err != nil {
+					return nil, fmt.Errorf("PyTorch reference (%s, canvas %d): %w", row.label, c, err)
+				}
+				for _, line := range srv.Shown {
+					fmt.Printf("reference (%s): %s\n", row.label, line)
+				}
+				r := &refServer{row: row, factored: i == 1, srv: srv}
+				r.t = &timer{label: row.label + " " + script, run: srv.Run}
+				refs = append(refs, r)
+				timers = append(timers, r.t)
+			}
+		}
+	}
+	// Contention over the whole interleaved run: the CPU time of processes other than ours and the references'.
+	var pids []int
+	for _, r := range refs {
+		pids = append(pids, r.srv.Pid())
+	}
+	before, errBefore := benchstat.SampleCPUWith(pids...)
+	for round := range benchRounds {
+		n := o.steps/benchRounds + btoi(round < o.steps%benchRounds)
+		if n == 0 {
+			continue
+		}
+		for i := range timers {
+			t := timers[(i+round)%len(timers)]
+			time.Sleep(benchPause)
+			times, err := t.run(n)
+			if err != nil {
+				return nil, fmt.Errorf("canvas %d, %s: %w", c, t.label, err)
+			}
+			t.times = append(t.times, times...)
+		}
+	}
+	after, errAfter := benchstat.SampleCPUWith(pids...)
+	other := benchstat.UnknownCores
+	if errBefore == nil && errAfter == nil {
+		other = benchstat.OtherCoresBetween(before, after)
+	}
+	var sides []benchSide
+	for i := range ours {
+		s, st := &ours[i], steppers[i]
+		s.stats = benchstat.Summarize(timers[i].times, other)
+		cfg := o.backends[i/len(o.attentions)]
+		fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, s.attention, o.batch, o.dim, s.stats.MedianMs, cfg)
+		fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, s.attention, s.stats)
+		if len(st.profiles) > 0 {
+			if shares, err := benchstat.TopOps(st.profiles...); err != nil {
+				fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: (profile unreadable: %v)\n", c, s.attention, cfg, err)
+			} else {
+				fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: %s (share of the timed steps' CPU time)\n",
+					c, s.attention, cfg, benchstat.FormatTopOps(shares, o.topOps))
+			}
+		}
+		sides = append(sides, *s)
+	}
+	all := slices.Clone(sides)
+	for _, r := range refs {
+		st := benchstat.Summarize(r.t.times, other)
+		label, name := r.row.label, fmt.Sprintf("%s full canvas=%d", r.row.label, c)
+		if r.factored {
+			label, name = r.row.label+"-factored", fmt.Sprintf("%s factored canvas=%d", r.row.label, c)
+		}
+		fmt.Printf("bench reference=%s canvas=%d batch=%d d=%d step_ms=%.1f\n", label, c, o.batch, o.dim, st.MedianMs)
+		fmt.Printf("bench stats reference=%s canvas=%d %s\n", label, c, st)
+		all = append(all, benchSide{name: name, stats: st})
+		for _, s := range sides {
+			switch {
+			case !r.factored:
+				fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
+					s.ours, label, c, s.attention, benchstat.Ratio(s.stats.MedianMs, st.MedianMs), label)
+				fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
+					s.ours, label, c, s.attention, benchstat.Ratio(s.stats.MinMs, st.MinMs))
+			case s.attention == "factored":
+				fmt.Printf("bench ratio %s/%s canvas=%d attention=factored: %.2f (same work)\n", s.ours, label, c, benchstat.Ratio(s.stats.MedianMs, st.MedianMs))
+				fmt.Printf("bench ratio-min %s/%s canvas=%d attention=factored: %.2f (min/min, same work)\n", s.ours, label, c, benchstat.Ratio(s.stats.MinMs, st.MinMs))
+			}
+		}
+	}
+	return all, nil
 }
 
-// runReference runs a PyTorch reference script (benchstat.RunReference) and prints its configuration,
-// backend, compile, contention and equality lines prefixed by "reference (label): ".
-func runReference(label, python, script string, args ...string) (benchstat.StepStats, error) {
-	st, lines, err := benchstat.RunReference(python, script, args...)
-	for _, line := range lines {
-		fmt.Printf("reference (%s): %s\n", label, line)
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	return st, err
+	return 0
 }
 
 // benchSide is one timed side of a comparison: an attention path on one of our backends (ours: its kind,
@@ -365,21 +423,29 @@ func benchSettings(dim, ffn int) hparams.Settings {
 	return hparams.Settings{{Key: latformer.ParamDim, Value: dim}, {Key: layers.ParamFFNDim, Value: ffn}, {Key: latformer.ParamAugment, Value: 1}}
 }
 
-// benchCanvas times `steps` training steps on random canvases after `warm` untimed ones on the backend of
-// configuration cfg, and measures how many cores other processes used meanwhile; with prof, it writes a CPU
-// profile of the timed steps there.
-func benchCanvas(cfg string, canvas, batch, dim, ffn, warm, steps int, settings hparams.Settings, prof io.Writer) (benchstat.StepStats, error) {
+// goStepper runs training steps of the reference configuration on random canvases on one backend, for
+// timeCanvas.
+type goStepper struct {
+	learner         *latformer.Learner
+	tokens, targets *tensors.Tensor
+	profile         bool     // keep a CPU profile of each block (for the top-ops line)
+	profiles        [][]byte // the blocks' profiles
+}
+
+// newGoStepper builds the learner of the reference configuration on the backend of configuration cfg at the
+// given canvas and runs `warm` untimed steps (the first compiles the graph).
+func newGoStepper(cfg string, canvas, batch, dim, ffn, warm int, settings hparams.Settings, profile bool) (*goStepper, error) {
 	store, err := latformer.NewStore(benchSettings(dim, ffn).With(settings...))
 	if err != nil {
-		return benchstat.StepStats{}, err
+		return nil, err
 	}
 	b, err := backend.NewWithConfig(cfg)
 	if err != nil {
-		return benchstat.StepStats{}, err
+		return nil, err
 	}
 	learner, err := latformer.NewLearner(b, store, canvas, canvas)
 	if err != nil {
-		return benchstat.StepStats{}, err
+		return nil, err
 	}
 	n := canvas * canvas
 	rng := rand.New(rand.NewPCG(1, uint64(canvas)))
@@ -392,33 +458,34 @@ func benchCanvas(cfg string, canvas, batch, dim, ffn, warm, steps int, settings 
 		})
 		return t
 	}
-	tokens, targets := random(), random()
+	s := &goStepper{learner: learner, tokens: random(), targets: random(), profile: profile}
 	for range warm {
-		if _, err := learner.TrainBatch(tokens, targets); err != nil {
-			return benchstat.StepStats{}, err
+		if _, err := learner.TrainBatch(s.tokens, s.targets); err != nil {
+			return nil, err
 		}
 	}
-	times := make([]float64, 0, steps)
-	if prof != nil {
-		if err := pprof.StartCPUProfile(prof); err != nil {
-			return benchstat.StepStats{}, err
+	return s, nil
+}
+
+// run times n training steps (wall ms each); when profiling, it keeps the block's CPU profile.
+func (s *goStepper) run(n int) ([]float64, error) {
+	var prof bytes.Buffer
+	if s.profile {
+		if err := pprof.StartCPUProfile(&prof); err != nil {
+			return nil, err
 		}
+		defer func() {
+			pprof.StopCPUProfile()
+			s.profiles = append(s.profiles, prof.Bytes())
+		}()
 	}
-	before, errBefore := benchstat.SampleCPU()
-	for range steps {
+	times := make([]float64, 0, n)
+	for range n {
 		start := time.Now()
-		if _, err := learner.TrainBatch(tokens, targets); err != nil {
-			return benchstat.StepStats{}, err
+		if _, err := s.learner.TrainBatch(s.tokens, s.targets); err != nil {
+			return nil, err
 		}
 		times = append(times, float64(time.Since(start).Microseconds())/1000)
 	}
-	after, errAfter := benchstat.SampleCPU()
-	if prof != nil {
-		pprof.StopCPUProfile()
-	}
-	other := benchstat.UnknownCores
-	if errAfter == nil && errBefore == nil {
-		other = benchstat.OtherCoresBetween(before, after)
-	}
-	return benchstat.Summarize(times, other), nil
+	return times, nil
 }

@@ -211,30 +211,6 @@ func TestApplyGODEBUG(t *testing.T) {
 	}
 }
 
-// TestParseReferenceOutput checks the statistics read from the two reference scripts' outputs (median,
-// minimum, contention during the training steps) and the error when the minimum is missing.
-func TestParseReferenceOutput(t *testing.T) {
-	shared := "config: torch 1.13.0a0, threads 2\nbreakdown_mask_expert_fwd_ms=3.1\n" +
-		"step_min_ms=224.1 fwd_min_ms=67.2 other_procs_cores_during_timing=0.31/0.00 (step/fwd; >0.1 means contended)\n" +
-		"step_ms=314.7\nfwd_ms=70.0\ngflop_per_step=1.2\n"
-	st, err := ParseReferenceOutput(shared)
-	if err != nil || st.MedianMs != 314.7 || st.MinMs != 224.1 || st.OtherCores != 0.31 || st.Steps != 0 {
-		t.Errorf("shared reference: %+v, %v; want median 314.7, min 224.1, other 0.31", st, err)
-	}
-	factored := "max_abs_diff_vs_dense=2.09e-07\nsteps=20 step_min_ms=70.4 other_procs_cores_during_timing=0.02 (>0.1)\nstep_ms=71.0\n"
-	st, err = ParseReferenceOutput(factored)
-	if err != nil || st.MedianMs != 71 || st.MinMs != 70.4 || st.OtherCores != 0.02 || st.Steps != 20 {
-		t.Errorf("factored reference: %+v, %v; want 20 steps, median 71, min 70.4, other 0.02", st, err)
-	}
-	st, err = ParseReferenceOutput("step_min_ms=1.5\nstep_ms=2\n")
-	if err != nil || !math.IsNaN(st.OtherCores) {
-		t.Errorf("no contention field: %+v, %v; want NaN cores", st, err)
-	}
-	if _, err := ParseReferenceOutput("step_ms=71.0\n"); err == nil || !strings.Contains(err.Error(), "step_min_ms") {
-		t.Errorf("no minimum: err %v, want one naming step_min_ms", err)
-	}
-}
-
 // TestSoftmaxPath checks which softmax the bench names for builds, CPUs and switches.
 func TestSoftmaxPath(t *testing.T) {
 	avx512, env := cpuAVX512, fakeEnv

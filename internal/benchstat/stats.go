@@ -127,7 +127,29 @@ func SampleCPU() (CPUSample, error) {
 	return CPUSample{busy: busy, self: own, wall: time.Now()}, nil
 }
 
-// OtherCoresBetween returns the cores that processes other than this one kept busy between two samples.
+// SampleCPUWith is SampleCPU counting the CPU time of the processes pids (children timed alongside this one,
+// as the PyTorch reference servers) as this process's own.
+func SampleCPUWith(pids ...int) (CPUSample, error) {
+	s, err := SampleCPU()
+	if err != nil {
+		return s, err
+	}
+	for _, pid := range pids {
+		text, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return s, err
+		}
+		ticks, err := parseSelfStatTicks(string(text))
+		if err != nil {
+			return s, err
+		}
+		s.self += ticks
+	}
+	return s, nil
+}
+
+// OtherCoresBetween returns the cores that processes other than this one (and those SampleCPUWith counted)
+// kept busy between two samples.
 func OtherCoresBetween(before, after CPUSample) float64 {
 	wall := after.wall.Sub(before.wall).Seconds()
 	if wall <= 0 {

@@ -27,26 +27,17 @@ const OtherOps = "other (runtime, GC, glue)"
 // (its function name without the "exec" prefix and the "Fast"/"Generic" suffixes, "DotGeneral" for the matrix
 // products, "Fused..." for the fused ops), and a sample in a worker goroutine (the products' and fused ops'
 // parallel chunks) for the package of its kernel.
-func TopOps(data []byte) ([]OpShare, error) {
-	p, err := profile.Parse(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	valueIdx := len(p.SampleType) - 1 // cpu nanoseconds (the first is the sample count)
+//
+// Several profiles (of blocks of the same steps) count together.
+func TopOps(data ...[]byte) ([]OpShare, error) {
 	totals := map[string]int64{}
 	var all int64
-	for _, s := range p.Sample {
-		var frames []string // leaf first; inlined frames first within a location
-		for _, loc := range s.Location {
-			for _, line := range loc.Line {
-				if line.Function != nil {
-					frames = append(frames, line.Function.Name)
-				}
-			}
+	for _, d := range data {
+		p, err := profile.Parse(bytes.NewReader(d))
+		if err != nil {
+			return nil, err
 		}
-		v := s.Value[valueIdx]
-		totals[OpOfStack(frames)] += v
-		all += v
+		all += addOpTimes(p, totals)
 	}
 	shares := make([]OpShare, 0, len(totals))
 	for op, v := range totals {
@@ -63,6 +54,25 @@ func TopOps(data []byte) ([]OpShare, error) {
 		return shares[i].Op < shares[j].Op
 	})
 	return shares, nil
+}
+
+// addOpTimes adds the CPU time of each op in profile p to totals and returns the profile's total.
+func addOpTimes(p *profile.Profile, totals map[string]int64) (all int64) {
+	valueIdx := len(p.SampleType) - 1 // cpu nanoseconds (the first is the sample count)
+	for _, s := range p.Sample {
+		var frames []string // leaf first; inlined frames first within a location
+		for _, loc := range s.Location {
+			for _, line := range loc.Line {
+				if line.Function != nil {
+					frames = append(frames, line.Function.Name)
+				}
+			}
+		}
+		v := s.Value[valueIdx]
+		totals[OpOfStack(frames)] += v
+		all += v
+	}
+	return all
 }
 
 // OpOfStack names the op of one sample's stack (function names, leaf first): see TopOps.

@@ -64,5 +64,14 @@ func TestTopOps(t *testing.T) {
 	}
 	if got, want := FormatTopOps(shares, 2), "DotGeneral 43.8%, FusedSoftmax 18.8%, 3 others 37.5%"; got != want {
 		t.Errorf("FormatTopOps: %q, want %q", got, want)
+	}	// Two profiles (blocks of the same steps) count together: every time doubled, the same shares.
+	shares, err = TopOps(buf.Bytes(), buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if shares[i].Op != want[i].Op || shares[i].Nanos != 2*want[i].Nanos || math.Abs(shares[i].Share-want[i].Share) > 1e-9 {
+			t.Errorf("two profiles, op %d: got %+v, want %+v with twice the time", i, shares[i], want[i])
+		}
 	}
 }
