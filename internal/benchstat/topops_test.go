@@ -64,7 +64,8 @@ func TestTopOps(t *testing.T) {
 	}
 	if got, want := FormatTopOps(shares, 2), "DotGeneral 43.8%, FusedSoftmax 18.8%, 3 others 37.5%"; got != want {
 		t.Errorf("FormatTopOps: %q, want %q", got, want)
-	}	// Two profiles (blocks of the same steps) count together: every time doubled, the same shares.
+	}
+	// Two profiles (blocks of the same steps) count together: every time doubled, the same shares.
 	shares, err = TopOps(buf.Bytes(), buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
