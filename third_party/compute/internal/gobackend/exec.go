@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/internal/gobackend/workerspool"
 	"github.com/gomlx/compute/shapes"
 	"github.com/pkg/errors"
 )
@@ -177,6 +178,8 @@ func (e *Executable) Execute(inputs []compute.Buffer, donate []bool, _ compute.D
 	// Keep the live executions count.
 	e.backend.NumLiveExecutions.Add(1)
 	defer e.backend.NumLiveExecutions.Add(-1)
+	workerspool.BeginExecution() // process-wide: the workers spin only while one execution runs
+	defer workerspool.EndExecution()
 
 	// Check inputs length
 	params := e.builder.MainFn.Parameters
