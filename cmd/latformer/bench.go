@@ -207,83 +207,125 @@ type timer struct {
 // every side times a block of its steps (the order rotating from round to round). A shared host's speed drifts
 // within seconds; timed one after the other, sides compared timings taken up to a minute apart (at canvas 10,
 // ratios of 0.61 to 1.45 in nine runs of the same code). It then prints our sides' lines and the references'
-// with the ratios.
+// with the ratios. Our learners stay alive meanwhile, with the heap a training keeps (the Go heap is no longer
+// handed back to the system before the references, which made our first steps after it fault their pages in).
 func (o *benchOptions) timeCanvas(c int, rows []torchRow) ([]benchSide, error) {
-	var timers []*timer
-	var ours []benchSide // labels and paths; stats filled in below
-	var steppers []*goStepper
-	if slices.Contains(o.sides, c) {
-		for _, cfg := range o.backends {
-			// kind names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run
-			// reads xla/pytorch2.
-			kind, _, _ := strings.Cut(cfg, ":")
-			for _, att := range o.attentions {
-				set := o.settings
-				if att == "factored" {
-					set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
-				}
-				st, err := newGoStepper(cfg, c, o.batch, o.dim, o.ffn, o.warm, set, o.topOps > 0 && o.cpuProfile == "" && kind == "go")
-				if err != nil {
-					return nil, fmt.Errorf("backend %s, canvas %d, attention %s: %w", cfg, c, att, err)
-				}
-				steppers = append(steppers, st)
-				ours = append(ours, benchSide{fmt.Sprintf("%s %s canvas=%d", kind, att, c), att, kind, benchstat.StepStats{}})
-				timers = append(timers, &timer{label: cfg + " " + att, run: st.run})
-			}
-		}
+	ours, steppers, err := o.ourSides(c)
+	if err != nil {
+		return nil, err
 	}
-	type refServer struct {
-		row      torchRow
-		factored bool
-		srv      *benchstat.ReferenceServer
-		t        *timer
-	}
-	var refs []*refServer
+	refs, err := o.startReferences(c, rows)
 	defer func() {
 		for _, r := range refs {
 			r.srv.Close()
 		}
 	}()
-	if o.reference != "" && slices.Contains(o.refCanvases, c) {
-		// Hand the Go heap back to the system, so that the references' allocations do not compete with it.
-		runtime.GC()
-		debug.FreeOSMemory()
-		for _, row := range rows {
-			args := append([]string{"--canvas", fmt.Sprint(c), "--batch", fmt.Sprint(o.batch), "--d", fmt.Sprint(o.dim),
-				"--threads", fmt.Sprint(runtime.GOMAXPROCS(0))}, row.args...)
-			scripts := []string{o.reference}
-			if o.factoredRef != "" {
-				scripts = append(scripts, o.factoredRef)
-			}
-			for i, script := range scripts {
-				a := slices.Clone(args)
-				if i == 0 {
-					a = append(a, "--fit-steps", "0", "--no-breakdown")
-				} else {
-					a = append(a, "--reference", o.reference)
-				}
-				srv, err := benchstat.StartReference(row.python, script, a...)
-				if err != nil {
-					return nil, fmt.Errorf("PyTorch reference (%s, canvas %d): %w", row.label, c, err)
-				}
-				for _, line := range srv.Shown {
-					fmt.Printf("reference (%s): %s\n", row.label, line)
-				}
-				r := &refServer{row: row, factored: i == 1, srv: srv}
-				r.t = &timer{label: row.label + " " + script, run: srv.Run}
-				refs = append(refs, r)
-				timers = append(timers, r.t)
-			}
-		}
+	if err != nil {
+		return nil, err
 	}
-	// Contention over the whole interleaved run: the CPU time of processes other than ours and the references'.
+	timers := make([]*timer, 0, len(ours)+len(refs))
 	var pids []int
+	for _, st := range steppers {
+		timers = append(timers, st.timer)
+	}
 	for _, r := range refs {
+		timers = append(timers, r.timer)
 		pids = append(pids, r.srv.Pid())
 	}
+	// Contention over the whole interleaved run: the CPU time of processes other than ours and the references'.
 	before, errBefore := benchstat.SampleCPUWith(pids...)
+	if err := runRounds(timers, o.steps, c); err != nil {
+		return nil, err
+	}
+	after, errAfter := benchstat.SampleCPUWith(pids...)
+	other := benchstat.UnknownCores
+	if errBefore == nil && errAfter == nil {
+		other = benchstat.OtherCoresBetween(before, after)
+	}
+	all := o.printOurs(c, ours, steppers, other)
+	for _, r := range refs {
+		all = append(all, o.printReference(c, r, all[:len(ours)], other))
+	}
+	return all, nil
+}
+
+// ourSides builds and warms up our learners at canvas c, one per backend and attention path (none if c is only a
+// reference canvas), and returns the sides they time (statistics filled in by printOurs).
+func (o *benchOptions) ourSides(c int) ([]benchSide, []*goStepper, error) {
+	var ours []benchSide
+	var steppers []*goStepper
+	if !slices.Contains(o.sides, c) {
+		return nil, nil, nil
+	}
+	for _, cfg := range o.backends {
+		// kind names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run reads
+		// xla/pytorch2.
+		kind, _, _ := strings.Cut(cfg, ":")
+		for _, att := range o.attentions {
+			set := o.settings
+			if att == "factored" {
+				set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
+			}
+			st, err := newGoStepper(cfg, c, o.batch, o.dim, o.ffn, o.warm, set, o.topOps > 0 && o.cpuProfile == "" && kind == "go")
+			if err != nil {
+				return nil, nil, fmt.Errorf("backend %s, canvas %d, attention %s: %w", cfg, c, att, err)
+			}
+			st.cfg, st.timer = cfg, &timer{label: cfg + " " + att, run: st.run}
+			steppers = append(steppers, st)
+			ours = append(ours, benchSide{name: fmt.Sprintf("%s %s canvas=%d", kind, att, c), attention: att, ours: kind})
+		}
+	}
+	return ours, steppers, nil
+}
+
+// reference is a PyTorch reference script running as a server (--serve) for one row at one canvas.
+type reference struct {
+	row      torchRow
+	factored bool // the factored (mask-only) script, else the full reference
+	srv      *benchstat.ReferenceServer
+	timer    *timer
+}
+
+// startReferences starts, at a reference canvas, each row's reference servers (the full step and, with
+// --factored-reference, the factored one) and prints their configuration lines; the servers started are returned
+// with an error too, to be closed.
+func (o *benchOptions) startReferences(c int, rows []torchRow) ([]*reference, error) {
+	if o.reference == "" || !slices.Contains(o.refCanvases, c) {
+		return nil, nil
+	}
+	var refs []*reference
+	for _, row := range rows {
+		args := append([]string{"--canvas", fmt.Sprint(c), "--batch", fmt.Sprint(o.batch), "--d", fmt.Sprint(o.dim),
+			"--threads", fmt.Sprint(runtime.GOMAXPROCS(0))}, row.args...)
+		scripts := []string{o.reference}
+		if o.factoredRef != "" {
+			scripts = append(scripts, o.factoredRef)
+		}
+		for i, script := range scripts {
+			a := slices.Clone(args)
+			if i == 0 {
+				a = append(a, "--fit-steps", "0", "--no-breakdown")
+			} else {
+				a = append(a, "--reference", o.reference)
+			}
+			srv, err := benchstat.StartReference(row.python, script, a...)
+			if err != nil {
+				return refs, fmt.Errorf("PyTorch reference (%s, canvas %d): %w", row.label, c, err)
+			}
+			for _, line := range srv.Shown {
+				fmt.Printf("reference (%s): %s\n", row.label, line)
+			}
+			refs = append(refs, &reference{row: row, factored: i == 1, srv: srv, timer: &timer{label: row.label + " " + script, run: srv.Run}})
+		}
+	}
+	return refs, nil
+}
+
+// runRounds times `steps` steps of every timer in benchRounds blocks, round by round, each round's order starting
+// one timer further, with benchPause before each block.
+func runRounds(timers []*timer, steps, c int) error {
 	for round := range benchRounds {
-		n := o.steps/benchRounds + btoi(round < o.steps%benchRounds)
+		n := steps/benchRounds + btoi(round < steps%benchRounds)
 		if n == 0 {
 			continue
 		}
@@ -292,57 +334,56 @@ func (o *benchOptions) timeCanvas(c int, rows []torchRow) ([]benchSide, error) {
 			time.Sleep(benchPause)
 			times, err := t.run(n)
 			if err != nil {
-				return nil, fmt.Errorf("canvas %d, %s: %w", c, t.label, err)
+				return fmt.Errorf("canvas %d, %s: %w", c, t.label, err)
 			}
 			t.times = append(t.times, times...)
 		}
 	}
-	after, errAfter := benchstat.SampleCPUWith(pids...)
-	other := benchstat.UnknownCores
-	if errBefore == nil && errAfter == nil {
-		other = benchstat.OtherCoresBetween(before, after)
-	}
-	var sides []benchSide
+	return nil
+}
+
+// printOurs fills in our sides' statistics (other: the cores other processes used) and prints their lines and top ops.
+func (o *benchOptions) printOurs(c int, ours []benchSide, steppers []*goStepper, other float64) []benchSide {
 	for i := range ours {
 		s, st := &ours[i], steppers[i]
-		s.stats = benchstat.Summarize(timers[i].times, other)
-		cfg := o.backends[i/len(o.attentions)]
-		fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, s.attention, o.batch, o.dim, s.stats.MedianMs, cfg)
+		s.stats = benchstat.Summarize(st.timer.times, other)
+		fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, s.attention, o.batch, o.dim, s.stats.MedianMs, st.cfg)
 		fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, s.attention, s.stats)
-		if len(st.profiles) > 0 {
-			if shares, err := benchstat.TopOps(st.profiles...); err != nil {
-				fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: (profile unreadable: %v)\n", c, s.attention, cfg, err)
-			} else {
-				fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: %s (share of the timed steps' CPU time)\n",
-					c, s.attention, cfg, benchstat.FormatTopOps(shares, o.topOps))
-			}
+		if len(st.profiles) == 0 {
+			continue
 		}
-		sides = append(sides, *s)
-	}
-	all := slices.Clone(sides)
-	for _, r := range refs {
-		st := benchstat.Summarize(r.t.times, other)
-		label, name := r.row.label, fmt.Sprintf("%s full canvas=%d", r.row.label, c)
-		if r.factored {
-			label, name = r.row.label+"-factored", fmt.Sprintf("%s factored canvas=%d", r.row.label, c)
-		}
-		fmt.Printf("bench reference=%s canvas=%d batch=%d d=%d step_ms=%.1f\n", label, c, o.batch, o.dim, st.MedianMs)
-		fmt.Printf("bench stats reference=%s canvas=%d %s\n", label, c, st)
-		all = append(all, benchSide{name: name, stats: st})
-		for _, s := range sides {
-			switch {
-			case !r.factored:
-				fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
-					s.ours, label, c, s.attention, benchstat.Ratio(s.stats.MedianMs, st.MedianMs), label)
-				fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
-					s.ours, label, c, s.attention, benchstat.Ratio(s.stats.MinMs, st.MinMs))
-			case s.attention == "factored":
-				fmt.Printf("bench ratio %s/%s canvas=%d attention=factored: %.2f (same work)\n", s.ours, label, c, benchstat.Ratio(s.stats.MedianMs, st.MedianMs))
-				fmt.Printf("bench ratio-min %s/%s canvas=%d attention=factored: %.2f (min/min, same work)\n", s.ours, label, c, benchstat.Ratio(s.stats.MinMs, st.MinMs))
-			}
+		if shares, err := benchstat.TopOps(st.profiles...); err != nil {
+			fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: (profile unreadable: %v)\n", c, s.attention, st.cfg, err)
+		} else {
+			fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: %s (share of the timed steps' CPU time)\n",
+				c, s.attention, st.cfg, benchstat.FormatTopOps(shares, o.topOps))
 		}
 	}
-	return all, nil
+	return ours
+}
+
+// printReference prints a reference's lines and the ratios of our sides to it, and returns its side.
+func (o *benchOptions) printReference(c int, r *reference, ours []benchSide, other float64) benchSide {
+	st := benchstat.Summarize(r.timer.times, other)
+	label, name := r.row.label, fmt.Sprintf("%s full canvas=%d", r.row.label, c)
+	if r.factored {
+		label, name = r.row.label+"-factored", fmt.Sprintf("%s factored canvas=%d", r.row.label, c)
+	}
+	fmt.Printf("bench reference=%s canvas=%d batch=%d d=%d step_ms=%.1f\n", label, c, o.batch, o.dim, st.MedianMs)
+	fmt.Printf("bench stats reference=%s canvas=%d %s\n", label, c, st)
+	for _, s := range ours {
+		switch {
+		case !r.factored:
+			fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
+				s.ours, label, c, s.attention, benchstat.Ratio(s.stats.MedianMs, st.MedianMs), label)
+			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
+				s.ours, label, c, s.attention, benchstat.Ratio(s.stats.MinMs, st.MinMs))
+		case s.attention == "factored":
+			fmt.Printf("bench ratio %s/%s canvas=%d attention=factored: %.2f (same work)\n", s.ours, label, c, benchstat.Ratio(s.stats.MedianMs, st.MedianMs))
+			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=factored: %.2f (min/min, same work)\n", s.ours, label, c, benchstat.Ratio(s.stats.MinMs, st.MinMs))
+		}
+	}
+	return benchSide{name: name, stats: st}
 }
 
 // btoi is 1 for true, 0 for false.
@@ -360,19 +401,24 @@ type benchSide struct {
 	stats                 benchstat.StepStats
 }
 
-// warnContended prints one warning line per side whose timing shared the CPUs with other processes, or
-// whose contention could not be measured, and a line saying so when none was.
+// warnContended prints a warning line for each contention verdict other than clean, naming the sides it
+// concerns (the sides at a canvas share one: it is measured over their interleaved run), and a line saying so when
+// every side was clean.
 func warnContended(sides []benchSide) {
-	clean := true
+	var verdicts []string
+	names := map[string][]string{}
 	for _, s := range sides {
-		switch v := s.stats.Verdict(); v {
-		case benchstat.VerdictClean:
-		default:
-			clean = false
-			fmt.Printf("bench WARNING %s: %s\n", s.name, v)
+		if v := s.stats.Verdict(); v != benchstat.VerdictClean {
+			if names[v] == nil {
+				verdicts = append(verdicts, v)
+			}
+			names[v] = append(names[v], s.name)
 		}
 	}
-	if clean && len(sides) > 0 {
+	for _, v := range verdicts {
+		fmt.Printf("bench WARNING %s: %s\n", strings.Join(names[v], ", "), v)
+	}
+	if len(verdicts) == 0 && len(sides) > 0 {
 		fmt.Printf("bench contention: none (other processes used at most %.1f core while each side was timed)\n", benchstat.ContendedCores)
 	}
 }
@@ -430,6 +476,8 @@ type goStepper struct {
 	tokens, targets *tensors.Tensor
 	profile         bool     // keep a CPU profile of each block (for the top-ops line)
 	profiles        [][]byte // the blocks' profiles
+	cfg             string   // the backend configuration
+	timer           *timer
 }
 
 // newGoStepper builds the learner of the reference configuration on the backend of configuration cfg at the

@@ -3,6 +3,9 @@
 package main
 
 import (
+	"fmt"
+	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -58,5 +61,68 @@ func TestTorchRows(t *testing.T) {
 func TestThisBuildUsesComputeFork(t *testing.T) {
 	if got := benchstat.ComputeReplacement(); got != benchstat.ComputeFork {
 		t.Errorf("github.com/gomlx/compute is replaced by %q in this build, want %q (go.mod's replace)", got, benchstat.ComputeFork)
+	}
+}
+
+// fakeReference is a reference script for /bin/sh speaking --serve's protocol: every step takes 1000 ms, and each
+// request (and "ready") is appended to the file $FAKE_REF_LOG, tagged with the script's first argument after
+// --canvas, so that the test sees which blocks ran in which order.
+const fakeReference = `echo "config: fake reference $*"
+tag="$1$2$(echo "$*" | grep -c -- --reference)"
+echo "ready $tag" >> "$FAKE_REF_LOG"
+echo ready
+while read cmd n; do
+  case "$cmd" in
+  run) echo "run $n $tag" >> "$FAKE_REF_LOG"; t=""; i=0; while [ $i -lt $n ]; do t="$t${t:+,}1000"; i=$((i+1)); done; echo "times=$t";;
+  *) exit 0;;
+  esac
+done`
+
+// TestBenchInterleavesReferences runs `latformer bench` at canvas 4 against a fake reference (both scripts): our
+// side and both references time 7 steps each in 5 blocks of 2, 2, 1, 1, 1 steps, interleaved (each reference gets
+// its blocks in rounds, not all at once), and the ratio lines compare our median with the references' (1000 ms).
+func TestBenchInterleavesReferences(t *testing.T) {
+	dir := t.TempDir()
+	script, log := dir+"/ref.sh", dir+"/requests.log"
+	if err := os.WriteFile(script, []byte(fakeReference), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FAKE_REF_LOG", log)
+	var runErr error
+	out := captureStdout(t, func() {
+		runErr = runBench([]string{"--canvas", "4", "--reference-canvas", "4", "--attention", "full", "--steps", "7", "--top-ops", "0",
+			"--backends", "go", "--python", "/bin/sh", "--reference", script, "--factored-reference", script})
+	})
+	if runErr != nil {
+		t.Fatalf("bench: %v\n%s", runErr, out)
+	}
+	requests, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(requests)), "\n")
+	// The order rotates: in round r the first side is side r mod 3 (ours, full reference, factored reference).
+	want := []string{"ready --canvas40", "ready --canvas41",
+		"run 2 --canvas40", "run 2 --canvas41", // round 0: ours, full, factored
+		"run 2 --canvas40", "run 2 --canvas41", // round 1: full, factored, ours
+		"run 1 --canvas41", "run 1 --canvas40", // round 2: factored, ours, full
+		"run 1 --canvas40", "run 1 --canvas41", // round 3: ours, full, factored
+		"run 1 --canvas40", "run 1 --canvas41"} // round 4: full, factored, ours
+	if !slices.Equal(lines, want) {
+		t.Errorf("requests to the references:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	var ours, ratio float64
+	for _, line := range strings.Split(out, "\n") {
+		fmt.Sscanf(line, "bench stats canvas=4 attention=full steps=7 median_ms=%g", &ours)
+		fmt.Sscanf(line, "bench ratio go/pytorch canvas=4 attention=full: %g", &ratio)
+	}
+	if !(ours > 0) || math.Abs(ratio-ours/1000) > 0.006 {
+		t.Errorf("our median %v ms, ratio %v; want our median / 1000 ms\n%s", ours, ratio, out)
+	}
+	for _, want := range []string{"bench stats reference=pytorch canvas=4 steps=7 median_ms=1000.0 min_ms=1000.0",
+		"bench stats reference=pytorch-factored canvas=4 steps=7 median_ms=1000.0", "reference (pytorch): config: fake reference"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

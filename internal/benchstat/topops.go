@@ -26,7 +26,7 @@ const OtherOps = "other (runtime, GC, glue)"
 // the CPU time of each op, largest first: a sample counts for the executor the backend's executeNode called
 // (its function name without the "exec" prefix and the "Fast"/"Generic" suffixes, "DotGeneral" for the matrix
 // products, "Fused..." for the fused ops), and a sample in a worker goroutine (the products' and fused ops'
-// parallel chunks) for the package of its kernel.
+// parallel chunks) for the package of its kernel, and a worker goroutine polling for a task as SpinOps.
 //
 // Several profiles (of blocks of the same steps) count together.
 func TopOps(data ...[]byte) ([]OpShare, error) {
@@ -75,8 +75,17 @@ func addOpTimes(p *profile.Profile, totals map[string]int64) (all int64) {
 	return all
 }
 
+// SpinOps names the CPU time of GoMLX's worker goroutines polling for a task before they park
+// (compute-workers-spin.patch): CPU time spent while a processor would otherwise idle, not the step's work.
+const SpinOps = "workers spinning (idle)"
+
 // OpOfStack names the op of one sample's stack (function names, leaf first): see TopOps.
 func OpOfStack(frames []string) string {
+	for _, f := range frames {
+		if strings.HasSuffix(f, "/workerspool.spinForTask") {
+			return SpinOps
+		}
+	}
 	for i, f := range frames {
 		if strings.HasSuffix(f, ").executeNode") && i > 0 {
 			return opName(frames[i-1])

@@ -12,7 +12,8 @@ import (
 
 // TestTopOps builds a CPU profile with known samples and checks each op's CPU time and share: a sample under
 // executeNode counts for the executor it called (generic instances, closures and the exec/Fast prefixes
-// and suffixes stripped), a worker goroutine's sample for its kernel's package, the rest as other.
+// and suffixes stripped), a worker goroutine's sample for its kernel's package, one polling for a task as
+// spinning, the rest as other.
 func TestTopOps(t *testing.T) {
 	const gb = "github.com/gomlx/compute/internal/gobackend"
 	p := &profile.Profile{
@@ -44,6 +45,7 @@ func TestTopOps(t *testing.T) {
 	add(40, loc(gb+"/dot.execDotGeneral"), exec)
 	add(60, loc(gb+"/fusedops.softmaxRowsAVX2"), loc(gb+"/fusedops.execFusedSoftmax"), exec)
 	add(20, loc("runtime.mallocgc"), loc("runtime.gcBgMarkWorker"))
+	add(30, loc("runtime.Gosched"), loc(gb+"/workerspool.spinForTask"), loc(gb+"/workerspool.worker"))
 	var buf bytes.Buffer
 	if err := p.Write(&buf); err != nil {
 		t.Fatal(err)
@@ -52,8 +54,8 @@ func TestTopOps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []OpShare{{"DotGeneral", 140e6, 140.0 / 320}, {"FusedSoftmax", 60e6, 60.0 / 320}, {"Mul", 50e6, 50.0 / 320},
-		{"Transpose", 50e6, 50.0 / 320}, {OtherOps, 20e6, 20.0 / 320}}
+	want := []OpShare{{"DotGeneral", 140e6, 140.0 / 350}, {"FusedSoftmax", 60e6, 60.0 / 350}, {"Mul", 50e6, 50.0 / 350},
+		{"Transpose", 50e6, 50.0 / 350}, {SpinOps, 30e6, 30.0 / 350}, {OtherOps, 20e6, 20.0 / 350}}
 	if len(shares) != len(want) {
 		t.Fatalf("got %d ops %+v, want %d %+v", len(shares), shares, len(want), want)
 	}
@@ -62,7 +64,7 @@ func TestTopOps(t *testing.T) {
 			t.Errorf("op %d: got %+v, want %+v", i, shares[i], want[i])
 		}
 	}
-	if got, want := FormatTopOps(shares, 2), "DotGeneral 43.8%, FusedSoftmax 18.8%, 3 others 37.5%"; got != want {
+	if got, want := FormatTopOps(shares, 2), "DotGeneral 40.0%, FusedSoftmax 17.1%, 4 others 42.9%"; got != want {
 		t.Errorf("FormatTopOps: %q, want %q", got, want)
 	}
 	// Two profiles (blocks of the same steps) count together: every time doubled, the same shares.
