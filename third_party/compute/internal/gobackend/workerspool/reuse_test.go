@@ -219,29 +219,42 @@ func TestSpinningHandOff(t *testing.T) {
 }
 
 // TestNoSpinningWhileExecutionsOverlap: with two executions running, a goroutine that finishes a task parks at once
-// instead of spinning; with one, it spins.
+// instead of spinning; with one, it spins. (Polls with deadlines rather than fixed sleeps: a loaded machine may
+// delay a goroutine, which can only hide a spinner from the two-execution check, never invent one.)
 func TestNoSpinningWhileExecutionsOverlap(t *testing.T) {
-	defer SetSpinDuration(SetSpinDuration(50 * time.Millisecond))
+	defer SetSpinDuration(SetSpinDuration(200 * time.Millisecond))
 	pool := New()
 	pool.SetMaxParallelism(-1)
-	spinnersAfter := func() int32 {
+	waitFor := func(want int32, within time.Duration) bool {
+		for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(100 * time.Microsecond) {
+			if numSpinning.Load() == want {
+				return true
+			}
+		}
+		return numSpinning.Load() == want
+	}
+	runOne := func() {
 		ran := make(chan struct{})
 		pool.WaitToStart(func() { close(ran) })
 		<-ran
-		time.Sleep(5 * time.Millisecond) // the goroutine has finished the task (and spins, or has parked)
-		return numSpinning.Load()
 	}
-	for deadline := time.Now().Add(time.Second); numSpinning.Load() != 0 && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
+	if !waitFor(0, 2*time.Second) {
+		t.Fatalf("%d goroutines still spinning from earlier tests", numSpinning.Load())
 	}
 	BeginExecution()
-	if n := spinnersAfter(); n != 1 {
-		t.Errorf("one execution: %d goroutines spinning after a task, want 1", n)
+	runOne()
+	if !waitFor(1, 2*time.Second) {
+		t.Errorf("one execution: %d goroutines spinning after a task, want 1", numSpinning.Load())
 	}
 	BeginExecution()
-	time.Sleep(time.Millisecond) // the spinner sees the second execution and stops
-	if n := spinnersAfter(); n != 0 {
-		t.Errorf("two executions: %d goroutines spinning after a task, want 0", n)
+	if !waitFor(0, 2*time.Second) { // the spinner sees the second execution and stops
+		t.Fatalf("two executions: %d goroutines still spinning", numSpinning.Load())
+	}
+	runOne()
+	for deadline := time.Now().Add(20 * time.Millisecond); time.Now().Before(deadline); {
+		if n := numSpinning.Load(); n != 0 {
+			t.Fatalf("two executions: %d goroutines spinning after a task, want 0", n)
+		}
 	}
 	EndExecution()
 	EndExecution()
