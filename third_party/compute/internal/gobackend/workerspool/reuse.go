@@ -74,10 +74,10 @@ func worker(task func()) {
 // wakes that CPU (on a virtual machine through the hypervisor), which takes tens of microseconds: a Saturate of
 // empty tasks took 1.6 us back to back and 29 us after 200 us of idleness on this project's 2-core AMD EPYC VM. A
 // training step of small ops forks and joins the workers a hundred times, with gaps of that order in between, and
-// paid the wake-up each time. So a goroutine that finishes a task first spins for a while (SetSpinDuration), polling for an
-// offered task (as OpenMP runtimes do between parallel regions), and parks only then. Which tasks run, and when
-// they may start, does not change: an offered task is taken by a spinning goroutine or, when none takes it, goes
-// the way it went before (a parked goroutine or a new one).
+// paid the wake-up each time. So a goroutine that finishes a task first spins for a while (SetSpinDuration),
+// polling for an offered task (as OpenMP runtimes do between parallel regions), and parks only then. Which tasks
+// run does not change (each exactly once): an offered task is taken by a spinning goroutine or, when none takes
+// it, goes the way it went before (a parked goroutine or a new one).
 
 // spinNanos is how long a worker goroutine polls for a new task before it parks (0: it parks at once):
 // $GOMLX_WORKERS_SPIN as a Go duration ("300us", "0"), else DefaultSpinDuration; see SetSpinDuration.
@@ -92,7 +92,8 @@ func SetSpinDuration(d time.Duration) time.Duration {
 }
 
 // DefaultSpinDuration is the spin duration's default: LatFormer's training step at canvas 10 (about 90 fork-joins in
-// 12 ms) ran 10-25 % faster with 300 us than without spinning on a 2-core AMD EPYC VM, and about as fast with 1 ms.
+// 12 ms) ran 9-20 % faster with 300 us than without spinning on a 2-core AMD EPYC VM (alternated runs), and no
+// faster with 1 ms.
 const DefaultSpinDuration = 300 * time.Microsecond
 
 // spinFromEnv parses $GOMLX_WORKERS_SPIN (a value that is not a duration of 0 or more leaves the default, with a

@@ -259,3 +259,14 @@ func TestNoSpinningWhileExecutionsOverlap(t *testing.T) {
 	EndExecution()
 	EndExecution()
 }
+
+// TestSpinFromEnv checks $GOMLX_WORKERS_SPIN's parsing: unset the default, "0" and durations as given, anything
+// else (not a duration, negative) the default.
+func TestSpinFromEnv(t *testing.T) {
+	for v, want := range map[string]time.Duration{"": DefaultSpinDuration, "0": 0, "0s": 0, "1ms": time.Millisecond,
+		"50us": 50 * time.Microsecond, "fast": DefaultSpinDuration, "-5us": DefaultSpinDuration, "300": DefaultSpinDuration} {
+		if got := spinFromEnv(v); got != want {
+			t.Errorf("spinFromEnv(%q) = %s, want %s", v, got, want)
+		}
+	}
+}
