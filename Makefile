@@ -28,7 +28,7 @@ help:
 	@echo "make test    vet, build the library without cgo, run all tests and a few seconds of fuzzing"
 	@echo "make compute-fork-check  third_party/compute = GoMLX's compute v0.1.2 + docs/upstream's patches, and their tests (part of test)"
 	@echo "make stress  the demo five times, bench, arc-quick and the notebooks, each under a timeout (not part of test)"
-	@echo "make bench   ms per training step (canvas 10/20/30; median and min of 20 steps) on the Go backend and xla:cpu, the top ops of each Go step, PyTorch at each canvas when available: ratios and a contention check"
+	@echo "make bench   ms per training step (canvas 10/20/30; median and min of 20 steps) on the Go backend and xla:cpu, the top ops of each Go step, PyTorch at each canvas when available (every side timed interleaved, in blocks): ratios and a contention check"
 	@echo "make xla-check  demo and a quick arc on xla:cpu (PJRT CPU plugin from PyPI, in .venv-xla/) against the Go backend"
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       Table 2's LatFormer rows (search alone, LatFormer + search, paper protocol, no search); make arc-quick: 8 tasks"
