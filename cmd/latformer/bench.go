@@ -210,7 +210,7 @@ type timer struct {
 // with the ratios. Our learners stay alive meanwhile, with the heap a training keeps (the Go heap is no longer
 // handed back to the system before the references, which made our first steps after it fault their pages in).
 func (o *benchOptions) timeCanvas(c int, rows []torchRow) ([]benchSide, error) {
-	ours, steppers, err := o.ourSides(c)
+	steppers, err := o.ourSides(c)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func (o *benchOptions) timeCanvas(c int, rows []torchRow) ([]benchSide, error) {
 	if err != nil {
 		return nil, err
 	}
-	timers := make([]*timer, 0, len(ours)+len(refs))
+	timers := make([]*timer, 0, len(steppers)+len(refs))
 	var pids []int
 	for _, st := range steppers {
 		timers = append(timers, st.timer)
@@ -242,20 +242,20 @@ func (o *benchOptions) timeCanvas(c int, rows []torchRow) ([]benchSide, error) {
 	if errBefore == nil && errAfter == nil {
 		other = benchstat.OtherCoresBetween(before, after)
 	}
-	all := o.printOurs(c, ours, steppers, other)
+	all := o.printOurs(c, steppers, other)
+	ours := all[:len(steppers)]
 	for _, r := range refs {
-		all = append(all, o.printReference(c, r, all[:len(ours)], other))
+		all = append(all, o.printReference(c, r, ours, other))
 	}
 	return all, nil
 }
 
 // ourSides builds and warms up our learners at canvas c, one per backend and attention path (none if c is only a
-// reference canvas), and returns the sides they time (statistics filled in by printOurs).
-func (o *benchOptions) ourSides(c int) ([]benchSide, []*goStepper, error) {
-	var ours []benchSide
+// reference canvas), each with the side it times (statistics filled in by printOurs).
+func (o *benchOptions) ourSides(c int) ([]*goStepper, error) {
 	var steppers []*goStepper
 	if !slices.Contains(o.sides, c) {
-		return nil, nil, nil
+		return nil, nil
 	}
 	for _, cfg := range o.backends {
 		// kind names our side in the ratio lines: the backend's kind ("go", "xla"), so that an xla:cpu run reads
@@ -268,14 +268,14 @@ func (o *benchOptions) ourSides(c int) ([]benchSide, []*goStepper, error) {
 			}
 			st, err := newGoStepper(cfg, c, o.batch, o.dim, o.ffn, o.warm, set, o.topOps > 0 && o.cpuProfile == "" && kind == "go")
 			if err != nil {
-				return nil, nil, fmt.Errorf("backend %s, canvas %d, attention %s: %w", cfg, c, att, err)
+				return nil, fmt.Errorf("backend %s, canvas %d, attention %s: %w", cfg, c, att, err)
 			}
 			st.cfg, st.timer = cfg, &timer{label: cfg + " " + att, run: st.run}
+			st.side = benchSide{name: fmt.Sprintf("%s %s canvas=%d", kind, att, c), attention: att, ours: kind}
 			steppers = append(steppers, st)
-			ours = append(ours, benchSide{name: fmt.Sprintf("%s %s canvas=%d", kind, att, c), attention: att, ours: kind})
 		}
 	}
-	return ours, steppers, nil
+	return steppers, nil
 }
 
 // reference is a PyTorch reference script running as a server (--serve) for one row at one canvas.
@@ -342,13 +342,16 @@ func runRounds(timers []*timer, steps, c int) error {
 	return nil
 }
 
-// printOurs fills in our sides' statistics (other: the cores other processes used) and prints their lines and top ops.
-func (o *benchOptions) printOurs(c int, ours []benchSide, steppers []*goStepper, other float64) []benchSide {
-	for i := range ours {
-		s, st := &ours[i], steppers[i]
+// printOurs fills in our sides' statistics (other: the cores other processes used), prints their lines and top ops
+// and returns the sides.
+func (o *benchOptions) printOurs(c int, steppers []*goStepper, other float64) []benchSide {
+	ours := make([]benchSide, 0, len(steppers))
+	for _, st := range steppers {
+		s := &st.side
 		s.stats = benchstat.Summarize(st.timer.times, other)
 		fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, s.attention, o.batch, o.dim, s.stats.MedianMs, st.cfg)
 		fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, s.attention, s.stats)
+		ours = append(ours, *s)
 		if len(st.profiles) == 0 {
 			continue
 		}
@@ -477,6 +480,7 @@ type goStepper struct {
 	profile         bool     // keep a CPU profile of each block (for the top-ops line)
 	profiles        [][]byte // the blocks' profiles
 	cfg             string   // the backend configuration
+	side            benchSide
 	timer           *timer
 }
 
