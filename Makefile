@@ -11,6 +11,11 @@
 #   GOEXPERIMENT    Go experiments for every build and test ("simd" by default; empty to disable)
 
 GO        ?= go
+# Go 1.27, which GoMLX v0.28.16 and compute v0.1.14 need, comes as the toolchain module: a machine with an
+# older Go (1.26) downloads it from the module proxy on the first build (about 10 s). GOTOOLCHAIN=local to
+# use the installed Go as it is.
+GOTOOLCHAIN ?= go1.27.3
+export GOTOOLCHAIN
 # Go's SIMD experiment (Go >= 1.26, amd64): GoMLX's Go backend then multiplies matrices with AVX2/AVX-512
 # kernels. Measured on 2 cores (docs/bench.md): the training step 1.9-2.0x faster on both attention
 # paths. `make GOEXPERIMENT=` builds without it; other architectures ignore it.
@@ -18,17 +23,18 @@ GOEXPERIMENT ?= simd
 export GOEXPERIMENT
 BIN       := bin
 LATFORMER := $(BIN)/latformer
+# make bench's importer row: bench/importer, a module of its own that imports the library as a GoMLX program would.
+IMPORTER  := $(BIN)/latformer-importer
 FACTORED_REFERENCE := bench/latformer_factored_ref.py
 
-.PHONY: t5-fixtures dnc-fixtures xla-check lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check compute-fork-check notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
+.PHONY: t5-fixtures dnc-fixtures xla-check lab lab-check arc-baselines sample-efficiency sample-efficiency-quick noise noise-quick skimage registration registration-quick larc larc-quick serve serve-check slurm-check  notebooks notebooks-full jupyter-setup browser-check docker help setup build test fuzz demo bench bench-go vet nocgo clean annotate arc arc-evaluation arc-quick download stress
 
 help:
 	@echo "make setup   build the latformer binary and the tools (gonb, goimports) from go.mod"
 	@echo "make demo    learn rotation and translation from 10 examples each, on the pure-Go backend"
 	@echo "make test    vet, build the library without cgo, run all tests and a few seconds of fuzzing"
-	@echo "make compute-fork-check  third_party/compute = GoMLX's compute v0.1.2 + docs/upstream's patches, and their tests (part of test)"
 	@echo "make stress  the demo five times, bench, arc-quick and the notebooks, each under a timeout (not part of test)"
-	@echo "make bench   ms per training step (canvas 10/20/30; median and min of 20 steps) on the Go backend and xla:cpu, the top ops of each Go step, PyTorch at each canvas when available (every side timed interleaved, in blocks): ratios and a contention check"
+	@echo "make bench   ms per training step (canvas 10/20/30; median and min of 20 steps) on the Go backend, as an importing program gets it (bench/importer) and on xla:cpu, the top ops of each Go step, PyTorch at each canvas when available (every side timed interleaved, in blocks): ratios and a contention check"
 	@echo "make xla-check  demo and a quick arc on xla:cpu (PJRT CPU plugin from PyPI, in .venv-xla/) against the Go backend"
 	@echo "make annotate  categorize the ARC training tasks by geometric prior (counts vs the paper)"
 	@echo "make arc       Table 2's LatFormer rows (search alone, LatFormer + search, paper protocol, no search); make arc-quick: 8 tasks"
@@ -64,7 +70,8 @@ demo: build
 # gofmt on the source tree (works outside a git checkout too: a tarball or a module-cache copy).
 vet:
 	$(GO) vet ./...
-	@unformatted="$$(gofmt -l . | grep -v '^third_party/')"; test -z "$$unformatted" || { echo "gofmt needed:"; echo "$$unformatted"; exit 1; }
+	cd bench/importer && $(GO) vet .
+	@unformatted="$$(gofmt -l .)"; test -z "$$unformatted" || { echo "gofmt needed:"; echo "$$unformatted"; exit 1; }
 
 # The library packages must build without cgo (only the command and the notebooks choose a backend;
 # XLA lives in the opt-in xlabackend package); so must the command with -tags noxla.
@@ -76,27 +83,9 @@ nocgo:
 # The tests read the ARC and LARC data from $$LATFORMER_DATA, which this sets (TEST_DATA: DATA, else
 # $$LATFORMER_DATA, else ./data); tests that need data skip without it.
 TEST_DATA = $(abspath $(or $(DATA),$(LATFORMER_DATA),data))
-test: vet nocgo compute-fork-check
+test: vet nocgo
 	LATFORMER_DATA="$(TEST_DATA)" $(GO) test -count=1 -timeout 30m ./...
 	$(MAKE) fuzz
-
-# GoMLX's Go backend as this repository builds it: go.mod replaces github.com/gomlx/compute v0.1.2 by
-# third_party/compute, the published module plus the patches in docs/upstream (a vectorized softmax and a
-# matmul path for narrow right-hand sides, both with the same values to the last bit; docs/upstream/README.md).
-# This checks that the copy is exactly that, then runs the patches' tests in it (COMPUTE_TEST_EXHAUSTIVE=1
-# adds the exp of all 2^32 float32 inputs, 90 s).
-COMPUTE_VERSION := v0.1.2
-COMPUTE_PATCHES := docs/upstream/compute-softmax-simd.patch docs/upstream/compute-matmul-narrow.patch docs/upstream/compute-matmul-small-blocked.patch docs/upstream/compute-elementwise-rows.patch docs/upstream/compute-clear-vector-state.patch docs/upstream/compute-softmax-rows4.patch docs/upstream/compute-matmul-large-asm.patch docs/upstream/compute-matmul-small-tinyk.patch docs/upstream/compute-softmax-vex-zero.patch docs/upstream/compute-elementwise-rows2.patch docs/upstream/compute-matmul-small-tailcols.patch docs/upstream/compute-matmul-small-rowblocks.patch docs/upstream/compute-matmul-large-direct.patch docs/upstream/compute-matmul-small-lanes.patch docs/upstream/compute-matmul-small-asm.patch docs/upstream/compute-matmul-small-lanes4.patch docs/upstream/compute-transpose-tiles.patch docs/upstream/compute-workers-reuse.patch docs/upstream/compute-dense-bias-rows.patch docs/upstream/compute-elementwise-scalars.patch docs/upstream/compute-inline-small-nodes.patch docs/upstream/compute-softmax-exp-loop.patch docs/upstream/compute-matmul-small-tinyk-store.patch docs/upstream/compute-concatenate-words.patch docs/upstream/compute-transpose-planes.patch docs/upstream/compute-parallel-rows.patch docs/upstream/compute-matmul-split-narrow.patch docs/upstream/compute-matmul-small-narrow-rows8.patch docs/upstream/compute-matmul-small-inline.patch docs/upstream/compute-layernorm-rows4.patch docs/upstream/compute-exp-parallel.patch docs/upstream/compute-matmul-large-tails.patch docs/upstream/compute-neg-bits.patch docs/upstream/compute-equal-onehot.patch docs/upstream/compute-parallel-unlimited-only.patch docs/upstream/compute-matmul-small-rowcols8.patch docs/upstream/compute-exp-simd.patch docs/upstream/compute-rows-kernels.patch docs/upstream/compute-lastaxis-reductions.patch docs/upstream/compute-matmul-large-rows6.patch docs/upstream/compute-layernorm-rows8.patch docs/upstream/compute-transpose-parallel.patch docs/upstream/compute-matmul-small-tailcols4x1.patch docs/upstream/compute-neg-simd.patch docs/upstream/compute-softmax-short-rows.patch docs/upstream/compute-workers-spin.patch
-compute-fork-check:
-	@pristine="$$($(GO) mod download -json github.com/gomlx/compute@$(COMPUTE_VERSION) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p')"; \
-	test -d "$$pristine" || { echo "compute-fork-check: cannot download github.com/gomlx/compute@$(COMPUTE_VERSION)"; exit 1; }; \
-	tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
-	cp -r "$$pristine" "$$tmp/compute" && chmod -R u+w "$$tmp/compute" && \
-	for p in $(COMPUTE_PATCHES); do (cd "$$tmp/compute" && git apply "$(CURDIR)/$$p") || exit 1; done && \
-	if diff -r "$$tmp/compute" third_party/compute; then \
-		echo "third_party/compute is compute $(COMPUTE_VERSION) + $(COMPUTE_PATCHES)"; \
-	else echo "third_party/compute differs from compute $(COMPUTE_VERSION) + $(COMPUTE_PATCHES) (above): edit the patches, not the copy"; exit 1; fi
-	cd third_party/compute && $(GO) test -count=1 ./internal/gobackend/fusedops/ ./internal/gobackend/dot/... ./internal/gobackend/ops/ ./internal/gobackend/passes/ ./internal/gobackend/workerspool/ ./internal/gobackend/
 
 # A few seconds of coverage-guided fuzzing of the ARC task parser.
 fuzz:
@@ -251,7 +240,11 @@ BENCH_VENV := .venv-bench
 XLA_VENV := .venv-xla
 REFERENCE ?= bench/latformer_ref.py
 BENCH_REFERENCE_CANVAS ?= 10,20,30
-bench: build
+$(IMPORTER): FORCE
+	cd bench/importer && $(GO) build -o ../../$(IMPORTER) .
+FORCE:
+
+bench: build $(IMPORTER)
 	@/usr/bin/python3 -c "import torch" 2>/dev/null || (apt-get update -qq && apt-get install -y -qq python3-torch libopenblas0-pthread) || true
 	@$(BENCH_VENV)/bin/python -c "import torch" 2>/dev/null || { test -x $(BENCH_VENV)/bin/python || python3 -m venv $(BENCH_VENV); \
 		$(BENCH_VENV)/bin/pip install -q -r bench/requirements.txt; } || echo "(PyTorch 2 from PyPI could not be installed in $(BENCH_VENV): its rows are left out)"
@@ -269,11 +262,11 @@ bench: build
 	if /usr/bin/python3 -c "import torch" 2>/dev/null; then rows="$$rows;pytorch1.13=/usr/bin/python3"; \
 	else echo "(no Debian python3-torch: row pytorch1.13 left out)"; fi; \
 	if [ -n "$$rows" ]; then \
-		env $$xlaenv $(LATFORMER) bench --backends "$$backends" --reference $(REFERENCE) --factored-reference $(FACTORED_REFERENCE) \
+		env $$xlaenv $(LATFORMER) bench --backends "$$backends" --importer $(IMPORTER) --reference $(REFERENCE) --factored-reference $(FACTORED_REFERENCE) \
 			--reference-canvas $(BENCH_REFERENCE_CANVAS) --torch "$$rows" $(BENCH_FLAGS); \
 	else \
 		echo "(PyTorch reference not available: timing the Go side only)"; \
-		env $$xlaenv $(LATFORMER) bench --backends "$$backends" $(BENCH_FLAGS); \
+		env $$xlaenv $(LATFORMER) bench --backends "$$backends" --importer $(IMPORTER) $(BENCH_FLAGS); \
 	fi; rc=$$?; echo "uptime after: $$(uptime)"; exit $$rc
 
 # xla:cpu against the Go backend: a PJRT CPU plugin from PyPI (scripts/xla_requirements.txt, pinned, in

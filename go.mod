@@ -1,12 +1,12 @@
 module github.com/latformer/latformer
 
-go 1.26.8
+go 1.27
 
 require (
-	github.com/gomlx/compute v0.1.2
+	github.com/gomlx/compute v0.1.14
 	github.com/gomlx/go-huggingface v0.4.0
-	github.com/gomlx/go-xla v0.4.1
-	github.com/gomlx/gomlx v0.28.2
+	github.com/gomlx/go-xla v0.4.13
+	github.com/gomlx/gomlx v0.28.16
 	github.com/google/pprof v0.0.0-20250630185457-6e76a2b096b5
 	github.com/schollz/progressbar/v3 v3.19.0
 	golang.org/x/term v0.40.0
@@ -33,7 +33,7 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gx-org/backend v0.3.0 // indirect
 	github.com/gx-org/gx v0.6.1 // indirect
-	github.com/janpfeifer/gonb v0.11.4 // indirect
+	github.com/janpfeifer/gonb v0.11.5 // indirect
 	github.com/janpfeifer/must v0.2.0 // indirect
 	github.com/lucasb-eyer/go-colorful v1.3.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
@@ -52,7 +52,7 @@ require (
 	go.lsp.dev/uri v0.3.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
-	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
+	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
@@ -66,5 +66,3 @@ tool (
 	github.com/janpfeifer/gonb
 	golang.org/x/tools/cmd/goimports
 )
-
-replace github.com/gomlx/compute v0.1.2 => ./third_party/compute

@@ -2,7 +2,7 @@
 
 // Package backend sets up GoMLX's compute backends for LatFormer: the configuration a program runs on
 // (Config: $GOMLX_BACKEND, else XLA's CPU plugin when linked in and installed, else GoMLX's pure-Go backend
-// in a configuration that cannot deadlock, DefaultGo), the constructors (New, NewWithConfig) and the
+// with every core on each matrix product, DefaultGo), the constructors (New, NewWithConfig) and the
 // description printed at the start of a run (Describe). Library packages never choose a backend: they
 // take one (a compute.Backend, or a function that makes one per worker), and only programs (the latformer
 // command, the notebooks, the examples) call New. InitializeVariables draws a model's initial values the
@@ -24,27 +24,16 @@ import (
 )
 
 // DefaultGo is the configuration of GoMLX's pure-Go backend that New uses: independent graph nodes run
-// in parallel ("ops_parallel") as goroutines that hold no worker-pool slot ("parallelism=-1"), and each
-// matrix product still fans out over GOMAXPROCS workers.
-//
-// Why not the backend's own default ("go"): compute v0.1.2–v0.1.6 deadlocks there on graphs with several
-// independent matrix products. Each node runs as a task of one bounded worker pool (2 × GOMAXPROCS slots)
-// and keeps its slot while the matrix product inside it waits in workerspool.Saturate for a free slot;
-// when every slot is held by such a node, nothing ever frees one. With parallelism=-1 a node never takes
-// a slot (WaitToStart starts a goroutine), so that cycle cannot form; the only goroutines that wait on
-// the pool are Saturate calls, each of which has running workers whose completion wakes a waiter.
-// internal/hangrepro reproduces the deadlock (docs/upstream/hang-repro.md says how to run it);
-// TestUpstreamParallelExecutorHangs tells us when an upstream release fixes it, and
-// TestDefaultBackendNeverHangs checks this configuration. "go:ops_sequential" is also safe but runs one
-// node at a time; docs/backends.md ("The pure-Go backend's deadlock") has the measurements behind this choice.
+// in parallel ("ops_parallel") as goroutines that hold no worker-pool slot ("parallelism=-1"), so that each
+// matrix product fans out over every core. The backend's own default ("go") bounds the pool at
+// 2 × GOMAXPROCS slots, which the parallel nodes share with the products inside them: on 2 cores the
+// training step at canvas 20 and 30 takes 1.45x and 1.65x as long (compute v0.1.14; docs/backends.md).
+// Up to compute v0.1.6 that default also deadlocked on wide graphs; TestWideGraphsNeverHang keeps watch.
 const DefaultGo = "go:ops_parallel,parallelism=-1"
 
 // Config returns the GoMLX backend configuration that New uses:
 //
-//  1. $GOMLX_BACKEND when set (e.g. "go", "xla:cpu", "xla:cuda"), as in all GoMLX programs, through
-//     SafeGoConfig: "go" alone becomes DefaultGo (graph nodes in parallel, without pool slots), a pure-Go
-//     configuration that bounds the pool without choosing the node scheduling ("go:parallelism=2") gets
-//     "ops_sequential" added; "go:ops_parallel" is kept as asked, at the user's risk;
+//  1. $GOMLX_BACKEND when set (e.g. "go", "xla:cpu", "xla:cuda"), as in all GoMLX programs, as written;
 //  2. "xla:cpu" when XLA support is linked in (a program imported github.com/latformer/latformer/xlabackend,
 //     as the latformer command does) and its CPU PJRT plugin is already installed on the machine;
 //  3. otherwise DefaultGo, GoMLX's pure-Go backend, which needs no C library and no network.
@@ -53,43 +42,12 @@ const DefaultGo = "go:ops_parallel,parallelism=-1"
 // when the user asks for XLA explicitly through $GOMLX_BACKEND.
 func Config() string {
 	if cfg, ok := os.LookupEnv(compute.ConfigEnvVar); ok && cfg != "" {
-		return SafeGoConfig(cfg)
+		return cfg
 	}
 	if slices.Contains(compute.List(), "xla") && backendhooks.XLAPluginAvailable("cpu") {
 		return "xla:cpu"
 	}
 	return DefaultGo
-}
-
-// SafeGoConfig returns cfg unchanged unless it selects GoMLX's pure-Go backend in a way that can
-// deadlock (see DefaultGo): "go" alone becomes DefaultGo; a configuration that bounds the
-// worker pool ("go:parallelism=2") without choosing the node scheduling gets "ops_sequential" added. A
-// configuration that names "ops_parallel" or "ops_sequential" is kept as the user wrote it.
-func SafeGoConfig(cfg string) string {
-	name, opts, _ := strings.Cut(cfg, ":")
-	if name != "go" {
-		return cfg
-	}
-	var parts []string
-	unlimited := false
-	for _, p := range strings.Split(opts, ",") {
-		switch {
-		case p == "":
-			continue
-		case p == "ops_sequential", p == "ops_parallel":
-			return cfg // the user chose
-		case p == "parallelism=-1":
-			unlimited = true
-		}
-		parts = append(parts, p)
-	}
-	if len(parts) == 0 {
-		return DefaultGo
-	}
-	if unlimited {
-		return "go:" + strings.Join(append(parts, "ops_parallel"), ",")
-	}
-	return "go:" + strings.Join(append(parts, "ops_sequential"), ",")
 }
 
 // New creates the compute backend selected by Config, with a clear error when the requested backend is
@@ -99,13 +57,11 @@ func New() (compute.Backend, error) {
 }
 
 // NewWithConfig creates a backend from a GoMLX configuration string ("go", "go:ops_sequential",
-// "xla:cpu", ...), with a clear error when it is not available. The configuration goes through
-// SafeGoConfig, so "go" gets DefaultGo's node scheduling (in parallel, without pool slots). XLA's plugin auto-download only happens
+// "xla:cpu", ...), with a clear error when it is not available. XLA's plugin auto-download only happens
 // when $GOMLX_BACKEND asks for XLA explicitly and the requested plugin is not installed yet: a plugin
 // found in $PJRT_PLUGIN_LIBRARY_PATH (for example the CUDA plugin of a JAX installation, linked as
 // pjrt_c_api_cuda_plugin.so) is used as it is, with no network access.
 func NewWithConfig(cfg string) (compute.Backend, error) {
-	cfg = SafeGoConfig(cfg)
 	if _, explicit := os.LookupEnv(compute.ConfigEnvVar); !explicit || backendhooks.XLAPluginAvailable(xlaPluginName(cfg)) {
 		backendhooks.XLADisableAutoInstall()
 	}
@@ -155,11 +111,11 @@ func describe(cfg string, backend compute.Backend) string {
 		case slices.Contains(o, "ops_parallel") && slices.Contains(o, "parallelism=-1"):
 			desc += ", graph nodes in parallel without pool slots"
 		case slices.Contains(o, "ops_parallel"):
-			desc += ", graph nodes in parallel on the bounded pool: can deadlock, see backend.DefaultGo"
+			desc += ", graph nodes in parallel on the bounded pool"
 		case slices.Contains(o, "ops_sequential"):
 			desc += ", graph nodes one after the other"
 		default:
-			desc += ", node scheduling chosen by the backend: can deadlock, see backend.DefaultGo"
+			desc += ", graph nodes in parallel on the bounded pool while one execution runs"
 		}
 	}
 	return desc + ")"

@@ -5,25 +5,27 @@ package backend
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 )
 
-// TestConfig checks the backend selection: $GOMLX_BACKEND wins (a bare "go" becoming DefaultGo, graph
-// nodes in parallel without pool slots); without it the pure-Go backend is used, since this package links
-// no XLA.
+// TestConfig checks the backend selection: $GOMLX_BACKEND wins, taken as written; without it the
+// pure-Go backend is used, since this package links no XLA.
 func TestConfig(t *testing.T) {
-	t.Setenv(compute.ConfigEnvVar, "xla:cuda")
-	if got := Config(); got != "xla:cuda" {
-		t.Errorf("with GOMLX_BACKEND=xla:cuda: got %q", got)
+	for _, cfg := range []string{"xla:cuda", "go", "go:parallelism=2"} {
+		t.Setenv(compute.ConfigEnvVar, cfg)
+		if got := Config(); got != cfg {
+			t.Errorf("with GOMLX_BACKEND=%s: got %q", cfg, got)
+		}
 	}
 	t.Setenv(compute.ConfigEnvVar, "")
 	if got := Config(); got != DefaultGo {
 		t.Errorf("default config %q, want %q (package backend does not link XLA)", got, DefaultGo)
-	}
-	t.Setenv(compute.ConfigEnvVar, "go")
-	if got := Config(); got != DefaultGo {
-		t.Errorf(`GOMLX_BACKEND=go: got %q, want %q`, got, DefaultGo)
 	}
 	t.Setenv(compute.ConfigEnvVar, "nosuchbackend")
 	if _, err := New(); err == nil || !strings.Contains(err.Error(), "nosuchbackend") {
@@ -32,15 +34,16 @@ func TestConfig(t *testing.T) {
 }
 
 // TestDefaultBackendDescription checks that New's default really has an unbounded worker pool
-// (parallelism=-1, set without the backend's stdout message) and parallel node scheduling.
+// (parallelism=-1, set without the backend's stdout message) and parallel node scheduling, and that a
+// bounded pool and a bad value are taken as given.
 func TestDefaultBackendDescription(t *testing.T) {
 	t.Setenv(compute.ConfigEnvVar, "")
 	b, err := New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := b.Description(); !strings.Contains(got, "parallelism=-1") {
-		t.Errorf("default backend %q: want parallelism=-1", got)
+	if got := Describe(b); !strings.Contains(got, "parallelism=-1") || !strings.Contains(got, "graph nodes in parallel without pool slots") {
+		t.Errorf("default backend %q: want parallelism=-1, nodes in parallel", got)
 	}
 	b2, err := NewWithConfig("go:parallelism=3,ops_sequential")
 	if err != nil {
@@ -54,22 +57,62 @@ func TestDefaultBackendDescription(t *testing.T) {
 	}
 }
 
-// TestSafeGoConfig checks that pure-Go configurations that could deadlock get a safe node scheduling
-// unless they choose one, and that nothing else is touched.
-func TestSafeGoConfig(t *testing.T) {
-	for cfg, want := range map[string]string{
-		"go":                            DefaultGo,
-		"go:":                           DefaultGo,
-		"go:parallelism=2":              "go:parallelism=2,ops_sequential",
-		"go:parallelism=-1":             "go:parallelism=-1,ops_parallel",
-		"go:ops_sequential":             "go:ops_sequential",
-		"go:ops_parallel":               "go:ops_parallel",
-		"go:parallelism=1,ops_parallel": "go:parallelism=1,ops_parallel",
-		"xla:cpu":                       "xla:cpu",
-		"xla:cuda,preallocate=false":    "xla:cuda,preallocate=false",
-	} {
-		if got := SafeGoConfig(cfg); got != want {
-			t.Errorf("SafeGoConfig(%q) = %q, want %q", cfg, got, want)
+// TestWideGraphsNeverHang is the regression test of the pure-Go backend's worker-pool deadlock (compute
+// v0.1.2 to v0.1.6: graph nodes holding every pool slot while the matrix products inside them waited for
+// one). On the backend's own default, as compute.NewWithConfig("go") makes it, a graph of 16 independent
+// 200 x 200 products runs from four goroutines sharing the backend (two at once and more): every
+// execution must finish within a minute (a hang is forever, a slow machine is not).
+func TestWideGraphsNeverHang(t *testing.T) {
+	b, err := compute.NewWithConfig("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const products, size, runs = 16, 200, 10
+	exec, err := graph.NewExec(b, func(xs []*graph.Node) []*graph.Node {
+		outs := make([]*graph.Node, len(xs))
+		for i, x := range xs {
+			outs[i] = graph.MatMul(x, graph.Transpose(x, 0, 1)) // none depends on another
+		}
+		return outs
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := make([]any, products)
+	for i := range inputs {
+		x := tensors.FromShape(shapes.Make(dtypes.Float32, size, size))
+		tensors.MustMutableFlatData[float32](x, func(f []float32) {
+			for j := range f {
+				f[j] = float32((j+i)%7) / 7
+			}
+		})
+		inputs[i] = x
+	}
+	done := make(chan error)
+	for range 4 {
+		go func() {
+			for range runs {
+				outs, err := exec.Exec(inputs...)
+				if err != nil {
+					done <- err
+					return
+				}
+				for _, o := range outs {
+					o.FinalizeAll()
+				}
+			}
+			done <- nil
+		}()
+	}
+	timeout := time.After(time.Minute)
+	for g := range 4 {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-timeout:
+			t.Fatalf("%d of 4 goroutines still running after a minute: the pure-Go backend hangs on wide graphs again", 4-g)
 		}
 	}
 }

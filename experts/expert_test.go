@@ -335,7 +335,7 @@ func TestGateGradients(t *testing.T) {
 // ExampleExpert builds the translation expert's mask with hard gates set to shift rows by 1 and
 // columns by 2 on a 3x4 canvas, and reads the group element back from the gates.
 func ExampleExpert() {
-	backend, _ := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see backend.DefaultGo)
+	backend, _ := compute.NewWithConfig("go:ops_sequential") // one graph node at a time
 	e := DefaultExpert(3, 4)
 	e.Rotation, e.Reflection, e.Scaling = false, false, false
 	e.TranslationLayers = 2 // shifts 0..3 per axis

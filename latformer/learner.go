@@ -32,9 +32,8 @@ type Example struct {
 // Learner trains a fresh LatFormer on the examples of one task and predicts with it (Appendix B.2:
 // "we learn each task from scratch using only its training set").
 //
-// Concurrency: learners running at the same time must not share one Go-backend instance (its worker
-// pool can deadlock when two executions wait on each other's parallel tasks): give each goroutine its
-// own backend (package backend), as `latformer arc --workers N` does.
+// Concurrency: learners running at the same time each take a backend of their own (package backend),
+// as `latformer arc --workers N` does, so that every training gets its own worker pool.
 type Learner struct {
 	arch       Architecture
 	backend    compute.Backend

@@ -68,7 +68,7 @@ func TestLatFormerShapesAndConditioning(t *testing.T) {
 // layer norms, FFN and the experts' gating FFN, whose gates include the translation expert's zero-fill gates;
 // the expert kernels are frozen constants).
 func ExampleLatFormer() {
-	backend, _ := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see backend.DefaultGo)
+	backend, _ := compute.NewWithConfig("go:ops_sequential") // one graph node at a time
 	store := model.NewStore()
 	expert := experts.DefaultExpert(3, 3)
 	x := tensors.FromShape(shapes.Make(dtypes.Float32, 1, 9, 4))

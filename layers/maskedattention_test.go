@@ -146,7 +146,7 @@ func TestMaskedAttentionZeroRow(t *testing.T) {
 // ExampleMaskedAttentionCore translates a 1-D sequence by one cell with the circulant mask of
 // Section 3.2: masked self-attention with M_T^(1) outputs (x_4, x_0, x_1, x_2, x_3).
 func ExampleMaskedAttentionCore() {
-	backend, _ := compute.NewWithConfig("go:ops_sequential") // a node scheduling that cannot deadlock (see backend.DefaultGo)
+	backend, _ := compute.NewWithConfig("go:ops_sequential") // one graph node at a time
 	mask := experts.MatrixTensor(lattice.TranslationMask1D(5, 1))
 	x := tensors.FromValue([][][][]float32{{{{1}, {2}, {3}, {4}, {5}}}}) // [batch=1, heads=1, n=5, d=1]
 	y := MustExecOnce(backend, func(x, m *Node) *Node { return MaskedAttentionCore(x, x, x, m) }, x, mask)

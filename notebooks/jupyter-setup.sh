@@ -25,6 +25,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${VENV:-$root/.venv}"
 python="${PYTHON:-python3}"
 go="${GO:-go}"
+# Go 1.27 (GoMLX v0.28.16 needs it) as the toolchain module, as the Makefile sets it; the kernel gets it too.
+export GOTOOLCHAIN="${GOTOOLCHAIN:-go1.27.3}"
 cd "$root"
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -59,7 +61,7 @@ goroot_bin="$("$go" env GOROOT)/bin"
 kernels="$venv/share/jupyter"
 JUPYTER_DATA_DIR="$kernels" PATH="$venv/bin:$PATH" "$venv/bin/gonb" --install --logtostderr=false
 "$venv/bin/python" - "$kernels/kernels/gonb/kernel.json" "$venv/bin" "$goroot_bin" "$gobin" <<'EOF'
-import json, sys
+import json, os, sys
 path, venv_bin, goroot_bin, go_bin = sys.argv[1:]
 spec = json.load(open(path))
 dirs = []
@@ -68,7 +70,8 @@ for d in (venv_bin, goroot_bin, go_bin):
         dirs.append(d)
 # jupyter_client substitutes ${PATH} with the server's PATH when it starts the kernel.
 spec.setdefault("env", {})["PATH"] = ":".join(dirs) + ":${PATH}"
+spec["env"]["GOTOOLCHAIN"] = os.environ["GOTOOLCHAIN"]
 spec["display_name"] = "Go (gonb)"
 json.dump(spec, open(path, "w"), indent=1)
-print("GoNB kernel registered in", path, "with PATH =", spec["env"]["PATH"])
+print("GoNB kernel registered in", path, "with PATH =", spec["env"]["PATH"], "and GOTOOLCHAIN =", spec["env"]["GOTOOLCHAIN"])
 EOF

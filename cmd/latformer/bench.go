@@ -35,6 +35,7 @@ type benchOptions struct {
 	reference, factoredRef, pyExe string
 	torches                       string // --torch: "label=interpreter [args];..."
 	settingsText, cpuProfile      string
+	importer                      string           // --importer: the importer row's program (bench/importer)
 	settings                      hparams.Settings // --set, parsed
 }
 
@@ -55,6 +56,7 @@ func runBench(args []string) error {
 	fs.StringVar(&o.reference, "reference", "", "path of the PyTorch reference script (shared/bench/latformer_ref.py) to run side by side at --reference-canvas; empty: skip")
 	fs.StringVar(&o.pyExe, "python", "/usr/bin/python3", "Python interpreter for --reference (one row labelled pytorch; --torch gives several)")
 	fs.StringVar(&o.torches, "torch", "", `PyTorch rows for --reference, "label=interpreter [args];...": each runs both reference scripts with that interpreter and those extra arguments (e.g. "pytorch2=.venv-bench/bin/python;pytorch2-compile=.venv-bench/bin/python --compile;pytorch1.13=/usr/bin/python3"); empty: one row "pytorch" with --python`)
+	fs.StringVar(&o.importer, "importer", "", "the importer row's program (make bench builds bench/importer into bin/latformer-importer): the full step as a program that imports the library gets it (GoMLX's own backend default, its own module), timed at each --canvas interleaved with the other sides; empty: skip")
 	fs.StringVar(&o.factoredRef, "factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference; empty: skip")
 	refCanvases := intsFlag(fs, "reference-canvas", []int{30}, "comma-separated canvas `sides` of the PyTorch reference steps and of the ratios (each must be among --canvas to get ratios)")
 	backends := stringsFlag(fs, "backends", []string{backend.Config()}, "comma-separated backend `configurations` to time in turn (\"go\", \"xla:cpu\", ...); default: $GOMLX_BACKEND or go")
@@ -67,7 +69,7 @@ func runBench(args []string) error {
 	}
 	o.sides, o.attentions, o.refCanvases = *sides, *attentions, *refCanvases
 	for _, cfg := range *backends {
-		o.backends = append(o.backends, backend.SafeGoConfig(cfg))
+		o.backends = append(o.backends, cfg)
 	}
 	if err := o.check(); err != nil {
 		return err
@@ -214,6 +216,13 @@ func (o *benchOptions) timeCanvas(c int, rows []torchRow) ([]benchSide, error) {
 	if err != nil {
 		return nil, err
 	}
+	imp, err := o.startImporter(c)
+	if imp != nil {
+		defer imp.srv.Close()
+	}
+	if err != nil {
+		return nil, err
+	}
 	refs, err := o.startReferences(c, rows)
 	defer func() {
 		for _, r := range refs {
@@ -223,10 +232,14 @@ func (o *benchOptions) timeCanvas(c int, rows []torchRow) ([]benchSide, error) {
 	if err != nil {
 		return nil, err
 	}
-	timers := make([]*timer, 0, len(steppers)+len(refs))
+	timers := make([]*timer, 0, len(steppers)+len(refs)+1)
 	var pids []int
 	for _, st := range steppers {
 		timers = append(timers, st.timer)
+	}
+	if imp != nil {
+		timers = append(timers, imp.timer)
+		pids = append(pids, imp.srv.Pid())
 	}
 	for _, r := range refs {
 		timers = append(timers, r.timer)
@@ -243,7 +256,10 @@ func (o *benchOptions) timeCanvas(c int, rows []torchRow) ([]benchSide, error) {
 		other = benchstat.OtherCoresBetween(before, after)
 	}
 	all := o.printOurs(c, steppers, other)
-	ours := all[:len(steppers)]
+	if imp != nil {
+		all = append(all, o.printImporter(c, imp, other))
+	}
+	ours := slices.Clone(all)
 	for _, r := range refs {
 		all = append(all, o.printReference(c, r, ours, other))
 	}
@@ -276,6 +292,38 @@ func (o *benchOptions) ourSides(c int) ([]*goStepper, error) {
 		}
 	}
 	return steppers, nil
+}
+
+// importer is the importer row's program (bench/importer) running as a server at one canvas.
+type importer struct {
+	srv   *benchstat.ReferenceServer
+	timer *timer
+}
+
+// startImporter starts, at one of our canvases, the importer row's program on the full step (nil without
+// --importer) and prints its configuration lines.
+func (o *benchOptions) startImporter(c int) (*importer, error) {
+	if o.importer == "" || !slices.Contains(o.sides, c) {
+		return nil, nil
+	}
+	srv, err := benchstat.StartServer("importer "+o.importer, o.importer, "--canvas", fmt.Sprint(c), "--batch", fmt.Sprint(o.batch),
+		"--d", fmt.Sprint(o.dim), "--dff", fmt.Sprint(o.ffn), "--attention", "full", "--warmup", fmt.Sprint(o.warm))
+	if err != nil {
+		return nil, fmt.Errorf("--importer (canvas %d): %w", c, err)
+	}
+	for _, line := range srv.Shown {
+		fmt.Printf("importer: %s\n", line)
+	}
+	return &importer{srv: srv, timer: &timer{label: "importer full", run: srv.Run}}, nil
+}
+
+// printImporter prints the importer row's lines and returns its side, which the references' ratios name
+// "importer".
+func (o *benchOptions) printImporter(c int, imp *importer, other float64) benchSide {
+	st := benchstat.Summarize(imp.timer.times, other)
+	fmt.Printf("bench importer canvas=%d attention=full batch=%d d=%d step_ms=%.1f\n", c, o.batch, o.dim, st.MedianMs)
+	fmt.Printf("bench stats importer canvas=%d attention=full %s\n", c, st)
+	return benchSide{name: fmt.Sprintf("importer full canvas=%d", c), attention: "full", ours: "importer", stats: st}
 }
 
 // reference is a PyTorch reference script running as a server (--serve) for one row at one canvas.
@@ -441,16 +489,11 @@ func printHost() {
 		yesNo("avx2"), yesNo("avx512f"), yesNo("fma"))
 	experiments := buildSetting("GOEXPERIMENT")
 	kernels := benchstat.SIMDPath(runtime.GOARCH, experiments, h.Flags, os.Getenv)
-	if kernels == "simd:avx512" && benchstat.ComputeReplacement() == benchstat.ComputeFork {
-		kernels += " (products with at most 16 right-hand columns: docs/upstream/compute-matmul-narrow.patch)"
-	}
 	fmt.Printf("simd: %s, GOEXPERIMENT=%s, GOARCH=%s; Go backend float32 matmul kernels: %s\n", runtime.Version(),
 		experiments, runtime.GOARCH, kernels)
-	fmt.Printf("simd: Go backend float32 softmax: %s\n",
-		benchstat.SoftmaxPath(runtime.GOARCH, experiments, buildSetting("GOAMD64"), benchstat.ComputeReplacement(), h.Flags, os.Getenv))
 	if _, unknown := benchstat.ApplyGODEBUG(h.Flags, os.Getenv("GODEBUG")); len(unknown) > 0 {
 		fmt.Printf("simd: GODEBUG names cpu.%s, which Go does not know and ignores (it printed \"GODEBUG: unknown cpu feature\"); "+
-			"cpu.avx512f=off or GOMLX_SIMD_AVX512=false turn the AVX-512 kernels off\n", strings.Join(unknown, ", cpu."))
+			"cpu.avx512f=off or GOMLX_GO_SIMD_AVX512=false turn the AVX-512 kernels off\n", strings.Join(unknown, ", cpu."))
 	}
 }
 

@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/latformer/latformer/internal/benchstat"
 )
 
 // TestBenchFlagErrors checks the bench's own flag checks (before any timing).
@@ -54,13 +52,6 @@ func TestTorchRows(t *testing.T) {
 	o.torches = ""
 	if rows, err := o.torchRows(); err != nil || len(rows) != 1 || rows[0].label != "pytorch" || rows[0].python != "/usr/bin/python3" {
 		t.Errorf("no --torch: %+v, %v; want one row pytorch with --python", rows, err)
-	}
-}
-
-// TestThisBuildUsesComputeFork: the tests (like the CLI) build against the patched copy of compute.
-func TestThisBuildUsesComputeFork(t *testing.T) {
-	if got := benchstat.ComputeReplacement(); got != benchstat.ComputeFork {
-		t.Errorf("github.com/gomlx/compute is replaced by %q in this build, want %q (go.mod's replace)", got, benchstat.ComputeFork)
 	}
 }
 
@@ -124,5 +115,61 @@ func TestBenchInterleavesReferences(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// fakeImporter is the importer row's program for /bin/sh: every step takes 500 ms; its arguments go to
+// $FAKE_REF_LOG.
+const fakeImporter = `#!/bin/sh
+echo "args $*" >> "$FAKE_REF_LOG"
+echo "config: fake importer"
+echo ready
+while read cmd n; do
+  case "$cmd" in
+  run) t=""; i=0; while [ $i -lt $n ]; do t="$t${t:+,}500"; i=$((i+1)); done; echo "times=$t";;
+  *) exit 0;;
+  esac
+done`
+
+// TestBenchImporterRow runs `latformer bench` at canvas 4 with a fake importer (500 ms a step) and a fake
+// reference (1000 ms): the importer gets the full step's configuration, its lines are printed, and the ratio
+// importer/pytorch is 0.5 on the full step only.
+func TestBenchImporterRow(t *testing.T) {
+	dir := t.TempDir()
+	ref, imp, log := dir+"/ref.sh", dir+"/importer.sh", dir+"/requests.log"
+	if err := os.WriteFile(ref, []byte(fakeReference), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(imp, []byte(fakeImporter), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FAKE_REF_LOG", log)
+	var runErr error
+	out := captureStdout(t, func() {
+		runErr = runBench([]string{"--canvas", "4", "--reference-canvas", "4", "--steps", "5", "--top-ops", "0", "--backends", "go",
+			"--python", "/bin/sh", "--reference", ref, "--factored-reference", ref, "--importer", imp})
+	})
+	if runErr != nil {
+		t.Fatalf("bench: %v\n%s", runErr, out)
+	}
+	requests, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(requests), "args --canvas 4 --batch 16 --d 32 --dff 128 --attention full --warmup 3 --serve") {
+		t.Errorf("importer's arguments:\n%s", requests)
+	}
+	for _, want := range []string{"importer: config: fake importer", "bench importer canvas=4 attention=full batch=16 d=32 step_ms=500.0",
+		"bench stats importer canvas=4 attention=full steps=5 median_ms=500.0", "bench ratio importer/pytorch canvas=4 attention=full: 0.50"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "importer/pytorch-factored") {
+		t.Errorf("a factored ratio for the importer (it times the full step only):\n%s", out)
+	}
+	if err := runBench([]string{"--canvas", "4", "--steps", "1", "--top-ops", "0", "--importer", dir + "/missing"}); err == nil ||
+		!strings.Contains(err.Error(), "--importer") {
+		t.Errorf("a missing importer program: want an error naming --importer, got %v", err)
 	}
 }

@@ -59,7 +59,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-17s %s\n", c.name, c.help)
 	}
 	fmt.Fprintf(w, "\nRun 'latformer <command> -h' for the flags of a command.\n"+
-		"The backend is GoMLX's pure-Go backend (graph nodes in parallel, a configuration that cannot deadlock) unless $GOMLX_BACKEND selects another.\n")
+		"The backend is GoMLX's pure-Go backend (graph nodes in parallel, every core on each matrix product) unless $GOMLX_BACKEND selects another.\n")
 }
 
 // usageError is a command-line mistake (unknown flag, bad value): exit status 2, after the usage.

@@ -176,19 +176,19 @@ func TestSimdPath(t *testing.T) {
 	}{
 		{"amd64", "simd", avx512, env(), "simd:avx512"},
 		{"amd64", "simd", avx2, env(), "simd:avx2 (the CPU lacks"},
-		{"amd64", "simd", avx512, env("GOMLX_SIMD_AVX512", "false"), "simd:avx2 ($GOMLX_SIMD_AVX512"},
-		{"amd64", "simd", avx512, env("GOMLX_SIMD_AVX512", "off", "GOMLX_SIMD_AVX2", "0"), "portable Go (no AVX2"},
+		{"amd64", "simd", avx512, env("GOMLX_GO_SIMD_AVX512", "false"), "simd:avx2 ($GOMLX_GO_SIMD_AVX512"},
+		{"amd64", "simd", avx512, env("GOMLX_GO_SIMD_AVX512", "off", "GOMLX_GO_SIMD_AVX2", "0"), "portable Go (no AVX2"},
 		{"amd64", "simd", map[string]bool{}, env(), "portable Go (no AVX2"},
 		{"amd64", "", avx512, env(), "portable Go (built without"},
 		{"amd64", "simd,nosimd", avx512, env(), "portable Go (built without"},
 		{"amd64", "nosimd,simd", avx512, env(), "simd:avx512"},
 		{"arm64", "simd", avx512, env(), "portable Go (the SIMD kernels are amd64 only)"},
-		{"amd64", "simd", avx512, env("GOMLX_DOT_MATMUL", "no"), "generic DotGeneral"},
+		{"amd64", "simd", avx512, env("GOMLX_GO_DOT_MATMUL", "no"), "generic DotGeneral"},
 		{"amd64", "simd", avx512, env("GODEBUG", "cpu.avx512f=off"), "simd:avx2 ($GODEBUG turns AVX-512 off)"},
 		{"amd64", "simd", avx512, env("GODEBUG", "madvdontneed=1,cpu.avx512vl=off"), "simd:avx2 ($GODEBUG"},
 		{"amd64", "simd", avx512, env("GODEBUG", "cpu.avx512=off"), "simd:avx512"}, // not a Go option: ignored
 		{"amd64", "simd", avx512, env("GODEBUG", "cpu.avx512f=on"), "simd:avx512"},
-		{"amd64", "simd", avx512, env("GODEBUG", "cpu.all=off"), "portable Go (no AVX2, or $GOMLX_SIMD_AVX2 or $GODEBUG"},
+		{"amd64", "simd", avx512, env("GODEBUG", "cpu.all=off"), "portable Go (no AVX2, or $GOMLX_GO_SIMD_AVX2 or $GODEBUG"},
 	} {
 		if got := SIMDPath(c.arch, c.exp, c.flags, c.env); !strings.HasPrefix(got, c.want) {
 			t.Errorf("simdPath(%s, %q, %v) = %q, want %q...", c.arch, c.exp, c.flags, got, c.want)
@@ -208,34 +208,5 @@ func TestApplyGODEBUG(t *testing.T) {
 	}
 	if got, _ := ApplyGODEBUG(cpu, "cpu.all=off"); got["avx2"] || got["fma"] || !got["sse4_1"] {
 		t.Errorf("cpu.all=off: %v, want every Go option removed (sse4_1 is a cpuinfo name, not one)", got)
-	}
-}
-
-// TestSoftmaxPath checks which softmax the bench names for builds, CPUs and switches.
-func TestSoftmaxPath(t *testing.T) {
-	avx512, env := cpuAVX512, fakeEnv
-	avx2 := map[string]bool{"avx2": true}
-	for _, c := range []struct {
-		arch, exp, amd64, repl string
-		flags                  map[string]bool
-		env                    func(string) string
-		want                   string
-	}{
-		{"amd64", "simd", "v1", ComputeFork, avx512, env(), "vectorized, avx512"},
-		{"amd64", "simd", "", ComputeFork, avx512, env(), "vectorized, avx512"},
-		{"amd64", "simd", "v2", ComputeFork, avx2, env(), "vectorized, avx2"},
-		{"amd64", "simd", "v1", ComputeFork, avx512, env("GOMLX_SIMD_AVX512", "false"), "vectorized, avx2"},
-		{"amd64", "simd", "v1", ComputeFork, avx512, env("GODEBUG", "cpu.avx512f=off"), "vectorized, avx2"},
-		{"amd64", "simd", "v1", ComputeFork, avx512, env("GODEBUG", "cpu.all=off"), "scalar exp (no AVX2"},
-		{"amd64", "simd", "v1", ComputeFork, avx2, env("GOMLX_SIMD_AVX2", "off"), "scalar exp (no AVX2"},
-		{"amd64", "simd", "v3", ComputeFork, avx512, env(), "scalar exp (GOAMD64=v3"},
-		{"amd64", "", "v1", ComputeFork, avx512, env(), "scalar exp (built without"},
-		{"arm64", "simd", "", ComputeFork, avx512, env(), "scalar exp (the vectorized softmax is amd64 only)"},
-		{"amd64", "simd", "v1", "", avx512, env(), "scalar exp (compute as published"},
-		{"amd64", "simd", "v1", "../elsewhere", avx512, env(), "scalar exp (compute as published"},
-	} {
-		if got := SoftmaxPath(c.arch, c.exp, c.amd64, c.repl, c.flags, c.env); !strings.HasPrefix(got, c.want) {
-			t.Errorf("softmaxPath(%s, %q, %q, %q, %v) = %q, want %q...", c.arch, c.exp, c.amd64, c.repl, c.flags, got, c.want)
-		}
 	}
 }

@@ -3,7 +3,6 @@
 package benchstat
 
 import (
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -43,10 +42,10 @@ func ParseCPUInfo(text string) CPUInfo {
 	return h
 }
 
-// SIMDPath names the float32 matrix-multiplication kernels that GoMLX's Go backend (compute v0.1.2,
+// SIMDPath names the float32 matrix-multiplication kernels that GoMLX's Go backend (compute v0.1.14,
 // internal/gobackend/dot/matmul) registers for this build and CPU, following its init functions: the SIMD
 // kernels exist only on amd64 with GOEXPERIMENT=simd; AVX-512 needs F, CD, BW, DQ and VL
-// (archsimd.X86.AVX512) and wins over AVX2; $GOMLX_SIMD_AVX512, $GOMLX_SIMD_AVX2 and $GOMLX_DOT_MATMUL
+// (archsimd.X86.AVX512) and wins over AVX2; $GOMLX_GO_SIMD_AVX512, $GOMLX_GO_SIMD_AVX2 and $GOMLX_GO_DOT_MATMUL
 // set to a false value turn a kernel family off, and so does $GODEBUG's cpu.avx512f=off (or any of the five,
 // or cpu.all=off), which Go's runtime applies before the backend looks (ApplyGODEBUG).
 func SIMDPath(goarch, experiments string, flags map[string]bool, getenv func(string) string) string {
@@ -57,24 +56,24 @@ func SIMDPath(goarch, experiments string, flags map[string]bool, getenv func(str
 	if !experimentOn(experiments, "simd") {
 		return "portable Go (built without GOEXPERIMENT=simd: no SIMD kernels)"
 	}
-	if off("GOMLX_DOT_MATMUL") {
-		return "generic DotGeneral ($GOMLX_DOT_MATMUL turns the matmul kernels off)"
+	if off("GOMLX_GO_DOT_MATMUL") {
+		return "generic DotGeneral ($GOMLX_GO_DOT_MATMUL turns the matmul kernels off)"
 	}
 	goFlags, _ := ApplyGODEBUG(flags, getenv("GODEBUG"))
 	avx512 := hasAVX512(goFlags)
 	switch {
-	case avx512 && !off("GOMLX_SIMD_AVX512"):
+	case avx512 && !off("GOMLX_GO_SIMD_AVX512"):
 		return "simd:avx512"
-	case goFlags["avx2"] && !off("GOMLX_SIMD_AVX2"):
+	case goFlags["avx2"] && !off("GOMLX_GO_SIMD_AVX2"):
 		switch {
 		case avx512:
-			return "simd:avx2 ($GOMLX_SIMD_AVX512 turns AVX-512 off)"
+			return "simd:avx2 ($GOMLX_GO_SIMD_AVX512 turns AVX-512 off)"
 		case hasAVX512(flags):
 			return "simd:avx2 ($GODEBUG turns AVX-512 off)"
 		}
 		return "simd:avx2 (the CPU lacks one of AVX-512 F, CD, BW, DQ, VL)"
 	}
-	return "portable Go (no AVX2, or $GOMLX_SIMD_AVX2 or $GODEBUG turns it off)"
+	return "portable Go (no AVX2, or $GOMLX_GO_SIMD_AVX2 or $GODEBUG turns it off)"
 }
 
 // envOff reports whether the environment variable env holds one of the false values compute's envutil reads.
@@ -141,50 +140,4 @@ func experimentOn(experiments, name string) bool {
 		}
 	}
 	return on
-}
-
-// ComputeFork is where go.mod's replace puts GoMLX's Go backend (github.com/gomlx/compute v0.1.2): its
-// published source plus the patches in docs/upstream (make compute-fork-check verifies it).
-const ComputeFork = "./third_party/compute"
-
-// ComputeReplacement returns the directory or module that replaces github.com/gomlx/compute in this
-// binary ("" when it is the published module).
-func ComputeReplacement() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	for _, dep := range info.Deps {
-		if dep.Path == "github.com/gomlx/compute" && dep.Replace != nil {
-			return dep.Replace.Path
-		}
-	}
-	return ""
-}
-
-// SoftmaxPath names (goamd64: the build's GOAMD64 setting, "" off amd64) the Go backend's float32 softmax over the last axis (the attention's) for this build
-// and CPU. The patched copy in third_party/compute runs it on 16 (AVX-512) or 8 (AVX2) values at a time
-// where the build is amd64 with GOEXPERIMENT=simd and GOAMD64 v1 or v2 (with v3 the compiler fuses the
-// scalar exp's multiply-adds, which the vector code does not reproduce) and the CPU, after $GODEBUG's
-// cpu.* options, has the instructions; $GOMLX_SIMD_AVX512 and $GOMLX_SIMD_AVX2 turn a width off as they do
-// for the matmul kernels. Either way the values are the scalar loop's to the last bit.
-func SoftmaxPath(goarch, experiments, goamd64, replacement string, flags map[string]bool, getenv func(string) string) string {
-	switch {
-	case replacement != ComputeFork:
-		return "scalar exp (compute as published; this repository's go.mod replaces it with " + ComputeFork + ")"
-	case goarch != "amd64":
-		return "scalar exp (the vectorized softmax is amd64 only)"
-	case !experimentOn(experiments, "simd"):
-		return "scalar exp (built without GOEXPERIMENT=simd)"
-	case goamd64 != "" && goamd64 != "v1" && goamd64 != "v2":
-		return "scalar exp (GOAMD64=" + goamd64 + ": the compiler fuses the scalar exp's multiply-adds, which the vector exp does not reproduce)"
-	}
-	goFlags, _ := ApplyGODEBUG(flags, getenv("GODEBUG"))
-	switch {
-	case hasAVX512(goFlags) && !envOff(getenv, "GOMLX_SIMD_AVX512"):
-		return "vectorized, avx512 (" + ComputeFork + ", docs/upstream/compute-softmax-simd.patch)"
-	case goFlags["avx2"] && !envOff(getenv, "GOMLX_SIMD_AVX2"):
-		return "vectorized, avx2 (" + ComputeFork + ", docs/upstream/compute-softmax-simd.patch)"
-	}
-	return "scalar exp (no AVX2, or $GOMLX_SIMD_AVX2 or $GODEBUG turns it off)"
 }

@@ -31,8 +31,14 @@ func StartReference(python, script string, args ...string) (*ReferenceServer, er
 	if _, err := os.Stat(script); err != nil {
 		return nil, err
 	}
-	s := &ReferenceServer{name: python + " " + script, stderr: &bytes.Buffer{}}
-	s.cmd = exec.Command(python, append(append([]string{script}, args...), "--serve")...)
+	return StartServer(python+" "+script, python, append([]string{script}, args...)...)
+}
+
+// StartServer starts program args... --serve, any program that speaks the protocol of the references'
+// --serve (the importer row's Go program does), and waits until it has warmed up; name names it in errors.
+func StartServer(name, program string, args ...string) (*ReferenceServer, error) {
+	s := &ReferenceServer{name: name, stderr: &bytes.Buffer{}}
+	s.cmd = exec.Command(program, append(args, "--serve")...)
 	s.cmd.Stderr = s.stderr
 	var err error
 	if s.in, err = s.cmd.StdinPipe(); err != nil {

@@ -26,8 +26,7 @@ import (
 
 // BackendConfig is the GoMLX backend configuration the tests run on: the pure-Go backend, which needs
 // no C library and gives the same numbers on every machine, with one graph node at a time
-// ("ops_sequential"), a node scheduling that cannot deadlock (backend.DefaultGo says why the
-// backend's own default can).
+// ("ops_sequential"), so that tests running side by side do not compete for the worker pool.
 const BackendConfig = "go:ops_sequential"
 
 // Backend returns a new backend of BackendConfig; it fails t when the backend cannot be created.

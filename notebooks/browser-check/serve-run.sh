@@ -15,7 +15,7 @@ command -v node >/dev/null || { echo "node is needed (apt-get install nodejs npm
 if [ ! -d "$here/node_modules/playwright-core" ]; then
   (cd "$here" && npm install --no-audit --no-fund --silent)
 fi
-(cd "$root" && GOEXPERIMENT="${GOEXPERIMENT-simd}" go build -o bin/latformer ./cmd/latformer)
+(cd "$root" && GOTOOLCHAIN="${GOTOOLCHAIN:-go1.27.3}" GOEXPERIMENT="${GOEXPERIMENT-simd}" go build -o bin/latformer ./cmd/latformer)
 
 tmp="$(mktemp -d)"
 server=""
