@@ -251,9 +251,9 @@ bench: build $(IMPORTER)
 	@$(XLA_VENV)/bin/python -c "import lammps_jax_pjrt_cpu" 2>/dev/null || { test -x $(XLA_VENV)/bin/python || python3 -m venv $(XLA_VENV); \
 		$(XLA_VENV)/bin/pip install -q -r scripts/xla_requirements.txt; } || echo "(the PJRT CPU plugin could not be installed in $(XLA_VENV): the xla:cpu row is left out)"
 	@echo "uptime before: $$(uptime)"; \
-	backends="go"; xlaenv=""; \
+	backends="default"; xlaenv=""; \
 	if plugin=$$($(XLA_VENV)/bin/python -c 'import lammps_jax_pjrt_cpu as p; print(p.PLUGIN_PATH)' 2>/dev/null); then \
-		backends="go,xla:cpu"; xlaenv="PJRT_PLUGIN_LIBRARY_PATH=$$(dirname $$plugin) GOMLX_NO_AUTO_INSTALL=1"; \
+		backends="default,xla:cpu"; xlaenv="PJRT_PLUGIN_LIBRARY_PATH=$$(dirname $$plugin) GOMLX_NO_AUTO_INSTALL=1"; \
 	else echo "(no PJRT CPU plugin in $(XLA_VENV): row xla:cpu left out)"; fi; \
 	rows=""; \
 	if $(BENCH_VENV)/bin/python -c "import torch" 2>/dev/null; then \

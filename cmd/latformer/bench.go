@@ -59,7 +59,7 @@ func runBench(args []string) error {
 	fs.StringVar(&o.importer, "importer", "", "the importer row's program (make bench builds bench/importer into bin/latformer-importer): the full step as a program that imports the library gets it (GoMLX's own backend default, its own module), timed at each --canvas interleaved with the other sides; empty: skip")
 	fs.StringVar(&o.factoredRef, "factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference; empty: skip")
 	refCanvases := intsFlag(fs, "reference-canvas", []int{30}, "comma-separated canvas `sides` of the PyTorch reference steps and of the ratios (each must be among --canvas to get ratios)")
-	backends := stringsFlag(fs, "backends", []string{backend.Config()}, "comma-separated backend `configurations` to time in turn (\"go\", \"xla:cpu\", ...); default: $GOMLX_BACKEND or go")
+	backends := stringsFlag(fs, "backends", []string{backend.Config()}, "comma-separated backend `configurations` to time in turn (\"go\", \"xla:cpu\", ...; \"default\" is backend.DefaultGo, "+backend.DefaultGo+", whose options hold a comma); default: $GOMLX_BACKEND, else the latformer command's own choice")
 	fs.IntVar(&o.topOps, "top-ops", 8, "after each Go-backend side, a \"bench top-ops\" line naming the ops that took most of its CPU time, from a CPU profile of its timed steps (0: none; off with --cpuprofile)")
 	fs.StringVar(&o.settingsText, "set", "", `extra hyperparameters, "key=value;..."`)
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps (all canvases and paths) to this file (go tool pprof)")
@@ -69,6 +69,9 @@ func runBench(args []string) error {
 	}
 	o.sides, o.attentions, o.refCanvases = *sides, *attentions, *refCanvases
 	for _, cfg := range *backends {
+		if cfg == "default" {
+			cfg = backend.DefaultGo
+		}
 		o.backends = append(o.backends, cfg)
 	}
 	if err := o.check(); err != nil {

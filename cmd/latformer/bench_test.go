@@ -173,3 +173,19 @@ func TestBenchImporterRow(t *testing.T) {
 		t.Errorf("a missing importer program: want an error naming --importer, got %v", err)
 	}
 }
+
+// TestBenchDefaultBackend checks that --backends default times backend.DefaultGo (the configuration holds a
+// comma, which the flag's list would split) and labels its ratios "go".
+func TestBenchDefaultBackend(t *testing.T) {
+	var runErr error
+	out := captureStdout(t, func() {
+		runErr = runBench([]string{"--canvas", "4", "--attention", "full", "--steps", "1", "--top-ops", "0", "--backends", "default"})
+	})
+	if runErr != nil {
+		t.Fatalf("bench: %v\n%s", runErr, out)
+	}
+	if want := "bench canvas=4 attention=full batch=16 d=32 step_ms="; !strings.Contains(out, want) ||
+		!strings.Contains(out, "backend=go:ops_parallel,parallelism=-1\n") {
+		t.Errorf("--backends default: want a line %q... backend=go:ops_parallel,parallelism=-1:\n%s", want, out)
+	}
+}

@@ -1,0 +1,164 @@
+// Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
+
+package fastgraph_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/latformer/latformer/backend"
+)
+
+func randT(dims ...int) *tensors.Tensor {
+	t := tensors.FromShape(shapes.Make(dtypes.Float32, dims...))
+	tensors.MustMutableFlatData[float32](t, func(f []float32) {
+		for i := range f {
+			f[i] = float32(i%13) / 13
+		}
+	})
+	return t
+}
+
+// The matrix products of the full attention's step on GoMLX's Go backend (backend.New), in the layouts the
+// graph uses and the alternatives, per op (docs/bench.md, "Per op on compute v0.1.14"): go test -run '^$'
+// -bench 'Layout|Factor|Kronecker' ./internal/fastgraph
+
+// BenchmarkLayoutSmallTimesSquare: products of an n x n operand with a narrow one (B = 8 examples), in the
+// layouts of the attention's forward and backward (smallT.sq, sq.small) and the alternatives.
+func BenchmarkLayoutSmallTimesSquare(b *testing.B) {
+	be, err := backend.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{100, 400, 900} {
+		const B, s = 8, 33
+		sq, smallT, small := randT(B, n, n), randT(B, s, n), randT(B, n, s)
+		for name, f := range map[string]func(sq, smallT, small *Node) *Node{
+			"smallT.sq": func(sq, smallT, small *Node) *Node {
+				return DotGeneral(smallT, []int{2}, []int{0}, sq, []int{1}, []int{0})
+			},
+			"sqT.small": func(sq, smallT, small *Node) *Node {
+				return DotGeneral(sq, []int{1}, []int{0}, small, []int{1}, []int{0})
+			},
+			"transp(sq).small": func(sq, smallT, small *Node) *Node {
+				return DotGeneral(TransposeAllDims(sq, 0, 2, 1), []int{2}, []int{0}, small, []int{1}, []int{0})
+			},
+			"sq.small(fwd)": func(sq, smallT, small *Node) *Node {
+				return DotGeneral(sq, []int{2}, []int{0}, small, []int{1}, []int{0})
+			},
+			"small.sqT(Q.K^T-like)": func(sq, smallT, small *Node) *Node {
+				return DotGeneral(small, []int{2}, []int{0}, small, []int{2}, []int{0})
+			},
+		} {
+			exec := MustNewExec(be, f)
+			b.Run(fmt.Sprintf("n=%d/%s", n, name), func(b *testing.B) {
+				for b.Loop() {
+					out := exec.MustExec(sq, smallT, small)
+					out[0].FinalizeAll()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkFactorProducts: the dense lattice mask from its per-cell factors, [b, i, j, c, T] x [b, i, j, e, T],
+// and the two products of its gradient, at canvas 30 (b = 16).
+func BenchmarkFactorProducts(b *testing.B) {
+	be, err := backend.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, T := range []int{2, 4, 8} {
+		const B, s = 16, 30
+		l, r, dm := randT(B, s, s, s, T), randT(B, s, s, s, T), randT(B, s, s, s, s)
+		for name, f := range map[string]func(l, r, dm *Node) *Node{
+			"dense=l.rT": func(l, r, dm *Node) *Node {
+				return DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2})
+			},
+			"dl=dM.r": func(l, r, dm *Node) *Node {
+				return DotGeneral(dm, []int{4}, []int{0, 1, 2}, r, []int{3}, []int{0, 1, 2})
+			},
+			"dR=lT.dM": func(l, r, dm *Node) *Node {
+				return DotGeneral(TransposeAllDims(l, 0, 1, 2, 4, 3), []int{4}, []int{0, 1, 2}, dm, []int{3}, []int{0, 1, 2})
+			},
+		} {
+			exec := MustNewExec(be, f)
+			b.Run(fmt.Sprintf("T=%d/%s", T, name), func(b *testing.B) {
+				for b.Loop() {
+					exec.MustExec(l, r, dm)[0].FinalizeAll()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkFactorLayouts: the dense mask product with its batch axes merged, with the right-hand factor
+// transposed, and as a broadcast multiplication and sum.
+func BenchmarkFactorLayouts(b *testing.B) {
+	be, err := backend.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, T := range []int{4, 8} {
+		const B, s = 16, 30
+		n := B * s * s
+		l, r := randT(B, s, s, s, T), randT(B, s, s, s, T)
+		for name, f := range map[string]func(l, r *Node) *Node{
+			"3 batch axes": func(l, r *Node) *Node { return DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2}) },
+			"1 batch axis": func(l, r *Node) *Node {
+				return DotGeneral(Reshape(l, n, s, T), []int{2}, []int{0}, Reshape(r, n, s, T), []int{2}, []int{0})
+			},
+			"1 batch axis, rT": func(l, r *Node) *Node {
+				rt := TransposeAllDims(Reshape(r, n, s, T), 0, 2, 1)
+				return DotGeneral(Reshape(l, n, s, T), []int{2}, []int{0}, rt, []int{1}, []int{0})
+			},
+			"broadcast mul-sum": func(l, r *Node) *Node {
+				l5 := Reshape(l, n, s, 1, T)
+				r5 := Reshape(r, n, 1, s, T)
+				return ReduceSum(Mul(l5, r5), -1)
+			},
+		} {
+			exec := MustNewExec(be, f)
+			b.Run(fmt.Sprintf("T=%d/%s", T, name), func(b *testing.B) {
+				for b.Loop() {
+					exec.MustExec(l, r)[0].FinalizeAll()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkKronecker: the dense mask as one product per example, [b, (i,c), T] x [b, (j,e), T] -> [b, i, c, j, e],
+// then the transpose to [b, i, j, c, e].
+func BenchmarkKronecker(b *testing.B) {
+	be, err := backend.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, T := range []int{4, 8} {
+		const B, s = 16, 30
+		l, r := randT(B, s*s, T), randT(B, s*s, T)
+		for name, f := range map[string]func(l, r *Node) *Node{
+			"product only": func(l, r *Node) *Node { return DotGeneral(l, []int{2}, []int{0}, r, []int{2}, []int{0}) },
+			"product+transpose": func(l, r *Node) *Node {
+				p := DotGeneral(l, []int{2}, []int{0}, r, []int{2}, []int{0})
+				return TransposeAllDims(Reshape(p, B, s, s, s, s), 0, 1, 3, 2, 4)
+			},
+			"product+transpose(last axis moves)": func(l, r *Node) *Node {
+				p := DotGeneral(l, []int{2}, []int{0}, r, []int{2}, []int{0})
+				return TransposeAllDims(Reshape(p, B, s, s, s, s), 0, 3, 1, 4, 2)
+			},
+		} {
+			exec := MustNewExec(be, f)
+			b.Run(fmt.Sprintf("T=%d/%s", T, name), func(b *testing.B) {
+				for b.Loop() {
+					exec.MustExec(l, r)[0].FinalizeAll()
+				}
+			})
+		}
+	}
+}
