@@ -162,3 +162,45 @@ func BenchmarkKronecker(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKroneckerTerms: the dense mask of one unrotated and one rotated term at canvas 30 (b = 16) and the
+// gradients of their factors, as per-example products with block transposes, against the per-cell products.
+func BenchmarkKroneckerTerms(b *testing.B) {
+	be, err := backend.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const B, s = 16, 30
+	a0, b0, a1, b1 := randT(B, s*s, 1), randT(B, s*s, 1), randT(B, s*s, 1), randT(B, s*s, 1)
+	dm := randT(B, s, s, s, s)
+	for name, f := range map[string]func(a0, b0, a1, b1, dm *Node) *Node{
+		"forward: products+transposes": func(a0, b0, a1, b1, dm *Node) *Node {
+			p0 := DotGeneral(a0, []int{2}, []int{0}, b0, []int{2}, []int{0}) // [b, (i,c), (j,e)]
+			p1 := DotGeneral(a1, []int{2}, []int{0}, b1, []int{2}, []int{0}) // [b, (j,c), (i,e)]
+			m0 := TransposeAllDims(Reshape(p0, B, s, s, s, s), 0, 1, 3, 2, 4)
+			m1 := TransposeAllDims(Reshape(p1, B, s, s, s, s), 0, 3, 1, 2, 4)
+			return Add(m0, m1)
+		},
+		"forward: broadcast muls": func(a0, b0, a1, b1, dm *Node) *Node {
+			m0 := Mul(Reshape(a0, B, s, 1, s, 1), Reshape(b0, B, 1, s, 1, s))
+			m1 := Mul(Reshape(a1, B, 1, s, s, 1), Reshape(b1, B, s, 1, 1, s))
+			return Add(m0, m1)
+		},
+		"backward: transposes+products": func(a0, b0, a1, b1, dm *Node) *Node {
+			d0 := Reshape(TransposeAllDims(dm, 0, 1, 3, 2, 4), B, s*s, s*s) // [b, (i,c), (j,e)]
+			d1 := Reshape(TransposeAllDims(dm, 0, 2, 3, 1, 4), B, s*s, s*s) // [b, (j,c), (i,e)]
+			da0 := DotGeneral(d0, []int{2}, []int{0}, b0, []int{1}, []int{0})
+			db0 := DotGeneral(TransposeAllDims(a0, 0, 2, 1), []int{2}, []int{0}, d0, []int{1}, []int{0})
+			da1 := DotGeneral(d1, []int{2}, []int{0}, b1, []int{1}, []int{0})
+			db1 := DotGeneral(TransposeAllDims(a1, 0, 2, 1), []int{2}, []int{0}, d1, []int{1}, []int{0})
+			return Add(Add(ReduceAllSum(da0), ReduceAllSum(db0)), Add(ReduceAllSum(da1), ReduceAllSum(db1)))
+		},
+	} {
+		exec := MustNewExec(be, f)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				exec.MustExec(a0, b0, a1, b1, dm)[0].FinalizeAll()
+			}
+		})
+	}
+}
