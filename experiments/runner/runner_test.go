@@ -94,7 +94,7 @@ func (h *harness) spec(n, workers int) Spec[int, row] {
 	h.ran, h.workers, h.errs = nil, nil, nil
 	return Spec[int, row]{Format: testFormat, Out: h.out, Units: units, Key: strconv.Itoa,
 		Describe: func(u int) string { return fmt.Sprintf("unit %d", u) }, Workers: workers,
-		NewBackend: func() (compute.Backend, error) { return backend.NewWithConfig("go") },
+		NewBackend: func() (compute.Backend, error) { return backend.NewWithConfig(backend.DefaultGo) },
 		NewWorker: func(b compute.Backend) (Worker[int, row], error) {
 			w := &testWorker{id: len(h.workers), backend: b, fail: h.fail, ran: &h.ran, mu: &h.mu, t: h.t}
 			h.workers = append(h.workers, w)
