@@ -26,7 +26,7 @@ func packageImports(t *testing.T, root string) map[string][]string {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "runs" || d.Name() == "testdata" || d.Name() == "notebooks" || d.Name() == "third_party") {
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "runs" || d.Name() == "testdata" || d.Name() == "notebooks") {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -183,7 +183,7 @@ func TestLibrariesChooseNoBackend(t *testing.T) {
 		if d.IsDir() {
 			switch {
 			case path != root && strings.HasPrefix(d.Name(), "."), rel == "cmd", rel == "examples", rel == "bench", rel == "backend", rel == "internal/testutil",
-				d.Name() == "third_party", d.Name() == "runs", d.Name() == "testdata", d.Name() == "notebooks", d.Name() == "scratch":
+				d.Name() == "runs", d.Name() == "testdata", d.Name() == "notebooks", d.Name() == "scratch":
 				return filepath.SkipDir
 			}
 			return nil

@@ -24,7 +24,7 @@ func docFiles(t *testing.T, root string) []string {
 		}
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
-		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "runs" || d.Name() == "scratch" || d.Name() == "node_modules" || rel == "third_party/compute") {
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "runs" || d.Name() == "scratch" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
 		if !d.IsDir() && strings.HasSuffix(path, ".md") {

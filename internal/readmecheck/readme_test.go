@@ -33,7 +33,7 @@ func TestReadmeGoSnippetsAreTested(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "runs" || d.Name() == "scratch" || d.Name() == "node_modules" || d.Name() == "third_party") {
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "runs" || d.Name() == "scratch" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
 		if strings.HasSuffix(path, "_test.go") || strings.HasPrefix(filepath.ToSlash(path), "../../examples/") && strings.HasSuffix(path, ".go") {
