@@ -17,7 +17,7 @@ GO        ?= go
 GOTOOLCHAIN ?= go1.27.3
 export GOTOOLCHAIN
 # Go's SIMD experiment (Go >= 1.26, amd64): GoMLX's Go backend then multiplies matrices with AVX2/AVX-512
-# kernels. Measured on 2 cores (docs/bench.md): the training step 1.9-2.0x faster on both attention
+# kernels. Measured on 2 cores (docs/archive/bench-history.md): the training step 1.9-2.0x faster on both attention
 # paths. `make GOEXPERIMENT=` builds without it; other architectures ignore it.
 GOEXPERIMENT ?= simd
 export GOEXPERIMENT
