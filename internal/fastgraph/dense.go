@@ -21,7 +21,7 @@ import (
 // the smaller of x and dy for dW. GoMLX's generic gradient of the same product transposes both operands
 // of dW, copies dx and dW once more through identity transposes and sums db element by element: copies
 // that weigh on the small layers of ARC canvases, where the matrix products themselves are cheap (the
-// docs/bench.md measures the step with and without them).
+// docs/archive/bench-history.md measures the step with and without them).
 func Dense(scope *model.Scope, x *Node, useBias bool, outputDimensions ...int) *Node {
 	scope = scope.In("dense")
 	g := x.Graph()
