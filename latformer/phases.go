@@ -113,13 +113,22 @@ type hardPhase struct{}
 func (hardPhase) maxSteps(run *fitRun) int { return run.hardSteps }
 
 func (hardPhase) run(l *Learner, t *restartTraining) (bool, error) {
+	return l.keepIfFits(t, func(map[string]*tensors.Tensor) (bool, error) {
+		return l.trainPhase(t.run, l.hardStepExec, t.run.hardSteps, t.out.steps, t.rng, t.start, t.out)
+	})
+}
+
+// keepIfFits runs try from a snapshot of the learner's weights (before, which try may restore between its
+// attempts): a try that ends in a hard fit is kept; otherwise the weights and the restart's outcome go back to
+// the soft model's, but for the steps the try took, which still count.
+func (l *Learner) keepIfFits(t *restartTraining, try func(before map[string]*tensors.Tensor) (bool, error)) (bool, error) {
 	before, err := l.snapshot()
 	if err != nil {
 		return false, err
 	}
 	defer finalizeAll(before)
 	soft := *t.out
-	if fitted, err := l.trainPhase(t.run, l.hardStepExec, t.run.hardSteps, t.out.steps, t.rng, t.start, t.out); err != nil || fitted {
+	if fitted, err := try(before); err != nil || fitted {
 		return fitted, err
 	}
 	if err := l.restore(before); err != nil {
@@ -155,56 +164,46 @@ func (beamPhase) run(l *Learner, t *restartTraining) (bool, error) {
 	if run.beamNeighbors {
 		candidates = withNeighbors(expert, candidates)
 	}
-	before, err := l.snapshot()
-	if err != nil {
-		return false, err
-	}
-	defer finalizeAll(before)
-	soft := *out
-	var best map[string]*tensors.Tensor
-	defer func() { finalizeAll(best) }()
-	bestLoss, steps := math.Inf(1), out.steps
-	for i, el := range candidates {
-		if i > 0 {
-			if err := l.restore(before); err != nil {
+	return l.keepIfFits(t, func(before map[string]*tensors.Tensor) (bool, error) {
+		var best map[string]*tensors.Tensor
+		defer func() { finalizeAll(best) }()
+		bestLoss, steps := math.Inf(1), out.steps
+		for i, el := range candidates {
+			if i > 0 {
+				if err := l.restore(before); err != nil {
+					return false, err
+				}
+			}
+			if err := l.setGateLogits(expert.LogitsFor(el, float32(run.margin)), true); err != nil {
 				return false, err
 			}
+			if fitted, err := l.trainPhase(run, l.hardStepExec, run.beamSteps, steps, t.rng, t.start, out); err != nil || fitted {
+				return fitted, err
+			}
+			steps = out.steps
+			loss := out.loss
+			if run.minibatch > 0 && out.lossSteps > 0 {
+				// One step's loss is one draw of the minibatch's pairs: with minibatches, the probe's
+				// mean loss is the candidate's (without, every step sees every pair).
+				loss = out.lossSum / float64(out.lossSteps)
+			}
+			if loss < bestLoss {
+				finalizeAll(best)
+				var err error
+				if best, err = l.snapshot(); err != nil {
+					return false, err
+				}
+				bestLoss = loss
+			}
 		}
-		if err := l.setGateLogits(expert.LogitsFor(el, float32(run.margin)), true); err != nil {
-			return false, err
-		}
-		if fitted, err := l.trainPhase(run, l.hardStepExec, run.beamSteps, steps, t.rng, t.start, out); err != nil || fitted {
-			return fitted, err
-		}
-		steps = out.steps
-		loss := out.loss
-		if run.minibatch > 0 && out.lossSteps > 0 {
-			// One step's loss is one draw of the minibatch's pairs: with minibatches, the probe's
-			// mean loss is the candidate's (without, every step sees every pair).
-			loss = out.lossSum / float64(out.lossSteps)
-		}
-		if loss < bestLoss {
-			finalizeAll(best)
-			if best, err = l.snapshot(); err != nil {
+		if rest := run.hardSteps - run.beamSteps; rest > 0 && best != nil {
+			if err := l.restore(best); err != nil {
 				return false, err
 			}
-			bestLoss = loss
+			return l.trainPhase(run, l.hardStepExec, rest, steps, t.rng, t.start, out)
 		}
-	}
-	if rest := run.hardSteps - run.beamSteps; rest > 0 && best != nil {
-		if err := l.restore(best); err != nil {
-			return false, err
-		}
-		if fitted, err := l.trainPhase(run, l.hardStepExec, rest, steps, t.rng, t.start, out); err != nil || fitted {
-			return fitted, err
-		}
-	}
-	if err := l.restore(before); err != nil {
-		return false, err
-	}
-	soft.steps = out.steps
-	*out = soft
-	return false, nil
+		return false, nil
+	})
 }
 
 // withNeighbors appends to the beam's candidates the translation neighbors of the first
