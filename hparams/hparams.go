@@ -281,6 +281,22 @@ func (t Table) Check(s Settings) (Settings, error) {
 	return out, nil
 }
 
+// CheckScope checks the value scope holds for each key of t (its own, model.Scope.GetParam) as Check checks a
+// setting: a store filled by other means than Parse (store.SetParam by a library user) is checked where it is
+// used, with the same rules. It returns an error naming the first key, in key order, whose value t rejects.
+func (t Table) CheckScope(scope *model.Scope) error {
+	for _, key := range t.Keys() {
+		v, found := scope.GetParam(key)
+		if !found {
+			continue
+		}
+		if _, err := t[key].convert(v); err != nil {
+			return fmt.Errorf("%s=%w", key, err)
+		}
+	}
+	return nil
+}
+
 // Parse reads settings in GoMLX's --set syntax, "key=value;key=value" (a key may carry a scope,
 // "/scope/key=value"; an entry "file:PATH" reads the settings of a file, one or more per line, "#"
 // starting a comment line), each value parsed by commandline.ParseSettings as the type of its

@@ -115,6 +115,26 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestCheckScope checks that a store's values are checked by the same rules as settings: good values (an
+// int where a float64 is declared, keys of other tables ignored) pass, and each bad one is an error naming
+// its key.
+func TestCheckScope(t *testing.T) {
+	store := model.NewStore()
+	store.SetParam("model_dim", 8)
+	store.SetParam("learning_rate", 1)
+	store.SetParam("not_ours", "anything")
+	if err := testTable.CheckScope(store.RootScope()); err != nil {
+		t.Errorf("good values: %v", err)
+	}
+	for _, bad := range []Setting{{"model_dim", 0}, {"model_dim", 8.0}, {"attention", "fulll"}, {"actions", 3}, {"experts", "xx"}} {
+		store := model.NewStore()
+		store.SetParam(bad.Key, bad.Value)
+		if err := testTable.CheckScope(store.RootScope()); err == nil || !strings.HasPrefix(err.Error(), bad.Key+"=") {
+			t.Errorf("%s=%v: got %v, want an error naming the key", bad.Key, bad.Value, err)
+		}
+	}
+}
+
 // TestWithAndOverrides checks that With replaces a key's value in place of appending a second one, and
 // that Overrides says what each user setting changes: from the base's value, else the default.
 func TestWithAndOverrides(t *testing.T) {

@@ -4,6 +4,7 @@ package latformer
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/latformer/latformer/internal/testutil"
@@ -42,6 +43,21 @@ func TestGateBeamNeighbors(t *testing.T) {
 			if hardFit {
 				t.Errorf("without the neighbors: hard fit after %d steps; the beam's one element (the identity) was expected not to fit", fit.Steps)
 			}
+		}
+	}
+}
+
+// TestFitChecksStoreValues checks that Fit rejects, before any training, a hyperparameter value set in the
+// store directly (not through ParseSettings) that its declaration does not accept, naming the key.
+func TestFitChecksStoreValues(t *testing.T) {
+	backend := testutil.Backend(t)
+	rng := rand.New(rand.NewPCG(7, 1))
+	train, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 0}}, 6, 4, 4)
+	for key, bad := range map[string]any{ParamGateBeamSteps: 0, ParamRestarts: 0, ParamGateInitTrain: "held", ParamBatchPairs: -1} {
+		l := newTestLearner(t, backend, "train_steps=1", 6)
+		l.store.SetParam(key, bad)
+		if _, err := l.Fit(train, nil, nil); err == nil || !strings.Contains(err.Error(), key+"=") {
+			t.Errorf("%s=%v: got %v, want an error naming the key", key, bad, err)
 		}
 	}
 }

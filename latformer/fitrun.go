@@ -59,39 +59,27 @@ type fitRun struct {
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
 const hardCheckEvery = 10
 
-// newFitRun reads the training hyperparameters, checks them (the restarts' expert schedule too, before
-// any training), takes the search's first proposals as the restarts' starts and lays out a step's batch:
+// newFitRun reads the training hyperparameters, checks them against their declarations (params.CheckScope:
+// a store may be filled without Parse) and the restarts' expert schedule, before any training, takes the search's first proposals as the restarts' starts and lays out a step's batch:
 // ParamAugment copies of the pairs (all examples, or a minibatch of ParamBatchPairs), padded to a multiple
 // of ParamPadPairs with copies of the first one.
 func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Progress)) (*fitRun, error) {
 	scope := l.store.RootScope()
+	if err := params.CheckScope(scope); err != nil {
+		return nil, err
+	}
 	run := &fitRun{examples: examples, progress: progress, copies: max(1, param[int](scope, ParamAugment)),
 		augment: augmentOptions(scope, examples, search), maxSteps: param[int](scope, ParamSteps),
 		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
 		restarts: param[int](scope, ParamRestarts),
 		beam:     param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
 		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}
-	if run.beam < 0 || run.beamSteps < 1 {
-		return nil, fmt.Errorf("%s must be >= 0 and %s >= 1, got %d and %d", ParamGateBeam, ParamGateBeamSteps, run.beam, run.beamSteps)
-	}
-	if run.restarts < 1 {
-		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamRestarts, run.restarts)
-	}
 	run.margin = param[float64](scope, ParamGateInitMargin)
-	switch train := param[string](scope, ParamGateInitTrain); train {
-	case ProposalTrainHard, ProposalTrainSoft:
-		run.proposalHard = train == ProposalTrainHard
-	default:
-		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInitTrain, train, ProposalTrainHard, ProposalTrainSoft)
-	}
-	if run.proposalSteps = param[int](scope, ParamHeldSteps); run.proposalSteps < 0 {
-		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamHeldSteps, run.proposalSteps)
-	} else if run.proposalSteps == 0 || run.proposalSteps > run.maxSteps {
+	run.proposalHard = param[string](scope, ParamGateInitTrain) == ProposalTrainHard
+	if run.proposalSteps = param[int](scope, ParamHeldSteps); run.proposalSteps == 0 || run.proposalSteps > run.maxSteps {
 		run.proposalSteps = run.maxSteps
 	}
-	if run.unproposedSteps = param[int](scope, ParamUnproposedSteps); run.unproposedSteps < 0 {
-		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamUnproposedSteps, run.unproposedSteps)
-	} else if run.unproposedSteps == 0 || run.unproposedSteps > run.maxSteps || search == nil {
+	if run.unproposedSteps = param[int](scope, ParamUnproposedSteps); run.unproposedSteps == 0 || run.unproposedSteps > run.maxSteps || search == nil {
 		run.unproposedSteps = run.maxSteps
 	}
 	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
@@ -115,9 +103,6 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 		run.restarts = max(1, len(run.proposals)) // the restarts that start at a proposal run on any canvas
 	}
 	batchPairs := param[int](scope, ParamBatchPairs)
-	if batchPairs < 0 {
-		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamBatchPairs, batchPairs)
-	}
 	run.real = len(examples)
 	if batchPairs > 0 && len(examples) > batchPairs {
 		// Minibatches: every step takes batchPairs of the pairs (trainPhase draws them), all real.

@@ -83,21 +83,15 @@ func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOp
 	if s.store, err = NewStoreFor(opts.Architecture, settings); err != nil {
 		return nil, err
 	}
-	switch gateInit := Param[string](s.store, ParamGateInit); gateInit {
-	case GateInitPaper, GateInitSearch:
-		s.search = gateInit == GateInitSearch
-	default:
-		return nil, fmt.Errorf("%s=%q: want %q or %q", ParamGateInit, gateInit, GateInitPaper, GateInitSearch)
-	}
+	// NewStoreFor checked the settings (hparams.Table.Check): every value below is one its key accepts.
+	s.search = Param[string](s.store, ParamGateInit) == GateInitSearch
 	lattices := Param[string](s.store, ParamSearchLattices)
 	s.grid = lattices == experts.LatticeGrid || lattices == experts.LatticeAnchored
 	s.anchored = lattices == experts.LatticeAnchored
 	s.fallback = Param[bool](s.store, ParamSearchFallback)
 	s.screen = Param[bool](s.store, ParamSearchScreen)
 	s.restarts = Param[int](s.store, ParamRestarts)
-	if s.unproposedMaxCells = Param[int](s.store, ParamMaxCells); s.unproposedMaxCells < 0 {
-		return nil, fmt.Errorf("%s must be >= 0, got %d", ParamMaxCells, s.unproposedMaxCells)
-	}
+	s.unproposedMaxCells = Param[int](s.store, ParamMaxCells)
 	return s, nil
 }
 
