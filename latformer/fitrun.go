@@ -16,31 +16,42 @@ import (
 	"github.com/latformer/latformer/experts"
 )
 
-// fitRun holds what every restart of one Fit shares: the training hyperparameters, the examples and the
-// layout of a step's batch (copies of pairs, the padding rows), and the minibatches' order.
+// fitRun is one Fit: its settings (fitSettings, read once from the store and the search) and what its restarts
+// share as they run (the minibatches' order, the current restart, the inputs of every step).
 type fitRun struct {
+	fitSettings
+	// order is the minibatches' order (a permutation of the examples, shuffled again whenever next reaches
+	// its end; set for each restart by resetOrder), with minibatch > 0.
+	order []int
+	next  int
+	// restart is the restart under way, stepsCap the most steps it may take (its phases together), for
+	// Progress.
+	restart, stepsCap int
+	// rowMask ([batch] bool, ParamPadPairs > 1) and cond (conditioning vectors) and frames are inputs of
+	// every step.
+	rowMask, cond, frames *tensors.Tensor
+	progress              func(Progress)
+}
+
+// fitSettings is what a Fit reads before any training: the training hyperparameters, the examples and the
+// layout of a step's batch (copies of pairs, the padding rows), and the search's proposals.
+type fitSettings struct {
 	examples, padded     []Example
 	pairs, copies, batch int
 	// real is the number of real (not padding) pairs of a step: all examples, or minibatch of them.
 	real int
-	// minibatch > 0: every step trains on this many examples, the next ones of order (a permutation of
-	// the examples, shuffled again whenever next reaches its end).
+	// minibatch > 0: every step trains on this many examples, the next ones of fitRun.order.
 	minibatch          int
-	order              []int
-	next               int
 	augment            datasets.AugmentOptions
 	maxSteps, patience int
 	hardSteps          int // ParamHardSteps
 	// beam and beamSteps are ParamGateBeam and ParamGateBeamSteps.
-	beam, beamSteps   int
-	beamNeighbors     bool // ParamGateBeamNeighbors
-	restart, restarts int
+	beam, beamSteps int
+	beamNeighbors   bool // ParamGateBeamNeighbors
+	restarts        int
 	// schedule holds the entries of ParamRestartExperts, freeMasks their experts.Expert.FreeGates masks.
 	schedule  []string
 	freeMasks [][]float32
-	// rowMask ([batch] bool, ParamPadPairs > 1) and cond (conditioning vectors) are inputs of every step.
-	rowMask, cond, frames *tensors.Tensor
-	progress              func(Progress)
 	// margin is ParamGateInitMargin; restart r < len(proposals) starts at proposals[r] (the search's first
 	// ParamRestarts).
 	margin    float64
@@ -52,8 +63,6 @@ type fitRun struct {
 	// unproposedSteps is the soft-step budget of the restarts not started at a proposal when Fit has a
 	// search (ParamUnproposedSteps; without one, maxSteps).
 	unproposedSteps int
-	// stepsCap is the most steps the current restart may take (its phases together), for Progress.
-	stepsCap int
 }
 
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
@@ -68,12 +77,12 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 	if err := params.CheckScope(scope); err != nil {
 		return nil, err
 	}
-	run := &fitRun{examples: examples, progress: progress, copies: max(1, param[int](scope, ParamAugment)),
+	run := &fitRun{progress: progress, fitSettings: fitSettings{examples: examples, copies: max(1, param[int](scope, ParamAugment)),
 		augment: augmentOptions(scope, examples, search), maxSteps: param[int](scope, ParamSteps),
 		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
 		restarts: param[int](scope, ParamRestarts),
 		beam:     param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
-		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}
+		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}}
 	run.margin = param[float64](scope, ParamGateInitMargin)
 	run.proposalHard = param[string](scope, ParamGateInitTrain) == ProposalTrainHard
 	if run.proposalSteps = param[int](scope, ParamHeldSteps); run.proposalSteps == 0 || run.proposalSteps > run.maxSteps {

@@ -20,7 +20,7 @@ func TestDrawMinibatch(t *testing.T) {
 	for i := range exs {
 		exs[i].Cond = []float32{float32(i)} // an id to recognize the example by
 	}
-	run := fitRun{examples: exs, minibatch: 4, pairs: 4, order: make([]int, len(exs))}
+	run := fitRun{fitSettings: fitSettings{examples: exs, minibatch: 4, pairs: 4}, order: make([]int, len(exs))}
 	for i := range run.order {
 		run.order[i] = i
 	}

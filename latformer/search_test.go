@@ -46,7 +46,7 @@ func TestHardSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer finalizeAll(before)
-	run := &fitRun{examples: train, padded: train, pairs: len(train), copies: 3, batch: 3 * len(train)}
+	run := &fitRun{fitSettings: fitSettings{examples: train, padded: train, pairs: len(train), copies: 3, batch: 3 * len(train)}}
 	var out restartOutcome
 	if _, err := l.trainPhase(run, l.hardStepExec, 5, 0, l.rng, time.Now(), &out); err != nil {
 		t.Fatal(err)
