@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 )
 
 // Annotation is the category Task (or TwoActions) gives a task, with the evidence.
@@ -88,10 +89,10 @@ func Task(task datasets.Task) Annotation {
 // identitySolves reports whether one table f(x, x) → y is consistent over all pairs: a per-cell
 // recoloring that keeps the size, which needs no geometry.
 func identitySolves(s *space, pairs []*pair) bool {
-	cur := emptyTable1
-	var t table1
+	cur := pairscan.EmptyTable1
+	var t pairscan.Table1
 	for _, p := range pairs {
-		if ok, _ := p.scan(p.xp, &p.xTotal, s.rowOff[0], s.colSrc[0], &t); !ok || !merge(&cur, &t) {
+		if ok, _ := p.Scan(p.Xp, &p.XTotal, s.rowOff[0], s.colSrc[0], &t); !ok || !pairscan.Merge(&cur, &t) {
 			return false
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -280,13 +281,13 @@ func TestGathers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := newCanvasPair(c, c)
+		p, err := pairscan.NewCanvasPair(c, c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := make([]int32, cells)
 		for i := range got {
-			got[i] = int32(p.xp[s.rowOff[d[0]][i/side]+s.colSrc[d[1]][i%side]])
+			got[i] = int32(p.Xp[s.rowOff[d[0]][i/side]+s.colSrc[d[1]][i%side]])
 		}
 		if !reflect.DeepEqual(got, want.Cells) {
 			t.Errorf("translation %v: gather differs from ApplyAction", d)

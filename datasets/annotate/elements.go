@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -27,7 +28,7 @@ type base struct {
 // space holds the translations T_δ and, per category, the non-translation elements B of G_c, as gather
 // indices on the canvas.
 type space struct {
-	// rowOff[dr] and colSrc[dc]: the axis gathers (axisGather) of T_(dr,dc) in the padded layout.
+	// rowOff[dr] and colSrc[dc]: the axis gathers (pairscan.AxisGather) of T_(dr,dc) in the padded layout.
 	rowOff, colSrc [side][]int32
 	transActs      [cells]lattice.Action
 	bases          map[datasets.Category][]base // none for translate
@@ -72,16 +73,16 @@ func scaleActions() []lattice.Action {
 func newSpace() *space {
 	s := &space{bases: map[datasets.Category][]base{}}
 	for d := range side {
-		s.rowOff[d] = axisGather(side, side+1, AxisShift{Delta: d})
-		s.colSrc[d] = axisGather(side, 1, AxisShift{Delta: d})
+		s.rowOff[d] = pairscan.AxisGather(side, side+1, d, false)
+		s.colSrc[d] = pairscan.AxisGather(side, 1, d, false)
 	}
 	for d := range cells {
 		s.transActs[d] = lattice.Translation{Deltas: []int{d / side, d % side}}
 	}
-	cache := map[string]*primGather{}
+	cache := map[string]*pairscan.PrimGather{}
 	add := func(cat datasets.Category, actions ...lattice.Action) {
 		for _, a := range actions {
-			g, err := actionGather(a, side, side, cache)
+			g, err := pairscan.ActionGather(a, side, side, cache)
 			if err != nil && s.err == nil {
 				s.err = fmt.Errorf("gather of %v: %w", a, err)
 			}

@@ -13,6 +13,7 @@ import (
 	"sort"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -36,7 +37,7 @@ func movedSize(g []int32, cols int) (h, w int) {
 
 // frameGather returns the gather of the element on x: cell (r, c) reads the crop's cell that the base's
 // gather on the crop (an H x W grid at the top-left) gives cell (r - DR, c - DC), -1 where none; and the frame.
-func (el frameElement) frameGather(x datasets.Canvas, cache map[string]*primGather) ([]int32, Frame, bool, error) {
+func (el frameElement) frameGather(x datasets.Canvas, cache map[string]*pairscan.PrimGather) ([]int32, Frame, bool, error) {
 	src, ok := el.rule.Src.BoxOf(x)
 	if !ok {
 		return nil, Frame{}, false, nil
@@ -235,7 +236,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 	}
 	rows, cols := inputs[0].Rows, inputs[0].Cols
 	srcs, refs, boxes := frameSelections(inputs, windowSizes(outputs))
-	s := &anchoredSearch{group: group, rows: rows, cols: cols, cache: map[string]*primGather{}, seen: map[uint64]int{}}
+	s := &anchoredSearch{group: group, rows: rows, cols: cols, cache: map[string]*pairscan.PrimGather{}, seen: map[uint64]int{}}
 	s.pairs = make([]*framePair, len(inputs))
 	for i := range inputs {
 		gp := newGridPair(inputs[i], outputs[i])
@@ -250,7 +251,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 			return nil, fmt.Errorf("annotate.Propose: base %d: %w", i, err)
 		}
 	}
-	var t table1
+	var t pairscan.Table1
 	gbs := make([][]int32, len(pairs))
 	sizes := make([][2]int, len(pairs))
 	frames := make([]Frame, len(pairs))
@@ -266,7 +267,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 			}
 			for _, rule := range frameRules(src, refs, base.scale != nil) {
 				ok := true
-				t = emptyTable1
+				t = pairscan.EmptyTable1
 				for k, p := range pairs {
 					if frames[k], ok = rule.frameFromBoxes(p.boxes, sizes[k]); !ok {
 						break
@@ -319,7 +320,7 @@ type anchoredSearch struct {
 	group      Group
 	rows, cols int
 	pairs      []*framePair
-	cache      map[string]*primGather
+	cache      map[string]*pairscan.PrimGather
 	found      []Proposal
 	seen       map[uint64]int
 }
@@ -435,7 +436,7 @@ func (r FrameRule) frameFromBoxes(boxes map[Selection]Box, size [2]int) (Frame, 
 
 // scan adds the pair's cells to t, cell i of g·x read from the input cell source(i) (pad where it is -1):
 // false at the first key whose output differs.
-func (p *framePair) scan(source func(i int) int32, t *table1) bool {
+func (p *framePair) scan(source func(i int) int32, t *pairscan.Table1) bool {
 	for _, i := range p.order {
 		gx := int32(datasets.PadToken)
 		if s := source(int(i)); s >= 0 {
@@ -467,11 +468,11 @@ func recolored(table []int8) int {
 }
 
 // upscaled is the gather gb followed by the up-scaling by k x k of the canvas' top-left (lattice.Upscale).
-func upscaled(gb []int32, k, rows, cols int, cache map[string]*primGather) ([]int32, error) {
+func upscaled(gb []int32, k, rows, cols int, cache map[string]*pairscan.PrimGather) ([]int32, error) {
 	if k == 1 {
 		return gb, nil
 	}
-	s, err := actionGather(lattice.Upscale{Factors: []int{k, k}}, rows, cols, cache)
+	s, err := pairscan.ActionGather(lattice.Upscale{Factors: []int{k, k}}, rows, cols, cache)
 	if err != nil {
 		return nil, err
 	}
@@ -483,7 +484,7 @@ func upscaled(gb []int32, k, rows, cols int, cache map[string]*primGather) ([]in
 func proposeScaledByColors(s *anchoredSearch, bi int, base gridElement, src Selection) error {
 	rule := FrameRule{Src: src, Dst: Selection{Kind: SelOrigin}, ScaleByColors: true}
 	el := frameElement{grid: base, rule: rule}
-	t := emptyTable1
+	t := pairscan.EmptyTable1
 	gathers := make([][]int32, len(s.pairs))
 	for k, p := range s.pairs {
 		g, _, ok, err := el.frameGather(p.x, s.cache)

@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -181,7 +182,7 @@ func axisMap(l, e int, sh AxisShift) []int32 {
 
 // gather returns the element's gather on the rows x cols canvas of an input whose grid is h x w; cache
 // holds scaling gathers by their String.
-func (el gridElement) gather(rows, cols, h, w int, cache map[string]*primGather) ([]int32, error) {
+func (el gridElement) gather(rows, cols, h, w int, cache map[string]*pairscan.PrimGather) ([]int32, error) {
 	base := el.baseGather(rows, cols, h, w)
 	g := base
 	if el.shift != [2]AxisShift{} {
@@ -203,7 +204,7 @@ func (el gridElement) gather(rows, cols, h, w int, cache map[string]*primGather)
 	if el.scale == nil {
 		return g, nil
 	}
-	s, err := actionGather(el.scale, rows, cols, cache)
+	s, err := pairscan.ActionGather(el.scale, rows, cols, cache)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +224,7 @@ func composeGathers(g, s []int32) []int32 {
 }
 
 // gridPair is a pair of a Grid search: the canvases, the input's grid extents, and the cells in scan order
-// (interleave's order over the whole canvas).
+// (the order of pairscan's interleave over the whole canvas).
 type gridPair struct {
 	rows, cols, h, w int
 	x, y             []int32
@@ -255,7 +256,7 @@ func newGridPair(x, y datasets.Canvas) *gridPair {
 
 // scan adds the pair's cells under the gather that reads cell (rm[r], cm[c]) of base for cell (r, c) (rm,
 // cm nil: base itself) to t: false at the first key whose output differs from t's.
-func (p *gridPair) scan(base, rm, cm []int32, t *table1) bool {
+func (p *gridPair) scan(base, rm, cm []int32, t *pairscan.Table1) bool {
 	for _, i := range p.order {
 		k := p.gx(base, rm, cm, i)*datasets.NumTokens + p.x[i]
 		out := int8(p.y[i])
@@ -318,10 +319,10 @@ func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int, roles 
 		}
 	}
 	rowShifts, colShifts := axisShifts(rows, group), axisShifts(cols, group)
-	cache := map[string]*primGather{}
+	cache := map[string]*pairscan.PrimGather{}
 	var found []Proposal
 	seen := map[uint64]int{} // gathers' hash -> index in found
-	var t table1
+	var t pairscan.Table1
 	based := make([][]int32, len(pairs)) // per pair: the base's gather (turn, flips, scaling)
 	for bi, base := range bases {
 		for k, p := range pairs {
@@ -339,7 +340,7 @@ func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int, roles 
 				identity := i == 0 && j == 0
 				el := base
 				el.shift = [2]AxisShift{rowShifts[i], colShifts[j]}
-				t = emptyTable1
+				t = pairscan.EmptyTable1
 				clear(keys)
 				ok := true
 				for k, p := range pairs {
@@ -400,7 +401,7 @@ func (p *gridPair) turned(quarter int) (h, w int) {
 
 // gridProposal makes the proposal of a consistent element, and a hash of its gathers on the pairs (elements
 // with equal gathers on every pair are one proposal).
-func gridProposal(el gridElement, base, cost int, table []int8, roles *RoleTable, pairs []*gridPair, cache map[string]*primGather) (Proposal, uint64, error) {
+func gridProposal(el gridElement, base, cost int, table []int8, roles *RoleTable, pairs []*gridPair, cache map[string]*pairscan.PrimGather) (Proposal, uint64, error) {
 	h := fnv.New64a()
 	for _, p := range pairs {
 		g, err := el.gather(p.rows, p.cols, p.h, p.w, cache)

@@ -3,7 +3,7 @@
 package annotate
 
 // Propose: the lattice search on a task's training pairs, on the task's own canvas, over the elements
-// that the mask experts can encode. It scans pairs with the annotation's scan (pair.go).
+// that the mask experts can encode. It scans pairs with the annotation's scan (pairscan).
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -72,7 +73,7 @@ func (p Proposal) Cost() int { return p.cost }
 // Recolorings counts the entries of the proposal's plain table that give a cell another color than the
 // color it reads from g·x (0 for a table that copies what the element reads; -1 without a plain table).
 func (p Proposal) Recolorings() int {
-	if len(p.Table) != keys1 {
+	if len(p.Table) != pairscan.Keys1 {
 		return -1
 	}
 	return recolored(p.Table)
@@ -133,26 +134,26 @@ func propose(inputs, outputs []datasets.Canvas, group Group, max int, roles bool
 	if err != nil {
 		return nil, err
 	}
-	rows, cols := pairs[0].rows, pairs[0].cols
+	rows, cols := pairs[0].Rows, pairs[0].Cols
 	classes, err := baseClasses(group, rows, cols)
 	if err != nil {
 		return nil, err
 	}
 	// Cheapest pair first: it is scanned under every element, the others only under its survivors.
-	sort.SliceStable(pairs, func(a, b int) bool { return len(pairs[a].region) < len(pairs[b].region) })
+	sort.SliceStable(pairs, func(a, b int) bool { return len(pairs[a].Region) < len(pairs[b].Region) })
 	s := &proposer{
 		group: group, pairs: pairs, max: max, bound: -1,
 		rowShifts: axisShifts(rows, group), colShifts: axisShifts(cols, group),
 		bx: make([][]int8, len(pairs)), totals: make([][datasets.NumTokens]int32, len(pairs)), cnts: make([][datasets.NumTokens]int32, len(pairs)),
 	}
 	for _, sh := range s.rowShifts {
-		s.rowOff = append(s.rowOff, axisGather(rows, cols+1, sh))
+		s.rowOff = append(s.rowOff, pairscan.AxisGather(rows, cols+1, sh.Delta, sh.ZeroFill))
 	}
 	for _, sh := range s.colShifts {
-		s.colSrc = append(s.colSrc, axisGather(cols, 1, sh))
+		s.colSrc = append(s.colSrc, pairscan.AxisGather(cols, 1, sh.Delta, sh.ZeroFill))
 	}
 	for i := range pairs {
-		s.bx[i] = make([]int8, len(pairs[i].xp))
+		s.bx[i] = make([]int8, len(pairs[i].Xp))
 	}
 	if roles {
 		s.fixed = fixedColors(inputs)
@@ -178,17 +179,17 @@ func propose(inputs, outputs []datasets.Canvas, group Group, max int, roles bool
 
 // canvasPairs makes the pairs of Propose, checking that there is at least one and that all canvases
 // have the size of the first.
-func canvasPairs(inputs, outputs []datasets.Canvas) ([]*pair, error) {
+func canvasPairs(inputs, outputs []datasets.Canvas) ([]*pairscan.Pair, error) {
 	if len(inputs) == 0 || len(inputs) != len(outputs) {
 		return nil, fmt.Errorf("annotate.Propose: %d input and %d output canvases, want the same number, at least one", len(inputs), len(outputs))
 	}
-	pairs := make([]*pair, len(inputs))
+	pairs := make([]*pairscan.Pair, len(inputs))
 	for i := range inputs {
 		if inputs[i].Rows != inputs[0].Rows || inputs[i].Cols != inputs[0].Cols {
 			return nil, fmt.Errorf("annotate.Propose: pair %d: canvas %dx%d, pair 0 has %dx%d", i, inputs[i].Rows, inputs[i].Cols, inputs[0].Rows, inputs[0].Cols)
 		}
 		var err error
-		if pairs[i], err = newCanvasPair(inputs[i], outputs[i]); err != nil {
+		if pairs[i], err = pairscan.NewCanvasPair(inputs[i], outputs[i]); err != nil {
 			return nil, fmt.Errorf("annotate.Propose: pair %d: %w", i, err)
 		}
 	}
@@ -207,12 +208,12 @@ type baseClass struct {
 func baseClasses(group Group, rows, cols int) ([]*baseClass, error) {
 	var classes []*baseClass
 	byGather := map[string]*baseClass{}
-	cache := map[string]*primGather{}
+	cache := map[string]*pairscan.PrimGather{}
 	for i, b := range group.Bases {
 		if b == nil {
 			return nil, fmt.Errorf("annotate.Propose: base %d is nil", i)
 		}
-		g, err := actionGather(b, rows, cols, cache)
+		g, err := pairscan.ActionGather(b, rows, cols, cache)
 		if err != nil {
 			return nil, fmt.Errorf("annotate.Propose: base %d: %w", i, err)
 		}
@@ -257,7 +258,7 @@ func axisShifts(l int, group Group) []AxisShift {
 // gathers, B·x of the class at hand per pair, and the proposals found.
 type proposer struct {
 	group                Group
-	pairs                []*pair
+	pairs                []*pairscan.Pair
 	rowShifts, colShifts []AxisShift
 	rowOff, colSrc       [][]int32
 	bx                   [][]int8
@@ -277,9 +278,9 @@ func (s *proposer) searchClass(c *baseClass, identity bool) {
 		s.searchClassRoles(c, identity)
 		return
 	}
-	s.totals[0] = s.pairs[0].based(c.gather, s.bx[0])
+	s.totals[0] = s.pairs[0].Based(c.gather, s.bx[0])
 	ready := 1 // B·x is computed for the pairs before ready
-	var t, pt table1
+	var t, pt pairscan.Table1
 	for i := range s.rowShifts {
 		for j := range s.colShifts {
 			if (i == 0 && j == 0) != identity {
@@ -295,7 +296,7 @@ func (s *proposer) searchClass(c *baseClass, identity bool) {
 			ok := true
 			for k, p := range s.pairs {
 				if k == ready {
-					s.totals[k] = p.based(c.gather, s.bx[k])
+					s.totals[k] = p.Based(c.gather, s.bx[k])
 					ready++
 				}
 				tab := &t
@@ -303,7 +304,7 @@ func (s *proposer) searchClass(c *baseClass, identity bool) {
 					tab = &pt
 				}
 				var cnt [datasets.NumTokens]int32
-				if ok, cnt, _ = p.scanRegion(s.bx[k], s.rowOff[i], s.colSrc[j], tab); !ok || (k > 0 && !merge(&t, &pt)) {
+				if ok, cnt, _ = p.ScanRegion(s.bx[k], s.rowOff[i], s.colSrc[j], tab); !ok || (k > 0 && !pairscan.Merge(&t, &pt)) {
 					ok = false
 					break
 				}
@@ -322,17 +323,17 @@ func (s *proposer) searchClass(c *baseClass, identity bool) {
 
 // outsidePair completes t outside the region of pair k under translation (rowShifts[i], colShifts[j])
 // of the class's B·x; false on a conflict.
-func (s *proposer) outsidePair(k, i, j int, t *table1) bool {
+func (s *proposer) outsidePair(k, i, j int, t *pairscan.Table1) bool {
 	total := &s.totals[k]
 	if s.rowShifts[i].ZeroFill || s.colShifts[j].ZeroFill {
-		gx := s.pairs[k].gxTotal(s.bx[k], s.rowOff[i], s.colSrc[j])
+		gx := s.pairs[k].GxTotal(s.bx[k], s.rowOff[i], s.colSrc[j])
 		total = &gx
 	}
-	return outside(t, total, &s.cnts[k])
+	return pairscan.Outside(t, total, &s.cnts[k])
 }
 
 // record adds the proposals of every base of class c under translation (i, j) with table t.
-func (s *proposer) record(c *baseClass, i, j, tcost int, t *table1) {
+func (s *proposer) record(c *baseClass, i, j, tcost int, t *pairscan.Table1) {
 	entries := 0
 	for _, v := range t {
 		if v >= 0 {
@@ -367,7 +368,7 @@ func (s *proposer) add(c *baseClass, i, j, tcost, entries int, t []int8, keys []
 
 // trim sorts the proposals by rank and, with max > 0, keeps the best max, setting bound.
 func (s *proposer) trim() {
-	rows, cols := s.pairs[0].rows, s.pairs[0].cols
+	rows, cols := s.pairs[0].Rows, s.pairs[0].Cols
 	sort.Slice(s.found, func(a, b int) bool { return s.found[a].less(&s.found[b], rows, cols) })
 	if s.max > 0 && len(s.found) >= s.max {
 		s.found = s.found[:s.max]
@@ -452,7 +453,7 @@ func (p Proposal) Generalize() Proposal {
 	if p.Roles != nil {
 		p.Roles = p.Roles.generalize()
 	}
-	if len(p.Table) != keys1 {
+	if len(p.Table) != pairscan.Keys1 {
 		return p
 	}
 	table := append([]int8(nil), p.Table...)
@@ -542,7 +543,7 @@ func (p Proposal) Gather(input datasets.Canvas) ([]int32, error) {
 	if p.Action == nil {
 		return nil, fmt.Errorf("no action")
 	}
-	if err := checkCanvas(input); err != nil {
+	if err := pairscan.CheckCanvas(input); err != nil {
 		return nil, fmt.Errorf("input: %w", err)
 	}
 	if p.frame != nil {
@@ -556,7 +557,7 @@ func (p Proposal) Gather(input datasets.Canvas) ([]int32, error) {
 		h, w := GridExtents(input)
 		return p.grid.gather(input.Rows, input.Cols, h, w, nil)
 	}
-	return actionGather(p.Action, input.Rows, input.Cols, nil)
+	return pairscan.ActionGather(p.Action, input.Rows, input.Cols, nil)
 }
 
 // ErrNoBox is wrapped by the error of Gather and Predict for an anchored proposal whose rule reads no box
@@ -572,7 +573,7 @@ var ErrNoTable = errors.New("proposal has no 11x11 table")
 // it maps every cell (the input's own background and free color filling its roles); else the plain
 // table's output is returned, with ok false.
 func (p Proposal) Predict(input datasets.Canvas) (out datasets.Canvas, ok bool, err error) {
-	if len(p.Table) != keys1 && (p.Table != nil || p.Roles == nil) {
+	if len(p.Table) != pairscan.Keys1 && (p.Table != nil || p.Roles == nil) {
 		return datasets.Canvas{}, false, fmt.Errorf("annotate.Proposal.Predict: %w (%d entries)", ErrNoTable, len(p.Table))
 	}
 	gather, err := p.Gather(input)

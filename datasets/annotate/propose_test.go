@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -360,7 +361,7 @@ func TestActionGather(t *testing.T) {
 		n := 0
 		for i, b := range group.Bases {
 			for _, g := range []lattice.Action{b, lattice.Compose(lattice.Translation{Deltas: []int{i % 5, 2}}, lattice.Shift{Deltas: []int{0, -(i % 3)}}, b)} {
-				got, err := actionGather(g, dims[0], dims[1], nil)
+				got, err := pairscan.ActionGather(g, dims[0], dims[1], nil)
 				want, werr := datasets.ActionGather(g, dims[0], dims[1])
 				if err != nil || werr != nil || !slices.Equal(got, want) {
 					t.Fatalf("%v on %v: gather %v (err %v), ApplyAction gives %v (err %v)", g, dims, got, err, want, werr)
@@ -371,7 +372,7 @@ func TestActionGather(t *testing.T) {
 		t.Logf("%v: %d actions checked", dims, n)
 	}
 	rot := lattice.Compose(lattice.Downscale{Factors: []int{2, 2}}, lattice.Rotation{AxisA: 0, AxisB: 1, Quarter: 1})
-	if _, err := actionGather(rot, 9, 6, nil); err == nil {
+	if _, err := pairscan.ActionGather(rot, 9, 6, nil); err == nil {
 		t.Errorf("%v on 9x6: no error", rot)
 	}
 	if _, err := datasets.ActionGather(rot, 9, 6); err == nil {

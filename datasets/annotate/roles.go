@@ -19,6 +19,7 @@ import (
 	"slices"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 )
 
 // Role symbols: a token 0..10 stands for itself; symBG is the pair's background, symOther its free color.
@@ -324,28 +325,28 @@ type rolePair struct {
 }
 
 // newRolePair returns the roles of pair p under the fixed colors.
-func newRolePair(p *pair, fixed uint16) *rolePair {
-	cells := make([]int32, len(p.x))
-	for i, v := range p.x {
+func newRolePair(p *pairscan.Pair, fixed uint16) *rolePair {
+	cells := make([]int32, len(p.X))
+	for i, v := range p.X {
 		cells[i] = int32(v)
 	}
 	rp := &rolePair{r: rolesOf(cells, fixed)}
-	for _, rc := range p.region {
-		rp.xs = append(rp.xs, rp.r.sym[rc.x])
-		rp.static = append(rp.static, rp.r.static(rc.out, rc.x))
+	for _, rc := range p.Region {
+		rp.xs = append(rp.xs, rp.r.sym[rc.X])
+		rp.static = append(rp.static, rp.r.static(rc.Out, rc.X))
 	}
 	return rp
 }
 
-// scanRoles adds the pair's region under g = T ∘ B (bx, rowOff, colSrc as in scanRegion) to the role table
+// scanRoles adds the pair's region under g = T ∘ B (bx, rowOff, colSrc as in pairscan.Pair.ScanRegion) to the role table
 // keys: false at the first conflict, else the token counts of g·x in the region.
-func (p *pair) scanRoles(rp *rolePair, bx []int8, rowOff, colSrc []int32, keys []uint16) (bool, [datasets.NumTokens]int32) {
+func scanRoles(p *pairscan.Pair, rp *rolePair, bx []int8, rowOff, colSrc []int32, keys []uint16) (bool, [datasets.NumTokens]int32) {
 	var cnt [datasets.NumTokens]int32
-	for idx, rc := range p.region {
-		g := bx[rowOff[rc.row]+colSrc[rc.col]]
+	for idx, rc := range p.Region {
+		g := bx[rowOff[rc.Row]+colSrc[rc.Col]]
 		cnt[g]++
 		m := rp.static[idx]
-		if rc.out == g {
+		if rc.Out == g {
 			m |= descFirst
 		}
 		if !observe(keys, int(rp.r.sym[g])*roleSyms+int(rp.xs[idx]), m) {
@@ -355,7 +356,7 @@ func (p *pair) scanRoles(rp *rolePair, bx []int8, rowOff, colSrc []int32, keys [
 	return true, cnt
 }
 
-// outsideRoles completes the role table keys outside the pair's region (as outside does the plain table):
+// outsideRoles completes the role table keys outside the pair's region (as pairscan.Outside does the plain table):
 // x and y are pad there, g·x any token a of total that the region did not count.
 func outsideRoles(keys []uint16, r *pairRoles, total, cnt *[datasets.NumTokens]int32) bool {
 	for a := range datasets.NumTokens {
@@ -375,7 +376,7 @@ func outsideRoles(keys []uint16, r *pairRoles, total, cnt *[datasets.NumTokens]i
 // searchClassRoles is searchClass for ProposeRoles: the class under the identity translation (identity
 // true) or every other translation, each scanned into one role table over all pairs.
 func (s *proposer) searchClassRoles(c *baseClass, identity bool) {
-	s.totals[0] = s.pairs[0].based(c.gather, s.bx[0])
+	s.totals[0] = s.pairs[0].Based(c.gather, s.bx[0])
 	ready := 1 // B·x is computed for the pairs before ready
 	keys := make([]uint16, roleKeys)
 	for i := range s.rowShifts {
@@ -394,17 +395,17 @@ func (s *proposer) searchClassRoles(c *baseClass, identity bool) {
 			ok := true
 			for k, p := range s.pairs {
 				if k == ready {
-					s.totals[k] = p.based(c.gather, s.bx[k])
+					s.totals[k] = p.Based(c.gather, s.bx[k])
 					ready++
 				}
-				if ok, s.cnts[k] = p.scanRoles(s.roles[k], s.bx[k], s.rowOff[i], s.colSrc[j], keys); !ok {
+				if ok, s.cnts[k] = scanRoles(p, s.roles[k], s.bx[k], s.rowOff[i], s.colSrc[j], keys); !ok {
 					break
 				}
 			}
 			for k := 0; ok && k < len(s.pairs); k++ {
 				total := &s.totals[k]
 				if s.rowShifts[i].ZeroFill || s.colShifts[j].ZeroFill {
-					gx := s.pairs[k].gxTotal(s.bx[k], s.rowOff[i], s.colSrc[j])
+					gx := s.pairs[k].GxTotal(s.bx[k], s.rowOff[i], s.colSrc[j])
 					total = &gx
 				}
 				ok = outsideRoles(keys, &s.roles[k].r, total, &s.cnts[k])

@@ -12,12 +12,8 @@ import (
 	"sort"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 	"github.com/latformer/latformer/lattice"
-)
-
-const (
-	keys1 = datasets.NumTokens * datasets.NumTokens // keys of f(g·x, x)
-	keys2 = keys1 * datasets.NumTokens              // keys of f(g₁·x, g₂·x, x)
 )
 
 // MaxMerges caps the table merges of one search (one category, one set of pairs). No ARC training task
@@ -27,48 +23,9 @@ const MaxMerges = 1_000_000
 // ErrSearchCap is returned (wrapped) by a search that hit MaxMerges before it decided.
 var ErrSearchCap = errors.New("search cap of table merges hit")
 
-// table1 is f of one action over the keys (token of g·x)·11 + (token of x); -1 is unset.
-type table1 [keys1]int8
-
-// table2 is f of two actions over the keys ((token of g₁·x)·11 + token of g₂·x)·11 + token of x.
-type table2 [keys2]int8
-
-// table is a lookup table of f with one or two actions.
-type table interface{ table1 | table2 }
-
-// emptyTable returns a table with every key unset.
-func emptyTable[T table]() T {
-	var t T
-	for k := range len(t) {
-		t[k] = -1
-	}
-	return t
-}
-
-var (
-	emptyTable1 = emptyTable[table1]()
-	emptyTable2 = emptyTable[table2]()
-)
-
-// merge merges table b into table a; it returns false (leaving a partially merged) on a conflict.
-func merge[T table](a, b *T) bool {
-	for k := range len(*b) {
-		v := (*b)[k]
-		if v < 0 {
-			continue
-		}
-		if w := (*a)[k]; w < 0 {
-			(*a)[k] = v
-		} else if w != v {
-			return false
-		}
-	}
-	return true
-}
-
 // group is a set of candidates (one action) or candidate pairs (two actions) that give a pair the same
 // pair-local table; rep is what the group reports when it is chosen.
-type group[T table, R any] struct {
+type group[T pairscan.Table, R any] struct {
 	table      T
 	nontrivial bool // some member of the group is non-trivial
 	rep        R
@@ -79,7 +36,7 @@ type group[T table, R any] struct {
 // groups are tried in the order given, so the order decides which solution is found, not whether one
 // exists. It returns the index of the chosen group per pair and the merged table, or a nil choice when
 // there is no solution, with capped true when it stopped at MaxMerges table merges.
-func backtrack[T table, R any](groups [][]group[T, R]) (choice []int, merged T, capped bool) {
+func backtrack[T pairscan.Table, R any](groups [][]group[T, R]) (choice []int, merged T, capped bool) {
 	for _, g := range groups {
 		if len(g) == 0 {
 			return nil, merged, false
@@ -119,7 +76,7 @@ func backtrack[T table, R any](groups [][]group[T, R]) (choice []int, merged T, 
 				return false
 			}
 			next := *cur
-			if !merge(&next, &g.table) {
+			if !pairscan.Merge(&next, &g.table) {
 				continue
 			}
 			choice[p] = gi
@@ -132,7 +89,7 @@ func backtrack[T table, R any](groups [][]group[T, R]) (choice []int, merged T, 
 		}
 		return false
 	}
-	start := emptyTable[T]()
+	start := pairscan.EmptyTable[T]()
 	if !rec(0, &start, false) {
 		return nil, merged, capped
 	}
@@ -142,7 +99,7 @@ func backtrack[T table, R any](groups [][]group[T, R]) (choice []int, merged T, 
 // chooseGroups builds each pair's groups (groupsOf) and chooses one group per pair whose tables merge
 // (backtrack). choice is nil when a pair has no group or no choice agrees; err wraps ErrSearchCap, naming
 // what was searched, when the search hit MaxMerges.
-func chooseGroups[T table, R any](pairs []*pair, groupsOf func(*pair) []group[T, R], what string) (groups [][]group[T, R], choice []int, merged T, err error) {
+func chooseGroups[T pairscan.Table, R any](pairs []*pair, groupsOf func(*pair) []group[T, R], what string) (groups [][]group[T, R], choice []int, merged T, err error) {
 	groups = make([][]group[T, R], len(pairs))
 	for i, p := range pairs {
 		if groups[i] = groupsOf(p); len(groups[i]) == 0 {
@@ -161,7 +118,7 @@ func chooseGroups[T table, R any](pairs []*pair, groupsOf func(*pair) []group[T,
 // if no reported candidate is non-trivial, the first pair whose group has a non-trivial candidate
 // reports its best non-trivial one instead.
 func search1(s *space, cat datasets.Category, pairs []*pair) (*Fit, error) {
-	groups, choice, merged, err := chooseGroups(pairs, func(p *pair) []group[table1, best1] { return p.groups1(s, cat) },
+	groups, choice, merged, err := chooseGroups(pairs, func(p *pair) []group[pairscan.Table1, best1] { return p.groups1(s, cat) },
 		fmt.Sprintf("category %q", cat))
 	if err != nil || choice == nil {
 		return nil, err

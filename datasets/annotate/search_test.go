@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -19,7 +20,7 @@ func checkFit(t *testing.T, name string, fit *Fit, pairs []datasets.Pair, action
 	if len(fit.Elements) != len(pairs) {
 		t.Fatalf("%s: %d element lists for %d pairs", name, len(fit.Elements), len(pairs))
 	}
-	if want := keys1 * []int{1, 1, datasets.NumTokens}[actions]; len(fit.Table) != want {
+	if want := pairscan.Keys1 * []int{1, 1, datasets.NumTokens}[actions]; len(fit.Table) != want {
 		t.Fatalf("%s: table of %d keys, want %d", name, len(fit.Table), want)
 	}
 	moved := false

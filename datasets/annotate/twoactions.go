@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/internal/pairscan"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -59,7 +60,7 @@ func ConsistentTwoActions(cat datasets.Category, pairs []datasets.Pair) (*Fit, e
 // search2 is the two-action search of category cat over pairs: nil when it finds no solution (with an
 // error wrapping ErrSearchCap if the cap was hit).
 func search2(s *space, cat datasets.Category, pairs []*pair) (*Fit, error) {
-	groups, choice, merged, err := chooseGroups(pairs, func(p *pair) []group[table2, [2]candidate] { return p.groups2(s, cat) },
+	groups, choice, merged, err := chooseGroups(pairs, func(p *pair) []group[pairscan.Table2, [2]candidate] { return p.groups2(s, cat) },
 		fmt.Sprintf("category %q (two actions)", cat))
 	if err != nil || choice == nil {
 		return nil, err
@@ -85,15 +86,15 @@ type ranked struct {
 func (p *pair) topCandidates(s *space, cat datasets.Category) []ranked {
 	var top []ranked
 	scratch := make([]int8, cells) // g·x of the candidate at hand; copied only if it enters top
-	bx := make([]int8, len(p.xp))
+	bx := make([]int8, len(p.Xp))
 	consider := func(c candidate) {
 		rowOff, colSrc := s.rowOff[c.delta/side], s.colSrc[c.delta%side]
 		for i := range scratch {
 			scratch[i] = bx[rowOff[i/side]+colSrc[i%side]]
 		}
 		useful := 0
-		for _, rc := range p.region {
-			if g := scratch[int(rc.row)*side+int(rc.col)]; rc.out == g && g != rc.x {
+		for _, rc := range p.Region {
+			if g := scratch[int(rc.Row)*side+int(rc.Col)]; rc.Out == g && g != rc.X {
 				useful++
 			}
 		}
@@ -109,12 +110,12 @@ func (p *pair) topCandidates(s *space, cat datasets.Category) []ranked {
 		}
 	}
 	for bi, b := range s.bases[cat] {
-		p.based(b.gather, bx)
+		p.Based(b.gather, bx)
 		for d := range cells {
 			consider(candidate{base: int16(bi), delta: int16(d)})
 		}
 	}
-	copy(bx, p.xp)
+	copy(bx, p.Xp)
 	for d := range cells {
 		consider(candidate{base: -1, delta: int16(d)})
 	}
@@ -123,10 +124,10 @@ func (p *pair) topCandidates(s *space, cat datasets.Category) []ranked {
 
 // groups2 returns the distinct pair-local tables of the pairs of top candidates of category cat, each
 // reported by its first pair (top order), or by its first non-trivial pair if it has one.
-func (p *pair) groups2(s *space, cat datasets.Category) []group[table2, [2]candidate] {
+func (p *pair) groups2(s *space, cat datasets.Category) []group[pairscan.Table2, [2]candidate] {
 	top := p.topCandidates(s, cat)
-	var groups []group[table2, [2]candidate]
-	index := map[table2]int{}
+	var groups []group[pairscan.Table2, [2]candidate]
+	index := map[pairscan.Table2]int{}
 	for a := range top {
 		for b := a + 1; b < len(top); b++ {
 			t, ok := p.table2(top[a].gx, top[b].gx)
@@ -134,7 +135,7 @@ func (p *pair) groups2(s *space, cat datasets.Category) []group[table2, [2]candi
 				continue
 			}
 			nt := nontrivial(cat, top[a].c) || nontrivial(cat, top[b].c)
-			g := group[table2, [2]candidate]{table: t, nontrivial: nt, rep: [2]candidate{top[a].c, top[b].c}}
+			g := group[pairscan.Table2, [2]candidate]{table: t, nontrivial: nt, rep: [2]candidate{top[a].c, top[b].c}}
 			if gi, seen := index[t]; seen {
 				if nt && !groups[gi].nontrivial {
 					groups[gi] = g
@@ -149,11 +150,11 @@ func (p *pair) groups2(s *space, cat datasets.Category) []group[table2, [2]candi
 }
 
 // table2 builds the pair-local table of f(g₁·x, g₂·x, x) over all cells; false on a conflict.
-func (p *pair) table2(g1x, g2x []int8) (table2, bool) {
-	t := emptyTable2
+func (p *pair) table2(g1x, g2x []int8) (pairscan.Table2, bool) {
+	t := pairscan.EmptyTable2
 	for i := range cells {
-		k := (int(g1x[i])*datasets.NumTokens+int(g2x[i]))*datasets.NumTokens + int(p.x[i])
-		o := p.out[i]
+		k := (int(g1x[i])*datasets.NumTokens+int(g2x[i]))*datasets.NumTokens + int(p.X[i])
+		o := p.Out[i]
 		if v := t[k]; v < 0 {
 			t[k] = o
 		} else if v != o {

@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package annotate
+package pairscan
 
 // Gather indices of lattice actions on a rows x cols canvas, equal to datasets.ApplyAction.
 
@@ -11,16 +11,17 @@ import (
 	"github.com/latformer/latformer/lattice"
 )
 
-// axisGather returns the gather of a translation along one axis of length l, in the padded layout (see
-// pair.go) with the given stride between positions: entry i is stride·j for the position j that
-// position i reads (circular: j = (i - Delta) mod l; zero-fill: j = i - Delta when 0 <= j < l), and
-// stride·l, the pad row or column, where a zero-fill shift reads nothing.
-func axisGather(l, stride int, sh AxisShift) []int32 {
+// AxisGather returns the gather of a translation along one axis of length l by delta cells, circular or
+// zero-fill, in the padded layout (see pair.go) with the given stride between positions: entry i is
+// stride·j for the position j that position i reads (circular: j = (i - delta) mod l; zero-fill:
+// j = i - delta when 0 <= j < l), and stride·l, the pad row or column, where a zero-fill shift reads
+// nothing.
+func AxisGather(l, stride, delta int, zeroFill bool) []int32 {
 	g := make([]int32, l)
 	for i := range g {
-		j := i - sh.Delta
+		j := i - delta
 		switch {
-		case !sh.ZeroFill:
+		case !zeroFill:
 			j = ((j % l) + l) % l
 		case j < 0 || j >= l:
 			j = l
@@ -30,22 +31,22 @@ func axisGather(l, stride int, sh AxisShift) []int32 {
 	return g
 }
 
-// primGather is the gather of one part of a composition: src[i] is the cell that output cell i reads
+// PrimGather is the gather of one part of a composition: src[i] is the cell that output cell i reads
 // (-1: none), or, for a down-scaling, blocks[i] the cells of the block that lands on i.
-type primGather struct {
+type PrimGather struct {
 	src    []int32
 	blocks [][]int32
 }
 
-// actionGather returns, for a rows x cols canvas, gather[i] = the cell whose token
+// ActionGather returns, for a rows x cols canvas, gather[i] = the cell whose token
 // datasets.ApplyAction(a, ·) puts in cell i, or -1 where it puts pad; an error if a does not act on the
 // canvas. ApplyAction reads the first column of row i of the mask M = M_1 ⋯ M_k of a = g_1 ∘ ⋯ ∘ g_k; the
 // support of that row is the set of cells reached from i through the supports of the rows of M_1, ...,
 // M_k, so the gather is the smallest cell of that set. The gathers of the parts (lattice.Parts) are kept
 // in cache, by their String (nil: no cache), so no n x n mask is ever formed.
-func actionGather(a lattice.Action, rows, cols int, cache map[string]*primGather) ([]int32, error) {
+func ActionGather(a lattice.Action, rows, cols int, cache map[string]*PrimGather) ([]int32, error) {
 	parts := lattice.Parts(a)
-	prims := make([]*primGather, len(parts))
+	prims := make([]*PrimGather, len(parts))
 	for i, part := range parts {
 		key := part.String()
 		if pg, ok := cache[key]; ok {
@@ -88,7 +89,7 @@ func actionGather(a lattice.Action, rows, cols int, cache map[string]*primGather
 // primitiveGather returns the gather of one lattice action that is not a composition: the blocks of a
 // Downscale, else the single cell each output cell reads, found by Apply on the cell indices + 1 (0
 // where nothing lands); an error for an action whose output cells mix input cells.
-func primitiveGather(a lattice.Action, rows, cols int) (*primGather, error) {
+func primitiveGather(a lattice.Action, rows, cols int) (*PrimGather, error) {
 	dims, n := []int{rows, cols}, rows*cols
 	idx := make([]float64, n)
 	for i := range idx {
@@ -112,7 +113,7 @@ func primitiveGather(a lattice.Action, rows, cols int) (*primGather, error) {
 				blocks[r*cols+c] = b
 			}
 		}
-		return &primGather{blocks: blocks}, nil
+		return &PrimGather{blocks: blocks}, nil
 	}
 	src := make([]int32, n)
 	for i, v := range y {
@@ -121,5 +122,5 @@ func primitiveGather(a lattice.Action, rows, cols int) (*primGather, error) {
 		}
 		src[i] = int32(v) - 1
 	}
-	return &primGather{src: src}, nil
+	return &PrimGather{src: src}, nil
 }
