@@ -9,7 +9,7 @@ import (
 
 // Synthetic families whose group element changes from pair to pair: it follows the input (g = g(x),
 // Section 2), so no one element of the canvas or of the grid describes a task, while one anchor-relative
-// element does (annotate.FrameRule). Each input is a black grid of 5 to 10 rows and columns (on a canvas of
+// element does (search.FrameRule). Each input is a black grid of 5 to 10 rows and columns (on a canvas of
 // at least 10) holding one object: a random shape of 1 to 4 rows and columns whose bounding box is exactly
 // that, in random colors 1..9 (one color, 2, in FamilyAnchorTouch, beside a grey (5) block).
 const (

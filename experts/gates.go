@@ -23,14 +23,14 @@ type Gates struct {
 	Transpose   *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
 	// Extent is [batch, 2] int32, the rows and columns of each example's input grid (GridExtents); used
 	// only by a GridLattice expert, which requires it. It is an input, not a gate. For an Anchored expert
-	// it is [batch, FrameLen] int32, each example's frame (R0, C0, H, W, DR, DC, SR, SC: annotate.Frame): the
+	// it is [batch, FrameLen] int32, each example's frame (R0, C0, H, W, DR, DC, SR, SC: search.Frame): the
 	// H x W box at (R0, C0) is the grid the expert acts on, moved to the top-left first, its result is
 	// shifted by (DR, DC) with zero fill, and where SR > 0 the example's up-scaling factors are SR x SC
 	// instead of the scaling gates' (a scaling read off the input: a count).
 	Extent *Node
 }
 
-// FrameLen is the length of an anchored expert's frame per example (Gates.Extent; annotate.Frame.Ints).
+// FrameLen is the length of an anchored expert's frame per example (Gates.Extent; search.Frame.Ints).
 const FrameLen = 8
 
 // Element is a group element in the expert's own parametrization: what a setting of hard gates selects.

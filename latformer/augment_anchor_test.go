@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/datasets/annotate"
+	"github.com/latformer/latformer/search"
 )
 
 // TestSameObjectColors checks which colors a rule that names none keeps fixed in the augmentation: those
@@ -30,9 +30,9 @@ func TestSameObjectColors(t *testing.T) {
 	a := canvas("00000", "02200", "02000", "00000", "00088")
 	b := canvas("22200", "20000", "00000", "00000", "00880")
 	c := canvas("33300", "30000", "00000", "00000", "00880") // the largest object in another color
-	largest, smallest := annotate.Selection{Kind: annotate.SelLargest}, annotate.Selection{Kind: annotate.SelSmallest}
+	largest, smallest := search.Selection{Kind: search.SelLargest}, search.Selection{Kind: search.SelSmallest}
 	cases := []struct {
-		sel    annotate.Selection
+		sel    search.Selection
 		inputs []datasets.Canvas
 		want   []int
 		ok     bool
@@ -40,7 +40,7 @@ func TestSameObjectColors(t *testing.T) {
 		{largest, []datasets.Canvas{a, b}, []int{2}, true},
 		{smallest, []datasets.Canvas{a, b, c}, []int{8}, true},
 		{largest, []datasets.Canvas{a, b, c}, nil, false},
-		{annotate.Selection{Kind: annotate.SelForeground}, []datasets.Canvas{a, b}, nil, false},
+		{search.Selection{Kind: search.SelForeground}, []datasets.Canvas{a, b}, nil, false},
 	}
 	for i, k := range cases {
 		got, ok := sameObjectColors(k.sel, k.inputs)

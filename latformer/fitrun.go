@@ -12,8 +12,8 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/search"
 )
 
 // fitRun is one Fit: its settings (fitSettings, read once from the store and the search) and what its restarts
@@ -129,13 +129,13 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 
 // augmentOptions are the color permutations the augmentation may use on the examples
 // (ParamAugmentKeepBlack, ParamAugmentFixOutputColors). The colors an anchored
-// search's rule names (annotate.Selection SelColor: the box it crops, the box it places against) are
+// search's rule names (search.Selection SelColor: the box it crops, the box it places against) are
 // constants of the rule, kept fixed like the output-only colors: the frames were read off the examples'
 // own colors, and a copy that recolored the cropped object and the reference alike would ask one cell
 // that nothing lands on for both "the object's color, gone" and "the reference's, kept". So are the colors
 // of the objects a rule that names no color picks (the largest, the smallest), where they are the same on
 // every training input (sameObjectColors).
-func augmentOptions(scope *model.Scope, examples []Example, search *Search) datasets.AugmentOptions {
+func augmentOptions(scope *model.Scope, examples []Example, found *Search) datasets.AugmentOptions {
 	augment := datasets.AugmentOptions{KeepBlack: param[bool](scope, ParamAugmentKeepBlack)}
 	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
 	for i, ex := range examples {
@@ -144,14 +144,14 @@ func augmentOptions(scope *model.Scope, examples []Example, search *Search) data
 	if param[bool](scope, ParamAugmentFixOutputColors) {
 		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
 	}
-	if rule, ok := search.anchor(); ok {
+	if rule, ok := found.anchor(); ok {
 		fix := func(color int) {
 			if !slices.Contains(augment.Fixed, int32(color)) {
 				augment.Fixed = append(augment.Fixed, int32(color))
 			}
 		}
-		for _, s := range []annotate.Selection{rule.Src, rule.Dst} {
-			if s.Kind == annotate.SelColor {
+		for _, s := range []search.Selection{rule.Src, rule.Dst} {
+			if s.Kind == search.SelColor {
 				fix(s.Color)
 			} else if colors, ok := sameObjectColors(s, inputs); ok {
 				for _, c := range colors {
@@ -164,10 +164,10 @@ func augmentOptions(scope *model.Scope, examples []Example, search *Search) data
 	return augment
 }
 
-// sameObjectColors returns the colors of the object the selection picks (annotate.Selection.ObjectColors),
+// sameObjectColors returns the colors of the object the selection picks (search.Selection.ObjectColors),
 // where they are the same on every input: then the rule, though it names no color, reads objects of those
 // colors, and they are kept fixed like the colors a rule names.
-func sameObjectColors(s annotate.Selection, inputs []datasets.Canvas) ([]int, bool) {
+func sameObjectColors(s search.Selection, inputs []datasets.Canvas) ([]int, bool) {
 	var first []int
 	for i, in := range inputs {
 		colors, ok := s.ObjectColors(in)

@@ -24,7 +24,7 @@ type Example struct {
 	Input, Output datasets.Canvas
 	Cond          []float32
 	// Frame is the input's frame for an anchor-relative expert (experts.ParamLattice "anchored"): the box the
-	// element acts on and the shift that places the result (annotate.Frame.Ints; the Solver sets it from
+	// element acts on and the shift that places the result (search.Frame.Ints; the Solver sets it from
 	// the lattice search's rule). Other experts ignore it.
 	Frame [experts.FrameLen]int32
 }

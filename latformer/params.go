@@ -137,7 +137,7 @@ const (
 	// experts.LatticeGrid, then the size-relative elements of each input's own grid (experts.ParamLattice
 	// "grid": flips, turns and circular shifts of the grid), the task trained with that expert when one
 	// fits; experts.LatticeAnchored, then also, when no element of the grid fits with a plain color table,
-	// the anchor-relative elements (annotate.Group.Anchored: g(x) = T(a(x)) ∘ B, a base acting on a box read
+	// the anchor-relative elements (search.Group.Anchored: g(x) = T(a(x)) ∘ B, a base acting on a box read
 	// off each input and placed against another), trained with the anchored expert. Read by the Solver,
 	// which chooses the expert per task (LatticeProposals says which) [anchored].
 	ParamSearchLattices = "search_lattices"

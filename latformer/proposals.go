@@ -8,8 +8,8 @@ import (
 
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/search"
 )
 
 // Gate initializations (ParamGateInit).
@@ -30,11 +30,11 @@ const (
 )
 
 // Proposal is a group element of a mask expert under which one color table maps every training pair's
-// input to its output (annotate.Proposal: the table, the action T ∘ B), in the expert's own
+// input to its output (search.Proposal: the table, the action T ∘ B), in the expert's own
 // parametrization: the hard gates set by Element.LogitsFor select exactly Action.
 type Proposal struct {
 	Element experts.Element
-	annotate.Proposal
+	search.Proposal
 }
 
 // Search is what the lattice search found on a task's training pairs (LatticeProposals): the proposals,
@@ -48,9 +48,9 @@ type Search struct {
 
 // anchor returns the frame rule of an anchored search's proposals (they share it: Example.Frame is read
 // under the top one's); false for a nil search, another expert's, or no proposal.
-func (s *Search) anchor() (annotate.FrameRule, bool) {
+func (s *Search) anchor() (search.FrameRule, bool) {
 	if s == nil || !s.Expert.Anchored || len(s.Proposals) == 0 {
-		return annotate.FrameRule{}, false
+		return search.FrameRule{}, false
 	}
 	return s.Proposals[0].Anchored()
 }
@@ -73,16 +73,16 @@ func searchLattice(e experts.Expert, train []Example, max int, grid, anchored bo
 }
 
 // Proposals returns the elements that e's hard gates can encode on its canvas and under which one color
-// table f(g·x, x) → y is consistent over all examples (annotate.Propose over T ∘ B, B in e.Bases(), T a
+// table f(g·x, x) → y is consistent over all examples (search.Propose over T ∘ B, B in e.Bases(), T a
 // circular translation or, with the zero-fill gates, a zero-fill shift by up to 2^L - 1 per axis),
-// ranked as annotate.Propose ranks them (fewest parts, then table entries, then shift, then base), at
+// ranked as search.Propose ranks them (fewest parts, then table entries, then shift, then base), at
 // most max of them (0: all). Only the examples' Input and Output canvases are read. A GridLattice
-// expert's elements act on each example's grid (annotate.Group.Grid: size-relative elements, one element
+// expert's elements act on each example's grid (search.Group.Grid: size-relative elements, one element
 // for grids of different sizes), and so do the proposals the search returns for it.
 //
-// Color roles (annotate.RoleTable): each proposal carries the role table of its element when one fits
-// (annotate.Proposal.WithRoles; its Predict reads it only where the plain table cannot map a cell), and when
-// no element has a plain table, the elements with a role table are proposed (annotate.ProposeRoles).
+// Color roles (search.RoleTable): each proposal carries the role table of its element when one fits
+// (search.Proposal.WithRoles; its Predict reads it only where the plain table cannot map a cell), and when
+// no element has a plain table, the elements with a role table are proposed (search.ProposeRoles).
 func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error) {
 	if searchHook != nil {
 		searchHook()
@@ -95,13 +95,13 @@ func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error
 }
 
 // proposals is the search of Proposals with plain tables (each proposal with its role table where one
-// fits: annotate.Proposal.WithRoles), or with role tables only (roles: annotate.ProposeRoles).
+// fits: search.Proposal.WithRoles), or with role tables only (roles: search.ProposeRoles).
 func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Proposal, error) {
 	if len(examples) == 0 {
 		return nil, fmt.Errorf("latformer.Proposals: no examples")
 	}
 	bases := e.Bases()
-	group := annotate.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: 1<<e.TranslationLayers - 1, Grid: e.GridLattice && !e.Anchored,
+	group := search.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: 1<<e.TranslationLayers - 1, Grid: e.GridLattice && !e.Anchored,
 		Anchored: e.Anchored}
 	for _, b := range bases {
 		group.Bases = append(group.Bases, e.ActionOf(b))
@@ -117,11 +117,11 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 	if !e.Translation || 1<<e.TranslationLayers < e.Rows || 1<<e.TranslationLayers < e.Cols {
 		limit = 0
 	}
-	search := annotate.Propose
+	propose := search.Propose
 	if roles {
-		search = annotate.ProposeRoles
+		propose = search.ProposeRoles
 	}
-	found, err := search(inputs, outputs, group, limit)
+	found, err := propose(inputs, outputs, group, limit)
 	if err != nil {
 		return nil, fmt.Errorf("latformer.Proposals on the %dx%d canvas: %w", e.Rows, e.Cols, err)
 	}
@@ -159,7 +159,7 @@ func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) 
 // LatticeProposalsAnchored is LatticeProposals with the grid and then, where no element of the canvas or of
 // the grid has a plain table, the anchor-relative elements (ParamSearchLattices "anchored", as the Solver searches by
 // default): the proposals returned for an anchored expert (its Anchored set) carry their frame rule
-// (annotate.Proposal.Anchored), and WithFrames gives the examples' frames under them.
+// (search.Proposal.Anchored), and WithFrames gives the examples' frames under them.
 func LatticeProposalsAnchored(e experts.Expert, examples []Example, max int) ([]Proposal, experts.Expert, error) {
 	if searchHook != nil {
 		searchHook()
@@ -168,7 +168,7 @@ func LatticeProposalsAnchored(e experts.Expert, examples []Example, max int) ([]
 }
 
 // latticeProposals is LatticeProposals, with anchored: after the canvas and the grid with plain tables,
-// the anchor-relative elements (annotate.Group.Anchored) before any role table.
+// the anchor-relative elements (search.Group.Anchored) before any role table.
 func latticeProposals(e experts.Expert, examples []Example, max int, grid, anchored bool) ([]Proposal, experts.Expert, error) {
 	g := e
 	g.GridLattice = true
@@ -195,7 +195,7 @@ func latticeProposals(e experts.Expert, examples []Example, max int, grid, ancho
 		}
 		// The anchor-relative elements where no plain table fits the canvas or the grid, and where one
 		// does but its element has at least anchoredCostMargin parts more than the best anchored one and
-		// that one's table copies what it reads (annotate.Proposal.Recolorings 0): a crop at an object,
+		// that one's table copies what it reads (search.Proposal.Recolorings 0): a crop at an object,
 		// its first cell or the grid's tile, the output the input's part as it is, is then the simpler
 		// description, and the canvas or grid element of three or four parts a coincidence of the pairs.
 		if len(props) > 0 && props[0].Cost() < 1+anchoredCostMargin {
@@ -216,13 +216,13 @@ func latticeProposals(e experts.Expert, examples []Example, max int, grid, ancho
 	return nil, e, nil
 }
 
-// anchoredCostMargin is how many parts fewer (annotate.Proposal.Cost) the best anchor-relative element
+// anchoredCostMargin is how many parts fewer (search.Proposal.Cost) the best anchor-relative element
 // must have than the best canvas or grid element with a plain table to be proposed instead of it.
 const anchoredCostMargin = 1
 
 // elementOf is the base element with the search's translation: a circular shift modulo the side (false
 // when the gates cannot hold it), a zero-fill shift by Delta.
-func elementOf(e experts.Expert, base experts.Element, shift [2]annotate.AxisShift) (experts.Element, bool) {
+func elementOf(e experts.Expert, base experts.Element, shift [2]search.AxisShift) (experts.Element, bool) {
 	el := base
 	for a, side := range []int{e.Rows, e.Cols} {
 		d := shift[a].Delta
@@ -302,7 +302,7 @@ func sameFrames(props []Proposal, examples []Example, max int) []Proposal {
 	if len(props) == 0 {
 		return nil
 	}
-	top := make([]annotate.Frame, len(examples))
+	top := make([]search.Frame, len(examples))
 	for i, ex := range examples {
 		top[i], _ = props[0].FrameOf(ex.Input)
 	}

@@ -12,10 +12,10 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/lattice"
+	"github.com/latformer/latformer/search"
 )
 
 // proposalTask is a synthetic task on a 6x6 canvas filled by its grid: outputs are recolor(g·input),
@@ -228,7 +228,7 @@ func gridFlipTask(t *testing.T, rng *rand.Rand, axis, num int) []Example {
 // size, the canvas expert has no proposal and LatticeProposals returns the grid-lattice expert with the
 // flip first; the proposal → gates → read-back round trip gives the same element (LogitsFor, hard gates,
 // DecodeGates, ElementOf); and the grid-lattice expert's hard mask, with each input's extents, maps every
-// training input to the proposal's g·x (annotate.Proposal.Gather), the exact agreement of the search and
+// training input to the proposal's g·x (search.Proposal.Gather), the exact agreement of the search and
 // the expert.
 func TestLatticeProposalsGrid(t *testing.T) {
 	backend := testutil.Backend(t)
@@ -252,7 +252,7 @@ func TestLatticeProposalsGrid(t *testing.T) {
 			t.Errorf("axis %d: search_lattices=canvas: %d proposals (%v), want none", axis, len(none), err)
 		}
 		extents := func(ex Example) []int32 {
-			h, w := annotate.GridExtents(ex.Input)
+			h, w := search.GridExtents(ex.Input)
 			return []int32{int32(h), int32(w)}
 		}
 		for _, p := range props {
@@ -262,7 +262,7 @@ func TestLatticeProposalsGrid(t *testing.T) {
 	}
 }
 
-// markerTask draws num pairs of a 6x6 task whose color table needs a per-pair role (annotate.RoleTable):
+// markerTask draws num pairs of a 6x6 task whose color table needs a per-pair role (search.RoleTable):
 // a black input with a grey (5) shape and one marker cell of colors[i]; the output is the input upside
 // down with the grey shape recolored to the marker's color.
 func markerTask(rng *rand.Rand, colors []int32) []Example {

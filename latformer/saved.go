@@ -47,7 +47,7 @@ type savedSolution struct {
 	SoftGates bool
 	CondDim   int
 	// What the search found: the lattice, the number of proposals and the top one's element, color table
-	// (annotate.Proposal.Table) and frame rule (annotate.Proposal.Anchored; "" when not anchored), checked
+	// (search.Proposal.Table) and frame rule (search.Proposal.Anchored; "" when not anchored), checked
 	// on load.
 	Lattice   string
 	Proposals int

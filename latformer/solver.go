@@ -10,10 +10,10 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/lattice"
+	"github.com/latformer/latformer/search"
 )
 
 // Sources of a Solution's predictions.
@@ -34,7 +34,7 @@ type SolverOptions struct {
 	// LatFormer only: the baselines have no mask experts for it to start.
 	Architecture Architecture
 	// SearchOnly predicts with the lattice search alone: the top proposal of LatticeProposals on the
-	// training pairs, its table generalized (annotate.Proposal.Generalize), applied to the test inputs; no
+	// training pairs, its table generalized (search.Proposal.Generalize), applied to the test inputs; no
 	// network is trained.
 	SearchOnly bool
 	// Reuse keeps each canvas' compiled graphs for the next task on that canvas (LearnerCache): the
@@ -129,7 +129,7 @@ type Solution struct {
 	// cannot map a test input).
 	Top      *Proposal
 	Searched []*datasets.Canvas
-	// Anchor is the frame rule of an anchor-relative element (annotate.FrameRule's String: the box cropped
+	// Anchor is the frame rule of an anchor-relative element (search.FrameRule's String: the box cropped
 	// from each input and where the result goes), "" for the others.
 	Anchor string
 }
@@ -420,7 +420,7 @@ func (s *Solver) fallBack(sol *Solution, learner *Learner, test []Example) error
 // single element and table that fit them all is preferred to a soft mixture, as Fit prefers a restart
 // whose hard gates fit); and when they fit with the proposal's own element but predict otherwise: the two
 // differ only in how the color table answers keys no training cell has, and the search's table answers
-// them by explicit rules (annotate.Proposal.Generalize). Where the hard gates fit another element (a later
+// them by explicit rules (search.Proposal.Generalize). Where the hard gates fit another element (a later
 // proposal), the network predicts. Chosen on the dev half of Table 2's tasks (docs/arc-search.md, "The
 // fallback").
 func useProposal(fit FitResult, sameElement bool, network, searched []*datasets.Canvas) bool {
@@ -443,15 +443,15 @@ func useProposal(fit FitResult, sameElement bool, network, searched []*datasets.
 	return false
 }
 
-// proposalPredictions applies a proposal, its table generalized (annotate.Proposal.Generalize), to the test
+// proposalPredictions applies a proposal, its table generalized (search.Proposal.Generalize), to the test
 // inputs: nil where the table cannot map a cell (the plain table, and the color-role table where the
-// proposal has one: annotate.Proposal.Predict).
+// proposal has one: search.Proposal.Predict).
 func proposalPredictions(top Proposal, test []Example) ([]*datasets.Canvas, error) {
 	general := top.Generalize()
 	preds := make([]*datasets.Canvas, len(test))
 	for i, ex := range test {
 		out, ok, err := general.Predict(ex.Input)
-		if errors.Is(err, annotate.ErrNoBox) {
+		if errors.Is(err, search.ErrNoBox) {
 			continue // the anchor reads no box on this input: no prediction
 		}
 		if err != nil {

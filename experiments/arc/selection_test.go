@@ -11,7 +11,7 @@ import (
 )
 
 // TestSelectionTasksBySearch runs the lattice search alone on the ARC training tasks that the selections of
-// one object by a property explain (annotate.SelHoled, SelInside, SelTile, SelUnique, SelRect, a color's
+// one object by a property explain (search.SelHoled, SelInside, SelTile, SelUnique, SelRect, a color's
 // mirrored box, an object's first cell; the odd ones out among objects and panels, SelUniqueShape,
 // SelSymmetric, SelAsymmetric, SelCommon): each is solved by its anchored element, five of them where a canvas
 // element of three or four parts also fits the pairs (the anchored one, of fewer parts and a table that

@@ -96,11 +96,11 @@ const (
 // LatticeSearch is the model name of the lattice search alone (`latformer arc --model lattice_search`): no
 // network is trained; the top proposal of latformer.Proposals on the task's training pairs (the element of
 // the experts' group and the one color table that map every training input to its output), its table
-// generalized to the color pairs no training cell has (annotate.Proposal.Generalize), is applied to each
+// generalized to the color pairs no training cell has (search.Proposal.Generalize), is applied to each
 // test input. What a program search over the experts' group, with a color table, gets. With
 // search_lattices=anchored (the default), a task that no canvas element fits is searched again over the size-relative
 // elements (latformer.LatticeProposals). Where no plain table fits on either lattice, or the top proposal's
-// plain table cannot map a test input, its color-role table (annotate.RoleTable: the pair's background and
+// plain table cannot map a test input, its color-role table (search.RoleTable: the pair's background and
 // free color named by role) predicts.
 const LatticeSearch = "lattice_search"
 

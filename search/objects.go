@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package annotate
+package search
 
 // Objects (connected components) and the selections that pick one: by size (SelLargest, SelSmallest and
 // their one-color kinds), by a property (SelHoled, SelInside, SelRect; the odd ones out are in panels.go), and the grid's repeating

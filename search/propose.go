@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package annotate
+package search
 
 // Propose: the lattice search on a task's training pairs, on the task's own canvas, over the elements
 // that the mask experts can encode. It scans pairs with the annotation's scan (pairscan).

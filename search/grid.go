@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package annotate
+package search
 
 // The size-relative search (Group.Grid): elements that act on each pair's input grid, as a grid-lattice
 // mask expert's (experts.ParamLattice "grid") do, so that one element fits pairs whose grids differ in size.

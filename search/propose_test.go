@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package annotate
+package search
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/internal/pairscan"
 	"github.com/latformer/latformer/lattice"
 )
@@ -390,7 +391,7 @@ const determinedFloor = 21
 // output (with the top element), the ids of those whose top proposal's table lacks a key of a test
 // input, the number of proposals, the total time of Propose and the slowest task.
 func proposeARC(t testing.TB, tasks []datasets.Task, max int) (determined, noKey []string, proposals int, total time.Duration, slowest string) {
-	anns, err := Default()
+	anns, err := annotate.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package annotate
+package search
 
 // The anchor-relative search (Group.Anchored): elements g(x) = T(a(x)) ∘ B whose base B acts on a box read
 // off each input and whose result is placed against another box (FrameRule), so that one element describes

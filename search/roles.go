@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package annotate
+package search
 
 // Color roles: a color table whose keys and outputs may name a pair's own colors by their role in the
 // pair's input (its background, its one free color) instead of by their token. The plain table f(g·x, x)

@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package annotate
+package search
 
 // Odd ones out: of several candidates read off an input (its objects, or its panels: the rectangles between
 // the full lines of one color, or the tiles of a fixed size), the one that differs from the others (SelUnique:

@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package annotate
+package search
 
 // Anchors: boxes read off each input, so that one element g(x) = T(a(x)) ∘ B can follow the input. A
 // selection names a box of the input (its non-background, a color, its largest or smallest object, the
