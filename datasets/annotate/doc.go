@@ -61,25 +61,9 @@
 // Cells outside a pair's region (where x and y are both pad) are not scanned one by one: there the only
 // constraint is f(a, pad) = pad for each token a that g·x has there, which follows from token counts.
 //
-// # The lattice search on a task's training pairs
-//
-// Propose is the search a solver runs on a task: on the task's own canvas (any rows x cols), over a
-// Group of elements g = T ∘ B that the mask experts can encode (every base B, such as the experts'
-// reflections, scalings and quarter turns, followed by every translation T, circular or zero-fill per
-// axis), it keeps the elements under which one table f(g·x, x) → y is consistent over all the pairs it
-// is given, every cell of the canvas, pad included, and ranks them (fewest non-identity parts, then
-// fewest table entries, then smallest shift). Unlike Task it looks for one element shared by all pairs,
-// and it is given training pairs only. Proposal.Predict applies an element and its table to a test
-// input. Propose and the annotation scan a pair under an element with the same code (pair.scanRegion
-// and outside, on B·x in a padded layout where translations, zero-fill shifts included, are two index
-// lookups) and merge tables with the same merge; the gathers of both come from actionGather, equal to
-// datasets.ApplyAction.
-//
-// Color roles (roles.go): a RoleTable names a pair's background and free color by role, for the tasks
-// whose colors change from pair to pair (a background that becomes a constant color under objects of
-// changing colors; a color recolored to one chosen by each input). Proposal.WithRoles attaches one to a
-// proposal, read by Predict only where the plain table cannot map a cell; ProposeRoles searches the elements
-// with a role table, for a caller whose Propose found none.
+// The solver's lattice search on a task's training pairs (Propose: one element shared by the training pairs,
+// on the task's own canvas, ranked for the learner) is package search. It scans a pair under an element and
+// merges tables with the same code as Consistent (internal/pairscan); it does not import this package.
 //
 // # Two actions
 //
