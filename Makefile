@@ -75,7 +75,7 @@ vet:
 
 # The library packages must build without cgo (only the command and the notebooks choose a backend;
 # XLA lives in the opt-in xlabackend package); so must the command with -tags noxla.
-LIBRARY_PKGS := ./hparams/... ./backend/... ./layers/... ./experts/... ./latformer/... ./datasets/... ./render/...
+LIBRARY_PKGS := ./hparams/... ./backend/... ./layers/... ./experts/... ./latformer/... ./datasets/... ./search/... ./render/...
 nocgo:
 	CGO_ENABLED=0 $(GO) build $(LIBRARY_PKGS)
 	CGO_ENABLED=0 $(GO) build -tags noxla -o /dev/null ./cmd/latformer
