@@ -248,7 +248,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 	for i, b := range group.Bases {
 		var err error
 		if bases[i], err = splitGridBase(b); err != nil {
-			return nil, fmt.Errorf("annotate.Propose: base %d: %w", i, err)
+			return nil, fmt.Errorf("search.Propose: base %d: %w", i, err)
 		}
 	}
 	var t pairscan.Table1
@@ -261,7 +261,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 				b := p.boxes[src]
 				var err error
 				if gbs[k], err = base.gather(rows, cols, b.H, b.W, s.cache); err != nil {
-					return nil, fmt.Errorf("annotate.Propose: base %d: %w", bi, err)
+					return nil, fmt.Errorf("search.Propose: base %d: %w", bi, err)
 				}
 				sizes[k][0], sizes[k][1] = movedSize(gbs[k], cols)
 			}

@@ -311,11 +311,11 @@ func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int, roles 
 	bases := make([]gridElement, len(group.Bases))
 	for i, b := range group.Bases {
 		if b == nil {
-			return nil, fmt.Errorf("annotate.Propose: base %d is nil", i)
+			return nil, fmt.Errorf("search.Propose: base %d is nil", i)
 		}
 		var err error
 		if bases[i], err = splitGridBase(b); err != nil {
-			return nil, fmt.Errorf("annotate.Propose: base %d: %w", i, err)
+			return nil, fmt.Errorf("search.Propose: base %d: %w", i, err)
 		}
 	}
 	rowShifts, colShifts := axisShifts(rows, group), axisShifts(cols, group)
@@ -328,7 +328,7 @@ func proposeGrid(inputs, outputs []datasets.Canvas, group Group, max int, roles 
 		for k, p := range pairs {
 			var err error
 			if based[k], err = base.gather(rows, cols, p.h, p.w, cache); err != nil {
-				return nil, fmt.Errorf("annotate.Propose: base %d: %w", bi, err)
+				return nil, fmt.Errorf("search.Propose: base %d: %w", bi, err)
 			}
 		}
 		nRows, nCols := len(rowShifts), len(colShifts)
@@ -406,7 +406,7 @@ func gridProposal(el gridElement, base, cost int, table []int8, roles *RoleTable
 	for _, p := range pairs {
 		g, err := el.gather(p.rows, p.cols, p.h, p.w, cache)
 		if err != nil {
-			return Proposal{}, 0, fmt.Errorf("annotate.Propose: base %d: %w", base, err)
+			return Proposal{}, 0, fmt.Errorf("search.Propose: base %d: %w", base, err)
 		}
 		h.Write(int32Bytes(g))
 	}

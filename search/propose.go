@@ -62,7 +62,7 @@ func Propose(inputs, outputs []datasets.Canvas, group Group, max int) ([]Proposa
 // propose is Propose (roles false) and ProposeRoles (roles true).
 func propose(inputs, outputs []datasets.Canvas, group Group, max int, roles bool) ([]Proposal, error) {
 	if len(group.BaseCost) != len(group.Bases) {
-		return nil, fmt.Errorf("annotate.Propose: %d base costs for %d bases", len(group.BaseCost), len(group.Bases))
+		return nil, fmt.Errorf("search.Propose: %d base costs for %d bases", len(group.BaseCost), len(group.Bases))
 	}
 	if group.Anchored {
 		if roles {
@@ -124,16 +124,16 @@ func propose(inputs, outputs []datasets.Canvas, group Group, max int, roles bool
 // have the size of the first.
 func canvasPairs(inputs, outputs []datasets.Canvas) ([]*pairscan.Pair, error) {
 	if len(inputs) == 0 || len(inputs) != len(outputs) {
-		return nil, fmt.Errorf("annotate.Propose: %d input and %d output canvases, want the same number, at least one", len(inputs), len(outputs))
+		return nil, fmt.Errorf("search.Propose: %d input and %d output canvases, want the same number, at least one", len(inputs), len(outputs))
 	}
 	pairs := make([]*pairscan.Pair, len(inputs))
 	for i := range inputs {
 		if inputs[i].Rows != inputs[0].Rows || inputs[i].Cols != inputs[0].Cols {
-			return nil, fmt.Errorf("annotate.Propose: pair %d: canvas %dx%d, pair 0 has %dx%d", i, inputs[i].Rows, inputs[i].Cols, inputs[0].Rows, inputs[0].Cols)
+			return nil, fmt.Errorf("search.Propose: pair %d: canvas %dx%d, pair 0 has %dx%d", i, inputs[i].Rows, inputs[i].Cols, inputs[0].Rows, inputs[0].Cols)
 		}
 		var err error
 		if pairs[i], err = pairscan.NewCanvasPair(inputs[i], outputs[i]); err != nil {
-			return nil, fmt.Errorf("annotate.Propose: pair %d: %w", i, err)
+			return nil, fmt.Errorf("search.Propose: pair %d: %w", i, err)
 		}
 	}
 	return pairs, nil
@@ -154,11 +154,11 @@ func baseClasses(group Group, rows, cols int) ([]*baseClass, error) {
 	cache := map[string]*pairscan.PrimGather{}
 	for i, b := range group.Bases {
 		if b == nil {
-			return nil, fmt.Errorf("annotate.Propose: base %d is nil", i)
+			return nil, fmt.Errorf("search.Propose: base %d is nil", i)
 		}
 		g, err := pairscan.ActionGather(b, rows, cols, cache)
 		if err != nil {
-			return nil, fmt.Errorf("annotate.Propose: base %d: %w", i, err)
+			return nil, fmt.Errorf("search.Propose: base %d: %w", i, err)
 		}
 		key := string(int32Bytes(g))
 		c, seen := byGather[key]
