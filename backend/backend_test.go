@@ -78,19 +78,23 @@ func TestWideGraphsNeverHang(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inputs := make([]any, products)
-	for i := range inputs {
-		x := tensors.FromShape(shapes.Make(dtypes.Float32, size, size))
-		tensors.MustMutableFlatData[float32](x, func(f []float32) {
-			for j := range f {
-				f[j] = float32((j+i)%7) / 7
-			}
-		})
-		inputs[i] = x
+	newInputs := func() []any { // each goroutine its own tensors: a tensor is not shared between executions at once
+		inputs := make([]any, products)
+		for i := range inputs {
+			x := tensors.FromShape(shapes.Make(dtypes.Float32, size, size))
+			tensors.MustMutableFlatData[float32](x, func(f []float32) {
+				for j := range f {
+					f[j] = float32((j+i)%7) / 7
+				}
+			})
+			inputs[i] = x
+		}
+		return inputs
 	}
 	done := make(chan error)
 	for range 4 {
 		go func() {
+			inputs := newInputs()
 			for range runs {
 				outs, err := exec.Exec(inputs...)
 				if err != nil {
