@@ -68,10 +68,11 @@ type fitSettings struct {
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
 const hardCheckEvery = 10
 
-// newFitRun reads the training hyperparameters, checks them against their declarations (params.CheckScope:
-// a store may be filled without Parse) and the restarts' expert schedule, before any training, takes the search's first proposals as the restarts' starts and lays out a step's batch:
-// ParamAugment copies of the pairs (all examples, or a minibatch of ParamBatchPairs), padded to a multiple
-// of ParamPadPairs with copies of the first one.
+// newFitRun reads the training hyperparameters and checks them, before any training, against their
+// declarations (params.CheckScope: a store may be filled without Parse) and the restarts' expert schedule;
+// it takes the search's first proposals as the restarts' starts and lays out a step's batch: ParamAugment
+// copies of the pairs (all examples, or a minibatch of ParamBatchPairs), padded to a multiple of
+// ParamPadPairs with copies of the first one.
 func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Progress)) (*fitRun, error) {
 	scope := l.store.RootScope()
 	if err := params.CheckScope(scope); err != nil {

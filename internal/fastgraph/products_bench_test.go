@@ -25,7 +25,7 @@ func randT(dims ...int) *tensors.Tensor {
 
 // The matrix products of the full attention's step on GoMLX's Go backend (backend.New), in the layouts the
 // graph uses and the alternatives, per op (docs/bench.md, "Per op on compute v0.1.14"): go test -run '^$'
-// -bench 'Layout|Factor|Kronecker' ./internal/fastgraph
+// -bench 'Layout|Factor|KroneckerTerms' ./internal/fastgraph
 
 // BenchmarkLayoutSmallTimesSquare: products of an n x n operand with a narrow one (B = 8 examples), in the
 // layouts of the attention's forward and backward (smallT.sq, sq.small) and the alternatives.
@@ -120,37 +120,6 @@ func BenchmarkFactorLayouts(b *testing.B) {
 				l5 := Reshape(l, n, s, 1, T)
 				r5 := Reshape(r, n, 1, s, T)
 				return ReduceSum(Mul(l5, r5), -1)
-			},
-		} {
-			exec := MustNewExec(be, f)
-			b.Run(fmt.Sprintf("T=%d/%s", T, name), func(b *testing.B) {
-				for b.Loop() {
-					exec.MustExec(l, r)[0].FinalizeAll()
-				}
-			})
-		}
-	}
-}
-
-// BenchmarkKronecker: the dense mask as one product per example, [b, (i,c), T] x [b, (j,e), T] -> [b, i, c, j, e],
-// then the transpose to [b, i, j, c, e].
-func BenchmarkKronecker(b *testing.B) {
-	be, err := backend.New()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, T := range []int{4, 8} {
-		const B, s = 16, 30
-		l, r := randT(B, s*s, T), randT(B, s*s, T)
-		for name, f := range map[string]func(l, r *Node) *Node{
-			"product only": func(l, r *Node) *Node { return DotGeneral(l, []int{2}, []int{0}, r, []int{2}, []int{0}) },
-			"product+transpose": func(l, r *Node) *Node {
-				p := DotGeneral(l, []int{2}, []int{0}, r, []int{2}, []int{0})
-				return TransposeAllDims(Reshape(p, B, s, s, s, s), 0, 1, 3, 2, 4)
-			},
-			"product+transpose(last axis moves)": func(l, r *Node) *Node {
-				p := DotGeneral(l, []int{2}, []int{0}, r, []int{2}, []int{0})
-				return TransposeAllDims(Reshape(p, B, s, s, s, s), 0, 3, 1, 4, 2)
 			},
 		} {
 			exec := MustNewExec(be, f)
