@@ -30,7 +30,14 @@ func TestSameObjectColors(t *testing.T) {
 	a := canvas("00000", "02200", "02000", "00000", "00088")
 	b := canvas("22200", "20000", "00000", "00000", "00880")
 	c := canvas("33300", "30000", "00000", "00000", "00880") // the largest object in another color
-	largest, smallest := search.Selection{Kind: search.SelLargest}, search.Selection{Kind: search.SelSmallest}
+	sel := func(name string) search.Selection {
+		s, err := search.ParseSelection(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	largest, smallest := sel("largest"), sel("smallest")
 	cases := []struct {
 		sel    search.Selection
 		inputs []datasets.Canvas
@@ -40,7 +47,7 @@ func TestSameObjectColors(t *testing.T) {
 		{largest, []datasets.Canvas{a, b}, []int{2}, true},
 		{smallest, []datasets.Canvas{a, b, c}, []int{8}, true},
 		{largest, []datasets.Canvas{a, b, c}, nil, false},
-		{search.Selection{Kind: search.SelForeground}, []datasets.Canvas{a, b}, nil, false},
+		{sel("fg"), []datasets.Canvas{a, b}, nil, false},
 	}
 	for i, k := range cases {
 		got, ok := sameObjectColors(k.sel, k.inputs)

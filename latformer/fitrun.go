@@ -130,7 +130,7 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 
 // augmentOptions are the color permutations the augmentation may use on the examples
 // (ParamAugmentKeepBlack, ParamAugmentFixOutputColors). The colors an anchored
-// search's rule names (search.Selection SelColor: the box it crops, the box it places against) are
+// search's rule names (search.Selection.ColorNamed: the box it crops, the box it places against) are
 // constants of the rule, kept fixed like the output-only colors: the frames were read off the examples'
 // own colors, and a copy that recolored the cropped object and the reference alike would ask one cell
 // that nothing lands on for both "the object's color, gone" and "the reference's, kept". So are the colors
@@ -152,8 +152,8 @@ func augmentOptions(scope *model.Scope, examples []Example, found *Search) datas
 			}
 		}
 		for _, s := range []search.Selection{rule.Src, rule.Dst} {
-			if s.Kind == search.SelColor {
-				fix(s.Color)
+			if c, ok := s.ColorNamed(); ok {
+				fix(c)
 			} else if colors, ok := sameObjectColors(s, inputs); ok {
 				for _, c := range colors {
 					fix(c)

@@ -48,19 +48,19 @@ func TestSelectionBoxes(t *testing.T) {
 		want Box
 		ok   bool
 	}{
-		{Selection{Kind: SelOrigin}, Box{0, 0, 1, 1}, true},
-		{Selection{Kind: SelGrid}, Box{0, 0, 6, 7}, true},
-		{Selection{Kind: SelForeground}, Box{1, 1, 4, 5}, true},
-		{Selection{Kind: SelColor, Color: 2}, Box{1, 1, 2, 2}, true},
-		{Selection{Kind: SelColor, Color: 4}, Box{3, 4, 2, 2}, true},
-		{Selection{Kind: SelColor, Color: 7}, Box{}, false},
+		{sel("origin"), Box{0, 0, 1, 1}, true},
+		{sel("grid"), Box{0, 0, 6, 7}, true},
+		{sel("fg"), Box{1, 1, 4, 5}, true},
+		{sel("color2"), Box{1, 1, 2, 2}, true},
+		{sel("color4"), Box{3, 4, 2, 2}, true},
+		{sel("color7"), Box{}, false},
 		// 8-connected: the 2-3 block (4 cells) and the diagonal 4s (2 cells).
-		{Selection{Kind: SelLargest}, Box{1, 1, 2, 2}, true},
-		{Selection{Kind: SelSmallest}, Box{3, 4, 2, 2}, true},
+		{sel("largest"), Box{1, 1, 2, 2}, true},
+		{sel("smallest"), Box{3, 4, 2, 2}, true},
 		// One color, 4-connected: the three 2s, the 3 and each 4 alone: the 2s are the largest, the
 		// smallest tie (three single cells).
-		{Selection{Kind: SelLargestMono}, Box{1, 1, 2, 2}, true},
-		{Selection{Kind: SelSmallestMono}, Box{}, false},
+		{sel("largest1"), Box{1, 1, 2, 2}, true},
+		{sel("smallest1"), Box{}, false},
 	}
 	if bg := Background(x); bg != 0 {
 		t.Fatalf("Background = %d, want 0", bg)
@@ -92,18 +92,18 @@ func TestFrameRulePlacements(t *testing.T) {
 		"0000000000",
 		"0000000000",
 	)
-	src, grey := Selection{Kind: SelColor, Color: 2}, Selection{Kind: SelColor, Color: 5}
+	src, grey := sel("color2"), sel("color5")
 	same := func(h, w int) (int, int) { return h, w }
 	cases := []struct {
 		rule   FrameRule
 		dr, dc int
 	}{
-		{FrameRule{Src: src, Dst: Selection{Kind: SelOrigin}}, 0, 0},
+		{FrameRule{Src: src, Dst: sel("origin")}, 0, 0},
 		// The result's last row and column on the grey block's last ones, one cell up.
 		{FrameRule{Src: src, Dst: grey, Align: [2][2]bool{{true, true}, {true, true}}, Offset: [2]int{-1, 0}}, 5, 7},
 		{FrameRule{Src: src, Dst: grey, Place: PlaceToward}, 2, 2},
 		{FrameRule{Src: src, Dst: grey, Place: PlaceTouch}, 4, 5},
-		{FrameRule{Src: src, Dst: Selection{Kind: SelSame}, Align: [2][2]bool{{false, false}, {true, true}}}, 1, 1},
+		{FrameRule{Src: src, Dst: sel("same"), Align: [2][2]bool{{false, false}, {true, true}}}, 1, 1},
 	}
 	for _, c := range cases {
 		f, ok := c.rule.FrameOf(x, same)
@@ -163,13 +163,13 @@ func TestObjectColors(t *testing.T) {
 		want []int
 		ok   bool
 	}{
-		{Selection{Kind: SelLargest}, []int{2, 3}, true},
-		{Selection{Kind: SelSmallest}, []int{4}, true},
-		{Selection{Kind: SelLargestMono}, []int{2, 3}, true}, // the 2s' box holds the 3
-		{Selection{Kind: SelSmallestMono}, nil, false},       // a tie
-		{Selection{Kind: SelForeground}, nil, false},
-		{Selection{Kind: SelGrid}, nil, false},
-		{Selection{Kind: SelColor, Color: 2}, nil, false},
+		{sel("largest"), []int{2, 3}, true},
+		{sel("smallest"), []int{4}, true},
+		{sel("largest1"), []int{2, 3}, true}, // the 2s' box holds the 3
+		{sel("smallest1"), nil, false},       // a tie
+		{sel("fg"), nil, false},
+		{sel("grid"), nil, false},
+		{sel("color2"), nil, false},
 	}
 	for _, c := range cases {
 		got, ok := c.sel.ObjectColors(x)
@@ -277,72 +277,72 @@ func TestObjectSelections(t *testing.T) {
 		want Box
 		ok   bool
 	}{
-		{"ring", ring, Selection{Kind: SelHoled}, Box{1, 1, 3, 3}, true},
-		{"ring", ring, Selection{Kind: SelInside}, Box{2, 2, 1, 1}, true},
-		{"ring", ring, Selection{Kind: SelInside, Cell: true}, Box{2, 2, 1, 1}, true},
-		{"ring", ring, Selection{Kind: SelHoled, Cell: true}, Box{1, 1, 1, 1}, true},
-		{"two rings", twoRings, Selection{Kind: SelHoled}, Box{}, false},
+		{"ring", ring, sel("holed"), Box{1, 1, 3, 3}, true},
+		{"ring", ring, sel("inside"), Box{2, 2, 1, 1}, true},
+		{"ring", ring, sel("cell(inside)"), Box{2, 2, 1, 1}, true},
+		{"ring", ring, sel("cell(holed)"), Box{1, 1, 1, 1}, true},
+		{"two rings", twoRings, sel("holed"), Box{}, false},
 		// Holes holding only the background: no object inside.
-		{"two rings", twoRings, Selection{Kind: SelInside}, Box{}, false},
+		{"two rings", twoRings, sel("inside"), Box{}, false},
 		// Three copies of "22/2." and one "22/.2" (bottom right): the odd one out.
-		{"odd", odd, Selection{Kind: SelUnique}, Box{3, 3, 2, 2}, true},
-		{"two objects", twoObjects(), Selection{Kind: SelUnique}, Box{}, false},
+		{"odd", odd, sel("unique"), Box{3, 3, 2, 2}, true},
+		{"two objects", twoObjects(), sel("unique"), Box{}, false},
 		// The 3 x 3 block of 7s, not the 7 above it (the one-color object) nor the 2 x 2 of 1s.
-		{"noisy", noisy, Selection{Kind: SelRect}, Box{1, 1, 3, 3}, true},
-		{"noisy", noisy, Selection{Kind: SelLargestMono}, Box{0, 1, 4, 3}, true},
-		{"tie", tieRects, Selection{Kind: SelRect}, Box{}, false},
-		{"tiled", tiled, Selection{Kind: SelTile}, Box{0, 0, 2, 2}, true},
-		{"not tiled", ring, Selection{Kind: SelTile}, Box{}, false},
+		{"noisy", noisy, sel("rect"), Box{1, 1, 3, 3}, true},
+		{"noisy", noisy, sel("largest1"), Box{0, 1, 4, 3}, true},
+		{"tie", tieRects, sel("rect"), Box{}, false},
+		{"tiled", tiled, sel("tile"), Box{0, 0, 2, 2}, true},
+		{"not tiled", ring, sel("tile"), Box{}, false},
 		// The hidden block's mirror images: columns 4-5 (through the middle column), rows 1-2 (through the
 		// middle row, the same rows), both.
-		{"hidden", hidden, Selection{Kind: SelColor, Color: 0, Mirror: 2}, Box{1, 4, 2, 2}, true},
-		{"hidden", hidden, Selection{Kind: SelColor, Color: 0, Mirror: 1}, Box{1, 0, 2, 2}, true},
-		{"hidden", hidden, Selection{Kind: SelColor, Color: 0, Mirror: 3}, Box{1, 4, 2, 2}, true},
+		{"hidden", hidden, sel("mirror1(color0)"), Box{1, 4, 2, 2}, true},
+		{"hidden", hidden, sel("mirror0(color0)"), Box{1, 0, 2, 2}, true},
+		{"hidden", hidden, sel("mirror01(color0)"), Box{1, 4, 2, 2}, true},
 		// The first cell, in reading order, of the smallest object (the diagonal 4s).
-		{"two objects", twoObjects(), Selection{Kind: SelSmallest, Cell: true}, Box{3, 4, 1, 1}, true},
+		{"two objects", twoObjects(), sel("cell(smallest)"), Box{3, 4, 1, 1}, true},
 		// Windows of 2 x 1 at the corners of the 3 x 3 ring; none larger than the box.
-		{"ring", ring, Selection{Kind: SelHoled, Win: [2]int{2, 1}}, Box{1, 1, 2, 1}, true},
-		{"ring", ring, Selection{Kind: SelHoled, Win: [2]int{2, 1}, Corner: 1}, Box{2, 1, 2, 1}, true},
-		{"ring", ring, Selection{Kind: SelHoled, Win: [2]int{2, 1}, Corner: 2}, Box{1, 3, 2, 1}, true},
-		{"ring", ring, Selection{Kind: SelHoled, Win: [2]int{2, 1}, Corner: 3}, Box{2, 3, 2, 1}, true},
-		{"ring", ring, Selection{Kind: SelHoled, Win: [2]int{4, 1}}, Box{}, false},
+		{"ring", ring, sel("window2x1tl(holed)"), Box{1, 1, 2, 1}, true},
+		{"ring", ring, sel("window2x1bl(holed)"), Box{2, 1, 2, 1}, true},
+		{"ring", ring, sel("window2x1tr(holed)"), Box{1, 3, 2, 1}, true},
+		{"ring", ring, sel("window2x1br(holed)"), Box{2, 3, 2, 1}, true},
+		{"ring", ring, sel("window4x1tl(holed)"), Box{}, false},
 		// The inside of the ring; the 1 x 1 object has none.
-		{"ring", ring, Selection{Kind: SelHoled, Inner: true}, Box{2, 2, 1, 1}, true},
-		{"ring", ring, Selection{Kind: SelInside, Inner: true}, Box{}, false},
+		{"ring", ring, sel("inner(holed)"), Box{2, 2, 1, 1}, true},
+		{"ring", ring, sel("inner(inside)"), Box{}, false},
 		// The 1s: 4 cells against the 7s' 10 and the background's.
-		{"noisy", noisy, Selection{Kind: SelRarest}, Box{4, 4, 2, 2}, true},
+		{"noisy", noisy, sel("rarest"), Box{4, 4, 2, 2}, true},
 		// The 3s and the 4s: 8 cells each.
-		{"two rings", twoRings, Selection{Kind: SelRarest}, Box{}, false},
+		{"two rings", twoRings, sel("rarest"), Box{}, false},
 		// Blocks of 1s with red dots, more cells than the border's 0s: the block with the most 2s. The
 		// blocks touch at a corner only (4-connected: two blocks).
-		{"dots", dots, Selection{Kind: SelMostOf, Color: 2}, Box{2, 2, 3, 3}, true},
-		{"dots", dots, Selection{Kind: SelMostOf, Color: 1}, Box{0, 0, 2, 3}, true},
-		{"dots", dots, Selection{Kind: SelMostOf, Color: 5}, Box{}, false},
+		{"dots", dots, sel("most2"), Box{2, 2, 3, 3}, true},
+		{"dots", dots, sel("most1"), Box{0, 0, 2, 3}, true},
+		{"dots", dots, sel("most5"), Box{}, false},
 		// The panel with the 4 among three alike, by its colors and by its shape; the only asymmetric one.
-		{"panels", panels, Selection{Kind: SelUnique, Panels: true}, Box{3, 0, 2, 2}, true},
-		{"panels", panels, Selection{Kind: SelUniqueShape, Panels: true}, Box{3, 0, 2, 2}, true},
-		{"panels", panels, Selection{Kind: SelAsymmetric, Panels: true}, Box{3, 0, 2, 2}, true},
-		{"panels", panels, Selection{Kind: SelSymmetric, Panels: true}, Box{}, false},
-		{"stripes", stripes, Selection{Kind: SelUnique, Panels: true}, Box{4, 0, 1, 5}, true},
+		{"panels", panels, sel("unique(panels)"), Box{3, 0, 2, 2}, true},
+		{"panels", panels, sel("uniqueshape(panels)"), Box{3, 0, 2, 2}, true},
+		{"panels", panels, sel("asymmetric(panels)"), Box{3, 0, 2, 2}, true},
+		{"panels", panels, sel("symmetric(panels)"), Box{}, false},
+		{"stripes", stripes, sel("unique(panels)"), Box{4, 0, 1, 5}, true},
 		// No tiles of 2 x 2 in a 5 x 5 grid.
-		{"panels", panels, Selection{Kind: SelUnique, Panels: true, Tile: [2]int{2, 2}}, Box{}, false},
+		{"panels", panels, sel("unique(tiles2x2)"), Box{}, false},
 		// Tiles of 3 x 3: the colors make all three alone (none), the shapes single out the middle one.
-		{"tiles", tiles, Selection{Kind: SelUnique, Panels: true, Tile: [2]int{3, 3}}, Box{}, false},
-		{"tiles", tiles, Selection{Kind: SelUniqueShape, Panels: true, Tile: [2]int{3, 3}}, Box{3, 0, 3, 3}, true},
-		{"tiles", tiles, Selection{Kind: SelSymmetric, Panels: true, Tile: [2]int{3, 3}}, Box{3, 0, 3, 3}, true},
-		{"tiles", tiles, Selection{Kind: SelUniqueShape, Panels: true}, Box{3, 0, 2, 2}, true},
+		{"tiles", tiles, sel("unique(tiles3x3)"), Box{}, false},
+		{"tiles", tiles, sel("uniqueshape(tiles3x3)"), Box{3, 0, 3, 3}, true},
+		{"tiles", tiles, sel("symmetric(tiles3x3)"), Box{3, 0, 3, 3}, true},
+		{"tiles", tiles, sel("uniqueshape(panels)"), Box{3, 0, 2, 2}, true},
 		// Among the objects: the cross and the diagonal are each alone in shape and both symmetric: none.
-		{"shapes", shapes, Selection{Kind: SelUniqueShape}, Box{}, false},
-		{"shapes", shapes, Selection{Kind: SelSymmetric}, Box{}, false},
-		{"shapes", shapes, Selection{Kind: SelAsymmetric}, Box{}, false},
-		{"cross and Ls", crossAndLs, Selection{Kind: SelUniqueShape}, Box{0, 3, 3, 3}, true},
-		{"cross and Ls", crossAndLs, Selection{Kind: SelSymmetric}, Box{0, 3, 3, 3}, true},
-		{"two Ls", twoLs, Selection{Kind: SelCommon}, Box{0, 0, 2, 2}, true},
+		{"shapes", shapes, sel("uniqueshape"), Box{}, false},
+		{"shapes", shapes, sel("symmetric"), Box{}, false},
+		{"shapes", shapes, sel("asymmetric"), Box{}, false},
+		{"cross and Ls", crossAndLs, sel("uniqueshape"), Box{0, 3, 3, 3}, true},
+		{"cross and Ls", crossAndLs, sel("symmetric"), Box{0, 3, 3, 3}, true},
+		{"two Ls", twoLs, sel("common"), Box{0, 0, 2, 2}, true},
 		// Two copies of the 2s' "L" and two single 7s: the two patterns tie.
-		{"tie", canvasOf(8, 8, "2002000", "2202200", "0000000", "7070000"), Selection{Kind: SelCommon}, Box{}, false},
-		{"cross and Ls", crossAndLs, Selection{Kind: SelCommon}, Box{}, false},
+		{"tie", canvasOf(8, 8, "2002000", "2202200", "0000000", "7070000"), sel("common"), Box{}, false},
+		{"cross and Ls", crossAndLs, sel("common"), Box{}, false},
 		// By colors, the two Ls differ: three alone, none.
-		{"cross and Ls", crossAndLs, Selection{Kind: SelUnique}, Box{}, false},
+		{"cross and Ls", crossAndLs, sel("unique"), Box{}, false},
 	}
 	for _, c := range cases {
 		got, ok := c.sel.BoxOf(c.x)
@@ -350,22 +350,15 @@ func TestObjectSelections(t *testing.T) {
 			t.Errorf("%s: %v: box %+v, %v; want %+v, %v", c.name, c.sel, got, ok, c.want, c.ok)
 		}
 	}
-	for sel, want := range map[Selection]string{
-		{Kind: SelUnique}: "unique", {Kind: SelAsymmetric, Panels: true}: "asymmetric(panels)",
-		{Kind: SelUniqueShape, Panels: true, Tile: [2]int{3, 2}}: "uniqueshape(tiles3x2)",
-	} {
-		if s := sel.String(); s != want {
-			t.Errorf("String = %q, want %q", s, want)
+	// Every modified source reads the box of a source without modifiers: on the panels, where the odd one
+	// out reads a box among the panels but none among the objects, no cell of it is offered.
+	for _, x := range []datasets.Canvas{panels, tiles, ring, noisy} {
+		psrcs, _, _ := frameSelections([]datasets.Canvas{x}, [][2]int{{3, 3}})
+		for _, s := range psrcs {
+			if s.modifiers() != 0 && s.Mirror == 0 && !slices.Contains(psrcs, s.base()) {
+				t.Errorf("source %v: its base %v is not a source", s, s.base())
+			}
 		}
-	}
-	if s := (Selection{Kind: SelHoled, Cell: true}).String(); s != "cell(holed)" {
-		t.Errorf("String = %q, want cell(holed)", s)
-	}
-	if s := (Selection{Kind: SelColor, Color: 0, Mirror: 2}).String(); s != "mirror1(color0)" {
-		t.Errorf("String = %q, want mirror1(color0)", s)
-	}
-	if s := (Selection{Kind: SelForeground, Win: [2]int{3, 2}, Corner: 2}).String(); s != "window3x2tr(fg)" {
-		t.Errorf("String = %q, want window3x2tr(fg)", s)
 	}
 	// Windows of the outputs' one size (and its transpose) at the corners of the boxes larger than it.
 	one := canvasOf(2, 3, "12")
@@ -378,7 +371,7 @@ func TestObjectSelections(t *testing.T) {
 	wsrcs, _, _ := frameSelections([]datasets.Canvas{ring}, [][2]int{{3, 3}, {1, 1}})
 	var windows []string
 	for _, s := range wsrcs {
-		if s.Win[0] > 0 && s.Kind == SelHoled {
+		if s.Win[0] > 0 && s.base() == sel("holed") {
 			windows = append(windows, s.String())
 		}
 	}
@@ -402,7 +395,7 @@ func TestObjectSelections(t *testing.T) {
 			t.Errorf("reference %v: mirrored and one-cell selections are sources only", r)
 		}
 	}
-	if colors, ok := (Selection{Kind: SelHoled, Cell: true}).ObjectColors(ring); !ok || !slices.Equal(colors, []int{3, 5}) {
+	if colors, ok := (sel("cell(holed)")).ObjectColors(ring); !ok || !slices.Equal(colors, []int{3, 5}) {
 		t.Errorf("ObjectColors(cell(holed)) = %v, %v; want the ring's box colors [3 5]", colors, ok)
 	}
 }

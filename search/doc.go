@@ -61,14 +61,13 @@
 // the canvas corner, or the crop's own place), edges aligned and a constant offset added. The
 // anchor-relative mask expert (experts.Expert.Anchored) reads the same numbers (Frame) per input.
 //
-// A Selection is a kind (SelectionKind: SelGrid, SelForeground, SelColor, the objects by size, SelHoled,
-// SelInside, SelRect, SelTile, SelRarest, SelMostOf; objects.go) and its modifiers (Cell: the first cell;
-// Mirror: the box mirrored through the grid's middle; Win: a window of a fixed size at a corner; Inner: the
-// inside); the odd ones out (SelUnique, SelUniqueShape, SelSymmetric, SelAsymmetric, SelCommon) choose
-// among the objects or, with Panels, among the panels between separator lines or the tiles of a size
-// (panels.go). Selection.BoxOf reads its Box off an input, and none where it does not single out one box
-// (an absent color, two objects that tie). A FrameRule names a source selection (Src), a reference (Dst:
-// another selection, SelOrigin the canvas corner, SelSame the source box), the edges aligned (Align) and
+// A Selection is a row of the selection table (selection.go; ParseSelection reads one from its name): one
+// of eight kinds (SelectionKind: the canvas corner, the source box, the grid, the foreground, a color, an
+// object picked by a property, the odd one out among objects or panels, the grid's tile; objects.go,
+// panels.go) and its modifiers (Cell: the first cell; Mirror: the box mirrored through the grid's middle;
+// Win: a window of a fixed size at a corner; Inner: the inside). Selection.BoxOf reads its Box off an input,
+// and none where it does not single out one box (an absent color, two objects that tie). A FrameRule names a source selection (Src), a reference (Dst:
+// another selection, the canvas corner or the source box), the edges aligned (Align) and
 // an Offset, or a placement toward or up against the reference (Placement), and may up-scale by the input's
 // number of colors (ScaleByColors); its String is "crop(SRC)@DST[edges]+(dr,dc)". On an input a rule gives
 // a Frame: the source box R0, C0, H, W, the shift DR, DC that places the result, and the scaling SR x SC.

@@ -91,35 +91,16 @@ type framePair struct {
 	boxes map[Selection]Box
 }
 
-// frameSelections returns the selections that read a box on every input (sources: none of SelOrigin,
-// SelSame; references: all of them but the one-cell and mirrored ones). The object selections come twice, as
-// the object's box and as its first cell (Selection.Cell: a source only, cropped at the corner); a color's
-// box comes mirrored too (Selection.Mirror, each axis and both, where the mirrored box does not overlap the
-// color's on any input: a source only, cropped at the corner or put in place of the color's box). Each
-// window size of wins (rows, columns) comes at the four corners of every box (Selection.Win: a source
-// only, cropped at the corner), where it fits on every input and is smaller than the box on one; and every
-// box but the tile as its inside (Selection.Inner: a source only, cropped at the corner). The odd ones out
-// (SelUnique, SelUniqueShape, SelSymmetric, SelAsymmetric, SelCommon) come among the objects and among the panels
-// (Selection.Panels: between separator lines, and tiles of each size of wins, a part more as a window).
+// frameSelections returns the selections that read a box on every input (selectionCandidates; sources:
+// all but the corner; references: the corner, the source box and the sources without modifiers), and the
+// boxes they read. Each source comes with the modifiers its row takes (selector.mods): its first cell
+// (Selection.Cell), a color's box mirrored on each axis and both where the mirrored box does not overlap
+// the color's on any input (Selection.Mirror: cropped at the corner or put in place of the color's box),
+// a window of each size of wins at the four corners, where it fits on every input and is smaller than the
+// box on one (Selection.Win), and its inside (Selection.Inner); the modified ones are sources only,
+// cropped at the corner.
 func frameSelections(inputs []datasets.Canvas, wins [][2]int) (srcs, refs []Selection, boxes []map[Selection]Box) {
-	cands := []Selection{{Kind: SelOrigin}, {Kind: SelGrid}, {Kind: SelForeground}, {Kind: SelLargest}, {Kind: SelSmallest},
-		{Kind: SelLargestMono}, {Kind: SelSmallestMono}, {Kind: SelHoled}, {Kind: SelInside}, {Kind: SelUnique}, {Kind: SelRect}, {Kind: SelTile}, {Kind: SelRarest}}
-	for c := range datasets.PadToken {
-		cands = append(cands, Selection{Kind: SelColor, Color: c})
-	}
-	for c := range datasets.PadToken {
-		cands = append(cands, Selection{Kind: SelMostOf, Color: c})
-	}
-	odd := []SelectionKind{SelUnique, SelUniqueShape, SelSymmetric, SelAsymmetric, SelCommon}
-	for _, k := range odd[1:] {
-		cands = append(cands, Selection{Kind: k})
-	}
-	for _, k := range odd {
-		cands = append(cands, Selection{Kind: k, Panels: true})
-		for _, win := range wins {
-			cands = append(cands, Selection{Kind: k, Panels: true, Tile: win})
-		}
-	}
+	cands := selectionCandidates(wins)
 	boxes = make([]map[Selection]Box, len(inputs))
 	for i := range boxes {
 		boxes[i] = map[Selection]Box{}
@@ -145,24 +126,28 @@ func frameSelections(inputs []datasets.Canvas, wins [][2]int) (srcs, refs []Sele
 		if !keep(s, func(x datasets.Canvas, _ Box) (Box, bool) { return s.BoxOf(x) }) {
 			continue
 		}
-		if s.Kind == SelOrigin {
+		if s.Kind() == SelOrigin {
 			continue // a reference only
 		}
 		srcs = append(srcs, s)
-		if s.Kind != SelGrid && s.Kind != SelForeground && s.Kind != SelTile {
-			cell := Selection{Kind: s.Kind, Color: s.Color, Cell: true}
+		if s.Panels {
+			continue // an odd one out among panels takes no modifiers (those among objects do)
+		}
+		row := s.selector()
+		if row.mods&modCell != 0 {
+			cell := Selection{row: s.row, Color: s.Color, Cell: true}
 			if keep(cell, func(x datasets.Canvas, b Box) (Box, bool) { return cell.modify(x, b) }) {
 				cells = append(cells, cell)
 			}
 		}
-		if s.Kind != SelTile {
-			in := Selection{Kind: s.Kind, Color: s.Color, Inner: true}
+		if row.mods&modInner != 0 {
+			in := Selection{row: s.row, Color: s.Color, Inner: true}
 			if keep(in, func(x datasets.Canvas, b Box) (Box, bool) { return in.modify(x, b) }) {
 				inners = append(inners, in)
 			}
 		}
-		for m := 1; s.Kind == SelColor && m <= 3; m++ {
-			ms := Selection{Kind: SelColor, Color: s.Color, Mirror: m}
+		for m := 1; row.mods&modMirror != 0 && m <= 3; m++ {
+			ms := Selection{row: s.row, Color: s.Color, Mirror: m}
 			if keep(ms, func(x datasets.Canvas, b Box) (Box, bool) {
 				mb, ok := ms.modify(x, b)
 				return mb, ok && !overlap(mb, b) // the hidden cells' mirror images must be visible
@@ -172,7 +157,10 @@ func frameSelections(inputs []datasets.Canvas, wins [][2]int) (srcs, refs []Sele
 		}
 		for _, win := range wins {
 			for corner := range 4 {
-				ws := Selection{Kind: s.Kind, Color: s.Color, Win: win, Corner: corner}
+				if row.mods&modWindow == 0 {
+					break
+				}
+				ws := Selection{row: s.row, Color: s.Color, Win: win, Corner: corner}
 				smaller := false
 				if !keep(ws, func(x datasets.Canvas, b Box) (Box, bool) {
 					wb, ok := ws.modify(x, b)
@@ -191,7 +179,7 @@ func frameSelections(inputs []datasets.Canvas, wins [][2]int) (srcs, refs []Sele
 			}
 		}
 	}
-	refs = append([]Selection{{Kind: SelOrigin}, {Kind: SelSame}}, srcs...)
+	refs = append([]Selection{origin, same}, srcs...)
 	return slices.Concat(srcs, cells, mirrored, windows, inners), refs, boxes
 }
 
@@ -281,7 +269,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 					continue
 				}
 				el := frameElement{grid: base, rule: rule}
-				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind != SelOrigin) + boolInt(rule.Offset != [2]int{}) + boolInt(rule.Src.Win[0] > 0) + boolInt(rule.Src.Tile[0] > 0)
+				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind() != SelOrigin) + boolInt(rule.Offset != [2]int{}) + boolInt(rule.Src.Win[0] > 0) + boolInt(rule.Src.Tile[0] > 0)
 				gathers := make([][]int32, len(pairs))
 				for k, p := range pairs {
 					gathers[k] = make([]int32, len(p.x.Cells))
@@ -291,7 +279,7 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 				}
 				s.add(Proposal{Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: cost, frame: &el}, gathers)
 			}
-			if base.scale == nil && (src.Kind == SelGrid || src.Kind == SelForeground) {
+			if base.scale == nil && (src.Kind() == SelGrid || src.Kind() == SelForeground) {
 				if err := proposeScaledByColors(s, bi, base, src); err != nil {
 					return nil, err
 				}
@@ -352,8 +340,8 @@ func (s *anchoredSearch) add(prop Proposal, gathers [][]int32) {
 // alignment and offset.
 func frameRules(src Selection, refs []Selection, scales bool) []FrameRule {
 	var out []FrameRule
-	if src.Kind != SelGrid {
-		out = append(out, FrameRule{Src: src, Dst: Selection{Kind: SelOrigin}})
+	if src.Kind() != SelGrid {
+		out = append(out, FrameRule{Src: src, Dst: origin})
 	}
 	if scales || src.Cell || src.Win[0] > 0 || src.Inner {
 		return out
@@ -361,13 +349,13 @@ func frameRules(src Selection, refs []Selection, scales bool) []FrameRule {
 	if src.Mirror != 0 {
 		// A color's box mirrored: the hidden block read where the pattern repeats it, cropped (above) or
 		// put back in place of the color (first edges on first edges).
-		return append(out, FrameRule{Src: src, Dst: Selection{Kind: src.Kind, Color: src.Color}})
+		return append(out, FrameRule{Src: src, Dst: Selection{row: src.row, Color: src.Color}})
 	}
 	for _, ref := range refs {
-		if ref.Kind == SelOrigin {
+		if ref.Kind() == SelOrigin {
 			continue
 		}
-		if ref.Kind != SelSame && ref != src && ref.Kind != SelGrid {
+		if ref.Kind() != SelSame && ref != src && ref.Kind() != SelGrid {
 			out = append(out, FrameRule{Src: src, Dst: ref, Place: PlaceToward}, FrameRule{Src: src, Dst: ref, Place: PlaceTouch})
 		}
 		for al := range 16 {
@@ -375,7 +363,7 @@ func frameRules(src Selection, refs []Selection, scales bool) []FrameRule {
 			for _, dr := range frameOffsets {
 				for _, dc := range frameOffsets {
 					r := FrameRule{Src: src, Dst: ref, Align: align, Offset: [2]int{dr, dc}}
-					if src.Kind == SelGrid && ref.Kind == SelSame && align == [2][2]bool{} && r.Offset == [2]int{} {
+					if src.Kind() == SelGrid && ref.Kind() == SelSame && align == [2][2]bool{} && r.Offset == [2]int{} {
 						continue // the size-relative element itself
 					}
 					out = append(out, r)
@@ -393,7 +381,7 @@ func (r FrameRule) frameFromBoxes(boxes map[Selection]Box, size [2]int) (Frame, 
 		return Frame{}, false
 	}
 	ref := src
-	if r.Dst.Kind != SelSame {
+	if r.Dst.Kind() != SelSame {
 		if ref, ok = boxes[r.Dst]; !ok {
 			return Frame{}, false
 		}
@@ -472,17 +460,13 @@ func upscaled(gb []int32, k, rows, cols int, cache map[string]*pairscan.PrimGath
 	if k == 1 {
 		return gb, nil
 	}
-	s, err := pairscan.ActionGather(lattice.Upscale{Factors: []int{k, k}}, rows, cols, cache)
-	if err != nil {
-		return nil, err
-	}
-	return composeGathers(gb, s), nil
+	return pairscan.ThenAction(gb, lattice.Upscale{Factors: []int{k, k}}, rows, cols, cache)
 }
 
 // proposeScaledByColors adds to found the crops of base at src up-scaled by the number of colors of each
 // input (FrameRule.ScaleByColors), placed at the corner, where one table fits every pair.
 func proposeScaledByColors(s *anchoredSearch, bi int, base gridElement, src Selection) error {
-	rule := FrameRule{Src: src, Dst: Selection{Kind: SelOrigin}, ScaleByColors: true}
+	rule := FrameRule{Src: src, Dst: origin, ScaleByColors: true}
 	el := frameElement{grid: base, rule: rule}
 	t := pairscan.EmptyTable1
 	gathers := make([][]int32, len(s.pairs))

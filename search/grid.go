@@ -29,27 +29,6 @@ type gridElement struct {
 	scaleKey string
 }
 
-// GridExtents returns the rows and columns of the grid in a canvas: those holding a non-pad token, at least
-// 1 (experts.GridExtents on the host). ARC grids sit at the canvas' top-left, so they are its side lengths.
-func GridExtents(c datasets.Canvas) (rows, cols int) {
-	rowUsed, colUsed := make([]bool, c.Rows), make([]bool, c.Cols)
-	for i, v := range c.Cells {
-		if v != datasets.PadToken {
-			rowUsed[i/c.Cols], colUsed[i%c.Cols] = true, true
-		}
-	}
-	count := func(used []bool) int {
-		n := 0
-		for _, u := range used {
-			if u {
-				n++
-			}
-		}
-		return max(n, 1)
-	}
-	return count(rowUsed), count(colUsed)
-}
-
 // splitGridBase reads a base of a Grid group: its rotations and reflections act on the grid, its scalings
 // (lattice.Upscale, lattice.Downscale) on the canvas, after everything else.
 func splitGridBase(b lattice.Action) (gridElement, error) {
@@ -204,23 +183,7 @@ func (el gridElement) gather(rows, cols, h, w int, cache map[string]*pairscan.Pr
 	if el.scale == nil {
 		return g, nil
 	}
-	s, err := pairscan.ActionGather(el.scale, rows, cols, cache)
-	if err != nil {
-		return nil, err
-	}
-	return composeGathers(g, s), nil
-}
-
-// composeGathers returns the gather of g followed by s: cell i reads g[s[i]], -1 where either reads nothing.
-func composeGathers(g, s []int32) []int32 {
-	out := make([]int32, len(s))
-	for i, src := range s {
-		out[i] = -1
-		if src >= 0 {
-			out[i] = g[src]
-		}
-	}
-	return out
+	return pairscan.ThenAction(g, el.scale, rows, cols, cache)
 }
 
 // gridPair is a pair of a Grid search: the canvases, the input's grid extents, and the cells in scan order

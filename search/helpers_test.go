@@ -29,3 +29,12 @@ var (
 	makeTask  = testutil.MakeTask
 	shiftTask = testutil.ShiftTask
 )
+
+// sel is the selection named name (ParseSelection); it panics on a name that is not one.
+func sel(name string) Selection {
+	s, err := ParseSelection(name)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}

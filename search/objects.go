@@ -2,9 +2,9 @@
 
 package search
 
-// Objects (connected components) and the selections that pick one: by size (SelLargest, SelSmallest and
-// their one-color kinds), by a property (SelHoled, SelInside, SelRect; the odd ones out are in panels.go), and the grid's repeating
-// tile (SelTile): each reads one box off an input, or none where it does not single out one.
+// Objects (connected components) and the boxes of the selection table's rows that pick one (SelObject):
+// by size, by a hole, the solid rectangle, the block with the most cells of a color; and the grid's
+// repeating tile (SelTile). Each reads one box off an input, or none where it does not single out one.
 
 import (
 	"slices"
@@ -130,7 +130,7 @@ func enclosed(c datasets.Canvas, o object) []int {
 	return holes
 }
 
-// holedBox is SelHoled's box (inside false) or SelInside's (inside true), among the one-color objects of
+// holedBox is the box of the holed object (inside false) or of the one inside a hole (inside true), among the one-color objects of
 // the foreground cells.
 func holedBox(c datasets.Canvas, fg func(int32) bool, inside bool) (Box, bool) {
 	objs := components(c, fg, true)
@@ -160,7 +160,7 @@ func holedBox(c datasets.Canvas, fg func(int32) bool, inside bool) (Box, bool) {
 	return found[0], true
 }
 
-// rectBox is SelRect's box: the largest rectangle all of whose cells have one foreground color, at
+// rectBox is rect's box: the largest rectangle all of whose cells have one foreground color, at
 // least 2 cells; none on a tie of areas between two rectangles (a rectangle inside a larger one of its color
 // has the smaller area, so only the largest ones can tie).
 func rectBox(c datasets.Canvas, fg func(int32) bool) (Box, bool) {
@@ -198,7 +198,7 @@ func rectBox(c datasets.Canvas, fg func(int32) bool) (Box, bool) {
 	return best, true
 }
 
-// tileBox is SelTile's box: the smallest divisors ph of the grid's rows and pw of its columns with every
+// tileBox is the tile's box: the smallest divisors ph of the grid's rows and pw of its columns with every
 // cell equal to the cell ph rows up and pw columns left of it; none where both are the grid's own sides.
 func tileBox(c datasets.Canvas) (Box, bool) {
 	h, w := GridExtents(c)
@@ -257,7 +257,7 @@ func borderColor(c datasets.Canvas) int {
 	return extremeColor(count, true)
 }
 
-// mostOfBox is SelMostOf's box: of the blocks (4-connected cells other than pad and the border's color,
+// mostOfBox is the box of most<color>: of the blocks (4-connected cells other than pad and the border's color,
 // of any colors), the one with the most cells of color; none on a tie or where none has the color.
 func mostOfBox(c datasets.Canvas, color int) (Box, bool) {
 	border := borderColor(c)

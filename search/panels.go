@@ -2,10 +2,10 @@
 
 package search
 
-// Odd ones out: of several candidates read off an input (its objects, or its panels: the rectangles between
-// the full lines of one color, or the tiles of a fixed size), the one that differs from the others (SelUnique:
-// its cells and colors; SelUniqueShape: its cells alone) or the only one with (SelSymmetric) or without
-// (SelAsymmetric) a mirror symmetry; or the one most of them are copies of (SelCommon).
+// Odd ones out (SelOdd): of several candidates read off an input (its objects, or its panels: the rectangles
+// between the full lines of one color, or the tiles of a fixed size), the one that differs from the others
+// (unique: its cells and colors; uniqueshape: its cells alone) or the only one with (symmetric) or without
+// (asymmetric) a mirror symmetry; or the one most of them are copies of (common).
 
 import (
 	"slices"
@@ -21,7 +21,7 @@ type member struct {
 	cells []int32
 }
 
-// objectMembers are the objects of SelLargest (8-connected cells that fg accepts: neither pad nor the
+// objectMembers are the objects of the largest (a SelObject row) (8-connected cells that fg accepts: neither pad nor the
 // background), each of one color where mono is set (8-connected still).
 func objectMembers(c datasets.Canvas, fg func(int32) bool, mono bool) []member {
 	objs := flood(c, fg, false, mono)
@@ -57,7 +57,7 @@ func panelMembers(c datasets.Canvas, tile [2]int) ([]member, bool) {
 			cols = append(cols, [2]int{col, tile[1]})
 		}
 	} else {
-		sep := separatorColor(c)
+		sep := separatorColor(c, h, w)
 		if sep < 0 {
 			return nil, false
 		}
@@ -96,11 +96,10 @@ func panelMembers(c datasets.Canvas, tile [2]int) ([]member, bool) {
 	return out, true
 }
 
-// separatorColor is the color of the grid's full lines: of the colors with at least one full row or column,
+// separatorColor is the color of the full lines of the h x w grid: of the colors with at least one full row or column,
 // the one other than the background where the background is one of two; -1 where none is, or more remain
 // (a grid of one color has only lines, and panelMembers finds no panel between them).
-func separatorColor(c datasets.Canvas) int {
-	h, w := GridExtents(c)
+func separatorColor(c datasets.Canvas, h, w int) int {
 	var lines [datasets.NumTokens]bool
 	at := func(r, col int) int32 { return c.Cells[r*c.Cols+col] }
 	for r := range h {
@@ -230,12 +229,28 @@ func symmetric(m member) bool {
 		(h == w && check(func(r, col int) int32 { return at(col, r) }))
 }
 
-// oddBox is the box of the odd-one-out selections (SelUnique, SelUniqueShape, SelSymmetric, SelAsymmetric,
-// SelCommon)
-// among the candidates of s: the input's panels where s.Panels is set (separator lines, or tiles of size
-// s.Tile), else its objects (8-connected cells other than pad and the background; of one color each for
-// SelCommon, whose copies are one-color shapes that may touch others).
-func oddBox(c datasets.Canvas, s Selection) (Box, bool) {
+// asymmetric reports whether m is not symmetric.
+func asymmetric(m member) bool { return !symmetric(m) }
+
+// cellsKey is a member's pattern: its cells and their colors.
+func cellsKey(m member) []int32 { return m.cells }
+
+// shapeKey is a member's shape, colors aside: 1 where it has a cell of a color other than bg, else 0.
+func shapeKey(bg int) func(m member) []int32 {
+	return func(m member) []int32 {
+		mask := make([]int32, len(m.cells))
+		for i, v := range m.cells {
+			mask[i] = int32(boolInt(v >= 0 && int(v) != bg))
+		}
+		return mask
+	}
+}
+
+// oddBox is the box of an odd one out (SelOdd; the row's odd picks it) among the candidates of s: the
+// input's panels where s.Panels is set (separator lines, or tiles of size s.Tile), else its objects
+// (8-connected cells other than pad and the background; of one color each for a mono row, such as
+// common, whose copies are one-color shapes that may touch others).
+func oddBox(c datasets.Canvas, s Selection, row *selector) (Box, bool) {
 	bg := Background(c)
 	if bg < 0 {
 		return Box{}, false
@@ -247,25 +262,7 @@ func oddBox(c datasets.Canvas, s Selection) (Box, bool) {
 			return Box{}, false
 		}
 	} else {
-		ms = objectMembers(c, func(v int32) bool { return v != datasets.PadToken && int(v) != bg }, s.Kind == SelCommon)
+		ms = objectMembers(c, func(v int32) bool { return v != datasets.PadToken && int(v) != bg }, row.mono)
 	}
-	switch s.Kind {
-	case SelUnique:
-		return oddOne(ms, func(m member) []int32 { return m.cells })
-	case SelCommon:
-		return commonOne(ms, func(m member) []int32 { return m.cells })
-	case SelUniqueShape:
-		return oddOne(ms, func(m member) []int32 {
-			mask := make([]int32, len(m.cells))
-			for i, v := range m.cells {
-				mask[i] = int32(boolInt(v >= 0 && int(v) != bg))
-			}
-			return mask
-		})
-	case SelSymmetric:
-		return loneWith(ms, symmetric)
-	case SelAsymmetric:
-		return loneWith(ms, func(m member) bool { return !symmetric(m) })
-	}
-	return Box{}, false
+	return row.odd(ms, bg)
 }

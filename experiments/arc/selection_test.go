@@ -10,10 +10,10 @@ import (
 	"github.com/latformer/latformer/internal/testutil"
 )
 
-// TestSelectionTasksBySearch runs the lattice search alone on the ARC training tasks that the selections of
-// one object by a property explain (search.SelHoled, SelInside, SelTile, SelUnique, SelRect, a color's
-// mirrored box, an object's first cell; the odd ones out among objects and panels, SelUniqueShape,
-// SelSymmetric, SelAsymmetric, SelCommon): each is solved by its anchored element, five of them where a canvas
+// TestSelectionTasksBySearch runs the lattice search alone on the ARC training tasks that the rows of the
+// selection table used by one task explain (search.SelectionTable: holed, inside, tile, unique, rect, a
+// color's mirrored box, an object's first cell; the odd ones out among objects and panels, uniqueshape,
+// symmetric, asymmetric, common): each is solved by its anchored element, five of them where a canvas
 // element of three or four parts also fits the pairs (the anchored one, of fewer parts and a table that
 // copies, is proposed instead). de1cd16c keeps its canvas element: its one-part anchored element recolors.
 // Skipped without $LATFORMER_DATA.

@@ -124,3 +124,20 @@ func primitiveGather(a lattice.Action, rows, cols int) (*PrimGather, error) {
 	}
 	return &PrimGather{src: src}, nil
 }
+
+// ThenAction returns the gather of g followed by the action a on a rows x cols canvas (ActionGather):
+// cell i reads g[ActionGather(a)[i]], -1 where either reads nothing.
+func ThenAction(g []int32, a lattice.Action, rows, cols int, cache map[string]*PrimGather) ([]int32, error) {
+	s, err := ActionGather(a, rows, cols, cache)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int32, len(s))
+	for i, src := range s {
+		out[i] = -1
+		if src >= 0 {
+			out[i] = g[src]
+		}
+	}
+	return out, nil
+}
