@@ -98,7 +98,8 @@ func expertsOf(list string) (map[string]bool, error) {
 			continue
 		}
 		if !slices.Contains(expertNames, n) {
-			return nil, fmt.Errorf("unknown expert %q: want all, or a comma-separated list of %s", n, strings.Join(expertNames, ", "))
+			return nil, fmt.Errorf("unknown expert %q: want all, or a comma-separated list of %s", n,
+				strings.Join(expertNames, ", "))
 		}
 		on[n] = true
 	}
@@ -163,27 +164,36 @@ const (
 
 // The keys this package no longer declares (hparams.Retire): what each became, or why it went.
 var _ = hparams.Retire(
-	foldedExpert("expert_translation"), foldedExpert("expert_rotation"), foldedExpert("expert_reflection"), foldedExpert("expert_scaling"),
-	hparams.Folded("expert_grid_lattice", false, "now "+ParamLattice+"="+LatticeGrid, func(v any, before hparams.Settings) hparams.Setting {
-		return withLattice(before, false, v.(bool))
-	}),
-	hparams.Folded("expert_anchored", false, "now "+ParamLattice+"="+LatticeAnchored, func(v any, before hparams.Settings) hparams.Setting {
-		return withLattice(before, true, v.(bool))
-	}),
+	foldedExpert("expert_translation"), foldedExpert("expert_rotation"), foldedExpert("expert_reflection"),
+	foldedExpert("expert_scaling"),
+	hparams.Folded("expert_grid_lattice", false, "now "+ParamLattice+"="+LatticeGrid,
+		func(v any, before hparams.Settings) hparams.Setting {
+			return withLattice(before, false, v.(bool))
+		}),
+	hparams.Folded("expert_anchored", false, "now "+ParamLattice+"="+LatticeAnchored,
+		func(v any, before hparams.Settings) hparams.Setting {
+			return withLattice(before, true, v.(bool))
+		}),
 	hparams.Removed("expert_smoothing_time", "no run set it; the heat kernel's time is experts.SmoothingTime = 1"),
-	hparams.Removed("expert_flip_gate_init", "-4 and -1 lost to -2 (docs/hyperparameters.md, the notes under the table); experts.FlipGateInit = -2"),
+	hparams.Removed("expert_flip_gate_init",
+		"-4 and -1 lost to -2 (docs/hyperparameters.md, the notes under the table); experts.FlipGateInit = -2"),
 	hparams.Removed("expert_zero_fill_gate_init", "no run set it; experts.ZeroFillGateInit = 0"),
-	hparams.Removed(HardGatesGraphParam, "prediction discretizes the gates on its own graphs; as a setting it trained with hard gates from the start, which from the paper's start stay at the identity (docs/arc.md, \"Without the search\")"),
-	hparams.Removed("expert_gate_noise", "its ablation lost, 13 of 31 dev tasks against 14 (docs/arc-ablations.md, \"What else we tried\")"),
-	hparams.Removed("expert_gate_anneal", "its ablation lost, 0 of 3 overlays (docs/arc-ablations.md, \"Without the search\"): tried, not used"),
+	hparams.Removed(HardGatesGraphParam,
+		"prediction discretizes the gates on its own graphs; as a setting it trained with hard gates from the "+
+			"start, which from the paper's start stay at the identity (docs/arc.md, \"Without the search\")"),
+	hparams.Removed("expert_gate_noise",
+		"its ablation lost, 13 of 31 dev tasks against 14 (docs/arc-ablations.md, \"What else we tried\")"),
+	hparams.Removed("expert_gate_anneal",
+		"its ablation lost, 0 of 3 overlays (docs/arc-ablations.md, \"Without the search\"): tried, not used"),
 )
 
 // foldedExpert is the former switch key of one expert, "expert_<name>", now an entry of ParamExperts.
 func foldedExpert(key string) hparams.Former {
 	name := strings.TrimPrefix(key, "expert_")
-	return hparams.Folded(key, true, "now an entry of "+ParamExperts, func(v any, before hparams.Settings) hparams.Setting {
-		return withExpert(before, name, v.(bool))
-	})
+	return hparams.Folded(key, true, "now an entry of "+ParamExperts,
+		func(v any, before hparams.Settings) hparams.Setting {
+			return withExpert(before, name, v.(bool))
+		})
 }
 
 // defaultParams holds the defaults of params.

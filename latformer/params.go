@@ -184,7 +184,8 @@ var params = hparams.NewTable(
 	hparams.Def(ParamGateInitTrain, ProposalTrainHard).OneOf(ProposalTrainHard, ProposalTrainSoft),
 	hparams.Def(ParamHeldSteps, 200).AtLeast(0),
 	hparams.Def(ParamUnproposedSteps, 100).AtLeast(0),
-	hparams.Def(ParamSearchLattices, experts.LatticeAnchored).OneOf(experts.LatticeCanvas, experts.LatticeGrid, experts.LatticeAnchored),
+	hparams.Def(ParamSearchLattices, experts.LatticeAnchored).
+		OneOf(experts.LatticeCanvas, experts.LatticeGrid, experts.LatticeAnchored),
 	hparams.Def(ParamSearchFallback, true),
 	hparams.Def(ParamSearchScreen, false),
 	hparams.Def(optimizer.ParamOptimizer, "adam").OneOf(optimizerNames()...), // GoMLX's default is "adamw"
@@ -193,21 +194,27 @@ var params = hparams.NewTable(
 
 // The keys this package no longer declares (hparams.Retire): what each became, or why it went.
 var _ = hparams.Retire(
-	hparams.Removed("augment_task_colors", "its ablation lost, 4 of 31 dev tasks against 9 (docs/arc-ablations.md, \"How the defaults were chosen\")"),
-	hparams.Removed("train_restarts_stop_at_fit", "no run set it false: the restarts always stop at the first whose hard gates fit"),
+	hparams.Removed("augment_task_colors",
+		"its ablation lost, 4 of 31 dev tasks against 9 (docs/arc-ablations.md, \"How the defaults were chosen\")"),
+	hparams.Removed("train_restarts_stop_at_fit",
+		"no run set it false: the restarts always stop at the first whose hard gates fit"),
 	hparams.Renamed("gate_init_steps", 200, ParamHeldSteps),
 	hparams.Renamed("gate_init_unproposed_steps", 100, ParamUnproposedSteps),
 	hparams.Renamed("gate_init_fallback", true, ParamSearchFallback),
-	hparams.Folded("train_restarts_max_cells", 81, "now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
+	hparams.Folded("train_restarts_max_cells", 81,
+		"now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
 		func(v any, _ hparams.Settings) hparams.Setting { return hparams.Setting{Key: ParamMaxCells, Value: v} }),
-	hparams.Folded("gate_init_unproposed_max_cells", 81, "now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
+	hparams.Folded("gate_init_unproposed_max_cells", 81,
+		"now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
 		func(v any, _ hparams.Settings) hparams.Setting { return hparams.Setting{Key: ParamMaxCells, Value: v} }),
-	hparams.Folded("gate_init_grid", true, "now "+ParamSearchLattices, func(v any, before hparams.Settings) hparams.Setting {
-		return withSearchLattice(before, false, v.(bool))
-	}),
-	hparams.Folded("gate_init_anchored", true, "now "+ParamSearchLattices, func(v any, before hparams.Settings) hparams.Setting {
-		return withSearchLattice(before, true, v.(bool))
-	}),
+	hparams.Folded("gate_init_grid", true, "now "+ParamSearchLattices,
+		func(v any, before hparams.Settings) hparams.Setting {
+			return withSearchLattice(before, false, v.(bool))
+		}),
+	hparams.Folded("gate_init_anchored", true, "now "+ParamSearchLattices,
+		func(v any, before hparams.Settings) hparams.Setting {
+			return withSearchLattice(before, true, v.(bool))
+		}),
 )
 
 // withSearchLattice returns the ParamSearchLattices setting that the former switches gate_init_grid (grid)

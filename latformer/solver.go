@@ -363,7 +363,8 @@ func (s *Solver) learnersFor(e experts.Expert) (*LearnerCache, error) {
 	if c := s.variants[lattice]; c != nil {
 		return c, nil
 	}
-	c, err := NewLearnerCacheFor(s.opts.Architecture, s.backend, s.settings.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice}))
+	c, err := NewLearnerCacheFor(s.opts.Architecture, s.backend,
+		s.settings.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice}))
 	if err != nil {
 		return nil, err
 	}

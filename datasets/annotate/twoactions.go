@@ -60,7 +60,8 @@ func ConsistentTwoActions(cat datasets.Category, pairs []datasets.Pair) (*Fit, e
 // search2 is the two-action search of category cat over pairs: nil when it finds no solution (with an
 // error wrapping ErrSearchCap if the cap was hit).
 func search2(s *space, cat datasets.Category, pairs []*pair) (*Fit, error) {
-	groups, choice, merged, err := chooseGroups(pairs, func(p *pair) []group[pairscan.Table2, [2]candidate] { return p.groups2(s, cat) },
+	groups, choice, merged, err := chooseGroups(pairs,
+		func(p *pair) []group[pairscan.Table2, [2]candidate] { return p.groups2(s, cat) },
 		fmt.Sprintf("category %q (two actions)", cat))
 	if err != nil || choice == nil {
 		return nil, err

@@ -42,7 +42,8 @@ import (
 // DefaultImages are the natural (photographed or micrographed) grayscale-able images of scikit-image's
 // data used by default: textures, scenes, objects, cells and the sky; not the synthetic or binary ones.
 var DefaultImages = []string{"astronaut.png", "brick.png", "camera.png", "chelsea.png", "coffee.png", "coins.png",
-	"grass.png", "gravel.png", "hubble_deep_field.jpg", "ihc.png", "moon.png", "page.png", "retina.jpg", "rocket.jpg", "text.png"}
+	"grass.png", "gravel.png", "hubble_deep_field.jpg", "ihc.png", "moon.png", "page.png", "retina.jpg",
+	"rocket.jpg", "text.png"}
 
 // Levels is the number of intensity levels of the quantized windows (the ten ARC colors).
 const Levels = 10
@@ -275,7 +276,8 @@ func Export(dir string, pairs []Pair) error {
 	w := csv.NewWriter(f)
 	_ = w.Write([]string{"id", "image", "r0", "c0", "dr", "dc", "modality", "window"})
 	for _, p := range pairs {
-		_ = w.Write([]string{strconv.Itoa(p.ID), p.Image, strconv.Itoa(p.R0), strconv.Itoa(p.C0), strconv.Itoa(p.DR), strconv.Itoa(p.DC), p.Modality, strconv.Itoa(len(p.A))})
+		_ = w.Write([]string{strconv.Itoa(p.ID), p.Image, strconv.Itoa(p.R0), strconv.Itoa(p.C0), strconv.Itoa(p.DR),
+			strconv.Itoa(p.DC), p.Modality, strconv.Itoa(len(p.A))})
 		for suffix, win := range map[string][][]float64{"a": p.A, "b": p.B} {
 			if err := writeGray16(filepath.Join(dir, fmt.Sprintf("%03d_%s.png", p.ID, suffix)), win); err != nil {
 				f.Close()

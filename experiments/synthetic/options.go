@@ -132,7 +132,8 @@ func ModelSettings(name string) hparams.Settings {
 		// Without the smoothed-mask prediction: with the gates held at the search's anchored element it has
 		// nothing to find, and its blurred prediction, trained through the same head, kept the exact one from
 		// fitting (chosen on the tasks of seed 1, docs/sample-efficiency.md, "Elements that follow the input").
-		return model(false, latformer.GateInitSearch).With(hparams.Setting{Key: latformer.ParamSearchLattices, Value: experts.LatticeAnchored})
+		return model(false, latformer.GateInitSearch).With(
+			hparams.Setting{Key: latformer.ParamSearchLattices, Value: experts.LatticeAnchored})
 	}
 	return nil
 }
@@ -225,7 +226,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	}
 	for _, f := range o.Families {
 		if !slices.Contains(datasets.SyntheticFamilies, f) && !slices.Contains(datasets.AnchoredFamilies, f) {
-			return o, fmt.Errorf("unknown family %q: want one of %v or %v", f, datasets.SyntheticFamilies, datasets.AnchoredFamilies)
+			return o, fmt.Errorf("unknown family %q: want one of %v or %v", f, datasets.SyntheticFamilies,
+				datasets.AnchoredFamilies)
 		}
 	}
 	if len(o.Models) == 0 {
@@ -276,7 +278,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	case o.Workers < 1:
 		return o, fmt.Errorf("workers must be >= 1, got %d", o.Workers)
 	case o.Resume && o.Force:
-		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
+		return o, fmt.Errorf("resume and force contradict each other: " +
+			"resume appends to the results file, force overwrites it")
 	}
 	if o.Out == "" {
 		if o.Resume {
@@ -287,7 +290,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	for _, m := range o.Models {
 		for _, w := range o.Noise {
 			if w > 0 && !slices.Contains(latFormerModels, m) {
-				return o, fmt.Errorf("model %s: the input noise (input_noise) is built into LatFormer's embedding only; a baseline runs with noise 0", m)
+				return o, fmt.Errorf("model %s: the input noise (input_noise) is built into LatFormer's embedding "+
+					"only; a baseline runs with noise 0", m)
 			}
 			if err := o.checkSettings(m, w); err != nil {
 				return o, fmt.Errorf("model %s: %w", m, err)
