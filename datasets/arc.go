@@ -306,9 +306,10 @@ func ARCSplitDir(dataDir, split string) (string, error) {
 	return dir, nil
 }
 
-// TaskCanvas returns the canvas side a task is solved on (experiments/arc, the lattice search): the largest side among its training grids
-// (inputs and outputs), its test inputs, and the test outputs' expected sides (the test input's sides
-// times the largest output/input size ratio seen in training, for scaling tasks), capped at 30. Test
+// TaskCanvas returns the canvas side a task is solved on (experiments/arc, the lattice search): the
+// largest side among its training grids (inputs and outputs), its test inputs, and the test outputs'
+// expected sides (the test input's sides times the largest output/input size ratio seen in training, for
+// scaling tasks), capped at 30. Test
 // outputs themselves are unknown to the learner. A square canvas keeps the rotation expert available.
 func TaskCanvas(task Task) int {
 	side := 1

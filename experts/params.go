@@ -46,12 +46,11 @@ const (
 	// the input, g(x) = T(a(x)) ∘ B; the frames are an input of the model (latformer.Example.Frame), and the
 	// lattice search chooses the rule that reads them per task [canvas].
 	ParamLattice = "expert_lattice"
-	// ParamStraightThrough trains with straight-through hard gates: the forward pass uses the
-	// discretized gates (the exact mask of one group element, as at prediction) and the backward pass the
-	// gradient of the soft gates. A soft mixture of actions can fit training pairs that no single action
-	// fits (and then predicts wrongly with hard gates); straight-through gates cannot. It lost on ARC (7 of
-	// 31 dev tasks against 14, docs/arc-ablations.md) and stays for two actions (latformer.TestTwoActions),
-	// where soft gates fit the mirror-corners task with a mixture of reflections [false].
+	// ParamStraightThrough trains with straight-through hard gates: the forward pass uses the discretized
+	// gates (the exact mask of one group element, as at prediction), the backward pass the soft gates'
+	// gradient, so the gates cannot fit the training pairs with a soft mixture of actions that predicts
+	// wrongly with hard gates. Off on ARC, where it solves fewer dev tasks; two actions need it
+	// (latformer.TestTwoActions; docs/arc-ablations.md, "How the defaults were chosen") [false].
 	ParamStraightThrough = "expert_straight_through"
 )
 
@@ -147,7 +146,8 @@ func withLattice(before hparams.Settings, anchored, on bool) hparams.Setting {
 	return hparams.Setting{Key: ParamLattice, Value: cur}
 }
 
-// The constants that were hyperparameters once (issue 45: no run set them otherwise, or their ablation lost).
+// Fixed values of the experts, not hyperparameters: no run sets them otherwise, or their ablation lost
+// (docs/hyperparameters.md, "Former keys").
 const (
 	// SmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask (Section 4.2).
 	SmoothingTime = 1.0
@@ -209,8 +209,8 @@ func DefaultParams() map[string]any { return params.Defaults() }
 // Param returns the value of the expert hyperparameter key (one of the Param* constants) in scope, or
 // its default (DefaultParams) when scope does not set it; a value of another type than T (an int given
 // as a float64, say) is converted as model.GetParamOr converts it. T must be the type of the default:
-// string for ParamExperts and ParamLattice, bool for the switches, int for ParamTranslationLayers, ParamMaxScale and ParamGateHidden, float64
-// for the rest.
+// string for ParamExperts and ParamLattice, bool for the switches, int for ParamTranslationLayers,
+// ParamMaxScale and ParamGateHidden, float64 for the rest.
 func Param[T any](scope *model.Scope, key string) T {
 	return model.GetParamOr(scope, key, defaultParams[key].(T))
 }

@@ -200,7 +200,8 @@ func (e *Encoder) Close() { e.exec.Finalize() }
 // d_model]. The variables are read from scope under the checkpoint's tensor names (Load creates them):
 // the token embedding; per block, x += O·Attention(RMSNorm(x)) with the position bias of the first
 // block's relative buckets (shared by all blocks, no 1/√d_kv scaling, as T5), then
-// x += FFN(RMSNorm(x)) with FFN = wo·ReLU(wi·) or wo·(gelu_new(wi_0·) ⊙ wi_1·), gelu_new being GoMLX's GeluApproximate,; a final RMS norm.
+// x += FFN(RMSNorm(x)) with FFN = wo·ReLU(wi·) or wo·(gelu_new(wi_0·) ⊙ wi_1·), gelu_new being GoMLX's
+// GeluApproximate; a final RMS norm.
 // No dropout: the encoder is used frozen.
 func EncoderGraph(scope *model.Scope, c Config, ids, mask *Node) *Node {
 	g := ids.Graph()

@@ -3,8 +3,8 @@
 // Package registration is our analogue of the paper's image-registration experiment (Appendix B.5,
 // Table 5). The paper's aerial and cytological image pairs (Lu et al. 2021) are not reachable here, so we
 // build pairs the same way from natural images that scikit-image ships (its sample images, from PyPI's wheel
-// in the checkout's .venv or from Debian's python3-skimage: FindImagesDir): the second "modality" is a documented intensity transform of the first, and the pair differs
-// by a translation.
+// in the checkout's .venv or from Debian's python3-skimage: FindImagesDir): the second "modality" is a
+// documented intensity transform of the first, and the pair differs by a translation.
 //
 // One registration task: a W x W window of image A at (R0, C0), and the window of image B at the same
 // place, where B is T(A) moved by (ΔR, ΔC): B(r, c) = T(A(r-ΔR, c-ΔC)). Both windows are quantized to 10
