@@ -62,7 +62,8 @@ func New() (compute.Backend, error) {
 // found in $PJRT_PLUGIN_LIBRARY_PATH (for example the CUDA plugin of a JAX installation, linked as
 // pjrt_c_api_cuda_plugin.so) is used as it is, with no network access.
 func NewWithConfig(cfg string) (compute.Backend, error) {
-	if _, explicit := os.LookupEnv(compute.ConfigEnvVar); !explicit || backendhooks.XLAPluginAvailable(xlaPluginName(cfg)) {
+	if _, explicit := os.LookupEnv(compute.ConfigEnvVar); !explicit ||
+		backendhooks.XLAPluginAvailable(xlaPluginName(cfg)) {
 		backendhooks.XLADisableAutoInstall()
 	}
 	var backend compute.Backend

@@ -120,6 +120,7 @@ func ByName(name string) (latformer.Architecture, error) {
 // check panics with a clear message when tokens do not fit the canvas.
 func check(name string, rows, cols int, tokensShape []int) {
 	if len(tokensShape) != 2 || tokensShape[1] != rows*cols {
-		panic(fmt.Sprintf("baselines.%s: tokens must be [batch, %d] for a %dx%d canvas, got %v", name, rows*cols, rows, cols, tokensShape))
+		panic(fmt.Sprintf("baselines.%s: tokens must be [batch, %d] for a %dx%d canvas, got %v", name, rows*cols,
+			rows, cols, tokensShape))
 	}
 }

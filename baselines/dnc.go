@@ -91,7 +91,8 @@ func DNC() latformer.Architecture {
 				k = cols
 			}
 			if (rows*cols)%k != 0 {
-				exceptions.Panicf("baselines.DNC: %s=%d does not divide the %d cells of a %dx%d canvas", ParamDNCCellsPerStep, k, rows*cols, rows, cols)
+				exceptions.Panicf("baselines.DNC: %s=%d does not divide the %d cells of a %dx%d canvas",
+					ParamDNCCellsPerStep, k, rows*cols, rows, cols)
 			}
 			return buildDNC(scope, k, tokens)
 		},
@@ -104,7 +105,8 @@ type dncSizes struct{ hidden, slots, width, heads int }
 // dncSizesOf reads the sizes from scope's hyperparameters.
 func dncSizesOf(scope *model.Scope) dncSizes {
 	get := func(key string) int { return model.GetParamOr(scope, key, dncParams[key].(int)) }
-	return dncSizes{hidden: dim(scope), slots: get(ParamDNCSlots), width: get(ParamDNCWidth), heads: get(ParamDNCReadHeads)}
+	return dncSizes{hidden: dim(scope), slots: get(ParamDNCSlots), width: get(ParamDNCWidth),
+		heads: get(ParamDNCReadHeads)}
 }
 
 // buildDNC runs the DNC twice over tokens [batch, n], k cells a step (DNC), and returns the logits of the
@@ -146,7 +148,8 @@ func buildDNC(scope *model.Scope, k int, tokens *Node) *latformer.Outputs {
 			outputs = append(outputs, Concatenate([]*Node{h, Reshape(state.readVectors, batch, reads)}, -1))
 		}
 	}
-	if lambda := model.GetParamOr(scope, ParamDNCSpectral, dncParams[ParamDNCSpectral].(float64)); lambda > 0 && scope.IsTraining(g) {
+	if lambda := model.GetParamOr(scope, ParamDNCSpectral, dncParams[ParamDNCSpectral].(float64)); lambda > 0 &&
+		scope.IsTraining(g) {
 		train.AddRegularizationLoss(MulScalar(Add(spectralNorm(ctrl.kernel, dncPowerIterations),
 			spectralNorm(ctrl.recurrent, dncPowerIterations)), lambda))
 	}
@@ -167,7 +170,8 @@ func newDNCController(scope *model.Scope, g *Graph, features, hidden int, dtype 
 	v := func(name string, dims ...int) *Node {
 		return scope.VariableWithShape(name, shapes.Make(dtype, dims...)).NodeValue(g)
 	}
-	return dncController{kernel: v("kernel", features, 4*hidden), recurrent: v("recurrent", hidden, 4*hidden), bias: v("bias", 4*hidden)}
+	return dncController{kernel: v("kernel", features, 4*hidden), recurrent: v("recurrent", hidden, 4*hidden),
+		bias: v("bias", 4*hidden)}
 }
 
 // lstmCell is one LSTM step from the gate pre-activations pre [batch, 4H] (x_t W_x + h_{t-1} W_h + b, gates
@@ -191,9 +195,9 @@ type dncState struct {
 // newDNCState is the state at the start of a sequence: all zeros.
 func newDNCState(g *Graph, dtype dtypes.DType, batch int, z dncSizes) dncState {
 	zeros := func(dims ...int) *Node { return Zeros(g, shapes.Make(dtype, dims...)) }
-	return dncState{memory: zeros(batch, z.slots, z.width), usage: zeros(batch, z.slots), link: zeros(batch, z.slots, z.slots),
-		precedence: zeros(batch, z.slots), write: zeros(batch, z.slots), read: zeros(batch, z.heads, z.slots),
-		readVectors: zeros(batch, z.heads, z.width)}
+	return dncState{memory: zeros(batch, z.slots, z.width), usage: zeros(batch, z.slots),
+		link: zeros(batch, z.slots, z.slots), precedence: zeros(batch, z.slots), write: zeros(batch, z.slots),
+		read: zeros(batch, z.heads, z.slots), readVectors: zeros(batch, z.heads, z.width)}
 }
 
 // dncInterface is the layout of the interface vector ξ_t that the controller emits at each step (Graves
@@ -231,7 +235,8 @@ func dncInterfaceSize(r, w int) int {
 // allocation and write gates σ(ĝ) [batch, 1], and each read head's modes softmax(π̂) [batch, R, 3] (over
 // backward, content, forward).
 type dncInterfaceValues struct {
-	readKeys, readStrengths, writeKey, writeStrength, erase, writeVector, freeGates, allocationGate, writeGate, readModes *Node
+	readKeys, readStrengths, writeKey, writeStrength, erase, writeVector *Node
+	freeGates, allocationGate, writeGate, readModes                      *Node
 }
 
 // oneplus(x) = 1 + log(1 + eˣ), the strengths' range [1, ∞).

@@ -23,7 +23,10 @@ import (
 
 // architecture is a baseline: its name, the default of ParamLayers, and its graph from the tokens and
 // the number of layers, depth (the tokens checked against the canvas first).
-func architecture(name string, defaultLayers int, build func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs) latformer.Architecture {
+func architecture(
+	name string, defaultLayers int,
+	build func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs,
+) latformer.Architecture {
 	return latformer.Architecture{
 		Name:   name,
 		Params: params(defaultLayers),
@@ -95,7 +98,8 @@ var (
 // maskedConv3x3 is conv3x3 with the kernel's taps multiplied by mask (9 values in row-major (dy, dx)
 // order, nil for none): the masked convolution of PixelCNN.
 func maskedConv3x3(scope *model.Scope, x *Node, d int, mask []float32) *Node {
-	batch, rows, cols, ch := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2], x.Shape().Dimensions[3]
+	batch, rows, cols, ch := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2],
+		x.Shape().Dimensions[3]
 	scope = scope.In("conv")
 	kernel := scope.VariableWithShape("weights", shapes.Make(x.DType(), 3, 3, ch, d)).NodeValue(x.Graph())
 	if mask != nil {
@@ -140,7 +144,8 @@ func PixelCNN() latformer.Architecture {
 				if l == 0 {
 					mask = pixelMaskA
 				}
-				f := activation.Relu(Add(maskedConv3x3(scope.In("masked_%d", l), h, d, mask), conv3x3(scope.In("input_%d", l), x, d)))
+				f := activation.Relu(Add(maskedConv3x3(scope.In("masked_%d", l), h, d, mask),
+					conv3x3(scope.In("input_%d", l), x, d)))
 				if l == 0 {
 					h = f
 				} else {
@@ -157,7 +162,8 @@ func PixelCNN() latformer.Architecture {
 // layers of multi-head self-attention (GoMLX attention.SelfAttention) and a ReLU FFN: the LatFormer
 // layer with positions instead of a mask.
 func AttentionAbs() latformer.Architecture {
-	return architecture("attention_abs", 1, func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs {
+	return architecture("attention_abs", 1, func(scope *model.Scope, rows, cols, depth int,
+		tokens *Node) *latformer.Outputs {
 		n, d, h := rows*cols, dim(scope), heads(scope)
 		x := embed(scope.In("embed"), tokens, d)
 		x = pos.NewLearned(scope.In("position"), n, d).PreEncode(x, Iota(x.Graph(), shapes.Make(dtypes.Int32, n), 0), 1)
@@ -180,7 +186,8 @@ func AttentionAbs() latformer.Architecture {
 // is left out: their own ablation finds it adds nothing on translation, and it would need a
 // [n, n, d] tensor. Otherwise the layer is AttentionAbs's, without absolute positions.
 func AttentionRel() latformer.Architecture {
-	return architecture("attention_rel", 1, func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs {
+	return architecture("attention_rel", 1, func(scope *model.Scope, rows, cols, depth int,
+		tokens *Node) *latformer.Outputs {
 		d, h := dim(scope), heads(scope)
 		clip := param[int](scope, ParamMaxRelative)
 		x := embed(scope.In("embed"), tokens, d)
@@ -211,7 +218,8 @@ func relativeAttention(scope *model.Scope, x *Node, rows, cols, numHeads, clip i
 // relativeLogits returns AttentionRel's relative key term q_i·(a_r[Δrow] + a_c[Δcol]) for q [batch, heads,
 // rows*cols, dh], as [batch, heads, n, n], from one table of clipped offsets per axis.
 func relativeLogits(scope *model.Scope, q *Node, rows, cols, clip int) *Node {
-	batch, numHeads, n, dh := q.Shape().Dimensions[0], q.Shape().Dimensions[1], q.Shape().Dimensions[2], q.Shape().Dimensions[3]
+	batch, numHeads, n, dh := q.Shape().Dimensions[0], q.Shape().Dimensions[1], q.Shape().Dimensions[2],
+		q.Shape().Dimensions[3]
 	qaR, ohR := relTerm(scope.In("relative_rows"), q, rows, clip, dh)
 	qaC, ohC := relTerm(scope.In("relative_cols"), q, cols, clip, dh)
 	// Rows: [b, h, ri, ci, r] x [ri, rj, r] -> [b, h, ri, ci, rj], broadcast over cj.
@@ -269,7 +277,8 @@ func encoderLayers(m *transformer.Model, positions *pos.Learned, x *Node) *Node 
 
 // Transformer is the Transformer encoder baseline (Vaswani et al. 2017) of GoMLX's ml/zoo/transformer.
 func Transformer() latformer.Architecture {
-	return architecture("transformer", 4, func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs {
+	return architecture("transformer", 4, func(scope *model.Scope, rows, cols, depth int,
+		tokens *Node) *latformer.Outputs {
 		m, _ := transformerModel(scope, rows*cols, depth)
 		return &latformer.Outputs{Logits: m.Logits(tokens, transformer.CallOptions{})}
 	})
@@ -295,7 +304,8 @@ func AugmentActions() []lattice.Action {
 // cell mapping, computed once per canvas). They need a square canvas (ARC's per-task canvases and the
 // synthetic tasks' are square); on another one the model is the plain Transformer.
 func TransformerAug() latformer.Architecture {
-	return architecture("transformer_aug", 4, func(scope *model.Scope, rows, cols, depth int, tokens *Node) *latformer.Outputs {
+	return architecture("transformer_aug", 4, func(scope *model.Scope, rows, cols, depth int,
+		tokens *Node) *latformer.Outputs {
 		m, positions := transformerModel(scope, rows*cols, depth)
 		x := m.EmbedTokens(tokens)
 		for i, a := range AugmentActions() {

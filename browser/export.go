@@ -109,7 +109,8 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 			p, _ := PriorByKey(k)
 			names[i] = p.Name
 		}
-		page.Rows = append(page.Rows, exportRow{AgreementRow: row, PriorNames: strings.Join(names, ", "), URL: "/task/" + row.TaskID})
+		page.Rows = append(page.Rows, exportRow{AgreementRow: row, PriorNames: strings.Join(names, ", "),
+			URL: "/task/" + row.TaskID})
 		page.Labelled++
 		switch {
 		case !row.Known:
@@ -128,7 +129,8 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 }
 
 // ExportHeader is the header of the CSV export (GET /export.csv), one row per labelled task.
-var ExportHeader = []string{"task_id", "split", "definition_category", "definition_action", "person_priors", "person_category", "person_why", "agree", "note", "saved"}
+var ExportHeader = []string{"task_id", "split", "definition_category", "definition_action", "person_priors",
+	"person_category", "person_why", "agree", "note", "saved"}
 
 func (s *Server) handleExportCSV(w http.ResponseWriter, r *http.Request) {
 	labels, err := s.labels.All()

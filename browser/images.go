@@ -71,7 +71,8 @@ func maskPicture(a lattice.Action, dims []int) (picture, error) {
 		return picture{}, err
 	}
 	px := max(1, 220/m.Rows)
-	p, err := pictureOf(render.MaskImage(m.Rows, m.Cols, m.Data, px), fmt.Sprintf("mask of %s on a %v lattice (%dx%d)", a, dims, m.Rows, m.Cols), maxMaskWidth)
+	p, err := pictureOf(render.MaskImage(m.Rows, m.Cols, m.Data, px),
+		fmt.Sprintf("mask of %s on a %v lattice (%dx%d)", a, dims, m.Rows, m.Cols), maxMaskWidth)
 	p.Pixels = px > 1
 	return p, err
 }

@@ -155,7 +155,8 @@ func (s *LabelStore) read() (labelsFile, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return f, fmt.Errorf("labels file %s is not a valid labels file (fix or move it; it is never overwritten): %w", s.path, err)
+		return f, fmt.Errorf("labels file %s is not a valid labels file (fix or move it; it is never overwritten): %w",
+			s.path, err)
 	}
 	if f.Format != LabelsFormat {
 		return f, fmt.Errorf("labels file %s: format %q, want %q", s.path, f.Format, LabelsFormat)

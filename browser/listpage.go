@@ -62,7 +62,9 @@ type runCell struct {
 
 // filtersAndLabels parses the request's filters and reads the labels, answering the request with the
 // error page (400 for a bad filter, 500 for an unreadable labels file) and ok false when it cannot.
-func (s *Server) filtersAndLabels(w http.ResponseWriter, r *http.Request) (f filters, labels map[string]Label, ok bool) {
+func (s *Server) filtersAndLabels(
+	w http.ResponseWriter, r *http.Request,
+) (f filters, labels map[string]Label, ok bool) {
 	f, err := s.parseFilters(r.URL.Query())
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, "Bad filter: "+err.Error()+".")
@@ -111,14 +113,15 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 	for _, c := range append([]string{""}, filterCategories()...) {
 		g := f
 		g.Category = c
-		page.Categories = append(page.Categories, chip{Value: c, Title: categoryTitle(c), URL: "/" + g.suffix(), Count: counts[c], Active: f.Category == c})
+		page.Categories = append(page.Categories, chip{Value: c, Title: categoryTitle(c), URL: "/" + g.suffix(),
+			Count: counts[c], Active: f.Category == c})
 	}
 	for _, e := range s.order {
 		if !s.match(f, e, labels) {
 			continue
 		}
-		row := listRow{ID: e.task.ID, Split: e.split, URL: "/task/" + e.task.ID + f.suffix(), Thumb: "/thumb/" + e.task.ID + ".png",
-			Category: string(e.ann.Category), Action: e.ann.Note}
+		row := listRow{ID: e.task.ID, Split: e.split, URL: "/task/" + e.task.ID + f.suffix(),
+			Thumb: "/thumb/" + e.task.ID + ".png", Category: string(e.ann.Category), Action: e.ann.Note}
 		if len(e.ann.Actions) > 0 {
 			row.Action = e.ann.Actions[0]
 			if n := distinct(e.ann.Actions); n > 1 {

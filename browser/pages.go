@@ -45,18 +45,21 @@ func (s *Server) handleLabel(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
-		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("The label form must be posted as application/x-www-form-urlencoded, not %q.", ct))
+		s.fail(w, r, http.StatusBadRequest,
+			fmt.Sprintf("The label form must be posted as application/x-www-form-urlencoded, not %q.", ct))
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("The form cannot be read (at most %d KiB): %v.", maxFormBytes>>10, err))
+		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("The form cannot be read (at most %d KiB): %v.",
+			maxFormBytes>>10, err))
 		return
 	}
 	form := r.PostForm
 	for k := range form {
 		if k != "priors" && k != "note" && k != "action" {
-			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("Unexpected form field %q (the form has priors, note and action).", k))
+			s.fail(w, r, http.StatusBadRequest,
+				fmt.Sprintf("Unexpected form field %q (the form has priors, note and action).", k))
 			return
 		}
 	}

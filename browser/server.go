@@ -150,11 +150,13 @@ func (s *Server) loadTasks() error {
 		n := 0
 		for _, t := range tasks {
 			if !ValidTaskID(t.ID) {
-				s.log.Printf("warning: %s: task file name %q is not a valid task id (letters, digits, - and _): left out", dir, t.ID)
+				s.log.Printf("warning: %s: task file name %q is not a valid task id (letters, digits, - and _): left out",
+					dir, t.ID)
 				continue
 			}
 			if prev, dup := s.tasks[t.ID]; dup {
-				s.log.Printf("warning: task %s is in both the %s and the %s split: the %s one is shown", t.ID, prev.split, split, prev.split)
+				s.log.Printf("warning: task %s is in both the %s and the %s split: the %s one is shown", t.ID, prev.split,
+					split, prev.split)
 				continue
 			}
 			e := &taskEntry{task: t, split: split}
@@ -243,7 +245,8 @@ func (s *Server) loadResults() error {
 		}
 		if len(unknown) > 0 {
 			sort.Strings(unknown)
-			s.log.Printf("warning: %s: %d tasks not in the data directory (not shown): %s", path, len(unknown), strings.Join(unknown, ", "))
+			s.log.Printf("warning: %s: %d tasks not in the data directory (not shown): %s", path, len(unknown),
+				strings.Join(unknown, ", "))
 		}
 		s.runs = append(s.runs, run)
 	}
@@ -300,7 +303,8 @@ func (s *Server) loopbackOnly(h http.Handler) http.Handler {
 		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 		ip := net.ParseIP(host)
 		if !strings.EqualFold(host, "localhost") && (ip == nil || !ip.IsLoopback()) {
-			s.fail(w, r, http.StatusForbidden, fmt.Sprintf("This server answers only requests for localhost or 127.0.0.1, not for host %q.", r.Host))
+			s.fail(w, r, http.StatusForbidden,
+				fmt.Sprintf("This server answers only requests for localhost or 127.0.0.1, not for host %q.", r.Host))
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -339,7 +343,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, name string, dat
 	var buf bytes.Buffer
 	if err := s.tmpl.ExecuteTemplate(&buf, name, data); err != nil {
 		s.log.Printf("internal error rendering %s for %s: %v", name, r.URL.Path, err)
-		s.fail(w, r, http.StatusInternalServerError, "Internal error while drawing the page: the server's log has the details.")
+		s.fail(w, r, http.StatusInternalServerError,
+			"Internal error while drawing the page: the server's log has the details.")
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

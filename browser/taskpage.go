@@ -123,12 +123,15 @@ func (s *Server) handleTask(w http.ResponseWriter, r *http.Request) {
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (*taskEntry, bool) {
 	id := r.PathValue("id")
 	if !ValidTaskID(id) {
-		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a task id: an id holds only letters, digits, - and _ (ARC ids are 8 hexadecimal digits).", id))
+		s.fail(w, r, http.StatusBadRequest,
+			fmt.Sprintf("%q is not a task id: an id holds only letters, digits, - and _ "+
+				"(ARC ids are 8 hexadecimal digits).", id))
 		return nil, false
 	}
 	e, ok := s.tasks[id]
 	if !ok {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("No task %q in the data directory (%d tasks of %s).", id, len(s.order), strings.Join(s.splits, " and ")))
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("No task %q in the data directory (%d tasks of %s).", id,
+			len(s.order), strings.Join(s.splits, " and ")))
 		return nil, false
 	}
 	return e, true
@@ -137,8 +140,9 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (*taskEntry, boo
 // taskPage builds the data of a task page.
 func (s *Server) taskPage(e *taskEntry, f filters, labels map[string]Label) (*taskPage, error) {
 	t := e.task
-	page := &taskPage{ID: t.ID, Split: e.split, Category: string(e.ann.Category), CategoryTitle: arc.CategoryTitle[e.ann.Category],
-		Note: e.ann.Note, ListURL: "/" + f.suffix(), FormAction: "/task/" + t.ID + "/label" + f.suffix(), MaxNote: MaxNoteRunes}
+	page := &taskPage{ID: t.ID, Split: e.split, Category: string(e.ann.Category),
+		CategoryTitle: arc.CategoryTitle[e.ann.Category], Note: e.ann.Note, ListURL: "/" + f.suffix(),
+		FormAction: "/task/" + t.ID + "/label" + f.suffix(), MaxNote: MaxNoteRunes}
 	// Position in the filtered list, previous and next.
 	var ids []string
 	for _, o := range s.order {
@@ -221,7 +225,8 @@ func (s *Server) taskPage(e *taskEntry, f filters, labels map[string]Label) (*ta
 			page.Groups = append(page.Groups, priorGroup{Name: p.Group})
 		}
 		g := &page.Groups[len(page.Groups)-1]
-		g.Priors = append(g.Priors, priorCheck{Key: p.Key, Name: p.Name, Help: p.Help, Checked: slices.Contains(checked, p.Key), Geometric: p.Category != ""})
+		g.Priors = append(g.Priors, priorCheck{Key: p.Key, Name: p.Name, Help: p.Help,
+			Checked: slices.Contains(checked, p.Key), Geometric: p.Category != ""})
 	}
 	return page, nil
 }
@@ -285,7 +290,8 @@ func runViewOf(run *resultsRun, t datasets.Task, cell int) runView {
 	if !ok {
 		return v
 	}
-	v.Solved, v.Exact, v.Model, v.Action = res.Solved, fmt.Sprintf("%d/%d", res.TestExact, res.TestTotal), res.Model, res.Action
+	v.Solved, v.Exact, v.Model, v.Action = res.Solved, fmt.Sprintf("%d/%d", res.TestExact, res.TestTotal),
+		res.Model, res.Action
 	v.Steps, v.Canvas, v.Seconds = res.Steps, res.Canvas, res.Seconds
 	v.Gates = "soft"
 	if res.HardGates {
@@ -317,14 +323,17 @@ func runViewOf(run *resultsRun, t datasets.Task, cell int) runView {
 		}
 		m.Mask = &pic
 		if res.HardGates {
-			m.Caption = fmt.Sprintf("The model's mask (hard gates: exactly the mask of %s on the %dx%d canvas, %d cells).", part, canvas, canvas, canvas*canvas)
+			m.Caption = fmt.Sprintf("The model's mask (hard gates: exactly the mask of %s on the %dx%d canvas, %d cells).",
+				part, canvas, canvas, canvas*canvas)
 		} else {
-			m.Caption = fmt.Sprintf("The mask of %s, the action the soft gates round to, on the %dx%d canvas; the model's own mask is soft and differs.", part, canvas, canvas)
+			m.Caption = fmt.Sprintf("The mask of %s, the action the soft gates round to, on the %dx%d canvas; the "+
+				"model's own mask is soft and differs.", part, canvas, canvas)
 		}
 		if len(t.Test) > 0 {
 			if c, err := datasets.ToCanvas(t.Test[0].Input, canvas, canvas); err == nil {
 				if moved, err := datasets.ApplyAction(a, c); err == nil {
-					if pic, err := canvasPicture(moved, cell, fmt.Sprintf("%s applied to test input 1 on the canvas", part)); err == nil {
+					if pic, err := canvasPicture(moved, cell,
+						fmt.Sprintf("%s applied to test input 1 on the canvas", part)); err == nil {
 						m.Applied = &pic
 					}
 				}

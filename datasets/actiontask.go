@@ -52,7 +52,9 @@ func ApplyAction(action lattice.Action, c Canvas) (Canvas, error) {
 // ActionExamples generates num input/output canvas pairs for the task "apply action": each input is a
 // random gridRows x gridCols grid at the top-left of a rows x cols canvas (pad elsewhere), and its output
 // is ApplyAction(action, input). Deterministic for a given rng state.
-func ActionExamples(rng *rand.Rand, action lattice.Action, rows, cols, gridRows, gridCols, num int) ([]Pair, []Canvas, []Canvas, error) {
+func ActionExamples(
+	rng *rand.Rand, action lattice.Action, rows, cols, gridRows, gridCols, num int,
+) ([]Pair, []Canvas, []Canvas, error) {
 	var pairs []Pair
 	var ins, outs []Canvas
 	for range num {

@@ -27,7 +27,8 @@ const (
 
 // AnchoredFamilies lists the per-pair families (one task each: the rule is the family's; what changes
 // from task to task would be only the random pairs).
-var AnchoredFamilies = []SyntheticFamily{FamilyAnchorCorner, FamilyAnchorCrop, FamilyAnchorFlip, FamilyAnchorTurn, FamilyAnchorTouch}
+var AnchoredFamilies = []SyntheticFamily{FamilyAnchorCorner, FamilyAnchorCrop, FamilyAnchorFlip,
+	FamilyAnchorTurn, FamilyAnchorTouch}
 
 // isAnchored reports whether f is one of AnchoredFamilies, and its index.
 func isAnchored(f SyntheticFamily) (int, bool) {

@@ -226,7 +226,8 @@ func LoadDir(dir string) ([]Task, error) {
 		tasks = append(tasks, task)
 	}
 	if len(errs) > 0 {
-		return tasks, fmt.Errorf("%d of %d ARC task files in %s are bad:\n%w", len(errs), len(names), dir, errors.Join(errs...))
+		return tasks, fmt.Errorf("%d of %d ARC task files in %s are bad:\n%w", len(errs), len(names), dir,
+			errors.Join(errs...))
 	}
 	return tasks, nil
 }
@@ -256,7 +257,8 @@ func LoadTasks(dir string, ids []string) ([]Task, error) {
 		tasks = append(tasks, task)
 	}
 	if len(missing) > 0 {
-		errs = append([]error{fmt.Errorf("%d ARC tasks not found in %s: %s", len(missing), dir, strings.Join(missing, ", "))}, errs...)
+		errs = append([]error{fmt.Errorf("%d ARC tasks not found in %s: %s", len(missing), dir,
+			strings.Join(missing, ", "))}, errs...)
 	}
 	return tasks, errors.Join(errs...)
 }
@@ -280,8 +282,8 @@ func DataDir(flagValue string) (string, error) {
 	if info, err := os.Stat(DefaultDataDir); err == nil && info.IsDir() {
 		return DefaultDataDir, nil
 	}
-	return "", fmt.Errorf("no data directory: run `latformer download` to fill ./%s with ARC (needs internet), or set $%s "+
-		"(or pass -data) to a directory that holds arc/training", DefaultDataDir, EnvDataDir)
+	return "", fmt.Errorf("no data directory: run `latformer download` to fill ./%s with ARC (needs internet), "+
+		"or set $%s (or pass -data) to a directory that holds arc/training", DefaultDataDir, EnvDataDir)
 }
 
 // ARCSplitDir returns <dataDir>/arc/<split>, the directory of the ARC split "training" or "evaluation"
@@ -294,8 +296,9 @@ func ARCSplitDir(dataDir, split string) (string, error) {
 	dir := filepath.Join(dataDir, "arc", split)
 	info, err := os.Stat(dir)
 	if err != nil {
-		return "", fmt.Errorf("no ARC %s split in the data directory %s (%w): run `latformer download --data %s` to fetch ARC "+
-			"(needs internet), or set $%s (or pass -data) to a directory that holds arc/%s", split, dataDir, err, dataDir, EnvDataDir, split)
+		return "", fmt.Errorf("no ARC %s split in the data directory %s (%w): "+
+			"run `latformer download --data %s` to fetch ARC (needs internet), "+
+			"or set $%s (or pass -data) to a directory that holds arc/%s", split, dataDir, err, dataDir, EnvDataDir, split)
 	}
 	if !info.IsDir() {
 		return "", fmt.Errorf("ARC %s split: %s is not a directory", split, dir)
@@ -303,9 +306,10 @@ func ARCSplitDir(dataDir, split string) (string, error) {
 	return dir, nil
 }
 
-// TaskCanvas returns the canvas side a task is solved on (experiments/arc, the lattice search): the largest side among its training grids
-// (inputs and outputs), its test inputs, and the test outputs' expected sides (the test input's sides
-// times the largest output/input size ratio seen in training, for scaling tasks), capped at 30. Test
+// TaskCanvas returns the canvas side a task is solved on (experiments/arc, the lattice search): the
+// largest side among its training grids (inputs and outputs), its test inputs, and the test outputs'
+// expected sides (the test input's sides times the largest output/input size ratio seen in training, for
+// scaling tasks), capped at 30. Test
 // outputs themselves are unknown to the learner. A square canvas keeps the rotation expert available.
 func TaskCanvas(task Task) int {
 	side := 1
@@ -313,7 +317,8 @@ func TaskCanvas(task Task) int {
 	for _, p := range task.Train {
 		side = max(side, p.Input.Rows(), p.Input.Cols(), p.Output.Rows(), p.Output.Cols())
 		if p.Input.Rows() > 0 && p.Input.Cols() > 0 {
-			ratio = max(ratio, float64(p.Output.Rows())/float64(p.Input.Rows()), float64(p.Output.Cols())/float64(p.Input.Cols()))
+			ratio = max(ratio, float64(p.Output.Rows())/float64(p.Input.Rows()),
+				float64(p.Output.Cols())/float64(p.Input.Cols()))
 		}
 	}
 	for _, p := range task.Test {

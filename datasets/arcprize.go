@@ -296,7 +296,8 @@ func ScoreSubmission(sub Submission, solutions map[string][]Grid) (Score, error)
 			errs = append(errs, fmt.Errorf("task %q: missing from the submission", id))
 			continue
 		case len(attempts) != len(want):
-			errs = append(errs, fmt.Errorf("task %q: the submission has %d attempts, the solutions %d test outputs", id, len(attempts), len(want)))
+			errs = append(errs, fmt.Errorf("task %q: the submission has %d attempts, the solutions %d test outputs", id,
+				len(attempts), len(want)))
 			continue
 		case len(want) == 0:
 			errs = append(errs, fmt.Errorf("task %q: no test outputs in the solutions", id))

@@ -183,7 +183,8 @@ func AugmentationPermutationsWith(rng *rand.Rand, copies int, opts AugmentOption
 		}
 	}
 	for _, c := range colors {
-		if c >= 0 && c < NumColors && !(opts.KeepBlack && c == 0) && !slices.Contains(opts.Fixed, c) && !slices.Contains(movable, c) {
+		if c >= 0 && c < NumColors && !(opts.KeepBlack && c == 0) && !slices.Contains(opts.Fixed, c) &&
+			!slices.Contains(movable, c) {
 			movable = append(movable, c)
 		}
 	}

@@ -213,7 +213,8 @@ func fetchARCArchive(ctx context.Context, opts DownloadOptions, zipPath string) 
 	if err != nil {
 		return err
 	}
-	body := &arcProgressReader{r: io.LimitReader(resp.Body, maxARCArchiveBytes+1), total: resp.ContentLength, progress: opts.Progress}
+	body := &arcProgressReader{r: io.LimitReader(resp.Body, maxARCArchiveBytes+1), total: resp.ContentLength,
+		progress: opts.Progress}
 	n, err := io.Copy(f, body)
 	if closeErr := f.Close(); err == nil {
 		err = closeErr

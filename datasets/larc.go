@@ -58,7 +58,8 @@ type LARCTask struct {
 // '.', '!' or '?' gets a period.
 func (d LARCDescription) Text() string {
 	var parts []string
-	for _, p := range []struct{ prompt, text string }{{larcSeePrompt, d.See}, {larcSizePrompt, d.GridSize}, {larcDoPrompt, d.Do}} {
+	for _, p := range []struct{ prompt, text string }{{larcSeePrompt, d.See}, {larcSizePrompt, d.GridSize},
+		{larcDoPrompt, d.Do}} {
 		text := strings.TrimSpace(p.text)
 		if text == "" {
 			continue
@@ -98,7 +99,8 @@ func LARCDir(dataDir string) (string, error) {
 	dir := filepath.Join(dataDir, "larc")
 	info, err := os.Stat(dir)
 	if err != nil {
-		return "", fmt.Errorf("no LARC summary in the data directory %s (%w): put the samacqua/LARC summary files (task.csv, join.csv, description.csv, build.csv, train_test_split.json) in %s, "+
+		return "", fmt.Errorf("no LARC summary in the data directory %s (%w): put the samacqua/LARC summary files "+
+			"(task.csv, join.csv, description.csv, build.csv, train_test_split.json) in %s, "+
 			"or set $%s (or pass -data) to a directory that holds larc/", dataDir, err, dir, EnvDataDir)
 	}
 	if !info.IsDir() {
@@ -344,7 +346,9 @@ func larcBuilds(rows []larcRecord) (map[string]bool, error) {
 
 // joinLARC reads join.csv's rows: it gives each task its descriptions, in order of first appearance, and
 // counts each description's builds and successful builds.
-func joinLARC(rows []larcRecord, byTaskID map[string]*LARCTask, descs map[string]*LARCDescription, builds map[string]bool) error {
+func joinLARC(
+	rows []larcRecord, byTaskID map[string]*LARCTask, descs map[string]*LARCDescription, builds map[string]bool,
+) error {
 	descTask := map[string]*LARCTask{}
 	seenBuild := map[string]bool{}
 	var order []*LARCTask

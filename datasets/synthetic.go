@@ -128,7 +128,8 @@ func SyntheticTaskAt(family SyntheticFamily, index int, opts SyntheticOptions) (
 		return SyntheticTask{}, err
 	}
 	if index < 0 || index >= len(specs) {
-		return SyntheticTask{}, fmt.Errorf("datasets.SyntheticTaskAt: index %d out of range, family %q has %d tasks", index, family, len(specs))
+		return SyntheticTask{}, fmt.Errorf("datasets.SyntheticTaskAt: index %d out of range, family %q has %d tasks",
+			index, family, len(specs))
 	}
 	return generateSyntheticTask(specs[index], index, opts)
 }
@@ -160,7 +161,8 @@ func syntheticSpecs(family SyntheticFamily, opts SyntheticOptions) ([]SyntheticT
 		return nil, opts, fmt.Errorf("datasets.SyntheticTasks(%q): "+format, append([]any{family}, args...)...)
 	}
 	if opts.NumTrain < 0 || opts.NumTest < 0 {
-		return fail("NumTrain = %d and NumTest = %d must be >= 0 (0 selects the defaults %d and %d)", opts.NumTrain, opts.NumTest, DefaultSyntheticTrain, DefaultSyntheticTest)
+		return fail("NumTrain = %d and NumTest = %d must be >= 0 (0 selects the defaults %d and %d)", opts.NumTrain,
+			opts.NumTest, DefaultSyntheticTrain, DefaultSyntheticTest)
 	}
 	if opts.NumTrain == 0 {
 		opts.NumTrain = DefaultSyntheticTrain

@@ -62,7 +62,8 @@ func (e Expert) N() int { return e.Rows * e.Cols }
 // concatenated with cond. Output: [batch, NumGates()]. Variables are created under scope.
 func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 	if x.Rank() != 3 || x.Shape().Dimensions[1] != e.N() {
-		exceptions.Panicf("Expert.GateLogits: x must be [batch, %d, d] for a %dx%d canvas, got %s", e.N(), e.Rows, e.Cols, x.Shape())
+		exceptions.Panicf("Expert.GateLogits: x must be [batch, %d, d] for a %dx%d canvas, got %s", e.N(), e.Rows,
+			e.Cols, x.Shape())
 	}
 	pooled := ReduceMean(x, 1)
 	if cond != nil {
@@ -83,7 +84,8 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 	// The free-gate mask (FreeGates; a non-trainable variable, all ones unless a learner's restart
 	// restricts the experts): a gate that is not free is held at its identity setting.
 	free := out.WithInitializer(initializer.BroadcastTensorToShape(tensors.FromValue(e.FreeGatesAll()))).
-		VariableWithShape(FreeGatesVariable, shapes.Make(dtypes.Float32, e.NumGates())).SetTrainable(false).NodeValue(x.Graph())
+		VariableWithShape(FreeGatesVariable, shapes.Make(dtypes.Float32, e.NumGates())).
+		SetTrainable(false).NodeValue(x.Graph())
 	free = ExpandAxes(ConvertDType(free, x.DType()), 0)
 	off := ExpandAxes(ConvertDType(Const(x.Graph(), e.offGateLogits()), x.DType()), 0)
 	return Add(Mul(free, logits), Mul(OneMinus(free), off))
@@ -260,10 +262,12 @@ type gridKernels struct {
 }
 
 func (e Expert) newGridKernels(g *Graph, dtype dtypes.DType, ext *Node, l int) *gridKernels {
-	k := &gridKernels{flip: perExampleKernel(g, dtype, ext, l, func(n int) *lattice.Matrix { return lattice.GridReflectionMask1D(l, n) })}
+	k := &gridKernels{flip: perExampleKernel(g, dtype, ext, l,
+		func(n int) *lattice.Matrix { return lattice.GridReflectionMask1D(l, n) })}
 	if e.Translation {
 		for j := range e.TranslationLayers {
-			k.shifts = append(k.shifts, perExampleKernel(g, dtype, ext, l, func(n int) *lattice.Matrix { return lattice.GridTranslationMask1D(l, n, 1<<j) }))
+			k.shifts = append(k.shifts, perExampleKernel(g, dtype, ext, l,
+				func(n int) *lattice.Matrix { return lattice.GridTranslationMask1D(l, n, 1<<j) }))
 		}
 	}
 	return k
@@ -274,7 +278,9 @@ func (e Expert) newGridKernels(g *Graph, dtype dtypes.DType, ext *Node, l int) *
 // out (the rotations are then mixed over C4 as a whole by mask). grid holds the kernels of the grid's
 // extent along this axis for a GridLattice expert (then A_a = S_a T_a F_a G, with F, G and T acting on
 // the grid's first cells), nil for the canvas.
-func (e Expert) axisMask(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis int, smooth float64, grid *gridKernels) *Node {
+func (e Expert) axisMask(
+	g *Graph, dtype dtypes.DType, gates *Gates, batch, axis int, smooth float64, grid *gridKernels,
+) *Node {
 	l := e.Rows
 	if axis == 1 {
 		l = e.Cols
@@ -413,12 +419,14 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 	var gridRows, gridCols *gridKernels
 	if e.GridLattice {
 		if gates.Extent == nil {
-			exceptions.Panicf("Expert.Mask: a GridLattice expert needs Gates.Extent (experts.GridExtents of the input tokens; layers.LatFormerBuilder.WithExtents)")
+			exceptions.Panicf("Expert.Mask: a GridLattice expert needs Gates.Extent " +
+				"(experts.GridExtents of the input tokens; layers.LatFormerBuilder.WithExtents)")
 		}
 		extRows, extCols := 0, 1
 		if e.Anchored {
 			if gates.Extent.Rank() != 2 || gates.Extent.Shape().Dimensions[1] != FrameLen {
-				exceptions.Panicf("Expert.Mask: an Anchored expert needs Gates.Extent [batch, %d] (the frames R0, C0, H, W, DR, DC, SR, SC), got %s", FrameLen, gates.Extent.Shape())
+				exceptions.Panicf("Expert.Mask: an Anchored expert needs Gates.Extent [batch, %d] "+
+					"(the frames R0, C0, H, W, DR, DC, SR, SC), got %s", FrameLen, gates.Extent.Shape())
 			}
 			extRows, extCols = 2, 3
 			defer func() { lm = e.anchor(lm, gates.Extent) }()
@@ -447,7 +455,8 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 	}
 	r90 := Reshape(Slice(gates.Rotation, AxisRange(), AxisElem(0)), batch)
 	if smooth <= 0 {
-		lm.Terms = []MaskTerm{{Weight: OneMinus(r90), Row: row, Col: col}, {Weight: r90, Row: rowR, Col: colR, Rotate: true, Flip: flipCols}}
+		lm.Terms = []MaskTerm{{Weight: OneMinus(r90), Row: row, Col: col},
+			{Weight: r90, Row: rowR, Col: colR, Rotate: true, Flip: flipCols}}
 		return lm
 	}
 	// Heat diffusion over C4 of the rotation distribution q_k = P(R^k), k = ρ1-bit + 2·ρ2-bit:

@@ -16,11 +16,13 @@ import (
 // A field is nil when its expert is disabled. The layout of each field is given by gateTable.
 type Gates struct {
 	Translation *Node // [batch, 2, L]: α, layer k shifts by 2^k.
-	ZeroFill    *Node // [batch, 2, 2]: per axis, γ (the shifts fill with zeros instead of wrapping around) and δ (the zero-fill shifts go backwards).
-	Reflection  *Node // [batch, 2]: φ, flip of each axis.
-	Rotation    *Node // [batch, 2]: ρ_1 (90° counter-clockwise), ρ_2 (180°).
-	Scale       *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
-	Transpose   *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
+	// ZeroFill is [batch, 2, 2]: per axis, γ (the shifts fill with zeros instead of wrapping around) and δ
+	// (the zero-fill shifts go backwards).
+	ZeroFill   *Node
+	Reflection *Node // [batch, 2]: φ, flip of each axis.
+	Rotation   *Node // [batch, 2]: ρ_1 (90° counter-clockwise), ρ_2 (180°).
+	Scale      *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
+	Transpose  *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
 	// Extent is [batch, 2] int32, the rows and columns of each example's input grid (GridExtents); used
 	// only by a GridLattice expert, which requires it. It is an input, not a gate. For an Anchored expert
 	// it is [batch, FrameLen] int32, each example's frame (R0, C0, H, W, DR, DC, SR, SC: search.Frame): the
@@ -194,9 +196,10 @@ func (e Expert) NumGates() int {
 }
 
 // initialGateBias is the initial bias of the gate logits, segment by segment (see gateTable): translation
-// gates at sigmoid(TranslationGateInit), reflection and rotation gates at sigmoid(FlipGateInit), transpose gates at sigmoid(-4) and
-// the scaling softmax favouring h = 1. The small-group experts start near the identity, but not so near
-// that they cannot open (docs/hyperparameters.md, "Gate initialization", says how each value was chosen).
+// gates at sigmoid(TranslationGateInit), reflection and rotation gates at sigmoid(FlipGateInit), transpose
+// gates at sigmoid(-4) and the scaling softmax favouring h = 1. The small-group experts start near the
+// identity, but not so near that they cannot open (docs/hyperparameters.md, "Gate initialization", says how
+// each value was chosen).
 func (e Expert) initialGateBias() []float32 {
 	bias := make([]float32, 0, e.NumGates())
 	for _, s := range e.segments() {

@@ -64,7 +64,8 @@ func (e Expert) gateChoices(v GateValues) []gateChoice {
 			k++
 			cp := append([]int(nil), idx...)
 			if !s.softmax {
-				c := gateChoice{seg: s, idx: [][]int{cp, cp}, on: []bool{false, true}, cost: []float64{-math.Log(1 - p), -math.Log(p)}}
+				c := gateChoice{seg: s, idx: [][]int{cp, cp}, on: []bool{false, true},
+					cost: []float64{-math.Log(1 - p), -math.Log(p)}}
 				if c.cost[1] < c.cost[0] {
 					c.idx[0], c.idx[1] = c.idx[1], c.idx[0]
 					c.on[0], c.on[1] = true, false
@@ -135,7 +136,8 @@ func enumerateBest(choices []gateChoice, visit func(pick []int) bool, limit int)
 			if p+1 >= len(choices[i].cost) {
 				continue
 			}
-			next := bestNode{pick: append([]int(nil), cur.pick...), last: i, cost: cur.cost - choices[i].cost[p] + choices[i].cost[p+1]}
+			next := bestNode{pick: append([]int(nil), cur.pick...), last: i,
+				cost: cur.cost - choices[i].cost[p] + choices[i].cost[p+1]}
 			next.pick[i] = p + 1
 			heap.Push(h, next)
 		}

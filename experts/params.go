@@ -46,12 +46,11 @@ const (
 	// the input, g(x) = T(a(x)) ∘ B; the frames are an input of the model (latformer.Example.Frame), and the
 	// lattice search chooses the rule that reads them per task [canvas].
 	ParamLattice = "expert_lattice"
-	// ParamStraightThrough trains with straight-through hard gates: the forward pass uses the
-	// discretized gates (the exact mask of one group element, as at prediction) and the backward pass the
-	// gradient of the soft gates. A soft mixture of actions can fit training pairs that no single action
-	// fits (and then predicts wrongly with hard gates); straight-through gates cannot. It lost on ARC (7 of
-	// 31 dev tasks against 14, docs/arc-ablations.md) and stays for two actions (latformer.TestTwoActions),
-	// where soft gates fit the mirror-corners task with a mixture of reflections [false].
+	// ParamStraightThrough trains with straight-through hard gates: the forward pass uses the discretized
+	// gates (the exact mask of one group element, as at prediction), the backward pass the soft gates'
+	// gradient, so the gates cannot fit the training pairs with a soft mixture of actions that predicts
+	// wrongly with hard gates. Off on ARC, where it solves fewer dev tasks; two actions need it
+	// (latformer.TestTwoActions; docs/arc-ablations.md, "How the defaults were chosen") [false].
 	ParamStraightThrough = "expert_straight_through"
 )
 
@@ -98,7 +97,8 @@ func expertsOf(list string) (map[string]bool, error) {
 			continue
 		}
 		if !slices.Contains(expertNames, n) {
-			return nil, fmt.Errorf("unknown expert %q: want all, or a comma-separated list of %s", n, strings.Join(expertNames, ", "))
+			return nil, fmt.Errorf("unknown expert %q: want all, or a comma-separated list of %s", n,
+				strings.Join(expertNames, ", "))
 		}
 		on[n] = true
 	}
@@ -146,7 +146,8 @@ func withLattice(before hparams.Settings, anchored, on bool) hparams.Setting {
 	return hparams.Setting{Key: ParamLattice, Value: cur}
 }
 
-// The constants that were hyperparameters once (issue 45: no run set them otherwise, or their ablation lost).
+// Fixed values of the experts, not hyperparameters: no run sets them otherwise, or their ablation lost
+// (docs/hyperparameters.md, "Former keys").
 const (
 	// SmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask (Section 4.2).
 	SmoothingTime = 1.0
@@ -163,27 +164,36 @@ const (
 
 // The keys this package no longer declares (hparams.Retire): what each became, or why it went.
 var _ = hparams.Retire(
-	foldedExpert("expert_translation"), foldedExpert("expert_rotation"), foldedExpert("expert_reflection"), foldedExpert("expert_scaling"),
-	hparams.Folded("expert_grid_lattice", false, "now "+ParamLattice+"="+LatticeGrid, func(v any, before hparams.Settings) hparams.Setting {
-		return withLattice(before, false, v.(bool))
-	}),
-	hparams.Folded("expert_anchored", false, "now "+ParamLattice+"="+LatticeAnchored, func(v any, before hparams.Settings) hparams.Setting {
-		return withLattice(before, true, v.(bool))
-	}),
+	foldedExpert("expert_translation"), foldedExpert("expert_rotation"), foldedExpert("expert_reflection"),
+	foldedExpert("expert_scaling"),
+	hparams.Folded("expert_grid_lattice", false, "now "+ParamLattice+"="+LatticeGrid,
+		func(v any, before hparams.Settings) hparams.Setting {
+			return withLattice(before, false, v.(bool))
+		}),
+	hparams.Folded("expert_anchored", false, "now "+ParamLattice+"="+LatticeAnchored,
+		func(v any, before hparams.Settings) hparams.Setting {
+			return withLattice(before, true, v.(bool))
+		}),
 	hparams.Removed("expert_smoothing_time", "no run set it; the heat kernel's time is experts.SmoothingTime = 1"),
-	hparams.Removed("expert_flip_gate_init", "-4 and -1 lost to -2 (docs/hyperparameters.md, the notes under the table); experts.FlipGateInit = -2"),
+	hparams.Removed("expert_flip_gate_init",
+		"-4 and -1 lost to -2 (docs/hyperparameters.md, the notes under the table); experts.FlipGateInit = -2"),
 	hparams.Removed("expert_zero_fill_gate_init", "no run set it; experts.ZeroFillGateInit = 0"),
-	hparams.Removed(HardGatesGraphParam, "prediction discretizes the gates on its own graphs; as a setting it trained with hard gates from the start, which from the paper's start stay at the identity (docs/arc.md, \"Without the search\")"),
-	hparams.Removed("expert_gate_noise", "its ablation lost, 13 of 31 dev tasks against 14 (docs/arc-ablations.md, \"What else we tried\")"),
-	hparams.Removed("expert_gate_anneal", "its ablation lost, 0 of 3 overlays (docs/arc-ablations.md, \"Without the search\"): tried, not used"),
+	hparams.Removed(HardGatesGraphParam,
+		"prediction discretizes the gates on its own graphs; as a setting it trained with hard gates from the "+
+			"start, which from the paper's start stay at the identity (docs/arc.md, \"Without the search\")"),
+	hparams.Removed("expert_gate_noise",
+		"its ablation lost, 13 of 31 dev tasks against 14 (docs/arc-ablations.md, \"What else we tried\")"),
+	hparams.Removed("expert_gate_anneal",
+		"its ablation lost, 0 of 3 overlays (docs/arc-ablations.md, \"Without the search\"): tried, not used"),
 )
 
 // foldedExpert is the former switch key of one expert, "expert_<name>", now an entry of ParamExperts.
 func foldedExpert(key string) hparams.Former {
 	name := strings.TrimPrefix(key, "expert_")
-	return hparams.Folded(key, true, "now an entry of "+ParamExperts, func(v any, before hparams.Settings) hparams.Setting {
-		return withExpert(before, name, v.(bool))
-	})
+	return hparams.Folded(key, true, "now an entry of "+ParamExperts,
+		func(v any, before hparams.Settings) hparams.Setting {
+			return withExpert(before, name, v.(bool))
+		})
 }
 
 // defaultParams holds the defaults of params.
@@ -199,8 +209,8 @@ func DefaultParams() map[string]any { return params.Defaults() }
 // Param returns the value of the expert hyperparameter key (one of the Param* constants) in scope, or
 // its default (DefaultParams) when scope does not set it; a value of another type than T (an int given
 // as a float64, say) is converted as model.GetParamOr converts it. T must be the type of the default:
-// string for ParamExperts and ParamLattice, bool for the switches, int for ParamTranslationLayers, ParamMaxScale and ParamGateHidden, float64
-// for the rest.
+// string for ParamExperts and ParamLattice, bool for the switches, int for ParamTranslationLayers,
+// ParamMaxScale and ParamGateHidden, float64 for the rest.
 func Param[T any](scope *model.Scope, key string) T {
 	return model.GetParamOr(scope, key, defaultParams[key].(T))
 }

@@ -135,5 +135,6 @@ func warnOnce(f Former, entry string, s Setting) {
 		return
 	}
 	warned[f.Key] = true
-	fmt.Fprintf(Warnings, "warning: hyperparameter %q is a former name (%s): %s reads as %s=%v\n", f.Key, f.Why, entry, s.Key, s.Value)
+	fmt.Fprintf(Warnings, "warning: hyperparameter %q is a former name (%s): %s reads as %s=%v\n", f.Key, f.Why,
+		entry, s.Key, s.Value)
 }

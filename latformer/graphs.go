@@ -41,7 +41,9 @@ func (l *Learner) stepGraph(opt optimizer.Interface, hard bool) func(scope *mode
 //
 // With frozenGates the gating FFNs' variables are left out of the update (not even the optimizer's
 // momentum moves them): the gates stay exactly where the soft training left them.
-func (l *Learner) trainStep(scope *model.Scope, opt optimizer.Interface, in stepInputs[*Node], frozenGates bool) []*Node {
+func (l *Learner) trainStep(
+	scope *model.Scope, opt optimizer.Interface, in stepInputs[*Node], frozenGates bool,
+) []*Node {
 	g := in.tokens.Graph()
 	scope.Store().SetTraining(g, true)
 	out := l.modelOutputs(scope, in.tokens, in.targets, in.cond, in.frames) // teacher forcing for an autoregressive model

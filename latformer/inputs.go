@@ -46,8 +46,8 @@ func stepInputsOf[T any](l *Learner, list []T) stepInputs[T] {
 
 // stepInputShapes are the input shapes of the step graph for batch rows.
 func stepInputShapes(l *Learner, batch int) []shapes.Shape {
-	in := stepInputs[shapes.Shape]{tokens: canvasShape(l, batch), targets: canvasShape(l, batch), rows: shapes.Make(dtypes.Bool, batch),
-		frames: shapes.Make(dtypes.Int32, batch, experts.FrameLen)}
+	in := stepInputs[shapes.Shape]{tokens: canvasShape(l, batch), targets: canvasShape(l, batch),
+		rows: shapes.Make(dtypes.Bool, batch), frames: shapes.Make(dtypes.Int32, batch, experts.FrameLen)}
 	if l.condDim > 0 {
 		in.cond = shapes.Make(dtypes.Float32, batch, l.condDim)
 	}

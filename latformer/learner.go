@@ -90,8 +90,10 @@ func NewLearnerFor(arch Architecture, backend compute.Backend, store *model.Stor
 	}
 	store.SetParam(model.ParamInitialSeed, int64(seed))
 	l := &Learner{arch: arch, backend: backend, store: store, rows: rows, cols: cols, seed: seed, padPairs: padPairs,
-		rng: newAugmentationRNG(seed, 0), condDim: -1, anchored: experts.Param[string](store.RootScope(), experts.ParamLattice) == experts.LatticeAnchored,
-		initial: map[string]*tensors.Tensor{}, restartInitial: map[int]map[string]*tensors.Tensor{}, compiled: map[*model.Exec]map[string]bool{}}
+		rng: newAugmentationRNG(seed, 0), condDim: -1,
+		anchored: experts.Param[string](store.RootScope(), experts.ParamLattice) == experts.LatticeAnchored,
+		initial:  map[string]*tensors.Tensor{}, restartInitial: map[int]map[string]*tensors.Tensor{},
+		compiled: map[*model.Exec]map[string]bool{}}
 	return l, nil
 }
 
@@ -129,13 +131,17 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 	}
 	for i, ex := range examples {
 		if ex.Input.Rows != l.rows || ex.Input.Cols != l.cols || len(ex.Input.Cells) != l.rows*l.cols {
-			return fmt.Errorf("example %d: input canvas is %dx%d, the learner's is %dx%d", i, ex.Input.Rows, ex.Input.Cols, l.rows, l.cols)
+			return fmt.Errorf("example %d: input canvas is %dx%d, the learner's is %dx%d", i, ex.Input.Rows,
+				ex.Input.Cols, l.rows, l.cols)
 		}
 		if needOutput && (ex.Output.Rows != l.rows || ex.Output.Cols != l.cols || len(ex.Output.Cells) != l.rows*l.cols) {
-			return fmt.Errorf("example %d: output canvas is %dx%d, the learner's is %dx%d", i, ex.Output.Rows, ex.Output.Cols, l.rows, l.cols)
+			return fmt.Errorf("example %d: output canvas is %dx%d, the learner's is %dx%d", i, ex.Output.Rows,
+				ex.Output.Cols, l.rows, l.cols)
 		}
 		if l.anchored && needOutput && (ex.Frame[2] < 1 || ex.Frame[3] < 1) {
-			return fmt.Errorf("example %d: the anchor-relative expert (%s=%s) needs each training example's frame (Example.Frame: latformer.WithFrames with an anchored proposal), got %v", i, experts.ParamLattice, experts.LatticeAnchored, ex.Frame)
+			return fmt.Errorf("example %d: the anchor-relative expert (%s=%s) needs each training example's frame "+
+				"(Example.Frame: latformer.WithFrames with an anchored proposal), got %v", i, experts.ParamLattice,
+				experts.LatticeAnchored, ex.Frame)
 		}
 		if l.condDim >= 0 && len(ex.Cond) != l.condDim {
 			return fmt.Errorf("example %d: conditioning vector has length %d, want %d", i, len(ex.Cond), l.condDim)
@@ -250,7 +256,8 @@ func (l *Learner) buildExecs() error {
 	}
 	scope := l.store.RootScope()
 	if param[int](scope, ParamHardSteps) > 0 || param[int](scope, ParamGateBeam) > 0 ||
-		(param[string](scope, ParamGateInit) == GateInitSearch && param[string](scope, ParamGateInitTrain) == ProposalTrainHard) {
+		(param[string](scope, ParamGateInit) == GateInitSearch &&
+			param[string](scope, ParamGateInitTrain) == ProposalTrainHard) {
 		if l.hardStepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(opt, true)); err != nil {
 			return err
 		}
@@ -267,7 +274,8 @@ func (l *Learner) buildExecs() error {
 func optimizerFromStore(store *model.Store) (opt optimizer.Interface, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("optimizer %q: %v (known: sgd, adam, adamw, adamax)", model.GetRootParamOr(store, optimizer.ParamOptimizer, ""), r)
+			err = fmt.Errorf("optimizer %q: %v (known: sgd, adam, adamw, adamax)",
+				model.GetRootParamOr(store, optimizer.ParamOptimizer, ""), r)
 		}
 	}()
 	return optimizer.FromStore(store), nil

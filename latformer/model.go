@@ -44,7 +44,8 @@ type Outputs struct {
 //	logits = x W_head + b
 func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 	if tokens.Rank() != 2 || tokens.Shape().Dimensions[1] != m.Rows*m.Cols {
-		exceptions.Panicf("latformer.Model: tokens must be [batch, %d] for a %dx%d canvas, got %s", m.Rows*m.Cols, m.Rows, m.Cols, tokens.Shape())
+		exceptions.Panicf("latformer.Model: tokens must be [batch, %d] for a %dx%d canvas, got %s", m.Rows*m.Cols,
+			m.Rows, m.Cols, tokens.Shape())
 	}
 	d := param[int](scope, ParamDim)
 	numLayers := param[int](scope, ParamNumLayers)
@@ -60,7 +61,9 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 		// Every layer acts on the frames read off each input (experts.ParamLattice "anchored", Example.Frame).
 		frames := model.GetGraphParamOr[*Node](scope, tokens.Graph(), FramesGraphParam, nil)
 		if frames == nil {
-			exceptions.Panicf("latformer.Model: an anchor-relative expert (%s=%s) needs the frames as the graph parameter %q (the learner sets it from Example.Frame)", experts.ParamLattice, experts.LatticeAnchored, FramesGraphParam)
+			exceptions.Panicf("latformer.Model: an anchor-relative expert (%s=%s) needs the frames as the graph "+
+				"parameter %q (the learner sets it from Example.Frame)", experts.ParamLattice, experts.LatticeAnchored,
+				FramesGraphParam)
 		}
 		extent = frames
 	} else if expert.GridLattice {

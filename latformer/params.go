@@ -17,9 +17,9 @@ import (
 
 // Hyperparameters of the model and its training (model.Store keys; set them with --set "key=value;..."
 // or NewStore's settings). Their defaults and the values they accept are declared once, in the table
-// params below, which Params returns and DefaultParams reads; each doc comment ends with the default in brackets (TestDocDefaults checks they
-// agree). The expert and layer hyperparameters are in packages experts (experts.Param*) and layers
-// (layers.Param*).
+// params below, which Params returns and DefaultParams reads; each doc comment ends with the default in
+// brackets (TestDocDefaults checks they agree). The expert and layer hyperparameters are in packages
+// experts (experts.Param*) and layers (layers.Param*).
 const (
 	// ParamDim is the model dimension d [32].
 	ParamDim = "model_dim"
@@ -55,45 +55,40 @@ const (
 	// ParamRestarts is the number of training runs per task from different initializations; Fit keeps
 	// the best (see Learner.Fit) [3].
 	ParamRestarts = "train_restarts"
-	// ParamMaxCells spends the costly training on the small canvases (rows·cols; 0: no limit): on a
-	// canvas of more cells, only the first restart runs (and those that start at a proposal), and a task
-	// the lattice search finds no element for (canvas or size-relative; ParamGateInit "search") is not
-	// trained and counts as unsolved, as with ParamSearchScreen. A step's cost grows with the square of the
-	// cells and few large tasks fit (docs/arc-search.md, "This round: the same row in a quarter of the
-	// time") [81].
+	// ParamMaxCells spends the costly training on the small canvases (rows·cols; 0: no limit): on a larger
+	// canvas only the first restart runs (and those started at a proposal), and a task the lattice search
+	// finds no element for (canvas or size-relative; ParamGateInit "search") is not trained and counts as
+	// unsolved, as with ParamSearchScreen. A step's cost grows with the square of the cells, and few large
+	// tasks fit (docs/arc-search.md, "That round's time, and its targets") [81].
 	ParamMaxCells = "train_max_cells"
-	// ParamHardSteps continues a restart whose hard gates do not fit the training pairs after
-	// ParamSteps steps with up to this many steps in which the gates are held at their discretized values
-	// (their gradient is cut): the rest of the model learns to work with the exact action that prediction
-	// uses, where the soft gates had mixed a little of other actions in (docs/arc-ablations.md, "What else
-	// we tried") [0].
+	// ParamHardSteps continues a restart whose hard gates do not fit the training pairs after ParamSteps
+	// steps with up to this many steps with the gates held at their discretized values (gradient cut), so
+	// that the rest of the model learns the exact action prediction uses rather than a soft mixture
+	// (docs/arc-ablations.md, "How the defaults were chosen") [0].
 	ParamHardSteps = "train_hard_steps"
 	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn (the others are
 	// held at the identity, experts.Expert.FreeGates): comma-separated entries, "all" or letters of t
 	// (translation), z (translation, started at the centre of its zero-fill shifts,
 	// experts.Expert.ZeroFillStart), v and h (the same on the rows' or the columns' axis only), r
-	// (rotation), f (reflection), s (scaling); restart r uses entry r
-	// modulo their number (a restart started at a proposal keeps the proposal's gates). "all" searches every action at every restart; "all,t" makes every second restart a
-	// translation-only search, which the full expert's gates often miss by opening a rotation or scaling
-	// that fits part of a translation task first (docs/arc-ablations.md, "What else we tried") [all].
+	// (rotation), f (reflection), s (scaling); restart r uses entry r modulo their number (a restart
+	// started at a proposal keeps the proposal's gates). "all" searches every action at every restart;
+	// "all,t" makes every second restart a translation-only search, which the full expert's gates often
+	// miss by opening a rotation or scaling that fits part of a translation task first
+	// (docs/arc-ablations.md, "How the defaults were chosen") [all].
 	ParamRestartExperts = "train_restart_experts"
 	// ParamGateBeam > 0: a restart not started at a proposal whose hard gates do not fit after its soft
-	// steps tries, instead of the hard phase of ParamHardSteps on its hard reading, this many elements
-	// that its soft gates make most probable (experts.Expert.LikelyElements: the hard reading, then the
-	// settings of the least certain gates), each held for ParamGateBeamSteps steps from the soft
-	// model's weights; the one with the lowest loss (with minibatches, ParamBatchPairs, its mean loss
-	// over the probe's steps) then trains on, held, up to ParamHardSteps steps in all. Soft gates that
-	// mix elements leave the gates the gradient could not decide near 0.5: the beam tries their settings
-	// (docs/arc-ablations.md, "Without the search: the recipe"). 0: off [0].
+	// steps holds, in turn, this many of the elements its soft gates make most probable (the settings of
+	// the gates left near 0.5, experts.Expert.LikelyElements) for ParamGateBeamSteps steps each, then trains
+	// the lowest-loss one (with ParamBatchPairs, its mean over the probe), held, up to ParamHardSteps steps in
+	// all, in place of the hard phase (docs/arc-ablations.md, "Without the search: the recipe"). 0: off [0].
 	ParamGateBeam = "train_gate_beam"
 	// ParamGateBeamSteps is the steps each element of the gate beam (ParamGateBeam) is held for before
 	// the best one is chosen [30].
 	ParamGateBeamSteps = "train_gate_beam_steps"
-	// ParamGateBeamNeighbors adds to the gate beam (ParamGateBeam) the elements one translation step away
-	// from its first element on one axis (experts.Expert.ShiftNeighbors), each held for ParamGateBeamSteps
-	// steps like the others: the translation gates hold a shift in binary, and soft gates that settle one
-	// cell off the right shift (8 for 7: 1000 for 0111) differ from it in every bit, which the beam's
-	// flips of the least certain gates do not reach (docs/sample-efficiency.md, "Without the search") [false].
+	// ParamGateBeamNeighbors adds to the gate beam (ParamGateBeam) the elements one translation step from its
+	// first element on one axis (experts.Expert.ShiftNeighbors), each held for ParamGateBeamSteps steps: the
+	// gates hold a shift in binary, so soft gates one cell off (8 for 7: 1000 for 0111) differ from it in
+	// every bit, out of the beam's reach (docs/sample-efficiency.md, "Translations without the search") [false].
 	ParamGateBeamNeighbors = "train_gate_beam_neighbors"
 	// ParamBatchPairs > 0 trains on minibatches: every step takes this many of the training pairs (a
 	// shuffled pass over all of them, then another), each in ParamAugment color copies, instead of all of
@@ -121,16 +116,15 @@ const (
 	// training pairs in place of the element (docs/arc-search.md, "Why the soft mask blocks the fit") [hard].
 	ParamGateInitTrain = "gate_init_train"
 	// ParamHeldSteps, with ParamGateInitTrain "hard": the step budget of the held phase, a restart that
-	// starts at a proposal with its gates held there, at most ParamSteps (0: ParamSteps). Such a restart either fits the training pairs within a few dozen steps or
-	// the element is wrong for the network, and the next restart starts at the next proposal [200].
+	// starts at a proposal with its gates held there, at most ParamSteps (0: ParamSteps). Such a restart
+	// either fits the training pairs within a few dozen steps or the element is wrong for the network, and
+	// the next restart starts at the next proposal [200].
 	ParamHeldSteps = "train_held_steps"
 	// ParamUnproposedSteps, with ParamGateInit "search": the soft phase's budget of a restart that does not
-	// start at a proposal (every restart of a task the search finds no element for, and the restarts after
-	// the proposals), which trains as with "paper" otherwise; at most ParamSteps (0: ParamSteps). Where one element and one
-	// table cannot map the training pairs, the network can still fit them with a soft mixture or gates that
-	// differ from pair to pair, but rarely does, at a large share of the run's time (the counts: docs/arc.md,
-	// "ARC-AGI-1's evaluation split", and docs/arc-search.md, "This round: the same row in a quarter of the
-	// time") [100].
+	// start at a proposal (a task without one, and the restarts after the proposals), trained as with
+	// "paper" otherwise; at most ParamSteps (0: ParamSteps). Where no element fits, the network rarely fits
+	// the pairs with a soft mixture or per-pair gates, at a large share of the run's time (docs/arc.md,
+	// "ARC-AGI-1's evaluation split") [100].
 	ParamUnproposedSteps = "train_unproposed_steps"
 	// ParamSearchLattices, with ParamGateInit "search", is how far the lattice search goes for a task
 	// whose training pairs no element of the canvas fits: experts.LatticeCanvas, no further;
@@ -184,7 +178,8 @@ var params = hparams.NewTable(
 	hparams.Def(ParamGateInitTrain, ProposalTrainHard).OneOf(ProposalTrainHard, ProposalTrainSoft),
 	hparams.Def(ParamHeldSteps, 200).AtLeast(0),
 	hparams.Def(ParamUnproposedSteps, 100).AtLeast(0),
-	hparams.Def(ParamSearchLattices, experts.LatticeAnchored).OneOf(experts.LatticeCanvas, experts.LatticeGrid, experts.LatticeAnchored),
+	hparams.Def(ParamSearchLattices, experts.LatticeAnchored).
+		OneOf(experts.LatticeCanvas, experts.LatticeGrid, experts.LatticeAnchored),
 	hparams.Def(ParamSearchFallback, true),
 	hparams.Def(ParamSearchScreen, false),
 	hparams.Def(optimizer.ParamOptimizer, "adam").OneOf(optimizerNames()...), // GoMLX's default is "adamw"
@@ -193,21 +188,27 @@ var params = hparams.NewTable(
 
 // The keys this package no longer declares (hparams.Retire): what each became, or why it went.
 var _ = hparams.Retire(
-	hparams.Removed("augment_task_colors", "its ablation lost, 4 of 31 dev tasks against 9 (docs/arc-ablations.md, \"How the defaults were chosen\")"),
-	hparams.Removed("train_restarts_stop_at_fit", "no run set it false: the restarts always stop at the first whose hard gates fit"),
+	hparams.Removed("augment_task_colors",
+		"its ablation lost, 4 of 31 dev tasks against 9 (docs/arc-ablations.md, \"How the defaults were chosen\")"),
+	hparams.Removed("train_restarts_stop_at_fit",
+		"no run set it false: the restarts always stop at the first whose hard gates fit"),
 	hparams.Renamed("gate_init_steps", 200, ParamHeldSteps),
 	hparams.Renamed("gate_init_unproposed_steps", 100, ParamUnproposedSteps),
 	hparams.Renamed("gate_init_fallback", true, ParamSearchFallback),
-	hparams.Folded("train_restarts_max_cells", 81, "now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
+	hparams.Folded("train_restarts_max_cells", 81,
+		"now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
 		func(v any, _ hparams.Settings) hparams.Setting { return hparams.Setting{Key: ParamMaxCells, Value: v} }),
-	hparams.Folded("gate_init_unproposed_max_cells", 81, "now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
+	hparams.Folded("gate_init_unproposed_max_cells", 81,
+		"now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
 		func(v any, _ hparams.Settings) hparams.Setting { return hparams.Setting{Key: ParamMaxCells, Value: v} }),
-	hparams.Folded("gate_init_grid", true, "now "+ParamSearchLattices, func(v any, before hparams.Settings) hparams.Setting {
-		return withSearchLattice(before, false, v.(bool))
-	}),
-	hparams.Folded("gate_init_anchored", true, "now "+ParamSearchLattices, func(v any, before hparams.Settings) hparams.Setting {
-		return withSearchLattice(before, true, v.(bool))
-	}),
+	hparams.Folded("gate_init_grid", true, "now "+ParamSearchLattices,
+		func(v any, before hparams.Settings) hparams.Setting {
+			return withSearchLattice(before, false, v.(bool))
+		}),
+	hparams.Folded("gate_init_anchored", true, "now "+ParamSearchLattices,
+		func(v any, before hparams.Settings) hparams.Setting {
+			return withSearchLattice(before, true, v.(bool))
+		}),
 )
 
 // withSearchLattice returns the ParamSearchLattices setting that the former switches gate_init_grid (grid)

@@ -121,7 +121,9 @@ func (hardPhase) run(l *Learner, t *restartTraining) (bool, error) {
 // keepIfFits runs try from a snapshot of the learner's weights (before, which try may restore between its
 // attempts): a try that ends in a hard fit is kept; otherwise the weights and the restart's outcome go back to
 // the soft model's, but for the steps the try took, which still count.
-func (l *Learner) keepIfFits(t *restartTraining, try func(before map[string]*tensors.Tensor) (bool, error)) (bool, error) {
+func (l *Learner) keepIfFits(
+	t *restartTraining, try func(before map[string]*tensors.Tensor) (bool, error),
+) (bool, error) {
 	before, err := l.snapshot()
 	if err != nil {
 		return false, err
@@ -177,7 +179,8 @@ func (beamPhase) run(l *Learner, t *restartTraining) (bool, error) {
 			if err := l.setGateLogits(expert.LogitsFor(el, float32(run.margin)), true); err != nil {
 				return false, err
 			}
-			if fitted, err := l.trainPhase(run, l.hardStepExec, run.beamSteps, steps, t.rng, t.start, out); err != nil || fitted {
+			if fitted, err := l.trainPhase(
+				run, l.hardStepExec, run.beamSteps, steps, t.rng, t.start, out); err != nil || fitted {
 				return fitted, err
 			}
 			steps = out.steps

@@ -101,8 +101,8 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 		return nil, fmt.Errorf("latformer.Proposals: no examples")
 	}
 	bases := e.Bases()
-	group := search.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: 1<<e.TranslationLayers - 1, Grid: e.GridLattice && !e.Anchored,
-		Anchored: e.Anchored}
+	group := search.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: 1<<e.TranslationLayers - 1,
+		Grid: e.GridLattice && !e.Anchored, Anchored: e.Anchored}
 	for _, b := range bases {
 		group.Bases = append(group.Bases, e.ActionOf(b))
 		group.BaseCost = append(group.BaseCost, b.Parts())
@@ -169,7 +169,9 @@ func LatticeProposalsAnchored(e experts.Expert, examples []Example, max int) ([]
 
 // latticeProposals is LatticeProposals, with anchored: after the canvas and the grid with plain tables,
 // the anchor-relative elements (search.Group.Anchored) before any role table.
-func latticeProposals(e experts.Expert, examples []Example, max int, grid, anchored bool) ([]Proposal, experts.Expert, error) {
+func latticeProposals(
+	e experts.Expert, examples []Example, max int, grid, anchored bool,
+) ([]Proposal, experts.Expert, error) {
 	g := e
 	g.GridLattice = true
 	a := g
@@ -206,7 +208,8 @@ func latticeProposals(e experts.Expert, examples []Example, max int, grid, ancho
 			return aprops, e, err
 		}
 		aprops = sameFrames(aprops, examples, max)
-		if len(aprops) > 0 && (len(props) == 0 || (aprops[0].Cost()+anchoredCostMargin <= props[0].Cost() && aprops[0].Recolorings() == 0)) {
+		if len(aprops) > 0 && (len(props) == 0 ||
+			(aprops[0].Cost()+anchoredCostMargin <= props[0].Cost() && aprops[0].Recolorings() == 0)) {
 			return aprops, a, nil
 		}
 		if len(props) > 0 {

@@ -57,7 +57,8 @@ var (
 			"paper's initialization with 100 soft steps (train_unproposed_steps); the restarts stop at the first " +
 			"whose hard gates fit every training pair. When none fits, the search's top proposal predicts instead " +
 			"(search_fallback). Chosen on the dev half of the annotated training tasks (docs/arc.md, \"Table 2 with " +
-			"the lattice search\" and \"Why the soft mask blocks the fit\"); Table 2's search row, results/arc_training_search.csv.",
+			"the lattice search\" and \"Why the soft mask blocks the fit\"); Table 2's search row, " +
+			"results/arc_training_search.csv.",
 	}
 	// RecipePaper is the paper's protocol: the gates learn the element from their initialization.
 	RecipePaper = Recipe{
@@ -69,7 +70,8 @@ var (
 			"is exact for 3 steps; no hard phase, no gate beam. The restarts stop at the first whose discretized gates " +
 			"fit every training pair, the best restart is kept, and it predicts with its hard or soft gates, whichever " +
 			"fits the training pairs better. The other defaults (initial gate logits, augmentation, restarts) were " +
-			"chosen on the dev half (docs/arc.md, \"How the defaults were chosen\"); Table 2's first row, results/arc_training.csv.",
+			"chosen on the dev half (docs/arc.md, \"How the defaults were chosen\"); Table 2's first row, " +
+			"results/arc_training.csv.",
 		Settings: hparams.Settings{{Key: ParamGateInit, Value: GateInitPaper}},
 	}
 	// RecipeNoSearch is the best search-free recipe: the paper's start, then the gate beam held.

@@ -73,13 +73,15 @@ type savedExample struct {
 // come before the next Solve (which drops what it needs) and before Close.
 func (s *Solver) Save(dir string) error {
 	if s.last == nil {
-		return errors.New("latformer.Solver.Save: no task solved (Save saves the last Solve's, before the next Solve or Close)")
+		return errors.New("latformer.Solver.Save: no task solved " +
+			"(Save saves the last Solve's, before the next Solve or Close)")
 	}
 	last := s.last
 	meta := savedSolution{Format: savedFormat, Architecture: s.opts.Architecture.Name, Settings: s.settings.String(),
 		SearchOnly: s.opts.SearchOnly, Rows: last.rows, Cols: last.cols, Network: last.learner != nil, Fit: last.fit,
 		Source: last.sol.Source, Action: last.sol.ActionName()}
-	meta.Lattice, meta.Proposals, meta.TopAction, meta.TopTable, meta.TopAnchor = searchFound(last.sol.Search, last.sol.Lattice)
+	meta.Lattice, meta.Proposals, meta.TopAction, meta.TopTable, meta.TopAnchor =
+		searchFound(last.sol.Search, last.sol.Lattice)
 	for _, ex := range last.train {
 		meta.Train = append(meta.Train, savedExample{Input: ex.Input, Output: ex.Output, Cond: ex.Cond})
 	}
@@ -209,7 +211,8 @@ func LoadSolution(backend compute.Backend, dir string, arch Architecture) (*Save
 	if err != nil {
 		return nil, fmt.Errorf("saved solution %s: settings: %w", dir, err)
 	}
-	solver, err := NewSolver(backend, settings, SolverOptions{Architecture: arch, SearchOnly: meta.SearchOnly, Reuse: true})
+	solver, err := NewSolver(backend, settings, SolverOptions{Architecture: arch, SearchOnly: meta.SearchOnly,
+		Reuse: true})
 	if err != nil {
 		return nil, fmt.Errorf("saved solution %s: %w", dir, err)
 	}
@@ -239,7 +242,8 @@ func (s *SavedSolution) Predict(test []Example) (Solution, error) {
 	rows, cols := s.meta.Rows, s.meta.Cols
 	for i, ex := range test {
 		if ex.Input.Rows != rows || ex.Input.Cols != cols {
-			return sol, fmt.Errorf("saved solution %s: test example %d is on a %dx%d canvas, the solution's is %dx%d", s.dir, i, ex.Input.Rows, ex.Input.Cols, rows, cols)
+			return sol, fmt.Errorf("saved solution %s: test example %d is on a %dx%d canvas, the solution's is %dx%d",
+				s.dir, i, ex.Input.Rows, ex.Input.Cols, rows, cols)
 		}
 	}
 	train := make([]Example, len(s.meta.Train))
@@ -276,9 +280,10 @@ func (s *SavedSolution) Predict(test []Example) (Solution, error) {
 func (s *SavedSolution) checkSearch(sol Solution) error {
 	m := s.meta
 	lattice, proposals, top, table, anchor := searchFound(sol.Search, sol.Lattice)
-	if lattice != m.Lattice || proposals != m.Proposals || top != m.TopAction || !slices.Equal(table, m.TopTable) || anchor != m.TopAnchor {
-		return fmt.Errorf("saved solution %s: the lattice search on its training examples finds %d proposals (top %q %q, lattice %q), "+
-			"the saved solution %d (top %q %q, lattice %q): saved by another version of the search?",
+	if lattice != m.Lattice || proposals != m.Proposals || top != m.TopAction ||
+		!slices.Equal(table, m.TopTable) || anchor != m.TopAnchor {
+		return fmt.Errorf("saved solution %s: the lattice search on its training examples finds %d proposals "+
+			"(top %q %q, lattice %q), the saved solution %d (top %q %q, lattice %q): saved by another version of the search?",
 			s.dir, proposals, anchor, top, lattice, m.Proposals, m.TopAnchor, m.TopAction, m.Lattice)
 	}
 	return nil

@@ -105,7 +105,8 @@ func (l *Learner) restrictExperts(free []float32, families string) error {
 		found = true
 	}
 	if !found && families != "all" {
-		return fmt.Errorf("%s=%s: the model has no mask expert (no free-gate variable, experts.GateFree)", ParamRestartExperts, families)
+		return fmt.Errorf("%s=%s: the model has no mask expert (no free-gate variable, experts.GateFree)",
+			ParamRestartExperts, families)
 	}
 	return nil
 }

@@ -134,7 +134,8 @@ type Solution struct {
 	Anchor string
 }
 
-// ActionName names the solution's group element (with an anchored element's frame rule first): "g1 + g2" with two actions, "" for none.
+// ActionName names the solution's group element (with an anchored element's frame rule first): "g1 + g2"
+// with two actions, "" for none.
 func (s Solution) ActionName() string {
 	name := actionName(s.Action, s.Action2)
 	if s.Anchor != "" && name != "" {
@@ -316,8 +317,8 @@ func (s *Solver) predict(sol *Solution, learner *Learner, test []Example, start 
 
 // runSearch runs the lattice search on the training examples when the solver needs it (ParamGateInit
 // "search", ParamSearchScreen or SearchOnly, on a model with mask experts), over the canvas elements and,
-// as far as ParamSearchLattices says, the size-relative and anchor-relative ones (LatticeProposals), keeping as many proposals as Fit may
-// start at. It records the search and its lattice in sol.
+// as far as ParamSearchLattices says, the size-relative and anchor-relative ones (LatticeProposals),
+// keeping as many proposals as Fit may start at. It records the search and its lattice in sol.
 func (s *Solver) runSearch(sol *Solution, train []Example, rows, cols int) error {
 	latFormer := s.opts.Architecture.Name == LatFormerArchitecture().Name
 	if !s.opts.SearchOnly && !((s.search || s.screen) && latFormer) {
@@ -363,7 +364,8 @@ func (s *Solver) learnersFor(e experts.Expert) (*LearnerCache, error) {
 	if c := s.variants[lattice]; c != nil {
 		return c, nil
 	}
-	c, err := NewLearnerCacheFor(s.opts.Architecture, s.backend, s.settings.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice}))
+	c, err := NewLearnerCacheFor(s.opts.Architecture, s.backend,
+		s.settings.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice}))
 	if err != nil {
 		return nil, err
 	}

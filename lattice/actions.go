@@ -142,11 +142,13 @@ func Permutation(a Action, dims []int) ([]int, error) {
 			case 0:
 			case 1:
 				if perm[i] >= 0 {
-					return nil, fmt.Errorf("experts.Permutation: row %d of the mask of %s on dims %v has more than one 1 (columns %d and %d)", i, a, dims, perm[i], j)
+					return nil, fmt.Errorf("experts.Permutation: row %d of the mask of %s on dims %v has more than one 1 "+
+						"(columns %d and %d)", i, a, dims, perm[i], j)
 				}
 				perm[i] = j
 			default:
-				return nil, fmt.Errorf("experts.Permutation: the mask of %s on dims %v is not binary: element (%d, %d) = %g", a, dims, i, j, v)
+				return nil, fmt.Errorf("experts.Permutation: the mask of %s on dims %v is not binary: "+
+					"element (%d, %d) = %g", a, dims, i, j, v)
 			}
 		}
 		if perm[i] < 0 {
@@ -210,7 +212,8 @@ func AllActions(dims []int) []Action {
 	for a := range rank {
 		for b := a + 1; b < rank; b++ {
 			if dims[a] == dims[b] {
-				actions = append(actions, DiagonalReflection{AxisA: a, AxisB: b}, DiagonalReflection{AxisA: a, AxisB: b, Anti: true})
+				actions = append(actions, DiagonalReflection{AxisA: a, AxisB: b},
+					DiagonalReflection{AxisA: a, AxisB: b, Anti: true})
 			}
 		}
 	}

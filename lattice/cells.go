@@ -63,7 +63,8 @@ func actCheckPlane(dims []int, a, b int) (int, error) {
 		return 0, fmt.Errorf("the two axes of the plane must differ, got %d and %d (lattice dims %v)", a, b, dims)
 	}
 	if dims[a] != dims[b] {
-		return 0, fmt.Errorf("axes %d and %d must have equal lengths, lattice dims %v has %d and %d", a, b, dims, dims[a], dims[b])
+		return 0, fmt.Errorf("axes %d and %d must have equal lengths, lattice dims %v has %d and %d", a, b, dims,
+			dims[a], dims[b])
 	}
 	return dims[a], nil
 }

@@ -92,7 +92,8 @@ func FourierShift(kind ShiftKind, n int, param int) ([]int, error) {
 			l = int(math.Round(math.Sqrt(float64(n))))
 		}
 		if l < 1 || l*l != n {
-			return nil, fmt.Errorf("experts.FourierShift(%s): n = %d must be l*l for the side l = %d (param %d)", kind, n, l, param)
+			return nil, fmt.Errorf("experts.FourierShift(%s): n = %d must be l*l for the side l = %d (param %d)",
+				kind, n, l, param)
 		}
 		for k := 1; k <= n; k++ {
 			o[k-1] = k*(l-1) - (k-1)/l
@@ -170,7 +171,8 @@ func MaskFromFourierShift(o []int) (*Matrix, error) {
 		back := fourierDFT(spec, tw, true)
 		for t, v := range back {
 			if math.Abs(imag(v)) > fourierImagTol {
-				return nil, fmt.Errorf("experts.MaskFromFourierShift: element (%d, %d) has imaginary part %g > %g (n = %d, o_%d = %d)", k, t, imag(v), fourierImagTol, n, k+1, o[k])
+				return nil, fmt.Errorf("experts.MaskFromFourierShift: element (%d, %d) has imaginary part %g > %g "+
+					"(n = %d, o_%d = %d)", k, t, imag(v), fourierImagTol, n, k+1, o[k])
 			}
 			m.Set(k, t, real(v))
 		}
@@ -197,7 +199,8 @@ func KernelFromFourierShift(o []int, i int) ([]float64, error) {
 	kappa := make([]float64, n)
 	for t, v := range back {
 		if math.Abs(imag(v)) > fourierImagTol {
-			return nil, fmt.Errorf("experts.KernelFromFourierShift: element %d of kernel %d has imaginary part %g > %g", t, i, imag(v), fourierImagTol)
+			return nil, fmt.Errorf("experts.KernelFromFourierShift: element %d of kernel %d has imaginary part %g > %g",
+				t, i, imag(v), fourierImagTol)
 		}
 		kappa[t] = real(v)
 	}

@@ -37,7 +37,8 @@ func (t Translation) Mask(dims []int) (*Matrix, error) {
 		return nil, fmt.Errorf("experts.Translation.Mask(%s): %w", t, err)
 	}
 	if len(t.Deltas) != len(dims) {
-		return nil, fmt.Errorf("experts.Translation.Mask(%s): %d deltas for a lattice of rank %d (dims %v)", t, len(t.Deltas), len(dims), dims)
+		return nil, fmt.Errorf("experts.Translation.Mask(%s): %d deltas for a lattice of rank %d (dims %v)", t,
+			len(t.Deltas), len(dims), dims)
 	}
 	return actKronAxes(dims, func(a, l int) *Matrix { return TranslationMask1D(l, t.Deltas[a]) }), nil
 }
@@ -48,7 +49,8 @@ func (t Translation) Apply(dims []int, x []float64, feat int) ([]float64, error)
 		return nil, fmt.Errorf("experts.Translation.Apply(%s): %w", t, err)
 	}
 	if len(t.Deltas) != len(dims) {
-		return nil, fmt.Errorf("experts.Translation.Apply(%s): %d deltas for a lattice of rank %d (dims %v)", t, len(t.Deltas), len(dims), dims)
+		return nil, fmt.Errorf("experts.Translation.Apply(%s): %d deltas for a lattice of rank %d (dims %v)", t,
+			len(t.Deltas), len(dims), dims)
 	}
 	return actScatter(dims, x, feat, func(in, out []int) bool {
 		for a, c := range in {
@@ -67,7 +69,8 @@ func (t Shift) Mask(dims []int) (*Matrix, error) {
 		return nil, fmt.Errorf("lattice.Shift.Mask(%s): %w", t, err)
 	}
 	if len(t.Deltas) != len(dims) {
-		return nil, fmt.Errorf("lattice.Shift.Mask(%s): %d deltas for a lattice of rank %d (dims %v)", t, len(t.Deltas), len(dims), dims)
+		return nil, fmt.Errorf("lattice.Shift.Mask(%s): %d deltas for a lattice of rank %d (dims %v)", t,
+			len(t.Deltas), len(dims), dims)
 	}
 	return actKronAxes(dims, func(a, l int) *Matrix { return ShiftMask1D(l, t.Deltas[a]) }), nil
 }
@@ -79,7 +82,8 @@ func (t Shift) Apply(dims []int, x []float64, feat int) ([]float64, error) {
 		return nil, fmt.Errorf("lattice.Shift.Apply(%s): %w", t, err)
 	}
 	if len(t.Deltas) != len(dims) {
-		return nil, fmt.Errorf("lattice.Shift.Apply(%s): %d deltas for a lattice of rank %d (dims %v)", t, len(t.Deltas), len(dims), dims)
+		return nil, fmt.Errorf("lattice.Shift.Apply(%s): %d deltas for a lattice of rank %d (dims %v)", t,
+			len(t.Deltas), len(dims), dims)
 	}
 	return actScatter(dims, x, feat, func(in, out []int) bool {
 		inside := true

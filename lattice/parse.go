@@ -37,7 +37,8 @@ func ParseAction(s string) (Action, error) {
 		return nil, fmt.Errorf("lattice.ParseAction(%q): empty action", s)
 	}
 	if strings.Contains(s, "+") {
-		return nil, fmt.Errorf("lattice.ParseAction(%q): %q joins two actions (the two-action model's \"g1 + g2\"): parse each side", s, "+")
+		return nil, fmt.Errorf("lattice.ParseAction(%q): %q joins two actions "+
+			"(the two-action model's \"g1 + g2\"): parse each side", s, "+")
 	}
 	parts := strings.Split(s, ComposeSeparator)
 	actions := make([]Action, 0, len(parts))
@@ -55,7 +56,8 @@ func ParseAction(s string) (Action, error) {
 }
 
 // parseActionKinds lists the accepted forms, for error messages.
-const parseActionKinds = "identity, translate(d,...), shift(d,...), rot90(a,b)xq, reflect(a), transpose(a,b), antitranspose(a,b), upscale(h,...), downscale(h,...)"
+const parseActionKinds = "identity, translate(d,...), shift(d,...), rot90(a,b)xq, reflect(a), " +
+	"transpose(a,b), antitranspose(a,b), upscale(h,...), downscale(h,...)"
 
 // parseOneAction parses one part of a composition (no "∘").
 func parseOneAction(p string) (Action, error) {
@@ -113,7 +115,8 @@ func parseOneAction(p string) (Action, error) {
 			return nil, err
 		}
 		if args[0] < 0 || args[1] < 0 || args[0] == args[1] {
-			return nil, fmt.Errorf("%q: the axes of the plane must be two distinct axes >= 0, got %d and %d", p, args[0], args[1])
+			return nil, fmt.Errorf("%q: the axes of the plane must be two distinct axes >= 0, got %d and %d",
+				p, args[0], args[1])
 		}
 		if name != "rot90" {
 			return DiagonalReflection{AxisA: args[0], AxisB: args[1], Anti: name == "antitranspose"}, nil

@@ -53,7 +53,8 @@ func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Nod
 		size *= l
 	}
 	if size != n || m < 1 || len(terms) == 0 {
-		exceptions.Panicf("KroneckerMaskAttention: lattice %v (%d cells) and %d terms for values %s", dims, size, len(terms), value.Shape())
+		exceptions.Panicf("KroneckerMaskAttention: lattice %v (%d cells) and %d terms for values %s", dims, size,
+			len(terms), value.Shape())
 	}
 	grid := Reshape(value, append(append([]int{batch}, dims...), c)...) // [batch, l_1, ..., l_m, c]
 	var num, den *Node
@@ -180,7 +181,8 @@ func LatticeMaskTerms(lm *experts.LatticeMask) []KroneckerTerm {
 			terms = append(terms, KroneckerTerm{Weight: t.Weight, Factors: []*Node{t.Row, t.Col}})
 			continue
 		}
-		terms = append(terms, KroneckerTerm{Weight: t.Weight, Factors: []*Node{lm.RowTimesReversal(t), t.Col}, Perm: []int{1, 0}})
+		terms = append(terms, KroneckerTerm{Weight: t.Weight, Factors: []*Node{lm.RowTimesReversal(t), t.Col},
+			Perm: []int{1, 0}})
 	}
 	return terms
 }

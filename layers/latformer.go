@@ -103,7 +103,8 @@ type LatFormerBuilder struct {
 //	h = LayerNorm(x + MaskedAttention(x; M₁) + MaskedAttention(x; M₂))
 func LatFormer(scope *model.Scope, x *Node, expert experts.Expert) *LatFormerBuilder {
 	if x.Rank() != 3 || x.Shape().Dimensions[1] != expert.N() {
-		exceptions.Panicf("LatFormer: x must be [batch, %d, d] for a %dx%d canvas, got %s", expert.N(), expert.Rows, expert.Cols, x.Shape())
+		exceptions.Panicf("LatFormer: x must be [batch, %d, d] for a %dx%d canvas, got %s", expert.N(), expert.Rows,
+			expert.Cols, x.Shape())
 	}
 	return &LatFormerBuilder{
 		scope: scope, x: x, expert: expert,

@@ -68,7 +68,8 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 	batch, queryLen, keyLen := query.Shape().Dimensions[0], query.Shape().Dimensions[2], key.Shape().Dimensions[2]
 	for _, m := range masks {
 		if n := m.Rows * m.Cols; n != queryLen || n != keyLen {
-			exceptions.Panicf("MaskedAttentionCoreFactored: a %dx%d lattice mask needs queryLen = keyLen = %d, got %d and %d", m.Rows, m.Cols, n, queryLen, keyLen)
+			exceptions.Panicf("MaskedAttentionCoreFactored: a %dx%d lattice mask needs queryLen = keyLen = %d, got %d and %d",
+				m.Rows, m.Cols, n, queryLen, keyLen)
 		}
 		if len(m.Terms) == 0 {
 			exceptions.Panicf("MaskedAttentionCoreFactored: a lattice mask has no terms")
@@ -102,7 +103,8 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 func productSizes(query, key, value *Node, masks []*experts.LatticeMask) fastgraph.BatchProducts {
 	dims := query.Shape().Dimensions
 	n2 := dims[2] * key.Shape().Dimensions[2]
-	sizes := fastgraph.BatchProducts{Together: []int{dims[1] * n2 * dims[3], dims[1] * n2 * (value.Shape().Dimensions[3] + 1)}}
+	sizes := fastgraph.BatchProducts{
+		Together: []int{dims[1] * n2 * dims[3], dims[1] * n2 * (value.Shape().Dimensions[3] + 1)}}
 	for _, m := range masks {
 		sizes.Together = append(sizes.Together, n2*len(m.Terms))
 		for _, t := range m.Terms {
@@ -125,15 +127,16 @@ func sliceBatch(x *Node, batch, lo, hi int) *Node {
 
 func checkAttentionShapes(query, key, value *Node) {
 	if query.Rank() != 4 || key.Rank() != 4 || value.Rank() != 4 {
-		exceptions.Panicf("MaskedAttentionCore: query, key and value must have rank 4 [batch, heads, seq, dim], got %s, %s, %s",
-			query.Shape(), key.Shape(), value.Shape())
+		exceptions.Panicf("MaskedAttentionCore: query, key and value must have rank 4 [batch, heads, seq, dim], "+
+			"got %s, %s, %s", query.Shape(), key.Shape(), value.Shape())
 	}
 	batch, heads, keyDim := query.Shape().Dimensions[0], query.Shape().Dimensions[1], query.Shape().Dimensions[3]
 	keyLen := key.Shape().Dimensions[2]
 	if key.Shape().Dimensions[3] != keyDim || value.Shape().Dimensions[2] != keyLen ||
 		key.Shape().Dimensions[0] != batch || value.Shape().Dimensions[0] != batch ||
 		key.Shape().Dimensions[1] != heads || value.Shape().Dimensions[1] != heads {
-		exceptions.Panicf("MaskedAttentionCore: incompatible shapes query %s, key %s, value %s", query.Shape(), key.Shape(), value.Shape())
+		exceptions.Panicf("MaskedAttentionCore: incompatible shapes query %s, key %s, value %s", query.Shape(),
+			key.Shape(), value.Shape())
 	}
 }
 
@@ -353,11 +356,14 @@ func checkMaskShape(mask *Node, batch, heads, queryLen, keyLen int) {
 		}
 	case 3:
 		if dims[0] != batch || dims[1] != queryLen || dims[2] != keyLen {
-			exceptions.Panicf("mask shape %s does not match [batch=%d, queryLen=%d, keyLen=%d]", mask.Shape(), batch, queryLen, keyLen)
+			exceptions.Panicf("mask shape %s does not match [batch=%d, queryLen=%d, keyLen=%d]", mask.Shape(), batch,
+				queryLen, keyLen)
 		}
 	case 4:
-		if (dims[0] != batch && dims[0] != 1) || (dims[1] != heads && dims[1] != 1) || dims[2] != queryLen || dims[3] != keyLen {
-			exceptions.Panicf("mask shape %s does not match [batch=%d, heads=%d, queryLen=%d, keyLen=%d]", mask.Shape(), batch, heads, queryLen, keyLen)
+		if (dims[0] != batch && dims[0] != 1) || (dims[1] != heads && dims[1] != 1) ||
+			dims[2] != queryLen || dims[3] != keyLen {
+			exceptions.Panicf("mask shape %s does not match [batch=%d, heads=%d, queryLen=%d, keyLen=%d]", mask.Shape(),
+				batch, heads, queryLen, keyLen)
 		}
 	default:
 		exceptions.Panicf("mask must have rank 2, 3 or 4, got shape %s", mask.Shape())

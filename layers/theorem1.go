@@ -28,7 +28,9 @@ type Theorem1Check struct {
 // M_g, and the output is compared with g·X computed by coordinate arithmetic (lattice.Action.Apply).
 // Down-scaling, which is not a permutation, is checked on up-scaled inputs, where it is the exact left
 // inverse of up-scaling.
-func CheckTheorem1(backend compute.Backend, dims []int, actions []lattice.Action, feat int, seed uint64) ([]Theorem1Check, error) {
+func CheckTheorem1(
+	backend compute.Backend, dims []int, actions []lattice.Action, feat int, seed uint64,
+) ([]Theorem1Check, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x7e0))
 	n := 1
 	for _, l := range dims {

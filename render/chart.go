@@ -10,7 +10,8 @@ import (
 )
 
 // seriesColors are the fill colors of the chart series, in order (distinct for up to ten series).
-var seriesColors = []string{"#0074D9", "#FF851B", "#2ECC40", "#B10DC9", "#AAAAAA", "#FF4136", "#39CCCC", "#85144B", "#3D9970", "#001F3F"}
+var seriesColors = []string{"#0074D9", "#FF851B", "#2ECC40", "#B10DC9", "#AAAAAA", "#FF4136", "#39CCCC",
+	"#85144B", "#3D9970", "#001F3F"}
 
 // BarChartSVG draws a grouped bar chart as an SVG document: one group per label, one bar per series
 // (values[s][i] is series s at label i), a y axis from 0 to the largest value, value labels on the bars
@@ -57,7 +58,9 @@ func BarChartSVG(title string, labels []string, seriesNames []string, values [][
 	height := top + 220 + bottom + legendH
 	plotH := float64(220)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`, width, height)
+	fmt.Fprintf(&sb,
+		`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`,
+		width, height)
 	fmt.Fprintf(&sb, `<rect width="100%%" height="100%%" fill="white"/>`)
 	fmt.Fprintf(&sb, `<text x="%d" y="20" font-size="15" font-weight="bold">%s</text>`, left, html.EscapeString(title))
 	// Axis and grid.
@@ -79,15 +82,18 @@ func BarChartSVG(title string, labels []string, seriesNames []string, values [][
 			if !math.IsNaN(v) {
 				h := plotH * v / maxV
 				y, text = y-h, trimFloat(v)
-				fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, x, y, barW*0.95, h, seriesColors[s%len(seriesColors)])
+				fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, x, y, barW*0.95, h,
+					seriesColors[s%len(seriesColors)])
 			}
 			if upright {
-				fmt.Fprintf(&sb, `<text transform="translate(%.1f,%.1f) rotate(-90)" font-size="10">%s</text>`, x+barW/2+3, y-3, text)
+				fmt.Fprintf(&sb, `<text transform="translate(%.1f,%.1f) rotate(-90)" font-size="10">%s</text>`, x+barW/2+3,
+					y-3, text)
 			} else {
 				fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10">%s</text>`, x+barW/2, y-3, text)
 			}
 		}
-		fmt.Fprintf(&sb, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x0+groupW*0.4, top+int(plotH)+18, html.EscapeString(label))
+		fmt.Fprintf(&sb, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x0+groupW*0.4, top+int(plotH)+18,
+			html.EscapeString(label))
 	}
 	for s, name := range seriesNames {
 		e := legend[s]
@@ -149,9 +155,12 @@ type LineChart struct {
 func LineChartSVG(c LineChart, series []Series) string {
 	f := newLineFrame(c, series)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`, f.width, f.height)
+	fmt.Fprintf(&sb,
+		`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`,
+		f.width, f.height)
 	sb.WriteString(`<rect width="100%" height="100%" fill="white"/>`)
-	fmt.Fprintf(&sb, `<text x="%.1f" y="18" font-size="13" font-weight="bold" text-anchor="middle">%s</text>`, f.left+f.pw/2, html.EscapeString(c.Title))
+	fmt.Fprintf(&sb, `<text x="%.1f" y="18" font-size="13" font-weight="bold" text-anchor="middle">%s</text>`,
+		f.left+f.pw/2, html.EscapeString(c.Title))
 	f.drawAxes(&sb, c)
 	for si, s := range series {
 		f.drawSeries(&sb, c, si, s)
@@ -269,8 +278,10 @@ func (f lineFrame) drawAxes(sb *strings.Builder, c LineChart) {
 		fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x, top+ph+14, trimFloat(t))
 	}
 	fmt.Fprintf(sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#888"/>`, left, top, pw, ph)
-	fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, left+pw/2, top+ph+30, html.EscapeString(c.XLabel))
-	fmt.Fprintf(sb, `<text transform="translate(12 %.1f) rotate(-90)" text-anchor="middle">%s</text>`, top+ph/2, html.EscapeString(c.YLabel))
+	fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, left+pw/2, top+ph+30,
+		html.EscapeString(c.XLabel))
+	fmt.Fprintf(sb, `<text transform="translate(12 %.1f) rotate(-90)" text-anchor="middle">%s</text>`, top+ph/2,
+		html.EscapeString(c.YLabel))
 }
 
 // drawSeries draws series si: its shaded band (when it has Lo and Hi), its line and points, and its legend
@@ -287,7 +298,8 @@ func (f lineFrame) drawSeries(sb *strings.Builder, c LineChart, si int, s Series
 			lower = append([]string{fmt.Sprintf("%.1f,%.1f", f.px(x), f.py(s.Lo[i]))}, lower...)
 		}
 		if len(upper) > 0 {
-			fmt.Fprintf(sb, `<polygon points="%s" fill="%s" fill-opacity="0.15" stroke="none"/>`, strings.Join(append(upper, lower...), " "), color)
+			fmt.Fprintf(sb, `<polygon points="%s" fill="%s" fill-opacity="0.15" stroke="none"/>`,
+				strings.Join(append(upper, lower...), " "), color)
 		}
 	}
 	var pts []string
@@ -300,7 +312,8 @@ func (f lineFrame) drawSeries(sb *strings.Builder, c LineChart, si int, s Series
 	if s.Dashed {
 		dash = ` stroke-dasharray="5 3"`
 	}
-	fmt.Fprintf(sb, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s/>`, strings.Join(pts, " "), color, dash)
+	fmt.Fprintf(sb, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s/>`, strings.Join(pts, " "),
+		color, dash)
 	for _, p := range pts {
 		xy := strings.Split(p, ",")
 		fmt.Fprintf(sb, `<circle cx="%s" cy="%s" r="2.5" fill="%s"/>`, xy[0], xy[1], color)
@@ -308,7 +321,8 @@ func (f lineFrame) drawSeries(sb *strings.Builder, c LineChart, si int, s Series
 	if c.Legend {
 		lx := f.left + float64(si%2)*f.pw/2
 		ly := f.top + f.ph + 46 + 18*float64(si/2)
-		fmt.Fprintf(sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2"%s/>`, lx, ly-4, lx+18, ly-4, color, dash)
+		fmt.Fprintf(sb, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2"%s/>`, lx, ly-4,
+			lx+18, ly-4, color, dash)
 		fmt.Fprintf(sb, `<text x="%.1f" y="%.1f">%s</text>`, lx+22, ly, html.EscapeString(s.Name))
 	}
 }

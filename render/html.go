@@ -35,7 +35,9 @@ func ImagesRowHTML(captions []string, images []image.Image) (string, error) {
 			return "", err
 		}
 		c := html.EscapeString(captions[i])
-		fmt.Fprintf(&sb, `<figure style="margin:0;text-align:center"><img src="%s" alt="%s" style="image-rendering:pixelated"/><figcaption style="font-size:12px">%s</figcaption></figure>`, uri, c, c)
+		fmt.Fprintf(&sb, `<figure style="margin:0;text-align:center">`+
+			`<img src="%s" alt="%s" style="image-rendering:pixelated"/>`+
+			`<figcaption style="font-size:12px">%s</figcaption></figure>`, uri, c, c)
 	}
 	sb.WriteString(`</div>`)
 	return sb.String(), nil
@@ -44,7 +46,8 @@ func ImagesRowHTML(captions []string, images []image.Image) (string, error) {
 // ProgressHTML renders a progress bar (done of total) with a label, for notebooks that update it in
 // place while training.
 func ProgressHTML(done, total int, label string) string {
-	return fmt.Sprintf(`<div style="font-family:monospace;font-size:12px"><progress value="%d" max="%d" style="width:300px"></progress> %d/%d %s</div>`,
+	return fmt.Sprintf(`<div style="font-family:monospace;font-size:12px">`+
+		`<progress value="%d" max="%d" style="width:300px"></progress> %d/%d %s</div>`,
 		done, max(total, 1), done, total, html.EscapeString(label))
 }
 

@@ -52,8 +52,8 @@ func (c Config) Validate() error {
 	case c.ModelType != "" && c.ModelType != "t5" && c.ModelType != "mt5":
 		return fmt.Errorf("model_type %q is not a T5 model", c.ModelType)
 	case c.VocabSize < 2 || c.DModel < 1 || c.DKV < 1 || c.DFF < 1 || c.NumLayers < 1 || c.NumHeads < 1:
-		return fmt.Errorf("vocab_size, d_model, d_kv, d_ff, num_layers and num_heads must be positive (got %d, %d, %d, %d, %d, %d)",
-			c.VocabSize, c.DModel, c.DKV, c.DFF, c.NumLayers, c.NumHeads)
+		return fmt.Errorf("vocab_size, d_model, d_kv, d_ff, num_layers and num_heads must be positive "+
+			"(got %d, %d, %d, %d, %d, %d)", c.VocabSize, c.DModel, c.DKV, c.DFF, c.NumLayers, c.NumHeads)
 	case c.RelativeBuckets < 2 || c.RelativeMaxDistance < 1:
 		return fmt.Errorf("relative_attention_num_buckets must be >= 2 and relative_attention_max_distance >= 1 (got %d, %d)",
 			c.RelativeBuckets, c.RelativeMaxDistance)
@@ -62,7 +62,8 @@ func (c Config) Validate() error {
 	case c.LayerNormEpsilon <= 0:
 		return fmt.Errorf("layer_norm_epsilon must be > 0, got %g", c.LayerNormEpsilon)
 	case c.PadTokenID < 0 || c.PadTokenID >= c.VocabSize || c.EOSTokenID < 0 || c.EOSTokenID >= c.VocabSize:
-		return fmt.Errorf("pad_token_id %d and eos_token_id %d must be in [0, vocab_size %d)", c.PadTokenID, c.EOSTokenID, c.VocabSize)
+		return fmt.Errorf("pad_token_id %d and eos_token_id %d must be in [0, vocab_size %d)", c.PadTokenID,
+			c.EOSTokenID, c.VocabSize)
 	}
 	return nil
 }

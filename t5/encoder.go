@@ -43,7 +43,8 @@ func RelativePositionBucket(relative, numBuckets, maxDistance int) int {
 		return bucket + relative
 	}
 	ratio := float32(relative) / float32(maxExact)
-	scaled := float32(math.Log(float64(ratio))) / float32(math.Log(float64(maxDistance)/float64(maxExact))) * float32(numBuckets-maxExact)
+	scaled := float32(math.Log(float64(ratio))) /
+		float32(math.Log(float64(maxDistance)/float64(maxExact))) * float32(numBuckets-maxExact)
 	return bucket + min(maxExact+int(scaled), numBuckets-1)
 }
 
@@ -79,7 +80,8 @@ func expectedShape(c Config, name string) []int {
 		return []int{c.DModel}
 	case strings.HasSuffix(name, "SelfAttention.o.weight"):
 		return []int{c.DModel, inner}
-	case strings.HasSuffix(name, "SelfAttention.q.weight"), strings.HasSuffix(name, "SelfAttention.k.weight"), strings.HasSuffix(name, "SelfAttention.v.weight"):
+	case strings.HasSuffix(name, "SelfAttention.q.weight"), strings.HasSuffix(name, "SelfAttention.k.weight"),
+		strings.HasSuffix(name, "SelfAttention.v.weight"):
 		return []int{inner, c.DModel}
 	case strings.HasSuffix(name, "DenseReluDense.wo.weight"):
 		return []int{c.DModel, c.DFF}
@@ -122,7 +124,8 @@ func Load(backend compute.Backend, dir string) (*Encoder, error) {
 	}
 	path := filepath.Join(dir, "model.safetensors")
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("t5: no model.safetensors in %s (PyTorch .bin checkpoints are not read: convert them to safetensors)", dir)
+		return nil, fmt.Errorf("t5: no model.safetensors in %s "+
+			"(PyTorch .bin checkpoints are not read: convert them to safetensors)", dir)
 	}
 	present, err := tensorNames(path)
 	if err != nil {
@@ -197,7 +200,8 @@ func (e *Encoder) Close() { e.exec.Finalize() }
 // d_model]. The variables are read from scope under the checkpoint's tensor names (Load creates them):
 // the token embedding; per block, x += O·Attention(RMSNorm(x)) with the position bias of the first
 // block's relative buckets (shared by all blocks, no 1/√d_kv scaling, as T5), then
-// x += FFN(RMSNorm(x)) with FFN = wo·ReLU(wi·) or wo·(gelu_new(wi_0·) ⊙ wi_1·), gelu_new being GoMLX's GeluApproximate,; a final RMS norm.
+// x += FFN(RMSNorm(x)) with FFN = wo·ReLU(wi·) or wo·(gelu_new(wi_0·) ⊙ wi_1·), gelu_new being GoMLX's
+// GeluApproximate; a final RMS norm.
 // No dropout: the encoder is used frozen.
 func EncoderGraph(scope *model.Scope, c Config, ids, mask *Node) *Node {
 	g := ids.Graph()
@@ -244,7 +248,8 @@ func EncoderGraph(scope *model.Scope, c Config, ids, mask *Node) *Node {
 		n = rms(x, p+"1.layer_norm.weight")
 		var h *Node
 		if c.Gated() {
-			h = Mul(activation.GeluApproximate(linear(n, p+"1.DenseReluDense.wi_0.weight")), linear(n, p+"1.DenseReluDense.wi_1.weight"))
+			h = Mul(activation.GeluApproximate(linear(n, p+"1.DenseReluDense.wi_0.weight")),
+				linear(n, p+"1.DenseReluDense.wi_1.weight"))
 		} else {
 			h = activation.Relu(linear(n, p+"1.DenseReluDense.wi.weight"))
 		}

@@ -95,7 +95,8 @@ func readTensors(path string, names []string) (map[string]*tensors.Tensor, error
 		}
 		begin, end := meta.DataOffsets[0], meta.DataOffsets[1]
 		if n := int64(shape.Size() * width); end-begin != n || begin < 0 || dataOffset+end > info.Size() {
-			return nil, fmt.Errorf("%s: tensor %q: data offsets [%d, %d) do not hold its %d bytes (%s) within the file", path, name, begin, end, n, shape)
+			return nil, fmt.Errorf("%s: tensor %q: data offsets [%d, %d) do not hold its %d bytes (%s) within the file",
+				path, name, begin, end, n, shape)
 		}
 		raw := make([]byte, end-begin)
 		if _, err := f.ReadAt(raw, dataOffset+begin); err != nil {

@@ -80,7 +80,8 @@ func LoadTokenizer(dir string, eosID int) (*Tokenizer, error) {
 	}
 	ns := m.GetNormalizerSpec()
 	t := &Tokenizer{pieces: map[string]int{}, unkID: -1, eosID: eosID, Size: len(m.GetPieces()), file: filepath.Base(path),
-		addDummyPrefix: ns.GetAddDummyPrefix(), removeExtraSpaces: ns.GetRemoveExtraWhitespaces(), escapeSpaces: ns.GetEscapeWhitespaces()}
+		addDummyPrefix: ns.GetAddDummyPrefix(), removeExtraSpaces: ns.GetRemoveExtraWhitespaces(),
+		escapeSpaces: ns.GetEscapeWhitespaces()}
 	if cm := ns.GetPrecompiledCharsmap(); len(cm) > 0 {
 		if t.charsMap, err = newCharsMap(cm); err != nil {
 			return nil, fmt.Errorf("t5: %s: %w", path, err)

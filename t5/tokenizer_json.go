@@ -77,7 +77,8 @@ func LoadTokenizerJSON(path string, eosID int) (*Tokenizer, error) {
 		return nil, fmt.Errorf("t5: %s is not a tokenizer.json: %w", path, err)
 	}
 	if j.Model.Type != "Unigram" || j.Model.UnkID == nil || j.Model.ByteFallback {
-		return nil, fmt.Errorf("t5: %s: model %q (unk_id set: %v, byte_fallback %v), want a Unigram model with an unknown id and no byte fallback (T5's)",
+		return nil, fmt.Errorf("t5: %s: model %q (unk_id set: %v, byte_fallback %v), "+
+			"want a Unigram model with an unknown id and no byte fallback (T5's)",
 			path, j.Model.Type, j.Model.UnkID != nil, j.Model.ByteFallback)
 	}
 	t := &Tokenizer{pieces: map[string]int{}, unkID: -1, eosID: eosID, Size: len(j.Model.Vocab), file: filepath.Base(path)}
@@ -88,7 +89,8 @@ func LoadTokenizerJSON(path string, eosID int) (*Tokenizer, error) {
 			continue
 		}
 		if n.Type != "Precompiled" {
-			return nil, fmt.Errorf("t5: %s: normalizer %q is not supported (a SentencePiece Precompiled character map, and a Replace of runs of spaces, are)", path, n.Type)
+			return nil, fmt.Errorf("t5: %s: normalizer %q is not supported "+
+				"(a SentencePiece Precompiled character map, and a Replace of runs of spaces, are)", path, n.Type)
 		}
 		cm, err := base64.StdEncoding.DecodeString(n.PrecompiledCharsmap)
 		if err != nil {
@@ -131,7 +133,8 @@ func LoadTokenizerJSON(path string, eosID int) (*Tokenizer, error) {
 	}
 	for _, a := range j.AddedTokens {
 		if a.ID < 0 || a.ID >= len(kinds) || pieces[a.ID] != a.Content {
-			return nil, fmt.Errorf("t5: %s: added token %q (id %d) is not the vocabulary's piece of that id", path, a.Content, a.ID)
+			return nil, fmt.Errorf("t5: %s: added token %q (id %d) is not the vocabulary's piece of that id",
+				path, a.Content, a.ID)
 		}
 		kinds[a.ID] = pieceUserDefined
 		if a.Special {

@@ -42,7 +42,8 @@ type Fingerprinter interface {
 
 // Words splits a text into lower-case words: maximal runs of letters and digits.
 func Words(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.FieldsFunc(strings.ToLower(text),
+		func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // BagOfWords is latent semantic analysis (Deerwester et al. 1990): a text's TF-IDF vector over the
@@ -86,7 +87,8 @@ func FitBagOfWords(corpus []string, dim int) (*BagOfWords, error) {
 	}
 	sort.Strings(words)
 	if len(words) < dim {
-		return nil, fmt.Errorf("textenc: %d words occur in %d or more of the %d texts, fewer than the %d dimensions", len(words), MinDocs, len(corpus), dim)
+		return nil, fmt.Errorf("textenc: %d words occur in %d or more of the %d texts, fewer than the %d dimensions",
+			len(words), MinDocs, len(corpus), dim)
 	}
 	b := &BagOfWords{vocab: map[string]int{}, idf: make([]float64, len(words))}
 	for i, w := range words {
@@ -328,7 +330,8 @@ func NewCached(enc Encoder, dir string) (*Cached, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("textenc: cache: %w", err)
 	}
-	c := &Cached{enc: enc, path: filepath.Join(dir, unsafeChars.ReplaceAllString(enc.Name(), "_")+"-"+key+".json"), vectors: map[string][]float32{}}
+	c := &Cached{enc: enc, path: filepath.Join(dir, unsafeChars.ReplaceAllString(enc.Name(), "_")+"-"+key+".json"),
+		vectors: map[string][]float32{}}
 	data, err := os.ReadFile(c.path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -340,7 +343,8 @@ func NewCached(enc Encoder, dir string) (*Cached, error) {
 		}
 		for k, v := range c.vectors {
 			if len(v) != enc.Dim() {
-				return nil, fmt.Errorf("textenc: cache %s: vector %s has %d entries, the encoder %d (delete the file to start over)", c.path, k, len(v), enc.Dim())
+				return nil, fmt.Errorf("textenc: cache %s: vector %s has %d entries, the encoder %d "+
+					"(delete the file to start over)", c.path, k, len(v), enc.Dim())
 			}
 		}
 	}

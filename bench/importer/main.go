@@ -36,7 +36,8 @@ func main() {
 	dff := flag.Int("dff", 128, "FFN hidden width d_ff")
 	attention := flag.String("attention", "full", `attention path: "full" or "factored" (mask-only)`)
 	warm := flag.Int("warmup", 3, "untimed steps before ready (the first compiles the graph)")
-	serve := flag.Bool("serve", false, "answer \"run N\" lines on standard input (the bench protocol); without it, time 20 steps and exit")
+	serve := flag.Bool("serve", false,
+		"answer \"run N\" lines on standard input (the bench protocol); without it, time 20 steps and exit")
 	flag.Parse()
 	if err := run(*canvas, *batch, *dim, *dff, *attention, *warm, *serve); err != nil {
 		fmt.Fprintln(os.Stderr, "importer:", err)
@@ -45,7 +46,8 @@ func main() {
 }
 
 func run(canvas, batch, dim, dff int, attention string, warm int, serve bool) error {
-	settings := hparams.Settings{{Key: latformer.ParamDim, Value: dim}, {Key: layers.ParamFFNDim, Value: dff}, {Key: latformer.ParamAugment, Value: 1}}
+	settings := hparams.Settings{{Key: latformer.ParamDim, Value: dim}, {Key: layers.ParamFFNDim, Value: dff},
+		{Key: latformer.ParamAugment, Value: 1}}
 	switch attention {
 	case "full":
 	case "factored":

@@ -18,22 +18,39 @@ import (
 
 func runARC(args []string) error {
 	fs := newFlagSet("arc", "latformer arc [flags]",
-		"Solves ARC tasks one by one: a fresh LatFormer is trained on each task's training pairs and predicts its\ntest outputs (Appendix B.2). Prints one line per finished task and Table 2; writes one CSV row per task.")
-	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", else ./data)")
+		"Solves ARC tasks one by one: a fresh LatFormer is trained on each task's training pairs and predicts its\n"+
+			"test outputs (Appendix B.2). Prints one line per finished task and Table 2; writes one CSV row per task.")
+	dataFlag := fs.String("data", "",
+		"data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", else ./data)")
 	split := fs.String("split", "training", "ARC split: training or evaluation")
-	category := stringsFlag(fs, "category", []string{"all"}, "tasks of the annotated `categories`: all, or one or more (comma-separated) of translate, rotate, reflect, scale")
-	tasks := stringsFlag(fs, "tasks", nil, "comma-separated task `ids` (overrides --category selection; their category is taken from the annotation)")
-	annotation := fs.String("annotation", "one-action", "annotation that selects and labels the tasks: one-action (the 84 tasks of Table 2, annotate.Task) or two-actions (those and 17 that fit y = f(g1·x, g2·x, x))")
-	holdout := fs.String("holdout", "", "keep half of the selected tasks, split by a hash of the id: dev (to choose hyperparameters on) or eval (to report on); empty: all")
-	maxCanvas := fs.Int("max-canvas", 0, "leave out the tasks whose canvas side is above this (0: none); for the baselines, whose steps on large canvases are slow")
+	category := stringsFlag(fs, "category", []string{"all"}, "tasks of the annotated `categories`: all, "+
+		"or one or more (comma-separated) of translate, rotate, reflect, scale")
+	tasks := stringsFlag(fs, "tasks", nil,
+		"comma-separated task `ids` (overrides --category selection; their category is taken from the annotation)")
+	annotation := fs.String("annotation", "one-action", "annotation that selects and labels the tasks: "+
+		"one-action (the 84 tasks of Table 2, annotate.Task) or two-actions (those and 17 that fit y = f(g1·x, g2·x, x))")
+	holdout := fs.String("holdout", "", "keep half of the selected tasks, split by a hash of the id: "+
+		"dev (to choose hyperparameters on) or eval (to report on); empty: all")
+	maxCanvas := fs.Int("max-canvas", 0, "leave out the tasks whose canvas side is above this (0: none); "+
+		"for the baselines, whose steps on large canvases are slow")
 	limit := fs.Int("limit", 0, "solve at most this many tasks (0: all selected), in id order; for quick runs")
 	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
-	canvas := fs.Int("canvas", 0, "canvas side (0: per task, the largest grid side of its training pairs and test inputs; 30: the paper's)")
-	buckets := intsFlag(fs, "canvas-buckets", nil, `comma-separated canvas `+"`sides`"+` to round each task's canvas up to, e.g. "10,20,30": fewer graphs to compile (XLA), more work per step (empty: each task's own canvas)`)
-	perTask := fs.Bool("compile-per-task", false, "build and compile every task's graphs anew (default: reuse those of an earlier task on the same canvas, reset; same results)")
-	modelName := fs.String("model", "latformer", "model to train per task: latformer, lattice_search (the lattice search alone: the top element and color table consistent with the training pairs, nothing trained), or a baseline of Table 2: "+strings.Join(baselines.Names(), ", ")+" (their hyperparameters: baseline_dim, baseline_layers, baseline_heads, baseline_max_relative; the DNC's dnc_memory_slots, dnc_memory_width, dnc_read_heads, dnc_spectral)")
-	curvesFile := fs.String("curves", "", "write every training step of every task to this CSV (task, restart, proposal, held, step, loss, cell_accuracy, exact, seconds), appending")
-	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/arc-<split>-<category>-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
+	canvas := fs.Int("canvas", 0,
+		"canvas side (0: per task, the largest grid side of its training pairs and test inputs; 30: the paper's)")
+	buckets := intsFlag(fs, "canvas-buckets", nil, `comma-separated canvas `+"`sides`"+
+		` to round each task's canvas up to, e.g. "10,20,30": fewer graphs to compile (XLA), more work per step `+
+		`(empty: each task's own canvas)`)
+	perTask := fs.Bool("compile-per-task", false, "build and compile every task's graphs anew "+
+		"(default: reuse those of an earlier task on the same canvas, reset; same results)")
+	modelName := fs.String("model", "latformer", "model to train per task: latformer, "+
+		"lattice_search (the lattice search alone: the top element and color table consistent with the training "+
+		"pairs, nothing trained), or a baseline of Table 2: "+strings.Join(baselines.Names(), ", ")+
+		" (their hyperparameters: baseline_dim, baseline_layers, baseline_heads, baseline_max_relative; "+
+		"the DNC's dnc_memory_slots, dnc_memory_width, dnc_read_heads, dnc_spectral)")
+	curvesFile := fs.String("curves", "", "write every training step of every task to this CSV "+
+		"(task, restart, proposal, held, step, loss, cell_accuracy, exact, seconds), appending")
+	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/arc-<split>-<category>-<date>-<time>.csv",
+		set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -52,9 +69,10 @@ func runARC(args []string) error {
 	if err := run.prepare(fs, dataPaths(*dataFlag, "arc/"+*split)); err != nil {
 		return err
 	}
-	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: strings.Join(*category, ","), Tasks: *tasks, Annotation: *annotation, Limit: *limit,
-		MaxCanvas: *maxCanvas, Holdout: *holdout, Steps: *steps, Canvas: *canvas, Buckets: *buckets, CompilePerTask: *perTask, Model: *modelName,
-		Workers: run.workers, NewBackend: backend.New, Settings: settings, Out: run.out, Resume: run.resume, Force: run.force}
+	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: strings.Join(*category, ","), Tasks: *tasks,
+		Annotation: *annotation, Limit: *limit, MaxCanvas: *maxCanvas, Holdout: *holdout, Steps: *steps,
+		Canvas: *canvas, Buckets: *buckets, CompilePerTask: *perTask, Model: *modelName, Workers: run.workers,
+		NewBackend: backend.New, Settings: settings, Out: run.out, Resume: run.resume, Force: run.force}
 	if *curvesFile != "" {
 		curves, closeCurves, err := curvesWriter(*curvesFile)
 		if err != nil {
@@ -68,10 +86,12 @@ func runARC(args []string) error {
 	report := arc.Report{
 		Start: func(info arc.RunInfo) {
 			o := info.Options
-			summary := fmt.Sprintf("%d tasks selected (%s, category %s), %d already done, %d to solve with %d worker(s), model %s; results in %s",
+			summary := fmt.Sprintf("%d tasks selected (%s, category %s), %d already done, "+
+				"%d to solve with %d worker(s), model %s; results in %s",
 				info.Selected, o.Split, o.Category, info.Done, info.Selected-info.Done, o.Workers, o.Model, o.Out)
 			if info.LeftOut > 0 {
-				summary += fmt.Sprintf("\n%d tasks left out by --max-canvas %d (canvas side above it): in no table below", info.LeftOut, o.MaxCanvas)
+				summary += fmt.Sprintf("\n%d tasks left out by --max-canvas %d (canvas side above it): in no table below",
+					info.LeftOut, o.MaxCanvas)
 			}
 			bar = startRun(info.Backend, summary, info.Selected-info.Done, "solving", run.quiet)
 		},
@@ -96,9 +116,11 @@ func runARC(args []string) error {
 		}
 	}
 	if len(sizeOnly) > 0 {
-		fmt.Printf("failing only because of the output size (all cells of the expected grid right): %s\n", strings.Join(sizeOnly, ", "))
+		fmt.Printf("failing only because of the output size (all cells of the expected grid right): %s\n",
+			strings.Join(sizeOnly, ", "))
 	}
-	fmt.Printf("time per phase, summed over the tasks solved now: search %.1f s, compile %.1f s, train+predict %.1f s\n", phases[0], phases[1], phases[2])
+	fmt.Printf("time per phase, summed over the tasks solved now: search %.1f s, compile %.1f s, train+predict %.1f s\n",
+		phases[0], phases[1], phases[2])
 	fmt.Printf("wall time %s; results written to %s\n", outcome.Elapsed.Round(time.Second), outcome.Out)
 	return err
 }
@@ -124,14 +146,16 @@ func taskLine(r arc.Result, finished, total int) string {
 		if r.RestartsFitted > 0 && r.HardGates {
 			why = "hard fit of the proposal's element, predicted by its table"
 		}
-		gates = fmt.Sprintf("%s %s (network: %s)", why, r.Action, map[bool]string{true: "solved", false: "unsolved"}[r.NetworkSolved])
+		gates = fmt.Sprintf("%s %s (network: %s)", why, r.Action,
+			map[bool]string{true: "solved", false: "unsolved"}[r.NetworkSolved])
 	}
 	if r.Lattice == "grid" {
 		gates += " [grid lattice]"
 	}
 	restarts := ""
 	if r.Restarts > 1 {
-		restarts = fmt.Sprintf(" (restart %d of %d, %d fitted, %d steps in all)", r.Restart+1, r.Restarts, r.RestartsFitted, r.TotalSteps)
+		restarts = fmt.Sprintf(" (restart %d of %d, %d fitted, %d steps in all)", r.Restart+1, r.Restarts,
+			r.RestartsFitted, r.TotalSteps)
 	}
 	search := ""
 	if r.Proposals > 0 {
@@ -144,9 +168,10 @@ func taskLine(r arc.Result, finished, total int) string {
 	if r.SearchSeconds > 0 {
 		search = fmt.Sprintf("search %.2fs, ", r.SearchSeconds)
 	}
-	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d%s  %.1fs (%scompile %.2fs, train+predict %.1fs)  canvas %d  %s",
-		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, restarts, r.Seconds, search, r.CompileSeconds,
-		r.Seconds-r.CompileSeconds-r.SearchSeconds, r.Canvas, gates)
+	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d%s  "+
+		"%.1fs (%scompile %.2fs, train+predict %.1fs)  canvas %d  %s",
+		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, restarts, r.Seconds, search,
+		r.CompileSeconds, r.Seconds-r.CompileSeconds-r.SearchSeconds, r.Canvas, gates)
 }
 
 // curvesWriter opens (appending) the --curves CSV and returns the writer of its rows, safe for the workers'

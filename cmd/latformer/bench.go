@@ -51,19 +51,38 @@ func runBench(args []string) error {
 	fs.IntVar(&o.batch, "batch", 16, "batch size")
 	fs.IntVar(&o.dim, "d", 32, "model dimension d")
 	fs.IntVar(&o.ffn, "dff", 128, "FFN hidden width d_ff (the PyTorch reference uses 4 d)")
-	fs.IntVar(&o.steps, "steps", 20, "timed steps per canvas and path, and for each PyTorch reference; median and minimum are reported")
-	fs.IntVar(&o.warm, "warmup", 3, "untimed Go steps before the timed ones (the first compiles the graph; the PyTorch references warm up 3 steps)")
-	fs.StringVar(&o.reference, "reference", "", "path of the PyTorch reference script (shared/bench/latformer_ref.py) to run side by side at --reference-canvas; empty: skip")
-	fs.StringVar(&o.pyExe, "python", "/usr/bin/python3", "Python interpreter for --reference (one row labelled pytorch; --torch gives several)")
-	fs.StringVar(&o.torches, "torch", "", `PyTorch rows for --reference, "label=interpreter [args];...": each runs both reference scripts with that interpreter and those extra arguments (e.g. "pytorch2=.venv-bench/bin/python;pytorch2-compile=.venv-bench/bin/python --compile;pytorch1.13=/usr/bin/python3"); empty: one row "pytorch" with --python`)
-	fs.StringVar(&o.importer, "importer", "", "the importer row's program (make bench builds bench/importer into bin/latformer-importer): the full step as a program that imports the library gets it (GoMLX's own backend default, its own module), timed at each --canvas interleaved with the other sides; empty: skip")
-	fs.StringVar(&o.factoredRef, "factored-reference", "", "path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference; empty: skip")
-	refCanvases := intsFlag(fs, "reference-canvas", []int{30}, "comma-separated canvas `sides` of the PyTorch reference steps and of the ratios (each must be among --canvas to get ratios)")
-	backends := stringsFlag(fs, "backends", []string{backend.Config()}, "comma-separated backend `configurations` to time in turn (\"go\", \"xla:cpu\", ...; \"default\" is backend.DefaultGo, "+backend.DefaultGo+", whose options hold a comma); default: $GOMLX_BACKEND, else the latformer command's own choice")
-	fs.IntVar(&o.topOps, "top-ops", 8, "after each Go-backend side, a \"bench top-ops\" line naming the ops that took most of its CPU time, from a CPU profile of its timed steps (0: none; off with --cpuprofile)")
+	fs.IntVar(&o.steps, "steps", 20,
+		"timed steps per canvas and path, and for each PyTorch reference; median and minimum are reported")
+	fs.IntVar(&o.warm, "warmup", 3,
+		"untimed Go steps before the timed ones (the first compiles the graph; the PyTorch references warm up 3 steps)")
+	fs.StringVar(&o.reference, "reference", "", "path of the PyTorch reference script "+
+		"(shared/bench/latformer_ref.py) to run side by side at --reference-canvas; empty: skip")
+	fs.StringVar(&o.pyExe, "python", "/usr/bin/python3",
+		"Python interpreter for --reference (one row labelled pytorch; --torch gives several)")
+	fs.StringVar(&o.torches, "torch", "", `PyTorch rows for --reference, "label=interpreter [args];...": `+
+		`each runs both reference scripts with that interpreter and those extra arguments (e.g. `+
+		`"pytorch2=.venv-bench/bin/python;pytorch2-compile=.venv-bench/bin/python --compile;`+
+		`pytorch1.13=/usr/bin/python3"); empty: one row "pytorch" with --python`)
+	fs.StringVar(&o.importer, "importer", "", "the importer row's program "+
+		"(make bench builds bench/importer into bin/latformer-importer): the full step as a program that imports "+
+		"the library gets it (GoMLX's own backend default, its own module), timed at each --canvas interleaved "+
+		"with the other sides; empty: skip")
+	fs.StringVar(&o.factoredRef, "factored-reference", "",
+		"path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference; empty: skip")
+	refCanvases := intsFlag(fs, "reference-canvas", []int{30}, "comma-separated canvas `sides` "+
+		"of the PyTorch reference steps and of the ratios (each must be among --canvas to get ratios)")
+	backends := stringsFlag(fs, "backends", []string{backend.Config()}, "comma-separated backend "+
+		"`configurations` to time in turn (\"go\", \"xla:cpu\", ...; \"default\" is backend.DefaultGo, "+
+		backend.DefaultGo+", whose options hold a comma); default: $GOMLX_BACKEND, else the latformer command's "+
+		"own choice")
+	fs.IntVar(&o.topOps, "top-ops", 8, "after each Go-backend side, a \"bench top-ops\" line naming the ops "+
+		"that took most of its CPU time, from a CPU profile of its timed steps (0: none; off with --cpuprofile)")
 	fs.StringVar(&o.settingsText, "set", "", `extra hyperparameters, "key=value;..."`)
-	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the timed steps (all canvases and paths) to this file (go tool pprof)")
-	attentions := stringsFlag(fs, "attention", []string{"full", "factored"}, "comma-separated attention `paths` to time: \"full\" (the paper's masked attention) and \"factored\" (mask-only, per lattice axis; latformer_attention=mask_only)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "",
+		"write a CPU profile of the timed steps (all canvases and paths) to this file (go tool pprof)")
+	attentions := stringsFlag(fs, "attention", []string{"full", "factored"}, "comma-separated attention `paths` "+
+		"to time: \"full\" (the paper's masked attention) and \"factored\" (mask-only, per lattice axis; "+
+		"latformer_attention=mask_only)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -154,10 +173,12 @@ func (o *benchOptions) run() error {
 		}
 		fmt.Printf("backend: %s\n", backend.Describe(b))
 	}
-	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
+	fmt.Printf("config: batch %d, d %d, d_ff %d, 1 LatFormer layer, "+
+		"experts translation (L=5) + rotation + reflection + scaling, cross-entropy over all cells, Adam\n",
 		o.batch, o.dim, o.ffn)
-	fmt.Printf("timing: %d warm-up steps, then %d timed steps per canvas and path (and per PyTorch reference) in %d blocks, "+
-		"every side's blocks interleaved at each canvas; median and min of the timed steps\n", o.warm, o.steps, benchRounds)
+	fmt.Printf("timing: %d warm-up steps, then %d timed steps per canvas and path (and per PyTorch reference) "+
+		"in %d blocks, every side's blocks interleaved at each canvas; median and min of the timed steps\n",
+		o.warm, o.steps, benchRounds)
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
@@ -285,7 +306,8 @@ func (o *benchOptions) ourSides(c int) ([]*goStepper, error) {
 			if att == "factored" {
 				set = set.With(hparams.Setting{Key: layers.ParamAttention, Value: layers.AttentionMaskOnly})
 			}
-			st, err := newGoStepper(cfg, c, o.batch, o.dim, o.ffn, o.warm, set, o.topOps > 0 && o.cpuProfile == "" && kind == "go")
+			st, err := newGoStepper(cfg, c, o.batch, o.dim, o.ffn, o.warm, set,
+				o.topOps > 0 && o.cpuProfile == "" && kind == "go")
 			if err != nil {
 				return nil, fmt.Errorf("backend %s, canvas %d, attention %s: %w", cfg, c, att, err)
 			}
@@ -309,7 +331,8 @@ func (o *benchOptions) startImporter(c int) (*importer, error) {
 	if o.importer == "" || !slices.Contains(o.sides, c) {
 		return nil, nil
 	}
-	srv, err := benchstat.StartServer("importer "+o.importer, o.importer, "--canvas", fmt.Sprint(c), "--batch", fmt.Sprint(o.batch),
+	srv, err := benchstat.StartServer("importer "+o.importer, o.importer,
+		"--canvas", fmt.Sprint(c), "--batch", fmt.Sprint(o.batch),
 		"--d", fmt.Sprint(o.dim), "--dff", fmt.Sprint(o.ffn), "--attention", "full", "--warmup", fmt.Sprint(o.warm))
 	if err != nil {
 		return nil, fmt.Errorf("--importer (canvas %d): %w", c, err)
@@ -366,7 +389,8 @@ func (o *benchOptions) startReferences(c int, rows []torchRow) ([]*reference, er
 			for _, line := range srv.Shown {
 				fmt.Printf("reference (%s): %s\n", row.label, line)
 			}
-			refs = append(refs, &reference{row: row, factored: i == 1, srv: srv, timer: &timer{label: row.label + " " + script, run: srv.Run}})
+			refs = append(refs, &reference{row: row, factored: i == 1, srv: srv,
+				timer: &timer{label: row.label + " " + script, run: srv.Run}})
 		}
 	}
 	return refs, nil
@@ -400,14 +424,16 @@ func (o *benchOptions) printOurs(c int, steppers []*goStepper, other float64) []
 	for _, st := range steppers {
 		s := &st.side
 		s.stats = benchstat.Summarize(st.timer.times, other)
-		fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, s.attention, o.batch, o.dim, s.stats.MedianMs, st.cfg)
+		fmt.Printf("bench canvas=%d attention=%s batch=%d d=%d step_ms=%.1f backend=%s\n", c, s.attention, o.batch,
+			o.dim, s.stats.MedianMs, st.cfg)
 		fmt.Printf("bench stats canvas=%d attention=%s %s\n", c, s.attention, s.stats)
 		ours = append(ours, *s)
 		if len(st.profiles) == 0 {
 			continue
 		}
 		if shares, err := benchstat.TopOps(st.profiles...); err != nil {
-			fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: (profile unreadable: %v)\n", c, s.attention, st.cfg, err)
+			fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: (profile unreadable: %v)\n", c, s.attention,
+				st.cfg, err)
 		} else {
 			fmt.Printf("bench top-ops canvas=%d attention=%s backend=%s: %s (share of the timed steps' CPU time)\n",
 				c, s.attention, st.cfg, benchstat.FormatTopOps(shares, o.topOps))
@@ -433,8 +459,10 @@ func (o *benchOptions) printReference(c int, r *reference, ours []benchSide, oth
 			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
 				s.ours, label, c, s.attention, benchstat.Ratio(s.stats.MinMs, st.MinMs))
 		case s.attention == "factored":
-			fmt.Printf("bench ratio %s/%s canvas=%d attention=factored: %.2f (same work)\n", s.ours, label, c, benchstat.Ratio(s.stats.MedianMs, st.MedianMs))
-			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=factored: %.2f (min/min, same work)\n", s.ours, label, c, benchstat.Ratio(s.stats.MinMs, st.MinMs))
+			fmt.Printf("bench ratio %s/%s canvas=%d attention=factored: %.2f (same work)\n",
+				s.ours, label, c, benchstat.Ratio(s.stats.MedianMs, st.MedianMs))
+			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=factored: %.2f (min/min, same work)\n",
+				s.ours, label, c, benchstat.Ratio(s.stats.MinMs, st.MinMs))
 		}
 	}
 	return benchSide{name: name, stats: st}
@@ -473,7 +501,8 @@ func warnContended(sides []benchSide) {
 		fmt.Printf("bench WARNING %s: %s\n", strings.Join(names[v], ", "), v)
 	}
 	if len(verdicts) == 0 && len(sides) > 0 {
-		fmt.Printf("bench contention: none (other processes used at most %.1f core while each side was timed)\n", benchstat.ContendedCores)
+		fmt.Printf("bench contention: none (other processes used at most %.1f core while each side was timed)\n",
+			benchstat.ContendedCores)
 	}
 }
 
@@ -495,7 +524,8 @@ func printHost() {
 	fmt.Printf("simd: %s, GOEXPERIMENT=%s, GOARCH=%s; Go backend float32 matmul kernels: %s\n", runtime.Version(),
 		experiments, runtime.GOARCH, kernels)
 	if _, unknown := benchstat.ApplyGODEBUG(h.Flags, os.Getenv("GODEBUG")); len(unknown) > 0 {
-		fmt.Printf("simd: GODEBUG names cpu.%s, which Go does not know and ignores (it printed \"GODEBUG: unknown cpu feature\"); "+
+		fmt.Printf("simd: GODEBUG names cpu.%s, which Go does not know and ignores "+
+			"(it printed \"GODEBUG: unknown cpu feature\"); "+
 			"cpu.avx512f=off or GOMLX_GO_SIMD_AVX512=false turn the AVX-512 kernels off\n", strings.Join(unknown, ", cpu."))
 	}
 }
@@ -515,7 +545,8 @@ func buildSetting(key string) string {
 // benchSettings are the hyperparameters of the reference configuration (d, d_ff, one color copy), before
 // --set.
 func benchSettings(dim, ffn int) hparams.Settings {
-	return hparams.Settings{{Key: latformer.ParamDim, Value: dim}, {Key: layers.ParamFFNDim, Value: ffn}, {Key: latformer.ParamAugment, Value: 1}}
+	return hparams.Settings{{Key: latformer.ParamDim, Value: dim}, {Key: layers.ParamFFNDim, Value: ffn},
+		{Key: latformer.ParamAugment, Value: 1}}
 }
 
 // goStepper runs training steps of the reference configuration on random canvases on one backend, for
@@ -532,7 +563,9 @@ type goStepper struct {
 
 // newGoStepper builds the learner of the reference configuration on the backend of configuration cfg at the
 // given canvas and runs `warm` untimed steps (the first compiles the graph).
-func newGoStepper(cfg string, canvas, batch, dim, ffn, warm int, settings hparams.Settings, profile bool) (*goStepper, error) {
+func newGoStepper(
+	cfg string, canvas, batch, dim, ffn, warm int, settings hparams.Settings, profile bool,
+) (*goStepper, error) {
 	store, err := latformer.NewStore(benchSettings(dim, ffn).With(settings...))
 	if err != nil {
 		return nil, err

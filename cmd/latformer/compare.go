@@ -69,7 +69,8 @@ func compareFiles(newPath, oldPath string) ([]string, error) {
 			return comp.Lines(newPath, oldPath, c.units, c.what), nil
 		}
 	}
-	return nil, fmt.Errorf("%s: header %q is none of a results file of arc, sample-efficiency/noise, larc or registration", newPath, header)
+	return nil, fmt.Errorf("%s: header %q is none of a results file of arc, sample-efficiency/noise, larc "+
+		"or registration", newPath, header)
 }
 
 // sameExperiment says whether a file's header is that of an experiment: its columns are the experiment's

@@ -18,7 +18,8 @@ import (
 func runDownload(args []string) error {
 	fs := newFlagSet("download", "latformer download [flags]",
 		"Downloads ARC-AGI-1 from GitHub (needs internet), verifies every task and writes a manifest.")
-	dataFlag := fs.String("data", "", "data directory to create arc/training and arc/evaluation in (default $"+datasets.EnvDataDir+", else ./data)")
+	dataFlag := fs.String("data", "", "data directory to create arc/training and arc/evaluation in "+
+		"(default $"+datasets.EnvDataDir+", else ./data)")
 	url := fs.String("url", datasets.DefaultARCArchiveURL, "zip archive of the ARC-AGI-1 repository")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -42,12 +43,16 @@ func runDownload(args []string) error {
 
 func runAnnotate(args []string) error {
 	fs := newFlagSet("annotate", "latformer annotate [flags]",
-		"Annotates the ARC training (or evaluation) tasks by geometric prior (package datasets/annotate) and prints the per-category counts.")
+		"Annotates the ARC training (or evaluation) tasks by geometric prior (package datasets/annotate) "+
+			"and prints the per-category counts.")
 	dataFlag := fs.String("data", "", "data directory holding arc/<split> (default $"+datasets.EnvDataDir+", else ./data)")
-	split := fs.String("split", "training", "ARC split to annotate: training (Table 2's categories) or evaluation (the labels of the evaluation run)")
-	out := fs.String("out", "", "write the annotation JSON here (the committed copies are in datasets/annotate/annotations/)")
+	split := fs.String("split", "training",
+		"ARC split to annotate: training (Table 2's categories) or evaluation (the labels of the evaluation run)")
+	out := fs.String("out", "",
+		"write the annotation JSON here (the committed copies are in datasets/annotate/annotations/)")
 	workers := fs.Int("workers", 0, "parallel workers (0: all cores)")
-	twoActions := fs.Bool("two-actions", false, "annotate with one or two actions, y = f(g1·x, g2·x, x) (the committed arc_training_two_actions.json)")
+	twoActions := fs.Bool("two-actions", false,
+		"annotate with one or two actions, y = f(g1·x, g2·x, x) (the committed arc_training_two_actions.json)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -79,7 +84,8 @@ func runAnnotate(args []string) error {
 	start := time.Now()
 	anns := annotate.All(tasks, *workers, fn)
 	counts := annotate.Counts(anns)
-	fmt.Printf("annotated %d ARC %s tasks in %s (definition: %s)\n\n", len(anns), *split, time.Since(start).Round(time.Millisecond), name)
+	fmt.Printf("annotated %d ARC %s tasks in %s (definition: %s)\n\n", len(anns), *split,
+		time.Since(start).Round(time.Millisecond), name)
 	fmt.Printf("%-22s %6s %8s\n", "category", "ours", "paper≈")
 	for _, c := range datasets.Categories {
 		paper := "-" // the paper counts the training split
@@ -97,7 +103,8 @@ func runAnnotate(args []string) error {
 			}
 		}
 		fmt.Printf("\nof which with two actions: translate %d, rotate %d, reflect %d, scale %d\n",
-			two[datasets.CategoryTranslate], two[datasets.CategoryRotate], two[datasets.CategoryReflect], two[datasets.CategoryScale])
+			two[datasets.CategoryTranslate], two[datasets.CategoryRotate], two[datasets.CategoryReflect],
+			two[datasets.CategoryScale])
 	}
 	if committed, err := committed(); err == nil {
 		same := 0

@@ -40,14 +40,19 @@ func demoTasks(canvas int) map[string]demoTask {
 
 func runDemo(args []string) error {
 	fs := newFlagSet("demo", "latformer demo [flags]",
-		"Learns geometric tasks (rotation, translation, ...) from a few examples each on a small canvas and\nprints the test accuracy (\"accuracy: 100/100\"), the learned group element and mask.")
-	taskNames := stringsFlag(fs, "tasks", []string{"rotate", "translate"}, "comma-separated `tasks`: rotate, translate, reflect, upscale")
+		"Learns geometric tasks (rotation, translation, ...) from a few examples each on a small canvas and\n"+
+			"prints the test accuracy (\"accuracy: 100/100\"), the learned group element and mask.")
+	taskNames := stringsFlag(fs, "tasks", []string{"rotate", "translate"},
+		"comma-separated `tasks`: rotate, translate, reflect, upscale")
 	canvas := fs.Int("canvas", 10, "canvas side (the grids live on a canvas x canvas lattice, 2..30)")
 	numTrain := fs.Int("train", 10, "number of training example pairs per task")
 	numTest := fs.Int("test", 100, "number of held-out test pairs per task")
 	seed := fs.Uint64("seed", 1, "seed of the task generator")
-	outDir := fs.String("out", "runs/demo", "directory for the mask and example pictures (PNG, overwritten on each run); empty: none")
-	settingsText := fs.String("set", "", `hyperparameters, "key=value;key=value" (docs/hyperparameters.md: train_steps, model_dim, ...); the demo trains with gate_init=paper (the gates learn the element) unless this sets gate_init`)
+	outDir := fs.String("out", "runs/demo",
+		"directory for the mask and example pictures (PNG, overwritten on each run); empty: none")
+	settingsText := fs.String("set", "", `hyperparameters, "key=value;key=value" `+
+		`(docs/hyperparameters.md: train_steps, model_dim, ...); the demo trains with gate_init=paper `+
+		`(the gates learn the element) unless this sets gate_init`)
 	quiet := fs.Bool("quiet", false, "no per-step progress")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -99,7 +104,8 @@ func runDemo(args []string) error {
 		fmt.Printf("\nnot every test pair was predicted exactly (%s)\n", time.Since(start).Round(100*time.Millisecond))
 		return nil
 	}
-	fmt.Printf("\nall %d tasks: every test pair exact; demo finished in %s\n", len(tasks), time.Since(start).Round(100*time.Millisecond))
+	fmt.Printf("\nall %d tasks: every test pair exact; demo finished in %s\n", len(tasks),
+		time.Since(start).Round(100*time.Millisecond))
 	return nil
 }
 
@@ -115,11 +121,13 @@ type demoOptions struct {
 // action and mask (and saves the pictures under o.outDir), and reports whether every test pair came out exact.
 func runDemoTask(solver *latformer.Solver, task demoTask, o demoOptions) (bool, error) {
 	rng := rand.New(rand.NewPCG(o.seed, uint64(len(task.name))))
-	_, trainIn, trainOut, err := datasets.ActionExamples(rng, task.action, o.canvas, o.canvas, task.gridRows, task.gridCols, o.numTrain)
+	_, trainIn, trainOut, err := datasets.ActionExamples(rng, task.action, o.canvas, o.canvas, task.gridRows,
+		task.gridCols, o.numTrain)
 	if err != nil {
 		return false, err
 	}
-	_, testIn, testOut, err := datasets.ActionExamples(rng, task.action, o.canvas, o.canvas, task.gridRows, task.gridCols, o.numTest)
+	_, testIn, testOut, err := datasets.ActionExamples(rng, task.action, o.canvas, o.canvas, task.gridRows,
+		task.gridCols, o.numTest)
 	if err != nil {
 		return false, err
 	}
@@ -159,7 +167,8 @@ func runDemoTask(solver *latformer.Solver, task demoTask, o demoOptions) (bool, 
 	if sol.Action == nil {
 		return false, nil
 	}
-	fmt.Printf("learned action (discretized gates): %v   [true: %v]   %s\n", sol.Action, task.action, actionAgreement(actions))
+	fmt.Printf("learned action (discretized gates): %v   [true: %v]   %s\n", sol.Action, task.action,
+		actionAgreement(actions))
 	return exact == len(test), showLearned(sol, task, testIn[0], testOut[0], o)
 }
 

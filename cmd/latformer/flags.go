@@ -108,15 +108,24 @@ type runHelp struct {
 // and --devices on fs (the last two applied by runFlags.prepare).
 func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
 	f := &runFlags{recipes: h.recipes}
-	fs.StringVar(&f.out, "out", "", fmt.Sprintf("results CSV, one row per %s, written as each finishes (default: a new file %s); an existing file is never overwritten without --resume or --force", h.unit, h.out))
-	fs.BoolVar(&f.resume, "resume", false, fmt.Sprintf("append to --out, skipping the %s already in it (after an interruption)", h.units))
+	fs.StringVar(&f.out, "out", "",
+		fmt.Sprintf("results CSV, one row per %s, written as each finishes (default: a new file %s); an existing "+
+			"file is never overwritten without --resume or --force", h.unit, h.out))
+	fs.BoolVar(&f.resume, "resume", false,
+		fmt.Sprintf("append to --out, skipping the %s already in it (after an interruption)", h.units))
 	fs.BoolVar(&f.force, "force", false, "overwrite --out if it exists")
 	fs.IntVar(&f.workers, "workers", 1, h.units+" run in parallel, one backend each")
-	fs.StringVar(&f.recipe, "recipe", latformer.RecipeDefault.Name, fmt.Sprintf("named hyperparameters (docs/recipes.md), applied after the command's own and before --set: %s", strings.Join(h.recipes.Names(), ", ")))
+	fs.StringVar(&f.recipe, "recipe", latformer.RecipeDefault.Name,
+		fmt.Sprintf("named hyperparameters (docs/recipes.md), applied after the command's own and before --set: %s",
+			strings.Join(h.recipes.Names(), ", ")))
 	fs.StringVar(&f.settings, "set", "", h.set+"; after --recipe's")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
-	fs.StringVar(&f.shard, "shard", "", fmt.Sprintf("run shard `I/N` of the %s only (0 <= I < N; by a hash of each one's key, balanced by cost where known), into --out with a run file beside it; `latformer merge` joins the N files", h.units))
-	f.devices = stringsFlag(fs, "devices", nil, "comma-separated `devices`: one process per device (CUDA_VISIBLE_DEVICES=device) on shard i of N, each into a file beside --out, then merged into --out")
+	fs.StringVar(&f.shard, "shard", "",
+		fmt.Sprintf("run shard `I/N` of the %s only (0 <= I < N; by a hash of each one's key, balanced by cost "+
+			"where known), into --out with a run file beside it; `latformer merge` joins the N files", h.units))
+	f.devices = stringsFlag(fs, "devices", nil,
+		"comma-separated `devices`: one process per device (CUDA_VISIBLE_DEVICES=device) on shard i of N, each "+
+			"into a file beside --out, then merged into --out")
 	return f
 }
 

@@ -32,19 +32,28 @@ func runLARC(args []string) error {
 		"Table 3: LatFormer on the geometric tasks of LARC's test split, trained per task on the input-output pairs\n"+
 			"alone (io) and with the embedding of the task's description fed to the mask experts' gates and the FFN (nl,\n"+
 			"LatFormer + NL). The text encoder is T5 with --t5 DIR (a Hugging Face checkpoint directory: config.json,\n"+
-			"model.safetensors, spiece.model or tokenizer.json) or, without weights, a bag-of-words stand-in (LSA) fitted on the descriptions\n"+
-			"of LARC's training split. One CSV row per task and condition, written as it finishes (--resume continues).")
-	quick := fs.Bool("quick", false, fmt.Sprintf("quick mode for CI: %d tasks, %d steps, %q, bag-of-words of %d dimensions", larcQuick.limit, larcQuick.steps, larcQuick.settings.String(), larcQuick.bowDim))
-	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json and larc/ (default $"+datasets.EnvDataDir+", else ./data)")
-	t5Dir := fs.String("t5", "", "T5 checkpoint directory (e.g. t5-small: config.json, model.safetensors, spiece.model or tokenizer.json); default: the bag-of-words stand-in")
+			"model.safetensors, spiece.model or tokenizer.json) or, without weights, a bag-of-words stand-in (LSA)\n"+
+			"fitted on the descriptions of LARC's training split. One CSV row per task and condition, written as it\n"+
+			"finishes (--resume continues).")
+	quick := fs.Bool("quick", false,
+		fmt.Sprintf("quick mode for CI: %d tasks, %d steps, %q, bag-of-words of %d dimensions", larcQuick.limit,
+			larcQuick.steps, larcQuick.settings.String(), larcQuick.bowDim))
+	dataFlag := fs.String("data", "",
+		"data directory holding arc/training/*.json and larc/ (default $"+datasets.EnvDataDir+", else ./data)")
+	t5Dir := fs.String("t5", "", "T5 checkpoint directory "+
+		"(e.g. t5-small: config.json, model.safetensors, spiece.model or tokenizer.json); "+
+		"default: the bag-of-words stand-in")
 	bowDim := fs.Int("bow-dim", 32, "dimensions of the bag-of-words stand-in (without --t5)")
-	cacheDir := fs.String("cache", filepath.Join("runs", "embeddings"), "directory of the description-embedding cache (one file per encoder and checkpoint)")
-	conditions := stringsFlag(fs, "conditions", []string{larc.ConditionIO, larc.ConditionNL}, "comma-separated `conditions`: io (pairs only), nl (pairs and description)")
+	cacheDir := fs.String("cache", filepath.Join("runs", "embeddings"),
+		"directory of the description-embedding cache (one file per encoder and checkpoint)")
+	conditions := stringsFlag(fs, "conditions", []string{larc.ConditionIO, larc.ConditionNL},
+		"comma-separated `conditions`: io (pairs only), nl (pairs and description)")
 	category := fs.String("category", "all", "tasks of one annotated category: all, translate, rotate, reflect, scale")
 	tasks := stringsFlag(fs, "tasks", nil, "comma-separated task `ids` among the selected ones")
 	limit := fs.Int("limit", 0, "at most this many tasks, in id order (0: all)")
 	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
-	run := addRunFlags(fs, runHelp{unit: "task and condition", units: "rows", out: "runs/larc-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
+	run := addRunFlags(fs, runHelp{unit: "task and condition", units: "rows", out: "runs/larc-<date>-<time>.csv",
+		set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -59,8 +68,9 @@ func runLARC(args []string) error {
 	if err := run.prepare(fs, dataPaths(*dataFlag, "arc/training", "larc")); err != nil {
 		return err
 	}
-	o := larc.Options{DataDir: *dataFlag, Conditions: *conditions, Category: *category, Tasks: *tasks, Limit: *limit, Steps: *steps,
-		Settings: settings, Workers: run.workers, NewBackend: backend.New, Out: run.out, Resume: run.resume, Force: run.force}
+	o := larc.Options{DataDir: *dataFlag, Conditions: *conditions, Category: *category, Tasks: *tasks,
+		Limit: *limit, Steps: *steps, Settings: settings, Workers: run.workers, NewBackend: backend.New,
+		Out: run.out, Resume: run.resume, Force: run.force}
 	if *quick {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -90,8 +100,10 @@ func runLARC(args []string) error {
 	var bar *taskBar
 	report := larc.Report{
 		Start: func(info larc.RunInfo) {
-			bar = startRun(info.Backend, fmt.Sprintf("%d tasks (LARC test split, annotated %s), %d runs (%s), %d already done, %d to run with %d worker(s); results in %s",
-				info.Tasks, info.Options.Category, info.Units, strings.Join(info.Options.Conditions, ", "), info.Done, info.Units-info.Done, info.Options.Workers, info.Options.Out),
+			bar = startRun(info.Backend, fmt.Sprintf("%d tasks (LARC test split, annotated %s), %d runs (%s), "+
+				"%d already done, %d to run with %d worker(s); results in %s",
+				info.Tasks, info.Options.Category, info.Units, strings.Join(info.Options.Conditions, ", "), info.Done,
+				info.Units-info.Done, info.Options.Workers, info.Options.Out),
 				info.Units-info.Done, "training", run.quiet)
 		},
 		Unit: func(r larc.Result, finished, total int) {
@@ -131,7 +143,8 @@ func larcEncoder(o larc.Options, dir string, bowDim int) (textenc.Encoder, strin
 			return nil, "", err
 		}
 		c := enc.Config
-		return enc, fmt.Sprintf("%s (T5 encoder: %d layers, d_model %d, %s feed-forward; mean-pooled)", enc.Name(), c.NumLayers, c.DModel, c.FeedForwardProj), nil
+		return enc, fmt.Sprintf("%s (T5 encoder: %d layers, d_model %d, %s feed-forward; mean-pooled)", enc.Name(),
+			c.NumLayers, c.DModel, c.FeedForwardProj), nil
 	}
 	sel, err := larc.SelectTasks(larc.Options{DataDir: o.DataDir, Conditions: []string{larc.ConditionIO}})
 	if err != nil {
@@ -141,5 +154,7 @@ func larcEncoder(o larc.Options, dir string, bowDim int) (textenc.Encoder, strin
 	if err != nil {
 		return nil, "", err
 	}
-	return bow, fmt.Sprintf("%s, a STAND-IN for T5 (no T5 weights given: --t5 DIR): latent semantic analysis fitted on the %d descriptions of LARC's training split", bow.Name(), len(sel.TrainDescriptions)), nil
+	return bow, fmt.Sprintf("%s, a STAND-IN for T5 (no T5 weights given: --t5 DIR): "+
+		"latent semantic analysis fitted on the %d descriptions of LARC's training split",
+		bow.Name(), len(sel.TrainDescriptions)), nil
 }

@@ -9,8 +9,9 @@
 //	latformer download [flags] download and verify ARC-AGI-1 (needs internet)
 //	latformer annotate [flags] categorize ARC training tasks by geometric prior, counts vs the paper
 //	latformer arc    [flags]   solve annotated ARC tasks per category (Table 2), CSV results, --resume
-//	latformer solve  [flags] FILE...  solve a user's task files (ARC task JSON, a folder, an ARC Prize challenges file),
-//	                           print the predictions, --submission in the ARC Prize format, --save/--load fitted solutions
+//	latformer solve  [flags] FILE...  solve a user's task files (ARC task JSON, a folder, an ARC Prize
+//	                           challenges file), print the predictions, --submission in the ARC Prize format,
+//	                           --save/--load fitted solutions
 //	latformer score SUBMISSION SOLUTIONS  score an ARC Prize submission (either attempt exact) per task and in total
 //	latformer sample-efficiency [flags]  Figure 5 on the synthetic tasks, CSV results, --resume
 //	latformer noise  [flags]   Table 4: LatFormer with noisy one-hot inputs, CSV results, --resume
@@ -41,14 +42,21 @@ var commands = []struct {
 	{"download", "download and verify the ARC-AGI-1 tasks (needs internet)", runDownload},
 	{"annotate", "annotate the ARC training tasks by geometric prior and print the per-category counts", runAnnotate},
 	{"arc", "solve ARC tasks one by one (train on each task's pairs, predict its tests) and print Table 2", runARC},
-	{"solve", "solve the tasks of your own files (ARC task JSON, a folder of them, an ARC Prize challenges file): predictions, submission.json, saved models", runSolve},
-	{"score", "score an ARC Prize submission against a solutions file (a test input counts when either attempt is exact)", runScore},
-	{"sample-efficiency", "Figure 5: test accuracy against the number of training pairs on the synthetic tasks, LatFormer vs baselines", runSampleEfficiency},
+	{"solve", "solve the tasks of your own files (ARC task JSON, a folder of them, an ARC Prize challenges " +
+		"file): predictions, submission.json, saved models", runSolve},
+	{"score", "score an ARC Prize submission against a solutions file " +
+		"(a test input counts when either attempt is exact)", runScore},
+	{"sample-efficiency", "Figure 5: test accuracy against the number of training pairs on the synthetic tasks, " +
+		"LatFormer vs baselines", runSampleEfficiency},
 	{"noise", "Table 4: LatFormer on the synthetic tasks with noisy one-hot inputs", runNoise},
-	{"larc", "Table 3: LatFormer on LARC's geometric test tasks, without and with the task's description (T5 or a stand-in)", runLARC},
-	{"registration", "Table 5 analogue: register translated image patches of two modalities (natural images from scikit-image)", runRegistration},
-	{"merge", "join the results files of the shards of one run (--shard I/N) into one, checking that they belong together", runMerge},
-	{"compare", "compare a new run's results file with the committed one, unit by unit (solved or not, which differ)", runCompare},
+	{"larc", "Table 3: LatFormer on LARC's geometric test tasks, without and with the task's description " +
+		"(T5 or a stand-in)", runLARC},
+	{"registration", "Table 5 analogue: register translated image patches of two modalities " +
+		"(natural images from scikit-image)", runRegistration},
+	{"merge", "join the results files of the shards of one run (--shard I/N) into one, " +
+		"checking that they belong together", runMerge},
+	{"compare", "compare a new run's results file with the committed one, unit by unit " +
+		"(solved or not, which differ)", runCompare},
 	{"serve", "web page to browse the ARC tasks, their predictions and masks, and label the priors they need", runServe},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
 }
@@ -59,7 +67,8 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-17s %s\n", c.name, c.help)
 	}
 	fmt.Fprintf(w, "\nRun 'latformer <command> -h' for the flags of a command.\n"+
-		"The backend is GoMLX's pure-Go backend (graph nodes in parallel, every core on each matrix product) unless $GOMLX_BACKEND selects another.\n")
+		"The backend is GoMLX's pure-Go backend (graph nodes in parallel, every core on each matrix product) "+
+		"unless $GOMLX_BACKEND selects another.\n")
 }
 
 // usageError is a command-line mistake (unknown flag, bad value): exit status 2, after the usage.

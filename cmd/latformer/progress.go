@@ -17,8 +17,9 @@ import (
 // we print plain lines instead.
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
-// taskBar counts finished items (ARC tasks); a nil *taskBar prints lines and nothing else. On a terminal it is a redrawing bar with an ETA on stderr;
-// elsewhere it prints nothing of its own, since the caller prints one plain line per item.
+// taskBar counts finished items (ARC tasks); a nil *taskBar prints lines and nothing else. On a terminal
+// it is a redrawing bar with an ETA on stderr; elsewhere it prints nothing of its own, since the caller
+// prints one plain line per item.
 type taskBar struct {
 	bar *progressbar.ProgressBar
 }
@@ -27,9 +28,9 @@ func newTaskBar(total int, desc string, quiet bool) *taskBar {
 	if quiet || total == 0 || !isTerminal(os.Stderr) {
 		return &taskBar{}
 	}
-	return &taskBar{bar: progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr), progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true), progressbar.OptionSetDescription(desc),
-		progressbar.OptionClearOnFinish())}
+	return &taskBar{bar: progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr),
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionSetDescription(desc), progressbar.OptionClearOnFinish())}
 }
 
 // startRun prints the start of a run (the backend, then summary: what the run does) and returns the

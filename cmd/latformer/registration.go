@@ -21,20 +21,27 @@ func runRegistration(args []string) error {
 			"from the k x k patch pairs of a window and its translation is read from the gates. Success: relative\n"+
 			"registration error < 2%. Phase correlation and SIFT on the same windows: scripts/registration_reference.py\n"+
 			"on the --export directory. One CSV row per registration (--resume continues).")
-	images := fs.String("images", "", "directory of the images (default: $"+registration.EnvImagesDir+", else scikit-image's sample images in the checkout's\n"+
-		registration.VenvImagesGlob+" (make jupyter-setup installs them from PyPI), else Debian's "+registration.DebianImagesDir+")")
+	images := fs.String("images", "", "directory of the images (default: $"+registration.EnvImagesDir+
+		", else scikit-image's sample images in the checkout's\n"+registration.VenvImagesGlob+
+		" (make jupyter-setup installs them from PyPI), else Debian's "+registration.DebianImagesDir+")")
 	names := stringsFlag(fs, "image-list", registration.DefaultImages, "comma-separated image `files` in --images")
-	quick := fs.Bool("quick", false, "quick mode for CI: 3 images, 1 pair each, 8 x 8 patches, raw condition only, 150 steps")
+	quick := fs.Bool("quick", false,
+		"quick mode for CI: 3 images, 1 pair each, 8 x 8 patches, raw condition only, 150 steps")
 	perImage := fs.Int("pairs-per-image", 2, "windows (registration tasks) per image")
 	patch := fs.Int("patch", 16, "patch side s, LatFormer's canvas (the paper's is 30)")
 	grid := fs.Int("grid", 2, "patches per window side k: the window is k*s cells")
 	maxShift := fs.Int("max-shift", 4, "largest translation per axis (|dr|, |dc|)")
-	modality := fs.String("modality", "parabola", "intensity transform T of the second modality: parabola (4v(1-v)), invert (1-v), identity")
-	conditions := stringsFlag(fs, "conditions", []string{registration.Raw, registration.Oracle}, "comma-separated `conditions`: raw (LatFormer sees A and learns T as its per-cell function), oracle (it sees T(A): a perfect modality translation)")
+	modality := fs.String("modality", "parabola",
+		"intensity transform T of the second modality: parabola (4v(1-v)), invert (1-v), identity")
+	conditions := stringsFlag(fs, "conditions", []string{registration.Raw, registration.Oracle},
+		"comma-separated `conditions`: raw (LatFormer sees A and learns T as its per-cell function), "+
+			"oracle (it sees T(A): a perfect modality translation)")
 	seed := fs.Uint64("seed", 0, "seed of the windows and translations")
-	export := fs.String("export", "", "write the windows (16-bit PNG) and pairs.csv to this directory, for scripts/registration_reference.py")
+	export := fs.String("export", "",
+		"write the windows (16-bit PNG) and pairs.csv to this directory, for scripts/registration_reference.py")
 	reference := fs.String("reference", "", "the reference script's CSV (phase correlation, SIFT), shown beside LatFormer")
-	run := addRunFlags(fs, runHelp{unit: "registration", units: "registrations", out: "runs/registration-<date>-<time>.csv",
+	run := addRunFlags(fs, runHelp{unit: "registration", units: "registrations",
+		out: "runs/registration-<date>-<time>.csv",
 		set: `LatFormer hyperparameters after the registration settings, "key=value;..."`, recipes: latformer.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -58,28 +65,35 @@ func runRegistration(args []string) error {
 	if err := run.prepare(fs, joinAll(*images, *names)); err != nil {
 		return err
 	}
-	o := registration.Options{PairOptions: registration.PairOptions{ImagesDir: *images, Images: *names, PairsPerImage: *perImage,
-		Patch: *patch, Grid: *grid, MaxShift: *maxShift, Modality: *modality, Seed: *seed},
-		Conditions: *conditions, Settings: settings, Workers: run.workers, NewBackend: backend.New, Export: *export, Out: run.out, Resume: run.resume, Force: run.force}
+	o := registration.Options{PairOptions: registration.PairOptions{ImagesDir: *images, Images: *names,
+		PairsPerImage: *perImage, Patch: *patch, Grid: *grid, MaxShift: *maxShift, Modality: *modality, Seed: *seed},
+		Conditions: *conditions, Settings: settings, Workers: run.workers, NewBackend: backend.New, Export: *export,
+		Out: run.out, Resume: run.resume, Force: run.force}
 	if *quick {
-		o.Images, o.PairsPerImage, o.Patch, o.MaxShift, o.Conditions = o.Images[:min(3, len(o.Images))], 1, 8, 2, []string{registration.Raw}
+		o.Images, o.PairsPerImage, o.Patch, o.MaxShift, o.Conditions =
+			o.Images[:min(3, len(o.Images))], 1, 8, 2, []string{registration.Raw}
 		o.Settings = quickSettings.With(o.Settings...)
 	}
 	var bar *taskBar
 	outcome, err := registration.Run(o, registration.Report{
 		Start: func(info registration.RunInfo) {
 			p := info.Options.PairOptions
-			bar = startRun(info.Backend, fmt.Sprintf("registration: %d registrations (%d images x %d windows of %d x %d cells in %d x %d patches of %d, shifts up to %d, modality %s, conditions %s; images from %s), %d already done; results in %s",
-				info.Pairs, len(p.Images), p.PairsPerImage, p.Patch*p.Grid, p.Patch*p.Grid, p.Grid, p.Grid, p.Patch, p.MaxShift, p.Modality,
-				strings.Join(info.Options.Conditions, ","), p.ImagesDir, info.Done, info.Options.Out), info.Pairs-info.Done, "registering", run.quiet)
+			bar = startRun(info.Backend, fmt.Sprintf("registration: %d registrations "+
+				"(%d images x %d windows of %d x %d cells in %d x %d patches of %d, shifts up to %d, modality %s, "+
+				"conditions %s; images from %s), %d already done; results in %s",
+				info.Pairs, len(p.Images), p.PairsPerImage, p.Patch*p.Grid, p.Patch*p.Grid, p.Grid, p.Grid, p.Patch,
+				p.MaxShift, p.Modality, strings.Join(info.Options.Conditions, ","), p.ImagesDir, info.Done,
+				info.Options.Out), info.Pairs-info.Done, "registering", run.quiet)
 		},
 		Pair: func(r registration.Result, finished, total int) {
 			ok := "fail"
 			if r.Success {
 				ok = "OK"
 			}
-			bar.done(fmt.Sprintf("[%d/%d] pair %d %-22s %-6s true (%d,%d) estimated (%d,%d) error %.3f %-4s  cells right %.2f  %d steps  %.1fs",
-				finished, total, r.ID, r.Image, r.Condition, r.DR, r.DC, r.EstDR, r.EstDC, r.RelError, ok, r.CellsRight, r.Steps, r.Seconds), finished, total)
+			bar.done(fmt.Sprintf("[%d/%d] pair %d %-22s %-6s true (%d,%d) estimated (%d,%d) error %.3f %-4s  "+
+				"cells right %.2f  %d steps  %.1fs",
+				finished, total, r.ID, r.Image, r.Condition, r.DR, r.DC, r.EstDR, r.EstDC, r.RelError, ok, r.CellsRight,
+				r.Steps, r.Seconds), finished, total)
 		},
 		Error: func(err error) { bar.warn(err) },
 	})

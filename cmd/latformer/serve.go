@@ -35,11 +35,16 @@ func parseServeFlags(args []string) (serveOptions, error) {
 			"its pairs, the annotation's category and actions, the predictions, actions and masks of the results CSVs,\n"+
 			"a form to label the priors a task needs (saved atomically to --labels), and the labels next to the\n"+
 			"definition (/export). Listens on the loopback interface unless --addr says otherwise; Ctrl-C stops it.")
-	dataFlag := fs.String("data", "", "data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", else ./data)")
-	results := stringsFlag(fs, "results", nil, "a results `CSV` written by latformer arc, to show its predictions, actions and masks; repeat the flag or separate with commas for several")
-	labels := fs.String("labels", filepath.Join("runs", "labels.json"), "labels JSON file (created on the first save; its directory is created if missing)")
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, host:port (port 0: any free port); a non-loopback host makes the page reachable from other machines")
-	annotation := fs.String("annotation", "one-action", "definition that categorizes the tasks: one-action (annotate.Task) or two-actions (annotate.TwoActions)")
+	dataFlag := fs.String("data", "",
+		"data directory holding arc/<split>/*.json (default $"+datasets.EnvDataDir+", else ./data)")
+	results := stringsFlag(fs, "results", nil, "a results `CSV` written by latformer arc, to show its "+
+		"predictions, actions and masks; repeat the flag or separate with commas for several")
+	labels := fs.String("labels", filepath.Join("runs", "labels.json"),
+		"labels JSON file (created on the first save; its directory is created if missing)")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, host:port (port 0: any free port); "+
+		"a non-loopback host makes the page reachable from other machines")
+	annotation := fs.String("annotation", "one-action",
+		"definition that categorizes the tasks: one-action (annotate.Task) or two-actions (annotate.TwoActions)")
 	if err := parseFlags(fs, args); err != nil {
 		return serveOptions{}, err
 	}
@@ -56,7 +61,8 @@ func parseServeFlags(args []string) (serveOptions, error) {
 	if err != nil {
 		return serveOptions{}, err
 	}
-	return serveOptions{addr: *addr, browser: browser.Options{DataDir: dataDir, Results: *results, Labels: *labels, Annotation: *annotation}}, nil
+	return serveOptions{addr: *addr,
+		browser: browser.Options{DataDir: dataDir, Results: *results, Labels: *labels, Annotation: *annotation}}, nil
 }
 
 // loopbackHost reports whether the host of addr (host:port) is a loopback address or "localhost". An
@@ -109,14 +115,17 @@ func serve(ctx context.Context, opts serveOptions, out io.Writer) error {
 	}
 	listening := net.JoinHostPort(host, port)
 	if !loopback {
-		fmt.Fprintf(out, "warning: listening on %s, not a loopback address: anyone who can reach this machine can read the tasks and change the labels\n", listening)
+		fmt.Fprintf(out, "warning: listening on %s, not a loopback address: "+
+			"anyone who can reach this machine can read the tasks and change the labels\n", listening)
 	}
-	fmt.Fprintf(out, "%d ARC tasks (%s), %d results file(s), labels in %s\n", srv.NumTasks(), strings.Join(srv.Splits(), ", "), len(opts.browser.Results), srv.LabelsPath())
+	fmt.Fprintf(out, "%d ARC tasks (%s), %d results file(s), labels in %s\n", srv.NumTasks(),
+		strings.Join(srv.Splits(), ", "), len(opts.browser.Results), srv.LabelsPath())
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		listening = net.JoinHostPort("127.0.0.1", port) // every interface: this machine's loopback is one
 	}
 	fmt.Fprintf(out, "serving http://%s/ (Ctrl-C to stop)\n", listening)
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {

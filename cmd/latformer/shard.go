@@ -24,8 +24,9 @@ import (
 // they stay out of a run's settings (runmeta.Meta), so that shards run from other directories, with
 // other worker counts or output files, are shards of one run. The data's content is in the Meta's
 // fingerprint instead of its path.
-var placeFlags = map[string]bool{"out": true, "resume": true, "force": true, "workers": true, "quiet": true, "shard": true,
-	"devices": true, "data": true, "svg": true, "export": true, "cache": true, "reference": true, "images": true}
+var placeFlags = map[string]bool{"out": true, "resume": true, "force": true, "workers": true, "quiet": true,
+	"shard": true, "devices": true, "data": true, "svg": true, "export": true, "cache": true, "reference": true,
+	"images": true}
 
 // runMeta describes the run of command fs (parsed) reading the data at dataPaths.
 func runMeta(fs *flag.FlagSet, dataPaths []string) (runmeta.Meta, error) {

@@ -19,35 +19,48 @@ import (
 
 func runSolve(args []string) error {
 	fs := newFlagSet("solve", "latformer solve [flags] FILE...",
-		"Solves the ARC tasks of the FILEs, each an ARC task JSON ({\"train\": [...], \"test\": [...]}, its id the file name), a folder\n"+
-			"of them, or an ARC Prize challenges file (task id -> task; test outputs may be absent): a fresh LatFormer per task, as\n"+
-			"`latformer arc` solves them. Prints each task's element and test predictions as grids, writes one CSV row per task\n"+
-			"(--resume continues a run) and, with --submission, the ARC Prize submission (two attempts per test input).")
-	submission := fs.String("submission", "", "write the ARC Prize submission to this `file`: for each task id one {\"attempt_1\": grid, \"attempt_2\": grid} per test input (attempt_1 the prediction, attempt_2 the best different one, else attempt_1 again); written at the end, atomically")
-	save := fs.String("save", "", "save each task's fitted solution (GoMLX checkpoint of the learner, and solution.json) in `dir`/<task id>")
-	load := fs.String("load", "", "predict each task with the solution saved in `dir`/<task id> by --save, training nothing (the saved model and settings)")
-	modelName := fs.String("model", "latformer", "model to train per task: latformer, lattice_search (the lattice search alone), or a baseline: "+strings.Join(baselines.Names(), ", "))
+		"Solves the ARC tasks of the FILEs, each an ARC task JSON ({\"train\": [...], \"test\": [...]}, its id\n"+
+			"the file name), a folder of them, or an ARC Prize challenges file (task id -> task; test outputs may be\n"+
+			"absent): a fresh LatFormer per task, as `latformer arc` solves them. Prints each task's element and test\n"+
+			"predictions as grids, writes one CSV row per task (--resume continues a run) and, with --submission, the\n"+
+			"ARC Prize submission (two attempts per test input).")
+	submission := fs.String("submission", "", "write the ARC Prize submission to this `file`: "+
+		"for each task id one {\"attempt_1\": grid, \"attempt_2\": grid} per test input "+
+		"(attempt_1 the prediction, attempt_2 the best different one, else attempt_1 again); "+
+		"written at the end, atomically")
+	save := fs.String("save", "",
+		"save each task's fitted solution (GoMLX checkpoint of the learner, and solution.json) in `dir`/<task id>")
+	load := fs.String("load", "", "predict each task with the solution saved in `dir`/<task id> by --save, "+
+		"training nothing (the saved model and settings)")
+	modelName := fs.String("model", "latformer",
+		"model to train per task: latformer, lattice_search (the lattice search alone), or a baseline: "+
+			strings.Join(baselines.Names(), ", "))
 	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
-	canvas := fs.Int("canvas", 0, "canvas side (0: per task, the largest grid side of its training pairs and test inputs; 30: the paper's)")
-	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/solve-<date>-<time>.csv", set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
+	canvas := fs.Int("canvas", 0,
+		"canvas side (0: per task, the largest grid side of its training pairs and test inputs; 30: the paper's)")
+	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/solve-<date>-<time>.csv",
+		set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
 	files, err := parseFlagsArgs(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(*run.devices) > 0 {
-		return usageError{errors.New("--devices is not supported by solve (use --shard I/N per process, then latformer merge)"), fs}
+		return usageError{errors.New(
+			"--devices is not supported by solve (use --shard I/N per process, then latformer merge)"), fs}
 	}
-	opts := arc.SolveOptions{Model: *modelName, Steps: *steps, Canvas: *canvas, Workers: run.workers, NewBackend: backend.New,
-		Out: run.out, Resume: run.resume, Force: run.force, Save: *save, Load: *load}
+	opts := arc.SolveOptions{Model: *modelName, Steps: *steps, Canvas: *canvas, Workers: run.workers,
+		NewBackend: backend.New, Out: run.out, Resume: run.resume, Force: run.force, Save: *save, Load: *load}
 	if *load != "" {
 		var given []string
 		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "model" || f.Name == "recipe" || f.Name == "set" || f.Name == "steps" || f.Name == "canvas" || f.Name == "save" {
+			if f.Name == "model" || f.Name == "recipe" || f.Name == "set" || f.Name == "steps" ||
+				f.Name == "canvas" || f.Name == "save" {
 				given = append(given, "--"+f.Name)
 			}
 		})
 		if len(given) > 0 {
-			return usageError{fmt.Errorf("--load predicts with the saved model, settings and canvas: %s not used", strings.Join(given, ", ")), fs}
+			return usageError{fmt.Errorf("--load predicts with the saved model, settings and canvas: %s not used",
+				strings.Join(given, ", ")), fs}
 		}
 	} else {
 		arch, err := arc.ModelArchitecture(*modelName)
@@ -63,7 +76,8 @@ func runSolve(args []string) error {
 		}
 	}
 	if len(files) == 0 {
-		return usageError{errors.New("no task files: give one or more ARC task files, folders of them, or ARC Prize challenges files"), fs}
+		return usageError{errors.New("no task files: give one or more ARC task files, folders of them, " +
+			"or ARC Prize challenges files"), fs}
 	}
 	if err := run.prepare(fs, files); err != nil {
 		return err
@@ -80,8 +94,9 @@ func runSolve(args []string) error {
 			if o.Load != "" {
 				what = "the solutions saved in " + o.Load
 			}
-			bar = startRun(info.Backend, fmt.Sprintf("%d tasks, %d already done, %d to solve with %d worker(s), %s; results in %s",
-				info.Units, info.Done, info.Units-info.Done, o.Workers, what, o.Out), info.Units-info.Done, "solving", run.quiet)
+			bar = startRun(info.Backend, fmt.Sprintf("%d tasks, %d already done, %d to solve with %d worker(s), "+
+				"%s; results in %s", info.Units, info.Done, info.Units-info.Done, o.Workers, what, o.Out),
+				info.Units-info.Done, "solving", run.quiet)
 		},
 		Task:  func(r arc.Solved, finished, total int) { bar.done(solvedLines(r, finished, total), finished, total) },
 		Error: func(err error) { bar.warn(err) },
@@ -107,7 +122,8 @@ func runSolve(args []string) error {
 		}
 		fmt.Printf("submission of %d tasks written to %s\n", len(sub), *submission)
 		if len(outcome.Results) < len(tasks) {
-			fmt.Printf("(%d tasks failed: their attempts are %v)\n", len(tasks)-countDone(tasks, outcome.Results), arc.NoPrediction)
+			fmt.Printf("(%d tasks failed: their attempts are %v)\n", len(tasks)-countDone(tasks, outcome.Results),
+				arc.NoPrediction)
 		}
 	}
 	fmt.Printf("wall time %s; results written to %s\n", time.Since(start).Round(time.Second), outcome.Out)
@@ -166,9 +182,10 @@ func gridBlock(g datasets.Grid) string {
 
 func runScore(args []string) error {
 	fs := newFlagSet("score", "latformer score SUBMISSION SOLUTIONS",
-		"Scores an ARC Prize submission (task id -> one {\"attempt_1\", \"attempt_2\"} per test input) against a solutions file (task\n"+
-			"id -> test output grids) by the ARC Prize rule: a test input counts when either attempt is exact, a task scores the\n"+
-			"fraction of its test inputs, the total is the mean over the tasks. Prints each task's score and the total.")
+		"Scores an ARC Prize submission (task id -> one {\"attempt_1\", \"attempt_2\"} per test input) against a\n"+
+			"solutions file (task id -> test output grids) by the ARC Prize rule: a test input counts when either\n"+
+			"attempt is exact, a task scores the fraction of its test inputs, the total is the mean over the tasks.\n"+
+			"Prints each task's score and the total.")
 	files, err := parseFlagsArgs(fs, args)
 	if err != nil {
 		return err

@@ -41,19 +41,28 @@ func runSynthetic(experiment string, args []string) error {
 				"training run, written as it finishes (--resume continues).")
 	}
 	quick := fs.Bool("quick", false, "quick mode for CI: "+describe(quickOpts))
-	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs (default $"+datasets.EnvDataDir+", else ./data)")
+	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs "+
+		"(default $"+datasets.EnvDataDir+", else ./data)")
 	randomGrids := fs.Bool("random-grids", false, "inputs are random grids instead of ARC grids (no data needed)")
-	families := stringsFlag(fs, "families", nil, "comma-separated `families` (default all: translation,rotation,reflection,scaling; also the per-pair families anchor-corner, anchor-crop, anchor-flip, anchor-turn, anchor-touch)")
-	models := stringsFlag(fs, "models", nil, "comma-separated `models`: latformer, latformer_nosmooth, latformer_search (gate_init=search), latformer_anchored (the search goes on to the grid's and anchor-relative elements: g = g(x)), transformer, attention_abs, attention_rel, cnn, transformer_aug (default: "+strings.Join(full.Models, ",")+")")
+	families := stringsFlag(fs, "families", nil, "comma-separated `families` "+
+		"(default all: translation,rotation,reflection,scaling; also the per-pair families anchor-corner, "+
+		"anchor-crop, anchor-flip, anchor-turn, anchor-touch)")
+	models := stringsFlag(fs, "models", nil, "comma-separated `models`: latformer, latformer_nosmooth, "+
+		"latformer_search (gate_init=search), latformer_anchored (the search goes on to the grid's and "+
+		"anchor-relative elements: g = g(x)), transformer, attention_abs, attention_rel, cnn, transformer_aug "+
+		"(default: "+strings.Join(full.Models, ",")+")")
 	sizes := intsFlag(fs, "sizes", nil, "comma-separated training-set `sizes` (default "+joinInts(full.Sizes)+")")
 	noise := floatsFlag(fs, "noise", nil, "comma-separated noise `levels` w in [0,1] (default "+joinFloats(full.Noise)+")")
-	tasks := fs.Int("tasks", 0, "tasks per family, the first of each (default: 5 translations and 5 scalings, all 3 rotations and 4 reflections; 0: all, 100 translations and 32 scalings)")
+	tasks := fs.Int("tasks", 0, "tasks per family, the first of each "+
+		"(default: 5 translations and 5 scalings, all 3 rotations and 4 reflections; "+
+		"0: all, 100 translations and 32 scalings)")
 	canvas := fs.Int("canvas", full.Canvas, "canvas side (the paper's is 30)")
 	numTest := fs.Int("test", full.NumTest, "test pairs per task")
 	steps := fs.Int("steps", full.Steps, "max training steps per run")
 	seed := fs.Uint64("seed", 0, "seed of the synthetic tasks")
 	svg := fs.String("svg", "", "write the figure (one panel per family) to this SVG file")
-	run := addRunFlags(fs, runHelp{unit: "training run", units: "training runs", out: "runs/" + experiment + "-<date>-<time>.csv",
+	run := addRunFlags(fs, runHelp{unit: "training run", units: "training runs",
+		out:     "runs/" + experiment + "-<date>-<time>.csv",
 		set:     `hyperparameters for every model, "key=value;key=value" (after ` + synthetic.TrainingSettings.String() + `)`,
 		recipes: synthetic.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
@@ -111,8 +120,10 @@ func runSynthetic(experiment string, args []string) error {
 	report := synthetic.Report{
 		Start: func(info synthetic.RunInfo) {
 			o := info.Options
-			bar = startRun(info.Backend, fmt.Sprintf("%s: %d training runs (%s), %d already done, %d to run with %d worker(s); results in %s",
-				o.Experiment, info.Units, describe(o), info.Done, info.Units-info.Done, o.Workers, o.Out), info.Units-info.Done, "training", run.quiet)
+			bar = startRun(info.Backend,
+				fmt.Sprintf("%s: %d training runs (%s), %d already done, %d to run with %d worker(s); results in %s",
+					o.Experiment, info.Units, describe(o), info.Done, info.Units-info.Done, o.Workers, o.Out),
+				info.Units-info.Done, "training", run.quiet)
 		},
 		Unit:  func(r synthetic.Result, finished, total int) { bar.done(unitLine(r, finished, total), finished, total) },
 		Error: func(err error) { bar.warn(err) },
@@ -159,7 +170,8 @@ func unitLine(r synthetic.Result, finished, total int) string {
 		noise = fmt.Sprintf(" w=%g", r.Noise)
 	}
 	return fmt.Sprintf("[%d/%d] %-18s %-11s %-16s n=%-4d%s test %3d/%d  steps %d  fitted %-5v %.1fs%s",
-		finished, total, r.Model, r.Family, r.TaskName, r.NumTrain, noise, r.TestExact, r.TestTotal, r.Steps, r.Fitted, r.Seconds, action)
+		finished, total, r.Model, r.Family, r.TaskName, r.NumTrain, noise, r.TestExact, r.TestTotal, r.Steps,
+		r.Fitted, r.Seconds, action)
 }
 
 // describe summarizes the options of a run in one line.

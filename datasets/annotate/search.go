@@ -99,7 +99,9 @@ func backtrack[T pairscan.Table, R any](groups [][]group[T, R]) (choice []int, m
 // chooseGroups builds each pair's groups (groupsOf) and chooses one group per pair whose tables merge
 // (backtrack). choice is nil when a pair has no group or no choice agrees; err wraps ErrSearchCap, naming
 // what was searched, when the search hit MaxMerges.
-func chooseGroups[T pairscan.Table, R any](pairs []*pair, groupsOf func(*pair) []group[T, R], what string) (groups [][]group[T, R], choice []int, merged T, err error) {
+func chooseGroups[T pairscan.Table, R any](
+	pairs []*pair, groupsOf func(*pair) []group[T, R], what string,
+) (groups [][]group[T, R], choice []int, merged T, err error) {
 	groups = make([][]group[T, R], len(pairs))
 	for i, p := range pairs {
 		if groups[i] = groupsOf(p); len(groups[i]) == 0 {
@@ -118,8 +120,8 @@ func chooseGroups[T pairscan.Table, R any](pairs []*pair, groupsOf func(*pair) [
 // if no reported candidate is non-trivial, the first pair whose group has a non-trivial candidate
 // reports its best non-trivial one instead.
 func search1(s *space, cat datasets.Category, pairs []*pair) (*Fit, error) {
-	groups, choice, merged, err := chooseGroups(pairs, func(p *pair) []group[pairscan.Table1, best1] { return p.groups1(s, cat) },
-		fmt.Sprintf("category %q", cat))
+	groups, choice, merged, err := chooseGroups(pairs,
+		func(p *pair) []group[pairscan.Table1, best1] { return p.groups1(s, cat) }, fmt.Sprintf("category %q", cat))
 	if err != nil || choice == nil {
 		return nil, err
 	}

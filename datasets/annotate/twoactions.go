@@ -43,8 +43,8 @@ func TwoActions(task datasets.Task) Annotation {
 }
 
 // ConsistentTwoActions is Consistent with two actions: for each pair two elements g₁ᵢ ≠ g₂ᵢ of G_c and
-// one color table f(g₁ᵢ·xᵢ, g₂ᵢ·xᵢ, xᵢ) → yᵢ consistent over all pairs, with at least one non-trivial
-// element. The search is a heuristic (a nil Fit does not prove that no such elements exist): per pair it
+// one color table f(g₁ᵢ·xᵢ, g₂ᵢ·xᵢ, xᵢ) → yᵢ consistent over all pairs, with at least one
+// non-trivial element. The search is a heuristic (a nil Fit does not prove that no such elements exist): per pair it
 // ranks the elements of G_c by how many output cells they explain that x does not (cells where the
 // output equals g·x and differs from x; ties: Task's candidate order), and combines the best
 // TwoActionsTopK that explain at least one such cell into unordered pairs; the backtracking over the
@@ -60,7 +60,8 @@ func ConsistentTwoActions(cat datasets.Category, pairs []datasets.Pair) (*Fit, e
 // search2 is the two-action search of category cat over pairs: nil when it finds no solution (with an
 // error wrapping ErrSearchCap if the cap was hit).
 func search2(s *space, cat datasets.Category, pairs []*pair) (*Fit, error) {
-	groups, choice, merged, err := chooseGroups(pairs, func(p *pair) []group[pairscan.Table2, [2]candidate] { return p.groups2(s, cat) },
+	groups, choice, merged, err := chooseGroups(pairs,
+		func(p *pair) []group[pairscan.Table2, [2]candidate] { return p.groups2(s, cat) },
 		fmt.Sprintf("category %q (two actions)", cat))
 	if err != nil || choice == nil {
 		return nil, err

@@ -28,9 +28,10 @@ import (
 // layer whose attention is masked by the lattice mask experts, and returns per-cell logits.
 func gridModel(scope *model.Scope, tokens *Node, rows, cols int) *Node {
 	x := gomlxlayers.Embedding(scope.In("embed"), tokens, dtypes.Float32, 11, 16) // [batch, rows*cols, 16]
-	expert := experts.ExpertFromScope(scope, rows, cols)                          // translation, rotation, reflection, scaling
-	out := layers.LatFormer(scope.In("latformer"), x, expert).Done()              // also out.Gates, out.Mask
-	return gomlxlayers.Dense(scope.In("head"), out.Output, true, 11)              // [batch, rows*cols, 11]
+	// The mask experts: translation, rotation, reflection, scaling.
+	expert := experts.ExpertFromScope(scope, rows, cols)
+	out := layers.LatFormer(scope.In("latformer"), x, expert).Done() // also out.Gates, out.Mask
+	return gomlxlayers.Dense(scope.In("head"), out.Output, true, 11) // [batch, rows*cols, 11]
 }
 
 // trainSteps trains gridModel for the given steps on one batch of 2 canvases whose targets are the inputs
@@ -75,5 +76,6 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("backend %s: loss %.3f after the first step, %.3f after the fifth\n", backend.Config(), losses[0], losses[4])
+	fmt.Printf("backend %s: loss %.3f after the first step, %.3f after the fifth\n", backend.Config(), losses[0],
+		losses[4])
 }

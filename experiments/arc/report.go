@@ -169,7 +169,8 @@ func WriteDetermined(w io.Writer, determined []string, runs []LoadedRun) {
 				hard++
 			}
 		}
-		fmt.Fprintf(w, "  %-28s solves %d of them (its hard gates fit %d); misses %v\n", r.Name, len(determined)-len(missed), hard, missed)
+		fmt.Fprintf(w, "  %-28s solves %d of them (its hard gates fit %d); misses %v\n", r.Name,
+			len(determined)-len(missed), hard, missed)
 	}
 }
 
@@ -191,7 +192,8 @@ func WriteSources(w io.Writer, run LoadedRun) {
 			netAlone++
 		}
 	}
-	fmt.Fprintf(w, "%s: the network predicted %d tasks (%d solved), the search's proposal %d (%d solved); the network alone would solve %d\n",
+	fmt.Fprintf(w, "%s: the network predicted %d tasks (%d solved), the search's proposal %d (%d solved); "+
+		"the network alone would solve %d\n",
 		run.Name, count[SourceNetwork][0], count[SourceNetwork][1], count[SourceSearch][0], count[SourceSearch][1], netAlone)
 }
 

@@ -101,7 +101,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	case o.MaxCanvas < 0 || o.MaxCanvas > datasets.MaxGridSide:
 		return o, fmt.Errorf("max canvas must be in 0..%d (0: no limit), got %d", datasets.MaxGridSide, o.MaxCanvas)
 	case o.Resume && o.Force:
-		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
+		return o, fmt.Errorf("resume and force contradict each other: " +
+			"resume appends to the results file, force overwrites it")
 	}
 	if o.Holdout != "" && o.Holdout != "dev" && o.Holdout != "eval" {
 		return o, fmt.Errorf("holdout must be dev, eval or empty, got %q", o.Holdout)
@@ -113,7 +114,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		if o.Resume {
 			return o, fmt.Errorf("resume needs the results file to continue (Out)")
 		}
-		o.Out = filepath.Join("runs", fmt.Sprintf("arc-%s-%s-%s.csv", o.Split, strings.NewReplacer(",", "+", " ", "").Replace(o.Category), now.Format("20060102-150405")))
+		o.Out = filepath.Join("runs", fmt.Sprintf("arc-%s-%s-%s.csv", o.Split,
+			strings.NewReplacer(",", "+", " ", "").Replace(o.Category), now.Format("20060102-150405")))
 	}
 	if o.Steps > 0 {
 		o.Settings = o.Settings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
@@ -283,11 +285,13 @@ func Run(o Options, report Report) (Outcome, error) {
 		out.Selected = append(out.Selected, t.ID)
 	}
 	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
-	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch, SearchOnly: o.Model == LatticeSearch}
+	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch,
+		SearchOnly: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
-		Units: tasks, Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },
-		Cost: func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
+		Units: tasks, Key: func(t datasets.Task) string { return t.ID },
+		Describe: func(t datasets.Task) string { return "task " + t.ID },
+		Cost:     func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
 		Check: func(r Result, _ bool) error {
 			if r.Model != o.Model {
 				return fmt.Errorf("results of model %s (task %s), this run trains %s", r.Model, r.ID, o.Model)
@@ -370,7 +374,8 @@ func (o Options) categories() (map[datasets.Category]bool, error) {
 	for _, name := range strings.Split(o.Category, ",") {
 		c := datasets.Category(strings.TrimSpace(name))
 		if !slices.Contains(datasets.Categories, c) {
-			return nil, fmt.Errorf("category must be all, or one or more (comma-separated) of translate, rotate, reflect, scale; got %q in %q", c, o.Category)
+			return nil, fmt.Errorf("category must be all, or one or more (comma-separated) of translate, rotate, "+
+				"reflect, scale; got %q in %q", c, o.Category)
 		}
 		set[c] = true
 	}

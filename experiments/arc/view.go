@@ -21,9 +21,11 @@ func DataMissingHTML(err error, envData string) string {
 	where := "$" + datasets.EnvDataDir + " is not set here, so the notebook looked in the checkout's <code>data/</code> " +
 		"(<code>../data</code> from its directory), where <code>latformer download</code> puts the tasks"
 	if envData != "" {
-		where = "$" + datasets.EnvDataDir + " is set here to <code>" + html.EscapeString(envData) + "</code>, and only that directory is used"
+		where = "$" + datasets.EnvDataDir + " is set here to <code>" + html.EscapeString(envData) +
+			"</code>, and only that directory is used"
 	}
-	return `<div style="border-left: 6px solid #d9822b; background: #fff4e5; color: #222; padding: 0.5em 1em; margin: 0.3em 0">` +
+	return `<div style="border-left: 6px solid #d9822b; background: #fff4e5; color: #222; ` +
+		`padding: 0.5em 1em; margin: 0.3em 0">` +
 		`<b>ARC data not found: the cells that need it skip themselves.</b><br>` +
 		`This notebook reads the ARC-AGI-1 training tasks from <code>DIR/arc/training/*.json</code>, where DIR is ` +
 		`<code>$LATFORMER_DATA</code>; ` + where + `.<br>` +
@@ -101,7 +103,8 @@ func TaskViewHTML(task datasets.Task, r Result) (string, error) {
 	if r.Solved {
 		verdict = "solved"
 	}
-	fmt.Fprintf(&sb, "<p>LatFormer + lattice search (full run): %s, action %s, predicted by the %s</p>", verdict, html.EscapeString(r.Action), r.Source)
+	fmt.Fprintf(&sb, "<p>LatFormer + lattice search (full run): %s, action %s, predicted by the %s</p>", verdict,
+		html.EscapeString(r.Action), r.Source)
 	var pred datasets.Grid
 	if len(r.Predictions) > 0 {
 		pred = r.Predictions[0]
@@ -155,10 +158,12 @@ func proposalsHTML(task datasets.Task, lattice string) (string, error) {
 		caps = append(caps, fmt.Sprintf("%d. %s", i+1, p.Action))
 	}
 	if len(imgs) == 0 {
-		return "<p>the lattice search finds no single group element under which one color table maps every input to its output (the tasks that have one come first in the list)</p>", nil
+		return "<p>the lattice search finds no single group element under which one color table maps every input " +
+			"to its output (the tasks that have one come first in the list)</p>", nil
 	}
 	row, err := render.ImagesRowHTML(caps, imgs)
-	return fmt.Sprintf("<p>the lattice search's %d best proposals on the %d × %d canvas, as attention masks:</p>", len(proposals), side, side) + row, err
+	return fmt.Sprintf("<p>the lattice search's %d best proposals on the %d × %d canvas, as attention masks:</p>",
+		len(proposals), side, side) + row, err
 }
 
 // pairElementsHTML draws the element of an anchor-relative proposal on each training pair: the rule reads a
@@ -167,8 +172,9 @@ func proposalsHTML(task datasets.Task, lattice string) (string, error) {
 func pairElementsHTML(p latformer.Proposal, train []latformer.Example) (string, error) {
 	rule, _ := p.Anchored()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "<p>one rule for every pair, <code>%s∘%s</code>; its element on each pair (the box it crops at (R0, C0), H × W, "+
-		"and where the result goes), drawn as that pair's attention mask:</p>", html.EscapeString(rule.String()), html.EscapeString(p.Action.String()))
+	fmt.Fprintf(&sb, "<p>one rule for every pair, <code>%s∘%s</code>; its element on each pair "+
+		"(the box it crops at (R0, C0), H × W, and where the result goes), drawn as that pair's attention mask:</p>",
+		html.EscapeString(rule.String()), html.EscapeString(p.Action.String()))
 	var imgs []image.Image
 	var caps []string
 	for i, ex := range train {
@@ -185,7 +191,8 @@ func pairElementsHTML(p latformer.Proposal, train []latformer.Example) (string, 
 			}
 		}
 		imgs = append(imgs, render.MaskImage(n, n, data, max(2, 240/n)))
-		caps = append(caps, fmt.Sprintf("pair %d: box (%d, %d) %d × %d → shift (%d, %d)", i+1, f.R0, f.C0, f.H, f.W, f.DR-f.R0, f.DC-f.C0))
+		caps = append(caps, fmt.Sprintf("pair %d: box (%d, %d) %d × %d → shift (%d, %d)", i+1, f.R0, f.C0, f.H,
+			f.W, f.DR-f.R0, f.DC-f.C0))
 	}
 	row, err := render.ImagesRowHTML(caps, imgs)
 	sb.WriteString(row)

@@ -107,7 +107,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	case o.Workers < 0 || o.Steps < 0 || o.Limit < 0:
 		return o, fmt.Errorf("workers, steps and limit must be >= 0")
 	case o.Resume && o.Force:
-		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
+		return o, fmt.Errorf("resume and force contradict each other: " +
+			"resume appends to the results file, force overwrites it")
 	}
 	o.Workers = max(o.Workers, 1)
 	if o.Out == "" {
@@ -183,7 +184,8 @@ func selectTasks(o Options) (Selection, error) {
 			}
 		}
 		cat := annotations[id].Category
-		if lt.Split != "test" || cat == "" || cat == datasets.CategoryNone || (o.Category != "all" && string(cat) != o.Category) {
+		if lt.Split != "test" || cat == "" || cat == datasets.CategoryNone ||
+			(o.Category != "all" && string(cat) != o.Category) {
 			continue
 		}
 		if len(wanted) > 0 && !wanted[id] {
@@ -223,7 +225,8 @@ func selectTasks(o Options) (Selection, error) {
 // Header is the results CSV's header: a row per task and condition; encoder names the text encoder of
 // the nl rows; description_id is LARC's id of the description used; predictions the predicted test
 // grids as JSON (experiments/arc's column).
-var Header = []string{"id", "category", "condition", "encoder", "solved", "test_exact", "test_total", "steps", "seconds", "canvas", "predicted_action", "description_id", "predictions"}
+var Header = []string{"id", "category", "condition", "encoder", "solved", "test_exact", "test_total", "steps",
+	"seconds", "canvas", "predicted_action", "description_id", "predictions"}
 
 // Result is one row.
 type Result struct {
@@ -246,9 +249,9 @@ func (r Result) key() string { return r.ID + "|" + r.Condition }
 
 // Record is r's CSV record.
 func (r Result) Record() []string {
-	return []string{r.ID, string(r.Category), r.Condition, r.Encoder, strconv.FormatBool(r.Solved), strconv.Itoa(r.TestExact),
-		strconv.Itoa(r.TestTotal), strconv.Itoa(r.Steps), strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas),
-		r.Action, r.DescriptionID, r.Predictions}
+	return []string{r.ID, string(r.Category), r.Condition, r.Encoder, strconv.FormatBool(r.Solved),
+		strconv.Itoa(r.TestExact), strconv.Itoa(r.TestTotal), strconv.Itoa(r.Steps),
+		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), r.Action, r.DescriptionID, r.Predictions}
 }
 
 // resultsFormat is how the rows of Header are written and read (runner.Format), keyed by task and
@@ -353,8 +356,9 @@ func Run(o Options, report Report) (Outcome, error) {
 	}
 	run, err := runner.Run(runner.Spec[unit, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
-		Units: units, Key: unit.key, Describe: func(u unit) string { return fmt.Sprintf("task %s (%s)", u.task.ID, u.condition) },
-		Cost: func(u unit) float64 { return float64(datasets.TaskCanvas(u.task.Task)) },
+		Units: units, Key: unit.key,
+		Describe: func(u unit) string { return fmt.Sprintf("task %s (%s)", u.task.ID, u.condition) },
+		Cost:     func(u unit) float64 { return float64(datasets.TaskCanvas(u.task.Task)) },
 		Check: func(r Result, inRun bool) error {
 			if inRun && r.Condition == ConditionNL && r.Encoder != encoderName {
 				return fmt.Errorf("%s rows of encoder %s, this run uses %s", ConditionNL, r.Encoder, encoderName)
@@ -430,9 +434,10 @@ func (w *worker) Do(u unit) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	row := Result{ID: u.task.ID, Category: u.task.Category, Condition: u.condition, Solved: res.Solved, TestExact: res.TestExact,
-		TestTotal: res.TestTotal, Steps: res.TotalSteps, Seconds: res.Seconds, Canvas: res.Canvas, Action: res.Action,
-		DescriptionID: u.task.Description.ID, Predictions: arc.PredictionsJSON(res.Predictions)}
+	row := Result{ID: u.task.ID, Category: u.task.Category, Condition: u.condition, Solved: res.Solved,
+		TestExact: res.TestExact, TestTotal: res.TestTotal, Steps: res.TotalSteps, Seconds: res.Seconds,
+		Canvas: res.Canvas, Action: res.Action, DescriptionID: u.task.Description.ID,
+		Predictions: arc.PredictionsJSON(res.Predictions)}
 	if u.condition == ConditionNL {
 		row.Encoder = w.encoderName
 	}
@@ -500,7 +505,8 @@ func WriteTable(w io.Writer, summaries []Summary) {
 				fmt.Fprintf(w, " %18s", "-")
 				continue
 			}
-			fmt.Fprintf(w, " %18s", fmt.Sprintf("%.2f (%d/%d)", float64(s.Solved[c])/float64(s.Tasks[c]), s.Solved[c], s.Tasks[c]))
+			fmt.Fprintf(w, " %18s",
+				fmt.Sprintf("%.2f (%d/%d)", float64(s.Solved[c])/float64(s.Tasks[c]), s.Solved[c], s.Tasks[c]))
 		}
 		fmt.Fprintln(w)
 	}

@@ -17,7 +17,8 @@ import (
 // error naming the task and condition.
 func ResultsHTML(task Task, results []Result) (string, error) {
 	caps := []string{"test input", "expected"}
-	imgs := []image.Image{render.GridImage(render.Grid(task.Test[0].Input), 14), render.GridImage(render.Grid(task.Test[0].Output), 14)}
+	imgs := []image.Image{render.GridImage(render.Grid(task.Test[0].Input), 14),
+		render.GridImage(render.Grid(task.Test[0].Output), 14)}
 	var rows [][]string
 	for _, r := range results {
 		if r.ID != task.ID {
@@ -36,8 +37,10 @@ func ResultsHTML(task Task, results []Result) (string, error) {
 		if len(preds) > 0 && preds[0] != nil {
 			caps, imgs = append(caps, name), append(imgs, render.GridImage(render.Grid(preds[0]), 14))
 		}
-		rows = append(rows, []string{name, fmt.Sprint(r.Solved), fmt.Sprint(r.Steps), r.Action, fmt.Sprintf("%.1f s", r.Seconds)})
+		rows = append(rows, []string{name, fmt.Sprint(r.Solved), fmt.Sprint(r.Steps), r.Action,
+			fmt.Sprintf("%.1f s", r.Seconds)})
 	}
 	pictures, err := render.ImagesRowHTML(caps, imgs)
-	return render.HTMLTable([]string{"model", "solved", "steps", "action read from the gates", "time"}, rows) + pictures, err
+	return render.HTMLTable(
+		[]string{"model", "solved", "steps", "action read from the gates", "time"}, rows) + pictures, err
 }

@@ -53,9 +53,11 @@ func FindImagesDir(names []string) (string, error) {
 		looked = append(looked, fmt.Sprintf("%s (%s)", dir, describeMissing(missing, names)))
 	}
 	if venvs == 0 {
-		looked = append(looked[:1], append([]string{filepath.Join(wd, VenvImagesGlob) + " and in the directories above (no match)"}, looked[1:]...)...)
+		looked = append(looked[:1], append([]string{filepath.Join(wd, VenvImagesGlob) +
+			" and in the directories above (no match)"}, looked[1:]...)...)
 	}
-	return "", fmt.Errorf("scikit-image's sample images are not installed: looked in %s; %s", strings.Join(looked, ", "), installImages)
+	return "", fmt.Errorf("scikit-image's sample images are not installed: looked in %s; %s",
+		strings.Join(looked, ", "), installImages)
 }
 
 // ImagesDirCandidates are the directories FindImagesDir looks in after $LATFORMER_SKIMAGE_DATA, in order:

@@ -3,8 +3,8 @@
 // Package registration is our analogue of the paper's image-registration experiment (Appendix B.5,
 // Table 5). The paper's aerial and cytological image pairs (Lu et al. 2021) are not reachable here, so we
 // build pairs the same way from natural images that scikit-image ships (its sample images, from PyPI's wheel
-// in the checkout's .venv or from Debian's python3-skimage: FindImagesDir): the second "modality" is a documented intensity transform of the first, and the pair differs
-// by a translation.
+// in the checkout's .venv or from Debian's python3-skimage: FindImagesDir): the second "modality" is a
+// documented intensity transform of the first, and the pair differs by a translation.
 //
 // One registration task: a W x W window of image A at (R0, C0), and the window of image B at the same
 // place, where B is T(A) moved by (ΔR, ΔC): B(r, c) = T(A(r-ΔR, c-ΔC)). Both windows are quantized to 10
@@ -42,7 +42,8 @@ import (
 // DefaultImages are the natural (photographed or micrographed) grayscale-able images of scikit-image's
 // data used by default: textures, scenes, objects, cells and the sky; not the synthetic or binary ones.
 var DefaultImages = []string{"astronaut.png", "brick.png", "camera.png", "chelsea.png", "coffee.png", "coins.png",
-	"grass.png", "gravel.png", "hubble_deep_field.jpg", "ihc.png", "moon.png", "page.png", "retina.jpg", "rocket.jpg", "text.png"}
+	"grass.png", "gravel.png", "hubble_deep_field.jpg", "ihc.png", "moon.png", "page.png", "retina.jpg",
+	"rocket.jpg", "text.png"}
 
 // Levels is the number of intensity levels of the quantized windows (the ten ARC colors).
 const Levels = 10
@@ -275,7 +276,8 @@ func Export(dir string, pairs []Pair) error {
 	w := csv.NewWriter(f)
 	_ = w.Write([]string{"id", "image", "r0", "c0", "dr", "dc", "modality", "window"})
 	for _, p := range pairs {
-		_ = w.Write([]string{strconv.Itoa(p.ID), p.Image, strconv.Itoa(p.R0), strconv.Itoa(p.C0), strconv.Itoa(p.DR), strconv.Itoa(p.DC), p.Modality, strconv.Itoa(len(p.A))})
+		_ = w.Write([]string{strconv.Itoa(p.ID), p.Image, strconv.Itoa(p.R0), strconv.Itoa(p.C0), strconv.Itoa(p.DR),
+			strconv.Itoa(p.DC), p.Modality, strconv.Itoa(len(p.A))})
 		for suffix, win := range map[string][][]float64{"a": p.A, "b": p.B} {
 			if err := writeGray16(filepath.Join(dir, fmt.Sprintf("%03d_%s.png", p.ID, suffix)), win); err != nil {
 				f.Close()

@@ -86,13 +86,15 @@ type Result struct {
 }
 
 // Header is the first line of a results CSV.
-var Header = []string{"id", "image", "condition", "modality", "window", "dr", "dc", "est_dr", "est_dc", "rel_error", "success", "steps", "cells_right", "seconds", "action"}
+var Header = []string{"id", "image", "condition", "modality", "window", "dr", "dc", "est_dr", "est_dc",
+	"rel_error", "success", "steps", "cells_right", "seconds", "action"}
 
 // Record is r's CSV row.
 func (r Result) Record() []string {
-	return []string{strconv.Itoa(r.ID), r.Image, r.Condition, r.Modality, strconv.Itoa(r.Window), strconv.Itoa(r.DR), strconv.Itoa(r.DC),
-		strconv.Itoa(r.EstDR), strconv.Itoa(r.EstDC), strconv.FormatFloat(r.RelError, 'f', 4, 64), strconv.FormatBool(r.Success),
-		strconv.Itoa(r.Steps), strconv.FormatFloat(r.CellsRight, 'f', 4, 64), strconv.FormatFloat(r.Seconds, 'f', 2, 64), r.Action}
+	return []string{strconv.Itoa(r.ID), r.Image, r.Condition, r.Modality, strconv.Itoa(r.Window),
+		strconv.Itoa(r.DR), strconv.Itoa(r.DC), strconv.Itoa(r.EstDR), strconv.Itoa(r.EstDC),
+		strconv.FormatFloat(r.RelError, 'f', 4, 64), strconv.FormatBool(r.Success), strconv.Itoa(r.Steps),
+		strconv.FormatFloat(r.CellsRight, 'f', 4, 64), strconv.FormatFloat(r.Seconds, 'f', 2, 64), r.Action}
 }
 
 // resultsFormat is how the rows of Header are written and read (runner.Format), keyed by pair and
@@ -281,8 +283,9 @@ func register(solver *latformer.Solver, p Pair, cond string, s int) (Result, err
 		return Result{}, err
 	}
 	w := len(p.A)
-	r := Result{ID: p.ID, Image: p.Image, Condition: cond, Modality: p.Modality, Window: w, DR: p.DR, DC: p.DC, EstDR: dr, EstDC: dc,
-		Steps: sol.Fit.Steps, CellsRight: float64(right) / float64(total), Action: fmt.Sprint(sol.Action)}
+	r := Result{ID: p.ID, Image: p.Image, Condition: cond, Modality: p.Modality, Window: w, DR: p.DR, DC: p.DC,
+		EstDR: dr, EstDC: dc, Steps: sol.Fit.Steps, CellsRight: float64(right) / float64(total),
+		Action: fmt.Sprint(sol.Action)}
 	r.RelError = RelativeError(p.DR, p.DC, dr, dc, w)
 	r.Success = r.RelError < SuccessThreshold
 	r.Seconds = time.Since(start).Seconds()
@@ -362,7 +365,8 @@ var ReferenceMethods = []string{"phase_correlation", "sift"}
 // ReadReference reads the CSV of scripts/registration_reference.py (id, condition, method, est_dr,
 // est_dc, rel_error, success) into successes and registrations per "condition|method".
 func ReadReference(path string) (map[string][2]int, error) {
-	records, err := resultsfile.Read(path, []string{"id", "condition", "method", "est_dr", "est_dc", "rel_error", "success"})
+	records, err := resultsfile.Read(path, []string{"id", "condition", "method", "est_dr", "est_dc", "rel_error",
+		"success"})
 	if err != nil {
 		return nil, fmt.Errorf("%w (not a file of scripts/registration_reference.py?)", err)
 	}
@@ -411,6 +415,7 @@ func WriteTable(w io.Writer, results []Result, refs map[string][2]int) {
 				}
 			}
 		}
-		fmt.Fprintf(w, "%s **%.1f%%** (%d/%d) | %.3f | %.1f |\n", row, 100*float64(s.Successes)/float64(s.Pairs), s.Successes, s.Pairs, s.MeanCellsRight, s.MeanSeconds)
+		fmt.Fprintf(w, "%s **%.1f%%** (%d/%d) | %.3f | %.1f |\n", row, 100*float64(s.Successes)/float64(s.Pairs),
+			s.Successes, s.Pairs, s.MeanCellsRight, s.MeanSeconds)
 	}
 }

@@ -54,7 +54,8 @@ func (f Format[R]) Read(path string) ([]R, error) {
 	}
 	errs := c.bad
 	if c.old {
-		errs = append(errs, fmt.Errorf("%s: %w (%d columns, the current format has %d)", path, ErrOldFormat, c.columns, len(f.Header)))
+		errs = append(errs, fmt.Errorf("%s: %w (%d columns, the current format has %d)", path, ErrOldFormat,
+			c.columns, len(f.Header)))
 	}
 	return c.rows, errors.Join(errs...)
 }

@@ -75,7 +75,8 @@ func Merge(out string, ins []string, force, allowMissing bool) (MergeOutcome, er
 	}
 	m.Rows = len(records)
 	if len(m.Missing) > 0 && !allowMissing {
-		return m, fmt.Errorf("merge: %d of the run's %d units have no row (%s): run their shards again with --resume, or --allow-missing",
+		return m, fmt.Errorf("merge: %d of the run's %d units have no row (%s): "+
+			"run their shards again with --resume, or --allow-missing",
 			len(m.Missing), len(m.Header.Units), describeMissing(m.Missing, 10))
 	}
 	if err := resultsfile.WriteAtomic(out, files[0].header, records); err != nil {
@@ -99,7 +100,8 @@ func readShardFile(path string) (shardFile, error) {
 	var err error
 	if f.run, err = readRunFile(path); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return f, fmt.Errorf("%s has no run file %s: only the files of runs with --shard can be merged", path, RunFilePath(path))
+			return f, fmt.Errorf("%s has no run file %s: only the files of runs with --shard can be merged", path,
+				RunFilePath(path))
 		}
 		return f, err
 	}

@@ -4,7 +4,8 @@
 // (datasets.SyntheticTasks): sample efficiency (Figure 5: test accuracy against the number of training
 // pairs, for LatFormer, LatFormer without smoothing and the attention and Transformer baselines, and
 // beside them LatFormer whose gates start at the elements an exact search over the training pairs
-// determines, ModelLatFormerSearch) and robustness to noise (Table 4: LatFormer on 32 training pairs with the one-hot noise of Appendix B.4).
+// determines, ModelLatFormerSearch) and robustness to noise (Table 4: LatFormer on 32 training pairs with
+// the one-hot noise of Appendix B.4).
 //
 // A run is a list of units, one training of one model on the first n training pairs of one task, each
 // scored by its exact-match accuracy on the task's test pairs. Results go to a CSV, one row per unit as

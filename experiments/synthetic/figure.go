@@ -98,7 +98,8 @@ func WriteReach(w io.Writer, points []Point, models []string, families []dataset
 		k := p.Model + "|" + string(p.Family)
 		largest[k] = max(largest[k], p.NumTrain)
 	}
-	fmt.Fprintf(w, "| training pairs to reach %.2g mean accuracy | %s |\n|---|%s\n", target, strings.Join(models, " | "), strings.Repeat("---|", len(models)))
+	fmt.Fprintf(w, "| training pairs to reach %.2g mean accuracy | %s |\n|---|%s\n", target,
+		strings.Join(models, " | "), strings.Repeat("---|", len(models)))
 	for _, f := range families {
 		cells := make([]string, len(models))
 		ref, refOK := ExamplesToReach(points, ModelLatFormer, f, target)

@@ -95,12 +95,12 @@ var TrainingSettings = hparams.Settings{
 // on every canvas (the ARC default skips them above 9 x 9), which stop at the first restart whose hard
 // gates fit the training pairs. Chosen on the tasks of seed 1 (the runs use seed 0), canvas 10, 4 and 16
 // pairs, 2 tasks per family, against fewer restarts and against translation gates starting at 1/2, which
-// failed the scalings (the runs fitted by each: docs/sample-efficiency.md, "Protocol"). The baselines train once: they fit their
-// training pairs by memorizing them when they are few, and restarts would triple the time of the runs
-// where they do not. Figure 5 measures the network: with gate_init=search (ModelLatFormerSearch) the
-// lattice search only starts the restarts (latformer.Solver): the network predicts even where it does not
-// fit (search_fallback=false), on the canvas lattice (search_lattices=canvas), and every task trains on
-// every canvas (train_max_cells=0: the restarts too).
+// failed the scalings (the runs fitted by each: docs/sample-efficiency.md, "Protocol"). The baselines
+// train once: they fit their training pairs by memorizing them when they are few, and restarts would triple
+// the time of the runs where they do not. Figure 5 measures the network: with gate_init=search
+// (ModelLatFormerSearch) the lattice search only starts the restarts (latformer.Solver): the network
+// predicts even where it does not fit (search_fallback=false), on the canvas lattice
+// (search_lattices=canvas), and every task trains on every canvas (train_max_cells=0: the restarts too).
 var LatFormerSettings = hparams.Settings{
 	{Key: experts.ParamZeroFill, Value: false},
 	{Key: latformer.ParamRestarts, Value: 3},
@@ -132,7 +132,8 @@ func ModelSettings(name string) hparams.Settings {
 		// Without the smoothed-mask prediction: with the gates held at the search's anchored element it has
 		// nothing to find, and its blurred prediction, trained through the same head, kept the exact one from
 		// fitting (chosen on the tasks of seed 1, docs/sample-efficiency.md, "Elements that follow the input").
-		return model(false, latformer.GateInitSearch).With(hparams.Setting{Key: latformer.ParamSearchLattices, Value: experts.LatticeAnchored})
+		return model(false, latformer.GateInitSearch).With(
+			hparams.Setting{Key: latformer.ParamSearchLattices, Value: experts.LatticeAnchored})
 	}
 	return nil
 }
@@ -174,8 +175,8 @@ func Params(models []string) (hparams.Table, error) {
 // Full returns the settings of the full mode of an experiment (the numbers of docs/sample-efficiency.md
 // and docs/noise.md):
 //   - sample-efficiency: the five models of Figure 5, sizes 1, 4, 16, 64, 256 (powers of 4: the
-//     powers of 2 took too long on two cores, docs/sample-efficiency.md), canvas 10, 5 translation and 5 scaling tasks (the first of their
-//     families), the 3 rotations and 4 reflections; 300 steps.
+//     powers of 2 took too long on two cores, docs/sample-efficiency.md), canvas 10, 5 translation and
+//     5 scaling tasks (the first of their families), the 3 rotations and 4 reflections; 300 steps.
 //   - noise: LatFormer, 32 training pairs, w = 0, 0.2, 0.4, 0.6, 0.8, the same tasks and canvas.
 //
 // The canvas and the subsampling keep the run within two hours on two cores: on the pure-Go backend a
@@ -225,7 +226,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	}
 	for _, f := range o.Families {
 		if !slices.Contains(datasets.SyntheticFamilies, f) && !slices.Contains(datasets.AnchoredFamilies, f) {
-			return o, fmt.Errorf("unknown family %q: want one of %v or %v", f, datasets.SyntheticFamilies, datasets.AnchoredFamilies)
+			return o, fmt.Errorf("unknown family %q: want one of %v or %v", f, datasets.SyntheticFamilies,
+				datasets.AnchoredFamilies)
 		}
 	}
 	if len(o.Models) == 0 {
@@ -276,7 +278,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	case o.Workers < 1:
 		return o, fmt.Errorf("workers must be >= 1, got %d", o.Workers)
 	case o.Resume && o.Force:
-		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
+		return o, fmt.Errorf("resume and force contradict each other: " +
+			"resume appends to the results file, force overwrites it")
 	}
 	if o.Out == "" {
 		if o.Resume {
@@ -287,7 +290,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	for _, m := range o.Models {
 		for _, w := range o.Noise {
 			if w > 0 && !slices.Contains(latFormerModels, m) {
-				return o, fmt.Errorf("model %s: the input noise (input_noise) is built into LatFormer's embedding only; a baseline runs with noise 0", m)
+				return o, fmt.Errorf("model %s: the input noise (input_noise) is built into LatFormer's embedding "+
+					"only; a baseline runs with noise 0", m)
 			}
 			if err := o.checkSettings(m, w); err != nil {
 				return o, fmt.Errorf("model %s: %w", m, err)

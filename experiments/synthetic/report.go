@@ -17,7 +17,8 @@ func PairsHTML(pairs []datasets.CanvasPair, label string) (string, error) {
 	var caps []string
 	for i, p := range pairs {
 		in, out := p.Input, p.Output
-		imgs = append(imgs, render.GridsRow([]render.Grid{render.CellsGrid(in.Rows, in.Cols, in.Cells), render.CellsGrid(out.Rows, out.Cols, out.Cells)}, 8))
+		imgs = append(imgs, render.GridsRow([]render.Grid{render.CellsGrid(in.Rows, in.Cols, in.Cells),
+			render.CellsGrid(out.Rows, out.Cols, out.Cells)}, 8))
 		caps = append(caps, fmt.Sprintf("pair %d", i+1))
 		if label != "" {
 			caps[i] = label + ", " + caps[i]
@@ -37,11 +38,13 @@ func ResultsHTML(task datasets.SyntheticTask, results []Result) (string, error) 
 	var names []string
 	var acc [][]float64
 	for _, r := range results {
-		rows = append(rows, []string{r.Model, fmt.Sprintf("%d/%d", r.TestExact, r.TestTotal), fmt.Sprint(r.Steps), fmt.Sprint(r.Fitted), r.Action})
+		rows = append(rows, []string{r.Model, fmt.Sprintf("%d/%d", r.TestExact, r.TestTotal), fmt.Sprint(r.Steps),
+			fmt.Sprint(r.Fitted), r.Action})
 		names, acc = append(names, r.Model), append(acc, []float64{r.Accuracy})
 	}
 	n := len(task.Train)
-	chart := render.BarChartSVG(fmt.Sprintf("Test pairs predicted exactly after training on %d pair(s)", n), []string{task.Name}, names, acc)
+	chart := render.BarChartSVG(fmt.Sprintf("Test pairs predicted exactly after training on %d pair(s)", n),
+		[]string{task.Name}, names, acc)
 	return fmt.Sprintf("<p><b>%d training pair(s)</b> of %s:</p>", n, task.Name) + pairs +
 		render.HTMLTable([]string{"model", "test exact", "steps", "fitted", "learned action"}, rows) +
 		render.SVGImageHTML(chart, fmt.Sprintf("test accuracy after %d pairs", n)), nil

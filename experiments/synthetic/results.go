@@ -38,9 +38,10 @@ var Header = []string{"experiment", "model", "family", "task", "task_name", "num
 // Record is the CSV row of r.
 func (r Result) Record() []string {
 	return []string{r.Experiment, r.Model, string(r.Family), strconv.Itoa(r.Task), r.TaskName, strconv.Itoa(r.NumTrain),
-		strconv.FormatFloat(r.Noise, 'g', -1, 64), strconv.Itoa(r.Canvas), strconv.Itoa(r.TestExact), strconv.Itoa(r.TestTotal),
-		strconv.FormatFloat(r.Accuracy, 'f', 4, 64), strconv.FormatBool(r.Fitted), strconv.Itoa(r.Steps),
-		strconv.FormatFloat(r.TrainExact, 'f', 4, 64), strconv.FormatFloat(r.Seconds, 'f', 2, 64), r.Action}
+		strconv.FormatFloat(r.Noise, 'g', -1, 64), strconv.Itoa(r.Canvas), strconv.Itoa(r.TestExact),
+		strconv.Itoa(r.TestTotal), strconv.FormatFloat(r.Accuracy, 'f', 4, 64), strconv.FormatBool(r.Fitted),
+		strconv.Itoa(r.Steps), strconv.FormatFloat(r.TrainExact, 'f', 4, 64), strconv.FormatFloat(r.Seconds, 'f', 2, 64),
+		r.Action}
 }
 
 // resultsFormat is how the rows of Header are written and read (runner.Format), keyed by unit.
@@ -232,9 +233,12 @@ func WriteTable(w io.Writer, points []Point, experiment string) {
 
 // PaperTable4 is the paper's Table 4: LatFormer's mean accuracy per family at each noise level w.
 var PaperTable4 = map[float64]map[datasets.SyntheticFamily]float64{
-	0.2: {datasets.FamilyTranslation: 0.91, datasets.FamilyRotation: 1.00, datasets.FamilyReflection: 1.00, datasets.FamilyScaling: 1.00},
-	0.4: {datasets.FamilyTranslation: 0.89, datasets.FamilyRotation: 0.96, datasets.FamilyReflection: 0.96, datasets.FamilyScaling: 0.92},
-	0.6: {datasets.FamilyTranslation: 0.62, datasets.FamilyRotation: 0.69, datasets.FamilyReflection: 0.68, datasets.FamilyScaling: 0.65},
+	0.2: {datasets.FamilyTranslation: 0.91, datasets.FamilyRotation: 1.00, datasets.FamilyReflection: 1.00,
+		datasets.FamilyScaling: 1.00},
+	0.4: {datasets.FamilyTranslation: 0.89, datasets.FamilyRotation: 0.96, datasets.FamilyReflection: 0.96,
+		datasets.FamilyScaling: 0.92},
+	0.6: {datasets.FamilyTranslation: 0.62, datasets.FamilyRotation: 0.69, datasets.FamilyReflection: 0.68,
+		datasets.FamilyScaling: 0.65},
 }
 
 // Compare compares the rows of a new results file with another's (the committed one), training run by

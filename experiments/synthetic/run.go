@@ -119,7 +119,8 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Check: func(r Result, _ bool) error {
 			if r.Experiment != o.Experiment || r.Canvas != o.Canvas {
-				return fmt.Errorf("%s results on a %d x %d canvas, this run is %s on %d x %d", r.Experiment, r.Canvas, r.Canvas, o.Experiment, o.Canvas, o.Canvas)
+				return fmt.Errorf("%s results on a %d x %d canvas, this run is %s on %d x %d", r.Experiment, r.Canvas,
+					r.Canvas, o.Experiment, o.Canvas, o.Canvas)
 			}
 			return nil
 		},
@@ -171,7 +172,8 @@ func (o Options) pool() ([]datasets.Grid, error) {
 	}
 	dataDir, err := datasets.DataDir(o.DataDir)
 	if err != nil {
-		return nil, fmt.Errorf("%w (the inputs are ARC grids, as in the paper; RandomGrids / --random-grids runs without data)", err)
+		return nil, fmt.Errorf("%w (the inputs are ARC grids, as in the paper; "+
+			"RandomGrids / --random-grids runs without data)", err)
 	}
 	dir, err := datasets.ARCSplitDir(dataDir, "training")
 	if err != nil {
@@ -183,7 +185,8 @@ func (o Options) pool() ([]datasets.Grid, error) {
 	}
 	pool := datasets.GridPool(tasks)
 	if len(pool) == 0 {
-		return nil, fmt.Errorf("no ARC grids in %s (the inputs are ARC grids, as in the paper; RandomGrids / --random-grids runs without data)", dir)
+		return nil, fmt.Errorf("no ARC grids in %s (the inputs are ARC grids, as in the paper; "+
+			"RandomGrids / --random-grids runs without data)", dir)
 	}
 	return pool, nil
 }
@@ -213,8 +216,8 @@ func (wk *worker) synthetic(f datasets.SyntheticFamily, index int) (datasets.Syn
 	if wk.task.family == f && wk.task.index == index && wk.task.task.Train != nil {
 		return wk.task.task, nil
 	}
-	t, err := datasets.SyntheticTaskAt(f, index, datasets.SyntheticOptions{NumTrain: slices.Max(wk.o.Sizes), NumTest: wk.o.NumTest,
-		Seed: wk.o.Seed, Pool: wk.pool, Canvas: wk.o.Canvas})
+	t, err := datasets.SyntheticTaskAt(f, index, datasets.SyntheticOptions{NumTrain: slices.Max(wk.o.Sizes),
+		NumTest: wk.o.NumTest, Seed: wk.o.Seed, Pool: wk.pool, Canvas: wk.o.Canvas})
 	if err != nil {
 		return t, err
 	}

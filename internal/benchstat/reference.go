@@ -65,7 +65,8 @@ func StartServer(name, program string, args ...string) (*ReferenceServer, error)
 		}
 	}
 	err = s.cmd.Wait()
-	return nil, fmt.Errorf("%s --serve stopped before it was ready (%v):\n%s\n%s", s.name, err, strings.Join(all, "\n"), s.stderr.String())
+	return nil, fmt.Errorf("%s --serve stopped before it was ready (%v):\n%s\n%s", s.name, err,
+		strings.Join(all, "\n"), s.stderr.String())
 }
 
 // Pid is the script's process id.
@@ -119,6 +120,7 @@ func ParseServeTimes(line string) ([]float64, error) {
 // shownLine reports whether a reference script's output line is worth showing: its configuration, backend,
 // compile, contention and equality lines.
 func shownLine(line string) bool {
-	return strings.HasPrefix(line, "config:") || strings.HasPrefix(line, "backend:") || strings.HasPrefix(line, "compile") ||
-		strings.Contains(line, "other_procs_cores_during_timing") || strings.HasPrefix(line, "max_abs_diff_vs_dense=")
+	return strings.HasPrefix(line, "config:") || strings.HasPrefix(line, "backend:") ||
+		strings.HasPrefix(line, "compile") || strings.Contains(line, "other_procs_cores_during_timing") ||
+		strings.HasPrefix(line, "max_abs_diff_vs_dense=")
 }

@@ -119,7 +119,9 @@ func (p *Pair) Based(gather []int32, bx []int8) (total [datasets.NumTokens]int32
 // padded layout and T reads (r, c) at rowOff[r] + colSrc[c]. It returns false at the first conflict
 // (two cells with the same key and different outputs); else the token counts of g·x in the region and
 // the number of region cells where the output equals g·x.
-func (p *Pair) ScanRegion(bx []int8, rowOff, colSrc []int32, t *Table1) (ok bool, cnt [datasets.NumTokens]int32, agree int) {
+func (p *Pair) ScanRegion(
+	bx []int8, rowOff, colSrc []int32, t *Table1,
+) (ok bool, cnt [datasets.NumTokens]int32, agree int) {
 	*t = EmptyTable1
 	for _, rc := range p.Region {
 		g := bx[rowOff[rc.Row]+colSrc[rc.Col]]

@@ -33,7 +33,8 @@ func Open(path string, header []string, resume, force bool) (*csv.Writer, func()
 	}
 	f, err := os.OpenFile(path, flags, 0o644)
 	if errors.Is(err, os.ErrExist) {
-		return nil, nil, fmt.Errorf("%s already exists: resume continues it, force overwrites it, or choose another file", path)
+		return nil, nil, fmt.Errorf("%s already exists: resume continues it, force overwrites it, "+
+			"or choose another file", path)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -10,7 +10,9 @@ import "sync"
 // Run calls do(w, job) for every job on workers goroutines (w in 0..workers-1 says which worker runs
 // it; jobs are handed out in order) and done(job, result, err) after each, one call at a time (done may
 // write files and update counters without locking). It returns when every job is done.
-func Run[J, R any](workers int, jobs []J, do func(worker int, job J) (R, error), done func(job J, result R, err error)) {
+func Run[J, R any](
+	workers int, jobs []J, do func(worker int, job J) (R, error), done func(job J, result R, err error),
+) {
 	var mu sync.Mutex
 	queue := make(chan J)
 	var wg sync.WaitGroup
