@@ -180,33 +180,6 @@ func sameObjectColors(s search.Selection, inputs []datasets.Canvas) ([]int, bool
 	return first, len(first) > 0
 }
 
-// makeRunTensors makes the step inputs that do not change from step to step: the padding rows' mask
-// (ParamPadPairs > 1) and the conditioning vectors (all pairs every step). release frees them.
-func (l *Learner) makeRunTensors(run *fitRun) {
-	if l.padPairs > 1 {
-		real := make([]bool, run.batch)
-		for r := range real {
-			real[r] = r%run.pairs < run.real
-		}
-		run.rowMask = tensors.FromValue(real)
-	}
-	if l.condDim > 0 {
-		run.cond = l.condTensor(run.padded, run.copies)
-	}
-	if l.anchored {
-		run.frames = l.framesTensor(run.padded, run.copies)
-	}
-}
-
-// release frees the tensors of makeRunTensors.
-func (run *fitRun) release() {
-	for _, t := range []*tensors.Tensor{run.rowMask, run.cond, run.frames} {
-		if t != nil {
-			t.MustFinalizeAll()
-		}
-	}
-}
-
 // resetOrder starts the minibatches of a restart again from the examples' order: every restart draws
 // them from its own random stream, shuffling before its first step.
 func (run *fitRun) resetOrder() {

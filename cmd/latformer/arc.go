@@ -96,8 +96,8 @@ func runARC(args []string) error {
 			bar = startRun(info.Backend, summary, info.Selected-info.Done, "solving", run.quiet)
 		},
 		Task: func(r arc.Result, finished, total int) {
-			phases[0], phases[1] = phases[0]+r.SearchSeconds, phases[1]+r.CompileSeconds
-			phases[2] += r.Seconds - r.CompileSeconds - r.SearchSeconds
+			phases[0], phases[1] = phases[0]+r.SearchSeconds, phases[1]+r.Compile.Seconds()
+			phases[2] += r.Seconds - r.Compile.Seconds() - r.SearchSeconds
 			bar.done(taskLine(r, finished, total), finished, total)
 		},
 		Error: func(err error) { bar.warn(err) },
@@ -171,7 +171,7 @@ func taskLine(r arc.Result, finished, total int) string {
 	return fmt.Sprintf("[%d/%d] %s %-9s %-8s test %d/%d  steps %d%s  "+
 		"%.1fs (%scompile %.2fs, train+predict %.1fs)  canvas %d  %s",
 		finished, total, r.ID, r.Category, solved, r.TestExact, r.TestTotal, r.Steps, restarts, r.Seconds, search,
-		r.CompileSeconds, r.Seconds-r.CompileSeconds-r.SearchSeconds, r.Canvas, gates)
+		r.Compile.Seconds(), r.Seconds-r.Compile.Seconds()-r.SearchSeconds, r.Canvas, gates)
 }
 
 // curvesWriter opens (appending) the --curves CSV and returns the writer of its rows, safe for the workers'

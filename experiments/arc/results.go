@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/runner"
@@ -100,7 +101,7 @@ func (r Result) Record() []string {
 	return []string{r.ID, string(r.Category), strconv.FormatBool(r.Solved), strconv.Itoa(r.TestExact),
 		strconv.Itoa(r.TestTotal), strconv.Itoa(r.SizeOnly), strconv.Itoa(r.Steps),
 		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action,
-		strconv.FormatFloat(r.CompileSeconds, 'f', 2, 64),
+		strconv.FormatFloat(r.Compile.Seconds(), 'f', 2, 64),
 		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps), r.Model,
 		PredictionsJSON(r.Predictions), r.Source, r.Lattice, strconv.FormatBool(r.NetworkSolved), searchSolved, r.NetworkAction}
 }
@@ -283,11 +284,14 @@ func parseRecord(rec []string) (Result, error) {
 	}
 	r := Result{Category: datasets.Category(rec[1]), TaskResult: TaskResult{
 		ID: rec[0], Solved: boolean(2), TestExact: atoi(3), TestTotal: atoi(4), SizeOnly: atoi(5),
-		Steps: atoi(6), Seconds: secs, Canvas: atoi(8), HardGates: rec[9] == "hard", Action: rec[10]}}
+		Seconds: secs, Canvas: atoi(8), Action: rec[10]}}
+	r.Steps, r.HardGates = atoi(6), rec[9] == "hard"
 	if columns > 11 {
-		if r.CompileSeconds, err = strconv.ParseFloat(rec[11], 64); err != nil && firstErr == nil {
+		compile, err := strconv.ParseFloat(rec[11], 64)
+		if err != nil && firstErr == nil {
 			firstErr = fmt.Errorf("column %s: %q is not a number", Header[11], rec[11])
 		}
+		r.Compile = time.Duration(compile * float64(time.Second))
 	}
 	r.Restarts, r.TotalSteps = 1, r.Steps
 	if columns > 12 {

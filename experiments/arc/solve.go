@@ -20,23 +20,12 @@ type TaskResult struct {
 	// TestExact of TestTotal test outputs are exact; SizeOnly counts the wrong ones whose cells inside
 	// the expected grid are all right but whose size (the non-pad region) is wrong.
 	TestExact, TestTotal, SizeOnly int
-	// Steps of training and Seconds of the whole task (training and prediction), of which CompileSeconds
-	// went to building and compiling graphs (0 when they were reused from an earlier task, see Solver);
-	// Fitted if the model used for prediction fits the training pairs, HardGates if that model uses
-	// discretized gates.
-	Steps   int
-	Seconds float64
-	// Restarts ran (train_restarts), RestartsFitted of them fitted the training pairs with hard gates,
-	// Restart is the one used for prediction (from 0; Steps are its steps) and TotalSteps the steps of
-	// all restarts.
-	Restarts, RestartsFitted, Restart, TotalSteps int
-	CompileSeconds                                float64
-	// SearchSeconds went to the lattice search (gate_init=search; not in the CSV); Proposals restarts
-	// started at a proposal of it, and the restart used for prediction started at proposal StartedAt (from
-	// 0; -1: at the usual initialization).
-	SearchSeconds        float64
-	Proposals, StartedAt int
-	Fitted               bool
+	// FitResult is the training's (latformer.Solution.Fit: its steps, restarts, fit and compile time). The
+	// LatticeSearch model trains nothing: its top proposal counts as Fitted with HardGates.
+	latformer.FitResult
+	// Seconds is the whole task (training and prediction); SearchSeconds went to the lattice search
+	// (gate_init=search; not in the CSV).
+	Seconds, SearchSeconds float64
 	// Model is the architecture trained (latformer.Architecture.Name).
 	Model string
 	// Source says what made the predictions: SourceNetwork (the trained model) or SourceSearch (the
@@ -55,7 +44,6 @@ type TaskResult struct {
 	// NetworkAction is the group element of the network's discretized gates when the lattice search ran
 	// (Action is the top proposal's when it predicted).
 	NetworkAction string
-	HardGates     bool
 	// Canvas is the canvas side used; Action the group element read from the discretized gates for the
 	// first test input ("g1 + g2" with two actions, layers.ParamActions).
 	Canvas int
@@ -244,10 +232,7 @@ func (res *TaskResult) fill(task datasets.Task, sol latformer.Solution, test []l
 // record copies what the solution says of the training and the search into res; searchOnly: the
 // LatticeSearch model, whose top proposal counts as fitted with hard gates.
 func (res *TaskResult) record(sol latformer.Solution, searchOnly bool) {
-	fit := sol.Fit
-	res.Steps, res.Fitted, res.HardGates = fit.Steps, fit.Fitted, fit.HardGates
-	res.Restarts, res.RestartsFitted, res.Restart, res.TotalSteps = fit.Restarts, fit.RestartsFitted, fit.Restart, fit.TotalSteps
-	res.CompileSeconds, res.Proposals, res.StartedAt = fit.Compile.Seconds(), fit.Proposals, fit.StartedAt
+	res.FitResult = sol.Fit
 	if sol.Search != nil {
 		res.SearchSeconds = sol.Search.Elapsed.Seconds()
 	}
