@@ -87,7 +87,8 @@ func (l *Learner) Fit(examples []Example, search *Search, progress func(Progress
 	l.makeRunTensors(run)
 	defer run.release()
 	if res.Proposals = len(run.proposals); search != nil && !l.hasMaskExperts() {
-		return res, fmt.Errorf("latformer.Learner.Fit: a search's proposals start mask experts, and model %q has none", l.arch.Name)
+		return res, fmt.Errorf("latformer.Learner.Fit: a search's proposals start mask experts, and model %q has none",
+			l.arch.Name)
 	}
 
 	var best *restartOutcome
@@ -161,8 +162,8 @@ func (res *FitResult) keep(best *restartOutcome) {
 
 // restart runs restart r of Fit from its own initialization, with the experts' gates its entry of
 // ParamRestartExperts frees and, for r < len(run.proposals), the gates started at proposal r; else, for an
-// entry with the letter z, v or h (experts.ZeroFillFamily), the translation gates started at the centre of the zero-fill shifts
-// (experts.Expert.ZeroFillStart).
+// entry with the letter z, v or h (experts.ZeroFillFamily), the translation gates started at the centre of
+// the zero-fill shifts (experts.Expert.ZeroFillStart).
 func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 	if r > 0 {
 		if err := l.reinitialize(r); err != nil {

@@ -78,7 +78,8 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 	if err := params.CheckScope(scope); err != nil {
 		return nil, err
 	}
-	run := &fitRun{progress: progress, fitSettings: fitSettings{examples: examples, copies: max(1, param[int](scope, ParamAugment)),
+	run := &fitRun{progress: progress, fitSettings: fitSettings{
+		examples: examples, copies: max(1, param[int](scope, ParamAugment)),
 		augment: augmentOptions(scope, examples, search), maxSteps: param[int](scope, ParamSteps),
 		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
 		restarts: param[int](scope, ParamRestarts),
@@ -86,16 +87,19 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}}
 	run.margin = param[float64](scope, ParamGateInitMargin)
 	run.proposalHard = param[string](scope, ParamGateInitTrain) == ProposalTrainHard
-	if run.proposalSteps = param[int](scope, ParamHeldSteps); run.proposalSteps == 0 || run.proposalSteps > run.maxSteps {
+	if run.proposalSteps = param[int](scope, ParamHeldSteps); run.proposalSteps == 0 ||
+		run.proposalSteps > run.maxSteps {
 		run.proposalSteps = run.maxSteps
 	}
-	if run.unproposedSteps = param[int](scope, ParamUnproposedSteps); run.unproposedSteps == 0 || run.unproposedSteps > run.maxSteps || search == nil {
+	if run.unproposedSteps = param[int](scope, ParamUnproposedSteps); run.unproposedSteps == 0 ||
+		run.unproposedSteps > run.maxSteps || search == nil {
 		run.unproposedSteps = run.maxSteps
 	}
 	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
 	if search != nil {
 		if search.Expert != expert {
-			return nil, fmt.Errorf("the search's proposals are elements of another expert (grid lattice %v, anchored %v) than the learner's (%v, %v)",
+			return nil, fmt.Errorf("the search's proposals are elements of another expert "+
+				"(grid lattice %v, anchored %v) than the learner's (%v, %v)",
 				search.Expert.GridLattice, search.Expert.Anchored, expert.GridLattice, expert.Anchored)
 		}
 		run.proposals = search.Proposals[:min(len(search.Proposals), run.restarts)]
@@ -215,7 +219,9 @@ func (run *fitRun) drawMinibatch(rng *rand.Rand) {
 // marked as a hard fit, when the trained model (soft or hard gates, as exec has them) has fitted every
 // augmented copy for run.patience steps and the hard-gated model then predicts every training pair
 // exactly.
-func (l *Learner) trainPhase(run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome) (bool, error) {
+func (l *Learner) trainPhase(
+	run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome,
+) (bool, error) {
 	streak := 0
 	out.lossSum, out.lossSteps = 0, 0
 	for step := done; step < done+steps; step++ {

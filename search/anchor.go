@@ -4,10 +4,10 @@ package search
 
 // Anchors: boxes read off each input, so that one element g(x) = T(a(x)) ∘ B can follow the input. A
 // selection (selection.go) names a box of the input (its non-background, a color, its largest or smallest
-// object, the grid); a frame rule crops the input at the box of one selection, lets the base act on the crop, and places
-// the result against the box of another selection (or the canvas corner, or the crop's own place), edges
-// aligned and a constant offset added. The anchor-relative mask expert (experts.Expert.Anchored) reads the
-// same numbers (Frame) per input.
+// object, the grid); a frame rule crops the input at the box of one selection, lets the base act on the crop,
+// and places the result against the box of another selection (or the canvas corner, or the crop's own place),
+// edges aligned and a constant offset added. The anchor-relative mask expert (experts.Expert.Anchored) reads
+// the same numbers (Frame) per input.
 
 import (
 	"fmt"

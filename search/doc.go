@@ -66,11 +66,12 @@
 // object picked by a property, the odd one out among objects or panels, the grid's tile; objects.go,
 // panels.go) and its modifiers (Cell: the first cell; Mirror: the box mirrored through the grid's middle;
 // Win: a window of a fixed size at a corner; Inner: the inside). Selection.BoxOf reads its Box off an input,
-// and none where it does not single out one box (an absent color, two objects that tie). A FrameRule names a source selection (Src), a reference (Dst:
-// another selection, the canvas corner or the source box), the edges aligned (Align) and
-// an Offset, or a placement toward or up against the reference (Placement), and may up-scale by the input's
-// number of colors (ScaleByColors); its String is "crop(SRC)@DST[edges]+(dr,dc)". On an input a rule gives
-// a Frame: the source box R0, C0, H, W, the shift DR, DC that places the result, and the scaling SR x SC.
+// and none where it does not single out one box (an absent color, two objects that tie). A FrameRule names a
+// source selection (Src), a reference (Dst: another selection, the canvas corner or the source box), the
+// edges aligned (Align) and an Offset, or a placement toward or up against the reference (Placement), and may
+// up-scale by the input's number of colors (ScaleByColors); its String is "crop(SRC)@DST[edges]+(dr,dc)". On
+// an input a rule gives a Frame: the source box R0, C0, H, W, the shift DR, DC that places the result, and
+// the scaling SR x SC.
 //
 // The anchored search (proposeAnchored) tries every base on the crop at every source selection that reads
 // a box on every training input, placed at the corner or against every reference with every alignment and

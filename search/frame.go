@@ -37,7 +37,9 @@ func movedSize(g []int32, cols int) (h, w int) {
 
 // frameGather returns the gather of the element on x: cell (r, c) reads the crop's cell that the base's
 // gather on the crop (an H x W grid at the top-left) gives cell (r - DR, c - DC), -1 where none; and the frame.
-func (el frameElement) frameGather(x datasets.Canvas, cache map[string]*pairscan.PrimGather) ([]int32, Frame, bool, error) {
+func (el frameElement) frameGather(
+	x datasets.Canvas, cache map[string]*pairscan.PrimGather,
+) ([]int32, Frame, bool, error) {
 	src, ok := el.rule.Src.BoxOf(x)
 	if !ok {
 		return nil, Frame{}, false, nil
@@ -224,7 +226,8 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 	}
 	rows, cols := inputs[0].Rows, inputs[0].Cols
 	srcs, refs, boxes := frameSelections(inputs, windowSizes(outputs))
-	s := &anchoredSearch{group: group, rows: rows, cols: cols, cache: map[string]*pairscan.PrimGather{}, seen: map[uint64]int{}}
+	s := &anchoredSearch{group: group, rows: rows, cols: cols, cache: map[string]*pairscan.PrimGather{},
+		seen: map[uint64]int{}}
 	s.pairs = make([]*framePair, len(inputs))
 	for i := range inputs {
 		gp := newGridPair(inputs[i], outputs[i])
@@ -269,7 +272,8 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 					continue
 				}
 				el := frameElement{grid: base, rule: rule}
-				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind() != SelOrigin) + boolInt(rule.Offset != [2]int{}) + boolInt(rule.Src.Win[0] > 0) + boolInt(rule.Src.Tile[0] > 0)
+				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind() != SelOrigin) + boolInt(rule.Offset != [2]int{}) +
+					boolInt(rule.Src.Win[0] > 0) + boolInt(rule.Src.Tile[0] > 0)
 				gathers := make([][]int32, len(pairs))
 				for k, p := range pairs {
 					gathers[k] = make([]int32, len(p.x.Cells))
@@ -356,7 +360,8 @@ func frameRules(src Selection, refs []Selection, scales bool) []FrameRule {
 			continue
 		}
 		if ref.Kind() != SelSame && ref != src && ref.Kind() != SelGrid {
-			out = append(out, FrameRule{Src: src, Dst: ref, Place: PlaceToward}, FrameRule{Src: src, Dst: ref, Place: PlaceTouch})
+			out = append(out, FrameRule{Src: src, Dst: ref, Place: PlaceToward},
+				FrameRule{Src: src, Dst: ref, Place: PlaceTouch})
 		}
 		for al := range 16 {
 			align := [2][2]bool{{al&1 != 0, al&2 != 0}, {al&4 != 0, al&8 != 0}}
@@ -480,6 +485,8 @@ func proposeScaledByColors(s *anchoredSearch, bi int, base gridElement, src Sele
 		}
 		gathers[k] = g
 	}
-	s.add(Proposal{Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: s.group.BaseCost[bi] + 2, frame: &el}, gathers)
+	s.add(Proposal{
+		Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: s.group.BaseCost[bi] + 2, frame: &el,
+	}, gathers)
 	return nil
 }

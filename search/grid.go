@@ -44,7 +44,8 @@ func splitGridBase(b lattice.Action) (gridElement, error) {
 				return el, fmt.Errorf("%v: reflection of axis %d on a 2-D grid", b, p.Axis)
 			}
 			if el.quarter%2 != 0 {
-				return el, fmt.Errorf("%v: a reflection applied before a quarter turn is not in the grid expert's order (it turns first)", b)
+				return el, fmt.Errorf("%v: a reflection applied before a quarter turn is not in the grid expert's order "+
+					"(it turns first)", b)
 			}
 			el.flip[p.Axis] = !el.flip[p.Axis]
 		case lattice.Upscale, lattice.Downscale:
@@ -364,7 +365,10 @@ func (p *gridPair) turned(quarter int) (h, w int) {
 
 // gridProposal makes the proposal of a consistent element, and a hash of its gathers on the pairs (elements
 // with equal gathers on every pair are one proposal).
-func gridProposal(el gridElement, base, cost int, table []int8, roles *RoleTable, pairs []*gridPair, cache map[string]*pairscan.PrimGather) (Proposal, uint64, error) {
+func gridProposal(
+	el gridElement, base, cost int, table []int8, roles *RoleTable, pairs []*gridPair,
+	cache map[string]*pairscan.PrimGather,
+) (Proposal, uint64, error) {
 	h := fnv.New64a()
 	for _, p := range pairs {
 		g, err := el.gather(p.rows, p.cols, p.h, p.w, cache)

@@ -130,8 +130,8 @@ func enclosed(c datasets.Canvas, o object) []int {
 	return holes
 }
 
-// holedBox is the box of the holed object (inside false) or of the one inside a hole (inside true), among the one-color objects of
-// the foreground cells.
+// holedBox is the box of the holed object (inside false) or of the one inside a hole (inside true), among the
+// one-color objects of the foreground cells.
 func holedBox(c datasets.Canvas, fg func(int32) bool, inside bool) (Box, bool) {
 	objs := components(c, fg, true)
 	var found []Box

@@ -21,8 +21,8 @@ type member struct {
 	cells []int32
 }
 
-// objectMembers are the objects of the largest (a SelObject row) (8-connected cells that fg accepts: neither pad nor the
-// background), each of one color where mono is set (8-connected still).
+// objectMembers are the objects as the largest row (SelObject) reads them: 8-connected cells that fg
+// accepts (neither pad nor the background), each of one color where mono is set (8-connected still).
 func objectMembers(c datasets.Canvas, fg func(int32) bool, mono bool) []member {
 	objs := flood(c, fg, false, mono)
 	out := make([]member, len(objs))
@@ -266,3 +266,18 @@ func oddBox(c datasets.Canvas, s Selection, row *selector) (Box, bool) {
 	}
 	return row.odd(ms, bg)
 }
+
+// oddUnique is the odd of the unique row: the only member whose cells and colors no other has.
+func oddUnique(ms []member, _ int) (Box, bool) { return oddOne(ms, cellsKey) }
+
+// oddUniqueShape is the odd of the uniqueshape row: the only member of its shape, colors aside.
+func oddUniqueShape(ms []member, bg int) (Box, bool) { return oddOne(ms, shapeKey(bg)) }
+
+// oddSymmetric is the odd of the symmetric row: the only member that is its own mirror image.
+func oddSymmetric(ms []member, _ int) (Box, bool) { return loneWith(ms, symmetric) }
+
+// oddAsymmetric is the odd of the asymmetric row: the only member that is not its own mirror image.
+func oddAsymmetric(ms []member, _ int) (Box, bool) { return loneWith(ms, asymmetric) }
+
+// oddCommon is the odd of the common row: the first of the copies of the pattern most members share.
+func oddCommon(ms []member, _ int) (Box, bool) { return commonOne(ms, cellsKey) }

@@ -87,7 +87,8 @@ func propose(inputs, outputs []datasets.Canvas, group Group, max int, roles bool
 	s := &proposer{
 		group: group, pairs: pairs, max: max, bound: -1,
 		rowShifts: axisShifts(rows, group), colShifts: axisShifts(cols, group),
-		bx: make([][]int8, len(pairs)), totals: make([][datasets.NumTokens]int32, len(pairs)), cnts: make([][datasets.NumTokens]int32, len(pairs)),
+		bx: make([][]int8, len(pairs)), totals: make([][datasets.NumTokens]int32, len(pairs)),
+		cnts: make([][datasets.NumTokens]int32, len(pairs)),
 	}
 	for _, sh := range s.rowShifts {
 		s.rowOff = append(s.rowOff, pairscan.AxisGather(rows, cols+1, sh.Delta, sh.ZeroFill))
@@ -124,12 +125,14 @@ func propose(inputs, outputs []datasets.Canvas, group Group, max int, roles bool
 // have the size of the first.
 func canvasPairs(inputs, outputs []datasets.Canvas) ([]*pairscan.Pair, error) {
 	if len(inputs) == 0 || len(inputs) != len(outputs) {
-		return nil, fmt.Errorf("search.Propose: %d input and %d output canvases, want the same number, at least one", len(inputs), len(outputs))
+		return nil, fmt.Errorf("search.Propose: %d input and %d output canvases, want the same number, at least one",
+			len(inputs), len(outputs))
 	}
 	pairs := make([]*pairscan.Pair, len(inputs))
 	for i := range inputs {
 		if inputs[i].Rows != inputs[0].Rows || inputs[i].Cols != inputs[0].Cols {
-			return nil, fmt.Errorf("search.Propose: pair %d: canvas %dx%d, pair 0 has %dx%d", i, inputs[i].Rows, inputs[i].Cols, inputs[0].Rows, inputs[0].Cols)
+			return nil, fmt.Errorf("search.Propose: pair %d: canvas %dx%d, pair 0 has %dx%d",
+				i, inputs[i].Rows, inputs[i].Cols, inputs[0].Rows, inputs[0].Cols)
 		}
 		var err error
 		if pairs[i], err = pairscan.NewCanvasPair(inputs[i], outputs[i]); err != nil {

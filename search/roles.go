@@ -338,9 +338,11 @@ func newRolePair(p *pairscan.Pair, fixed uint16) *rolePair {
 	return rp
 }
 
-// scanRoles adds the pair's region under g = T ∘ B (bx, rowOff, colSrc as in pairscan.Pair.ScanRegion) to the role table
-// keys: false at the first conflict, else the token counts of g·x in the region.
-func scanRoles(p *pairscan.Pair, rp *rolePair, bx []int8, rowOff, colSrc []int32, keys []uint16) (bool, [datasets.NumTokens]int32) {
+// scanRoles adds the pair's region under g = T ∘ B (bx, rowOff, colSrc as in pairscan.Pair.ScanRegion) to
+// the role table keys: false at the first conflict, else the token counts of g·x in the region.
+func scanRoles(
+	p *pairscan.Pair, rp *rolePair, bx []int8, rowOff, colSrc []int32, keys []uint16,
+) (bool, [datasets.NumTokens]int32) {
 	var cnt [datasets.NumTokens]int32
 	for idx, rc := range p.Region {
 		g := bx[rowOff[rc.Row]+colSrc[rc.Col]]

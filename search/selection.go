@@ -102,13 +102,15 @@ var selectors = []selector{
 		doc: "the one-color object with a hole (b9b7f026; with inside, the family of rings and what they hold)"},
 	{kind: SelObject, name: "inside", mods: objectMods, box: holed(true),
 		doc: "the one-color object lying in another's hole (d9fac9be; see holed)"},
-	{kind: SelOdd, name: "unique", mods: objectMods, odd: func(ms []member, _ int) (Box, bool) { return oddOne(ms, cellsKey) },
+	{kind: SelOdd, name: "unique", mods: objectMods, odd: oddUnique,
 		doc: "the only object or panel whose cells and colors no other has (88a62173, 2dc579da)"},
 	{kind: SelObject, name: "rect", mods: objectMods, box: foreground(rectBox),
 		doc: "the largest filled one-color rectangle, the solid block among noise (91714a58)"},
-	{kind: SelTile, name: "tile", mods: modWindow, box: func(c datasets.Canvas, _ Selection) (Box, bool) { return tileBox(c) },
+	{kind: SelTile, name: "tile", mods: modWindow,
+		box: func(c datasets.Canvas, _ Selection) (Box, bool) { return tileBox(c) },
 		doc: "the grid's repeating unit (7b7f7511)"},
-	{kind: SelColor, name: "rarest", mods: objectMods, box: func(c datasets.Canvas, _ Selection) (Box, bool) { return rarestBox(c) },
+	{kind: SelColor, name: "rarest", mods: objectMods,
+		box: func(c datasets.Canvas, _ Selection) (Box, bool) { return rarestBox(c) },
 		doc: "the color with the fewest cells, the odd color out (0b148d64, 32597951, c909285e)"},
 	{kind: SelColor, name: "color", colored: true, mods: objectMods | modMirror,
 		box: func(c datasets.Canvas, s Selection) (Box, bool) {
@@ -118,15 +120,16 @@ var selectors = []selector{
 	{kind: SelObject, name: "most", colored: true, mods: objectMods,
 		box: func(c datasets.Canvas, s Selection) (Box, bool) { return mostOfBox(c, s.Color) },
 		doc: "the block with the most cells of one color (8efcae92, ae4f1146, e50d258f)"},
-	{kind: SelOdd, name: "uniqueshape", mods: objectMods, odd: func(ms []member, bg int) (Box, bool) { return oddOne(ms, shapeKey(bg)) },
+	{kind: SelOdd, name: "uniqueshape", mods: objectMods, odd: oddUniqueShape,
 		doc: "the only object or panel of its shape, colors aside (a87f7484; with unique, the odd one out)"},
-	{kind: SelOdd, name: "symmetric", mods: objectMods, odd: func(ms []member, _ int) (Box, bool) { return loneWith(ms, symmetric) },
+	{kind: SelOdd, name: "symmetric", mods: objectMods, odd: oddSymmetric,
 		doc: "the only object or panel that is its own mirror image (72ca375d; with asymmetric)"},
-	{kind: SelOdd, name: "asymmetric", mods: objectMods, odd: func(ms []member, _ int) (Box, bool) { return loneWith(ms, asymmetric) },
+	{kind: SelOdd, name: "asymmetric", mods: objectMods, odd: oddAsymmetric,
 		doc: "the only object or panel that is not (662c240a; with symmetric)"},
-	{kind: SelOdd, name: "common", mods: objectMods, mono: true, odd: func(ms []member, _ int) (Box, bool) { return commonOne(ms, cellsKey) },
+	{kind: SelOdd, name: "common", mods: objectMods, mono: true, odd: oddCommon,
 		doc: "the first of the copies of the pattern most one-color objects or panels share (39a8645d)"},
-	{kind: SelSame, name: "same", doc: "the source box itself: the result stays in place (1b60fb0c, 32597951, 6d75e8bb, 91714a58, a416b8f3, ...)"},
+	{kind: SelSame, name: "same",
+		doc: "the source box itself: the result stays in place (1b60fb0c, 32597951, 6d75e8bb, 91714a58, a416b8f3, ...)"},
 }
 
 // objectMods are the modifiers of the rows that pick one thing: its first cell, a window, its inside.
@@ -505,7 +508,9 @@ func gridBox(c datasets.Canvas, _ Selection) (Box, bool) {
 
 // foreground is the box function of a row that reads the foreground cells (neither pad nor the
 // background) with f; none where the background is a tie.
-func foreground(f func(c datasets.Canvas, fg func(int32) bool) (Box, bool)) func(datasets.Canvas, Selection) (Box, bool) {
+func foreground(
+	f func(c datasets.Canvas, fg func(int32) bool) (Box, bool),
+) func(datasets.Canvas, Selection) (Box, bool) {
 	return func(c datasets.Canvas, _ Selection) (Box, bool) {
 		bg := Background(c)
 		if bg < 0 {

@@ -31,20 +31,22 @@ import (
 // whether the lattice search's top proposal solves it (with gate_init=search; empty when the search found
 // no element or did not run), whoever predicted; network_action the element of the network's
 // discretized gates (for the first test input) when the search ran, whoever predicted.
-var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds", "canvas", "gates", "predicted_action", "compile_seconds",
-	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions", "source", "lattice", "network_solved", "search_solved", "network_action"}
+var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds",
+	"canvas", "gates", "predicted_action", "compile_seconds",
+	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions", "source", "lattice",
+	"network_solved", "search_solved", "network_action"}
 
-// oldHeaders are the other headers ReadResults reads: the first 11, 12, 16, 17, 18 or 21 columns of Header. A
-// row of such a file reads as the current format with the missing columns filled in: compile_seconds
-// 0; restarts 1, restarts_fitted 0, restart 0 and total_steps equal to steps (one training run); model
-// latformer; no predictions; source "search" for the lattice_search model, else "network"; lattice
-// empty; network_solved as solved, false for lattice_search; search_solved empty (parseRecord). A resumed run rewrites such a file in the current format before appending to it
-// (runner.Run).
+// oldHeaders are the other headers ReadResults reads: the first 11, 12, 16, 17, 18 or 21 columns of
+// Header. A row of such a file reads as the current format with the missing columns filled in:
+// compile_seconds 0; restarts 1, restarts_fitted 0, restart 0 and total_steps equal to steps (one training
+// run); model latformer; no predictions; source "search" for the lattice_search model, else "network";
+// lattice empty; network_solved as solved, false for lattice_search; search_solved empty (parseRecord). A
+// resumed run rewrites such a file in the current format before appending to it (runner.Run).
 var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16], Header[:17], Header[:18], Header[:21]}
 
 // resultsFormat is how the rows of Header are written and read (runner.Format), a task's key its id.
-var resultsFormat = runner.Format[Result]{Header: Header, OldHeaders: oldHeaders, Record: Result.Record, Parse: parseRecord,
-	Key: func(r Result) string { return r.ID }}
+var resultsFormat = runner.Format[Result]{Header: Header, OldHeaders: oldHeaders, Record: Result.Record,
+	Parse: parseRecord, Key: func(r Result) string { return r.ID }}
 
 // PaperTable2 holds the paper's Table 2 for reference: the solved fractions of LatFormer and of the
 // best search over a hand-engineered DSL, per category.
@@ -102,8 +104,9 @@ func (r Result) Record() []string {
 		strconv.Itoa(r.TestTotal), strconv.Itoa(r.SizeOnly), strconv.Itoa(r.Steps),
 		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.Canvas), gates, r.Action,
 		strconv.FormatFloat(r.Compile.Seconds(), 'f', 2, 64),
-		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps), r.Model,
-		PredictionsJSON(r.Predictions), r.Source, r.Lattice, strconv.FormatBool(r.NetworkSolved), searchSolved, r.NetworkAction}
+		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps),
+		r.Model, PredictionsJSON(r.Predictions), r.Source, r.Lattice, strconv.FormatBool(r.NetworkSolved), searchSolved,
+		r.NetworkAction}
 }
 
 // PredictionsJSON is the predictions column: the grids as JSON, "" for none.
@@ -165,7 +168,8 @@ func ReadResultsFor(path, command string) (map[string]Result, string) {
 		}
 	}
 	if len(skipped) > 0 {
-		return rows, fmt.Sprintf("%s: %d line(s) skipped, the other %d rows read: %s", path, len(skipped), len(rows), strings.Join(skipped, "; "))
+		return rows, fmt.Sprintf("%s: %d line(s) skipped, the other %d rows read: %s",
+			path, len(skipped), len(rows), strings.Join(skipped, "; "))
 	}
 	return rows, ""
 }
@@ -230,7 +234,8 @@ func WriteTable(w io.Writer, summaries []CategorySummary) { WriteModelTable(w, s
 // in the paper (PaperBaselines) it adds that row as a last column, "-" where the paper has none.
 func WriteModelTable(w io.Writer, summaries []CategorySummary, model string) {
 	baseline, hasRow := PaperBaselines[model]
-	fmt.Fprintf(w, "%-22s %6s %7s %8s %10s %12s %12s", "category", "tasks", "solved", "fraction", "size-only", "paper LatF.", "paper DSL")
+	fmt.Fprintf(w, "%-22s %6s %7s %8s %10s %12s %12s",
+		"category", "tasks", "solved", "fraction", "size-only", "paper LatF.", "paper DSL")
 	if hasRow {
 		fmt.Fprintf(w, " %16s", "paper "+model)
 	}
@@ -241,7 +246,8 @@ func WriteModelTable(w io.Writer, summaries []CategorySummary, model string) {
 		if paper[0] > 0 {
 			ref = [2]string{fmt.Sprintf("%.3f", paper[0]), fmt.Sprintf("%.3f", paper[1])}
 		}
-		fmt.Fprintf(w, "%-22s %6d %7d %8.3f %10d %12s %12s", CategoryTitle[s.Category], s.Tasks, s.Solved, s.Fraction(), s.SizeOnly, ref[0], ref[1])
+		fmt.Fprintf(w, "%-22s %6d %7d %8.3f %10d %12s %12s",
+			CategoryTitle[s.Category], s.Tasks, s.Solved, s.Fraction(), s.SizeOnly, ref[0], ref[1])
 		if hasRow {
 			cell := "-"
 			if v, ok := baseline[s.Category]; ok {

@@ -65,7 +65,10 @@ type TaskResult struct {
 // included, and the predicted grid is the non-pad region (datasets.Canvas.Grid). settings are extra
 // hyperparameters (latformer.ParseSettings), cond an optional conditioning vector shared by all pairs (nil for
 // none). progress, if not nil, gets the training progress. A Solver solves many tasks faster.
-func SolveTask(backend compute.Backend, task datasets.Task, settings hparams.Settings, canvas int, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
+func SolveTask(
+	backend compute.Backend, task datasets.Task, settings hparams.Settings, canvas int, cond []float32,
+	progress func(latformer.Progress),
+) (TaskResult, error) {
 	s, err := NewSolver(backend, settings, SolverOptions{Canvas: canvas})
 	if err != nil {
 		return TaskResult{ID: task.ID}, err
@@ -193,7 +196,9 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 // fill records the solution of the task (its test examples test) in res: what the training and the search
 // did, the predictions and their scores, the network's and the top proposal's outcomes, and the second
 // guesses; searchOnly: the LatticeSearch model.
-func (res *TaskResult) fill(task datasets.Task, sol latformer.Solution, test []latformer.Example, searchOnly bool) error {
+func (res *TaskResult) fill(
+	task datasets.Task, sol latformer.Solution, test []latformer.Example, searchOnly bool,
+) error {
 	res.record(sol, searchOnly)
 	if sol.Top != nil && !searchOnly {
 		// Both predicted: the network's and the top proposal's (element and generalized table) outcomes are

@@ -130,7 +130,8 @@ func (o SolveOptions) withDefaults(now time.Time) (SolveOptions, error) {
 	case o.Steps < 0:
 		return o, fmt.Errorf("steps must be >= 0")
 	case o.Resume && o.Force:
-		return o, fmt.Errorf("resume and force contradict each other: resume appends to the results file, force overwrites it")
+		return o, fmt.Errorf("resume and force contradict each other: " +
+			"resume appends to the results file, force overwrites it")
 	case o.Save != "" && o.Load != "":
 		return o, fmt.Errorf("save and load exclude each other: a loaded solution is saved already")
 	}
@@ -173,8 +174,8 @@ func SolveRun(o SolveOptions, report SolveReport) (SolveOutcome, error) {
 	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
 	solverOpts := SolverOptions{Canvas: o.Canvas, Reuse: true, Architecture: arch, SearchOnly: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Solved]{
-		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
-		Units: o.Tasks, Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },
+		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, Units: o.Tasks,
+		Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },
 		Cost: func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
 		Check: func(r Solved, inRun bool) error {
 			if inRun && o.Load == "" && r.Model != o.Model {
