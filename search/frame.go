@@ -157,27 +157,26 @@ func frameSelections(inputs []datasets.Canvas, wins [][2]int) (srcs, refs []Sele
 				mirrored = append(mirrored, ms)
 			}
 		}
-		for _, win := range wins {
-			for corner := range 4 {
-				if row.mods&modWindow == 0 {
-					break
-				}
-				ws := Selection{row: s.row, Color: s.Color, Win: win, Corner: corner}
-				smaller := false
-				if !keep(ws, func(x datasets.Canvas, b Box) (Box, bool) {
-					wb, ok := ws.modify(x, b)
-					smaller = smaller || wb != b
-					return wb, ok
-				}) {
-					continue
-				}
-				if !smaller {
-					for i := range boxes {
-						delete(boxes[i], ws) // the box itself on every input: no window
+		if row.mods&modWindow != 0 {
+			for _, win := range wins {
+				for corner := range 4 {
+					ws := Selection{row: s.row, Color: s.Color, Win: win, Corner: corner}
+					smaller := false
+					if !keep(ws, func(x datasets.Canvas, b Box) (Box, bool) {
+						wb, ok := ws.modify(x, b)
+						smaller = smaller || wb != b
+						return wb, ok
+					}) {
+						continue
 					}
-					continue
+					if !smaller {
+						for i := range boxes {
+							delete(boxes[i], ws) // the box itself on every input: no window
+						}
+						continue
+					}
+					windows = append(windows, ws)
 				}
-				windows = append(windows, ws)
 			}
 		}
 	}
