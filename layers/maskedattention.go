@@ -46,7 +46,7 @@ func MaskedAttentionCore(query, key, value, mask *Node) *Node {
 	dims := query.Shape().Dimensions
 	batch := dims[0]
 	checkMaskShape(mask, batch, dims[1], dims[2], key.Shape().Dimensions[2])
-	return fastgraph.InBatchChunks(batch, productSizes(query, key, value, nil), func(lo, hi int) []*Node {
+	return fastgraph.InBatchChunks(batch, weightBytes(query, key), func(lo, hi int) []*Node {
 		cut := func(x *Node) *Node { return sliceBatch(x, batch, lo, hi) }
 		m := mask
 		if m.Rank() >= 3 {
@@ -78,7 +78,7 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 			exceptions.Panicf("MaskedAttentionCoreFactored: mask batch %d, query batch %d", b, batch)
 		}
 	}
-	return fastgraph.InBatchChunks(batch, productSizes(query, key, value, masks), func(lo, hi int) []*Node {
+	return fastgraph.InBatchChunks(batch, weightBytes(query, key), func(lo, hi int) []*Node {
 		ms := make([]coreMask, len(masks))
 		for i, m := range masks {
 			if hi-lo < batch {
@@ -95,25 +95,11 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 	})
 }
 
-// productSizes returns the sizes (M·N·K) of the matrix products the attention computes per example,
-// for fastgraph.InBatchChunks: together, over its heads, n² times the key dimension and the value
-// dimension + 1 and, for each factored mask, n² times its number of terms T (the dense mask from the
-// factors and the factors' gradients, once for all heads); each on its own, Rows³ for each term with
-// rotation (Row J, LatticeMask.Factors).
-func productSizes(query, key, value *Node, masks []*experts.LatticeMask) fastgraph.BatchProducts {
+// weightBytes is the size of the attention weights of one example, [heads, queryLen, keyLen], for
+// fastgraph.InBatchChunks.
+func weightBytes(query, key *Node) int {
 	dims := query.Shape().Dimensions
-	n2 := dims[2] * key.Shape().Dimensions[2]
-	sizes := fastgraph.BatchProducts{
-		Together: []int{dims[1] * n2 * dims[3], dims[1] * n2 * (value.Shape().Dimensions[3] + 1)}}
-	for _, m := range masks {
-		sizes.Together = append(sizes.Together, n2*len(m.Terms))
-		for _, t := range m.Terms {
-			if t.Rotate {
-				sizes.Each = append(sizes.Each, m.Rows*m.Rows*m.Rows)
-			}
-		}
-	}
-	return sizes
+	return dims[1] * dims[2] * key.Shape().Dimensions[2] * query.DType().Size()
 }
 
 // sliceBatch returns examples lo, ..., hi-1 of x, or x itself when that is the whole batch or when x has a

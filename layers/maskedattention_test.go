@@ -388,32 +388,3 @@ func TestMaskedAttentionMaskShapeErrors(t *testing.T) {
 		}
 	}
 }
-
-// TestSameKernels checks when the attention is computed on slices of the batch: only where every matrix
-// product stays on its side of the Go backend's small/large kernel threshold, so that the values are those
-// of the whole batch to the last bit.
-func TestSameKernels(t *testing.T) {
-	for _, c := range []struct {
-		batch, side, heads, terms int
-		want                      bool
-	}{
-		{16, 30, 1, 2, true},   // make bench: every product large, also in a slice of 8
-		{30, 17, 1, 2, false},  // an ARC task: the mask's products (15·289²·2 < 4M) would turn small in a slice
-		{30, 10, 1, 2, false},  // canvas 10: the attention's products are large for 30 examples, small for 15
-		{4, 3, 1, 2, true},     // tiny: every product small, sliced or not
-		{40, 30, 1, 4, true},   // smoothing: T = 4
-		{2, 30, 1, 2, false},   // two examples at canvas 30: the mask products of one (900²·2 < 4M) would turn small
-		{200, 30, 1, 2, false}, // Row J of the rotation term: 200·30³ is large, 100·30³ small
-	} {
-		n := c.side * c.side
-		g := NewGraph(testutil.Backend(t), "sizes")
-		q := Parameter(g, "q", shapes.Make(dtypes.Float32, c.batch, c.heads, n, 32))
-		terms := make([]experts.MaskTerm, c.terms)
-		terms[c.terms-1].Rotate = true
-		got := fastgraph.SameKernels(c.batch, productSizes(q, q, q, []*experts.LatticeMask{{Rows: c.side, Cols: c.side, Terms: terms}}))
-		if got != c.want {
-			t.Errorf("batch %d, canvas %d, %d terms: SameKernels %v, want %v", c.batch, c.side, c.terms, got, c.want)
-		}
-		g.Finalize()
-	}
-}

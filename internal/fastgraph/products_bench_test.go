@@ -173,3 +173,48 @@ func BenchmarkKroneckerTerms(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMaskFactors: the dense lattice mask of one term from its factors and the two products of its
+// gradient (b = 16, T = 1 term), at canvas 10, 20 and 30: per query cell (the layout before #63:
+// [b, i, j, ·, T] factors, n products of [l × T]·[T × l]) against one product per example and outer query
+// axis (experts.FactorGroup: L [b, p, x, T] broadcast over o, R [b, o, y, T]).
+func BenchmarkMaskFactors(b *testing.B) {
+	be, err := backend.New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const B, T = 16, 1
+	for _, s := range []int{10, 20, 30} {
+		cell, cellR, dm := randT(B, s, s, s, T), randT(B, s, s, s, T), randT(B, s, s, s, s)
+		l, r := randT(B, s, s, T), randT(B, s, s, T)
+		bcast := func(l *Node) *Node {
+			d := l.Shape().Dimensions
+			return BroadcastToDims(Reshape(l, d[0], 1, d[1], d[2], d[3]), d[0], s, d[1], d[2], d[3])
+		}
+		for name, f := range map[string]func(cell, cellR, l, r, dm *Node) *Node{
+			"per-cell/forward": func(cell, cellR, l, r, dm *Node) *Node {
+				return DotGeneral(cell, []int{4}, []int{0, 1, 2}, cellR, []int{4}, []int{0, 1, 2})
+			},
+			"per-cell/backward": func(cell, cellR, l, r, dm *Node) *Node {
+				dl := DotGeneral(dm, []int{4}, []int{0, 1, 2}, cellR, []int{3}, []int{0, 1, 2})
+				dr := DotGeneral(TransposeAllDims(cell, 0, 1, 2, 4, 3), []int{4}, []int{0, 1, 2}, dm, []int{3}, []int{0, 1, 2})
+				return Add(ReduceAllSum(dl), ReduceAllSum(dr))
+			},
+			"by-axis/forward": func(cell, cellR, l, r, dm *Node) *Node {
+				return DotGeneral(bcast(l), []int{4}, []int{0, 1}, r, []int{3}, []int{0, 1})
+			},
+			"by-axis/backward": func(cell, cellR, l, r, dm *Node) *Node {
+				dl := ReduceSum(DotGeneral(dm, []int{4}, []int{0, 1}, r, []int{2}, []int{0, 1}), 1)
+				dr := DotGeneral(bcast(TransposeAllDims(l, 0, 3, 1, 2)), []int{3, 4}, []int{0, 1}, dm, []int{2, 3}, []int{0, 1})
+				return Add(ReduceAllSum(dl), ReduceAllSum(dr))
+			},
+		} {
+			exec := MustNewExec(be, f)
+			b.Run(fmt.Sprintf("canvas=%d/%s", s, name), func(b *testing.B) {
+				for b.Loop() {
+					exec.MustExec(cell, cellR, l, r, dm)[0].FinalizeAll()
+				}
+			})
+		}
+	}
+}
