@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 )
 
 var commands = []struct {
@@ -67,8 +68,9 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-17s %s\n", c.name, c.help)
 	}
 	fmt.Fprintf(w, "\nRun 'latformer <command> -h' for the flags of a command.\n"+
-		"The backend is GoMLX's pure-Go backend (graph nodes in parallel, every core on each matrix product) "+
-		"unless $GOMLX_BACKEND selects another.\n")
+		"The backend is $GOMLX_BACKEND when set, else XLA's CPU plugin when it is installed, else GoMLX's "+
+		"pure-Go backend (graph nodes in parallel, every core on each matrix product).\n"+
+		"$LATFORMER_CPUPROFILE=FILE writes a CPU profile of the command to FILE (go tool pprof).\n")
 }
 
 // usageError is a command-line mistake (unknown flag, bad value): exit status 2, after the usage.
@@ -137,6 +139,17 @@ func parseFlagsArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 // exitCode runs a command and maps its error to the exit status: 0 on success or help, 2 for usage
 // errors (with the command's usage), 1 otherwise.
 func exitCode(name string, run func([]string) error, args []string) int {
+	if path := os.Getenv("LATFORMER_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "latformer %s: $LATFORMER_CPUPROFILE: %v\n", name, err)
+			return 1
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 	err := run(args)
 	var ue usageError
 	switch {

@@ -174,16 +174,18 @@ func BenchmarkKroneckerTerms(b *testing.B) {
 	}
 }
 
-// BenchmarkMaskFactors: the dense lattice mask of one term from its factors and the two products of its
-// gradient (b = 16, T = 1 term), at canvas 10, 20 and 30: per query cell (the layout before #63:
-// [b, i, j, ·, T] factors, n products of [l × T]·[T × l]) against one product per example and outer query
-// axis (experts.FactorGroup: L [b, p, x, T] broadcast over o, R [b, o, y, T]).
+// BenchmarkMaskFactors: the dense lattice mask from its factors (T = 2 terms, b = 16) and the two products of its
+// gradient, at canvas 10, 20 and 30, in three layouts: per query cell on the whole batch (before #63: n products of
+// [l × T]·[T × l] per example); the same in 8 slices of 2 examples, as the attention computes it since #63
+// (fastgraph.InBatchChunks at canvas 30); and one product per example and outer query axis, with L [b, p, x, T]
+// broadcast over o (the by-axis layout, measured and not taken: each term group then needs its own query order).
+// Each variant returns its outputs, so no extra pass over them is timed.
 func BenchmarkMaskFactors(b *testing.B) {
 	be, err := backend.New()
 	if err != nil {
 		b.Fatal(err)
 	}
-	const B, T = 16, 1
+	const B, T, slices = 16, 2, 8
 	for _, s := range []int{10, 20, 30} {
 		cell, cellR, dm := randT(B, s, s, s, T), randT(B, s, s, s, T), randT(B, s, s, s, s)
 		l, r := randT(B, s, s, T), randT(B, s, s, T)
@@ -191,28 +193,50 @@ func BenchmarkMaskFactors(b *testing.B) {
 			d := l.Shape().Dimensions
 			return BroadcastToDims(Reshape(l, d[0], 1, d[1], d[2], d[3]), d[0], s, d[1], d[2], d[3])
 		}
-		for name, f := range map[string]func(cell, cellR, l, r, dm *Node) *Node{
-			"per-cell/forward": func(cell, cellR, l, r, dm *Node) *Node {
-				return DotGeneral(cell, []int{4}, []int{0, 1, 2}, cellR, []int{4}, []int{0, 1, 2})
+		forward := func(cell, cellR *Node) *Node {
+			return DotGeneral(cell, []int{4}, []int{0, 1, 2}, cellR, []int{4}, []int{0, 1, 2})
+		}
+		backward := func(cell, cellR, dm *Node) []*Node {
+			dl := DotGeneral(dm, []int{4}, []int{0, 1, 2}, cellR, []int{3}, []int{0, 1, 2})
+			dr := DotGeneral(TransposeAllDims(cell, 0, 1, 2, 4, 3), []int{4}, []int{0, 1, 2}, dm, []int{3}, []int{0, 1, 2})
+			return []*Node{dl, dr}
+		}
+		sliced := func(f func(xs ...*Node) []*Node, xs ...*Node) []*Node {
+			var outs []*Node
+			for k := range slices {
+				cut := make([]*Node, len(xs))
+				for i, x := range xs {
+					cut[i] = Slice(x, AxisRange(k*B/slices, (k+1)*B/slices))
+				}
+				outs = append(outs, f(cut...)...)
+			}
+			return outs
+		}
+		for name, f := range map[string]func(cell, cellR, l, r, dm *Node) []*Node{
+			"per-cell/forward": func(cell, cellR, l, r, dm *Node) []*Node { return []*Node{forward(cell, cellR)} },
+			"per-cell/backward": func(cell, cellR, l, r, dm *Node) []*Node { return backward(cell, cellR, dm) },
+			"per-cell-8-slices/forward": func(cell, cellR, l, r, dm *Node) []*Node {
+				return sliced(func(xs ...*Node) []*Node { return []*Node{forward(xs[0], xs[1])} }, cell, cellR)
 			},
-			"per-cell/backward": func(cell, cellR, l, r, dm *Node) *Node {
-				dl := DotGeneral(dm, []int{4}, []int{0, 1, 2}, cellR, []int{3}, []int{0, 1, 2})
-				dr := DotGeneral(TransposeAllDims(cell, 0, 1, 2, 4, 3), []int{4}, []int{0, 1, 2}, dm, []int{3}, []int{0, 1, 2})
-				return Add(ReduceAllSum(dl), ReduceAllSum(dr))
+			"per-cell-8-slices/backward": func(cell, cellR, l, r, dm *Node) []*Node {
+				return sliced(func(xs ...*Node) []*Node { return backward(xs[0], xs[1], xs[2]) }, cell, cellR, dm)
 			},
-			"by-axis/forward": func(cell, cellR, l, r, dm *Node) *Node {
-				return DotGeneral(bcast(l), []int{4}, []int{0, 1}, r, []int{3}, []int{0, 1})
+			"by-axis/forward": func(cell, cellR, l, r, dm *Node) []*Node {
+				return []*Node{DotGeneral(bcast(l), []int{4}, []int{0, 1}, r, []int{3}, []int{0, 1})}
 			},
-			"by-axis/backward": func(cell, cellR, l, r, dm *Node) *Node {
-				dl := ReduceSum(DotGeneral(dm, []int{4}, []int{0, 1}, r, []int{2}, []int{0, 1}), 1)
-				dr := DotGeneral(bcast(TransposeAllDims(l, 0, 3, 1, 2)), []int{3, 4}, []int{0, 1}, dm, []int{2, 3}, []int{0, 1})
-				return Add(ReduceAllSum(dl), ReduceAllSum(dr))
+			"by-axis/backward": func(cell, cellR, l, r, dm *Node) []*Node {
+				d := Reshape(dm, B, s, s, s, s)
+				dl := ReduceSum(DotGeneral(d, []int{4}, []int{0, 1}, r, []int{2}, []int{0, 1}), 1)
+				dr := DotGeneral(bcast(TransposeAllDims(l, 0, 3, 1, 2)), []int{3, 4}, []int{0, 1}, d, []int{2, 3}, []int{0, 1})
+				return []*Node{dl, dr}
 			},
 		} {
 			exec := MustNewExec(be, f)
 			b.Run(fmt.Sprintf("canvas=%d/%s", s, name), func(b *testing.B) {
 				for b.Loop() {
-					exec.MustExec(cell, cellR, l, r, dm)[0].FinalizeAll()
+					for _, o := range exec.MustExec(cell, cellR, l, r, dm) {
+						o.FinalizeAll()
+					}
 				}
 			})
 		}
