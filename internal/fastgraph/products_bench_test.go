@@ -213,7 +213,7 @@ func BenchmarkMaskFactors(b *testing.B) {
 			return outs
 		}
 		for name, f := range map[string]func(cell, cellR, l, r, dm *Node) []*Node{
-			"per-cell/forward": func(cell, cellR, l, r, dm *Node) []*Node { return []*Node{forward(cell, cellR)} },
+			"per-cell/forward":  func(cell, cellR, l, r, dm *Node) []*Node { return []*Node{forward(cell, cellR)} },
 			"per-cell/backward": func(cell, cellR, l, r, dm *Node) []*Node { return backward(cell, cellR, dm) },
 			"per-cell-8-slices/forward": func(cell, cellR, l, r, dm *Node) []*Node {
 				return sliced(func(xs ...*Node) []*Node { return []*Node{forward(xs[0], xs[1])} }, cell, cellR)
