@@ -84,11 +84,11 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 			if hi-lo < batch {
 				m = m.SliceBatch(lo, hi)
 			}
-			l, r := m.Factors()
+			l, rT := m.Factors()
 			if l.DType() != query.DType() {
-				l, r = ConvertDType(l, query.DType()), ConvertDType(r, query.DType())
+				l, rT = ConvertDType(l, query.DType()), ConvertDType(rT, query.DType())
 			}
-			ms[i] = coreMask{l: l, r: r, rows: m.Rows, cols: m.Cols}
+			ms[i] = coreMask{l: l, rT: rT, rows: m.Rows, cols: m.Cols}
 		}
 		cut := func(x *Node) *Node { return sliceBatch(x, batch, lo, hi) }
 		return maskedAttentionCore(cut(query), cut(key), cut(value), ms)
@@ -127,9 +127,9 @@ func checkAttentionShapes(query, key, value *Node) {
 }
 
 // coreMask is one mask of maskedAttentionCore: dense (any shape of MaskedAttentionCore) or factored,
-// M[b, (i,j), (c,e)] = Σ_t l[b,i,j,c,t]·r[b,i,j,e,t] on a rows x cols lattice (LatticeMask.Factors).
+// M[b, (i,j), (c,e)] = Σ_t l[b,i,j,c,t]·rT[b,i,j,t,e] on a rows x cols lattice (LatticeMask.Factors).
 type coreMask struct {
-	dense, l, r *Node
+	dense, l, rT *Node
 	rows, cols  int
 }
 
@@ -142,7 +142,7 @@ type coreMask struct {
 // Backward from dout_m:  dN_m = dout_m / s_m,  ds_m = -rowsum(dN_m ⊙ out_m) (0 where s_m = 0),
 // dA_m = [dN_m, ds_m] [V, 1]ᵀ,  d[V, 1] += A_mᵀ [dN_m, ds_m],  dM_m = P ⊙ dA_m,  dS += A_m ⊙ dA_m
 // (= P ⊙ dP, see MaskedAttentionCore),  dQ = dS K/√d,  dK = dSᵀ Q/√d; a factored mask gets
-// dl = dM r and dr = dMᵀ l per query cell.
+// dl = dM r and drᵀ = lᵀ dM per query cell.
 //
 // Inside, the batch and head axes are one ([batch·heads, n, ·]): the backend's matrix products take a single
 // batch axis, and it merges two by a Reshape, which copies an n x n operand that other ops still use (the
@@ -161,7 +161,7 @@ func maskedAttentionCore(query, key, value *Node, masks []coreMask) []*Node {
 			}
 			inputs = append(inputs, d)
 		} else {
-			inputs = append(inputs, m.l, m.r)
+			inputs = append(inputs, m.l, m.rT)
 		}
 	}
 	c.numInputs = len(inputs)
@@ -180,7 +180,7 @@ func mergeHeads(x *Node) *Node {
 
 // attentionCore holds one maskedAttentionCore's shapes and the forward nodes its backward pass reuses.
 // The inputs are query, key, value ([batch·heads, n, ·]), then each mask's dense tensor or its two factors
-// l, r.
+// l, rT.
 type attentionCore struct {
 	masks                                    []coreMask
 	batch, heads, queryLen, keyLen, valueDim int
@@ -215,9 +215,9 @@ func (c *attentionCore) forward(stopped []*Node) []*Node {
 			mask = broadcastMask(stopped[idx], c.batch, c.heads, c.queryLen, c.keyLen)
 			idx++
 		} else {
-			l, r := stopped[idx], stopped[idx+1]
+			l, rT := stopped[idx], stopped[idx+1]
 			idx += 2
-			dense := DotGeneral(l, []int{4}, []int{0, 1, 2}, r, []int{4}, []int{0, 1, 2}) // [b, i, j, c, e]
+			dense := DotGeneral(l, []int{4}, []int{0, 1, 2}, rT, []int{3}, []int{0, 1, 2}) // [b, i, j, c, e]
 			mask = broadcastMask(Reshape(dense, c.batch, 1, c.queryLen, c.keyLen), c.batch, c.heads, c.queryLen, c.keyLen)
 		}
 		outs[i] = c.maskedOutput(i, Reshape(mask, c.batch*c.heads, c.queryLen, c.keyLen))
@@ -273,17 +273,17 @@ func (c *attentionCore) backward(dOuts []*Node) []*Node {
 	return grads
 }
 
-// factorGradients turns dM (the gradient of a factored mask, [b, h, q, k]) into those of its factors:
-// dl = dM r and dr = dMᵀ l per query cell.
-func (c *attentionCore) factorGradients(m coreMask, dMask, l, r *Node) (dl, dr *Node) {
+// factorGradients turns dM (the gradient of a factored mask, [b, h, q, k]) into those of its factors l and
+// rT (LatticeMask.Factors): dl = dM r and drT = lᵀ dM per query cell.
+func (c *attentionCore) factorGradients(m coreMask, dMask, l, rT *Node) (dl, drT *Node) {
 	if c.heads > 1 {
 		dMask = ReduceSum(dMask, 1)
 	}
-	dMask = Reshape(dMask, c.batch, m.rows, m.cols, m.rows, m.cols)                 // [b, i, j, c, e]
-	dl = DotGeneral(dMask, []int{4}, []int{0, 1, 2}, r, []int{3}, []int{0, 1, 2})   // [b, i, j, c, T]
-	lT := TransposeAllDims(l, 0, 1, 2, 4, 3)                                        // [b, i, j, T, c], small
-	dR := DotGeneral(lT, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2}) // [b, i, j, T, e]
-	return dl, TransposeAllDims(dR, 0, 1, 2, 4, 3)
+	dMask = Reshape(dMask, c.batch, m.rows, m.cols, m.rows, m.cols)                  // [b, i, j, c, e]
+	dl = DotGeneral(dMask, []int{4}, []int{0, 1, 2}, rT, []int{4}, []int{0, 1, 2})   // [b, i, j, c, T]
+	lT := TransposeAllDims(l, 0, 1, 2, 4, 3)                                         // [b, i, j, T, c], small
+	drT = DotGeneral(lT, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2}) // [b, i, j, T, e]
+	return dl, drT
 }
 
 func addOrSet(sum, x *Node) *Node {

@@ -188,7 +188,8 @@ func TestMaskedAttentionCoreFactoredMatchesDense(t *testing.T) {
 			// the decomposed formula, both differentiated by GoMLX.
 			ref := make([]*Node, len(masks))
 			for i, m := range masks {
-				l, r := m.Factors()
+				l, rT := m.Factors()
+				r := TransposeAllDims(rT, 0, 1, 2, 4, 3)
 				terms := l.Shape().Dimensions[4]
 				dense := ReduceSum(Mul(Reshape(l, batch, c.rows, c.cols, c.rows, 1, terms), Reshape(r, batch, c.rows, c.cols, 1, c.cols, terms)), -1)
 				dense = BroadcastToDims(Reshape(dense, batch, 1, n, n), batch, c.heads, n, n)
@@ -332,8 +333,8 @@ func TestMaskedAttentionBatchChunks(t *testing.T) {
 			shared := Reshape(Slice(dm, AxisRange(0, 1)), n, n)
 			mask := e.Mask(e.GatesFromLogits(MulScalar(lg, 3), false))
 			whole := func() []*Node {
-				l, r := mask.Factors()
-				return maskedAttentionCore(q, k, v, []coreMask{{l: l, r: r, rows: rows, cols: cols}})
+				l, rT := mask.Factors()
+				return maskedAttentionCore(q, k, v, []coreMask{{l: l, rT: rT, rows: rows, cols: cols}})
 			}
 			pairs := [][2]*Node{
 				{MaskedAttentionCoreFactored(q, k, v, []*experts.LatticeMask{mask})[0], whole()[0]},

@@ -175,10 +175,15 @@ func BenchmarkKroneckerTerms(b *testing.B) {
 }
 
 // BenchmarkMaskFactors: the dense lattice mask from its factors (T = 2 terms, b = 16) and the two products of its
-// gradient, at canvas 10, 20 and 30, in three layouts: per query cell on the whole batch (before #63: n products of
-// [l × T]·[T × l] per example); the same in 8 slices of 2 examples, as the attention computes it since #63
-// (fastgraph.InBatchChunks at canvas 30); and one product per example and outer query axis, with L [b, p, x, T]
-// broadcast over o (the by-axis layout, measured and not taken: each term group then needs its own query order).
+// gradient, at canvas 10, 20 and 30, in three layouts:
+//   - "per-cell": before #63, per query cell on the whole batch, n products of [l × T]·[T × l] per example with the
+//     right factor as [.., l, T] (the backend's transposed layout; its gradient transposed back);
+//   - "per-cell-8-slices-rT": since #63, the same in 8 slices of 2 examples, as the attention computes it at canvas
+//     30 (fastgraph.InBatchChunks), with the right factor as Rᵀ [.., T, l] (LatticeMask.Factors), whose gradient
+//     comes out in that layout;
+//   - "by-axis": one product per example and outer query axis, with L [b, p, x, T] broadcast over o (measured and
+//     not taken: each term group then needs its own query order, and the orders cost two n x n copies).
+//
 // Each variant returns its outputs, so no extra pass over them is timed.
 func BenchmarkMaskFactors(b *testing.B) {
 	be, err := backend.New()
@@ -187,19 +192,11 @@ func BenchmarkMaskFactors(b *testing.B) {
 	}
 	const B, T, slices = 16, 2, 8
 	for _, s := range []int{10, 20, 30} {
-		cell, cellR, dm := randT(B, s, s, s, T), randT(B, s, s, s, T), randT(B, s, s, s, s)
+		cell, cellR, cellRT, dm := randT(B, s, s, s, T), randT(B, s, s, s, T), randT(B, s, s, T, s), randT(B, s, s, s, s)
 		l, r := randT(B, s, s, T), randT(B, s, s, T)
 		bcast := func(l *Node) *Node {
 			d := l.Shape().Dimensions
 			return BroadcastToDims(Reshape(l, d[0], 1, d[1], d[2], d[3]), d[0], s, d[1], d[2], d[3])
-		}
-		forward := func(cell, cellR *Node) *Node {
-			return DotGeneral(cell, []int{4}, []int{0, 1, 2}, cellR, []int{4}, []int{0, 1, 2})
-		}
-		backward := func(cell, cellR, dm *Node) []*Node {
-			dl := DotGeneral(dm, []int{4}, []int{0, 1, 2}, cellR, []int{3}, []int{0, 1, 2})
-			dr := DotGeneral(TransposeAllDims(cell, 0, 1, 2, 4, 3), []int{4}, []int{0, 1, 2}, dm, []int{3}, []int{0, 1, 2})
-			return []*Node{dl, dr}
 		}
 		sliced := func(f func(xs ...*Node) []*Node, xs ...*Node) []*Node {
 			var outs []*Node
@@ -212,19 +209,32 @@ func BenchmarkMaskFactors(b *testing.B) {
 			}
 			return outs
 		}
-		for name, f := range map[string]func(cell, cellR, l, r, dm *Node) []*Node{
-			"per-cell/forward":  func(cell, cellR, l, r, dm *Node) []*Node { return []*Node{forward(cell, cellR)} },
-			"per-cell/backward": func(cell, cellR, l, r, dm *Node) []*Node { return backward(cell, cellR, dm) },
-			"per-cell-8-slices/forward": func(cell, cellR, l, r, dm *Node) []*Node {
-				return sliced(func(xs ...*Node) []*Node { return []*Node{forward(xs[0], xs[1])} }, cell, cellR)
+		batch := []int{0, 1, 2}
+		for name, f := range map[string]func(cell, cellR, cellRT, l, r, dm *Node) []*Node{
+			"per-cell/forward": func(cell, cellR, cellRT, l, r, dm *Node) []*Node {
+				return []*Node{DotGeneral(cell, []int{4}, batch, cellR, []int{4}, batch)}
 			},
-			"per-cell-8-slices/backward": func(cell, cellR, l, r, dm *Node) []*Node {
-				return sliced(func(xs ...*Node) []*Node { return backward(xs[0], xs[1], xs[2]) }, cell, cellR, dm)
+			"per-cell/backward": func(cell, cellR, cellRT, l, r, dm *Node) []*Node {
+				dl := DotGeneral(dm, []int{4}, batch, cellR, []int{3}, batch)
+				dR := DotGeneral(TransposeAllDims(cell, 0, 1, 2, 4, 3), []int{4}, batch, dm, []int{3}, batch)
+				return []*Node{dl, TransposeAllDims(dR, 0, 1, 2, 4, 3)}
 			},
-			"by-axis/forward": func(cell, cellR, l, r, dm *Node) []*Node {
+			"per-cell-8-slices-rT/forward": func(cell, cellR, cellRT, l, r, dm *Node) []*Node {
+				return sliced(func(xs ...*Node) []*Node {
+					return []*Node{DotGeneral(xs[0], []int{4}, batch, xs[1], []int{3}, batch)}
+				}, cell, cellRT)
+			},
+			"per-cell-8-slices-rT/backward": func(cell, cellR, cellRT, l, r, dm *Node) []*Node {
+				return sliced(func(xs ...*Node) []*Node {
+					dl := DotGeneral(xs[2], []int{4}, batch, xs[1], []int{4}, batch)
+					drT := DotGeneral(TransposeAllDims(xs[0], 0, 1, 2, 4, 3), []int{4}, batch, xs[2], []int{3}, batch)
+					return []*Node{dl, drT}
+				}, cell, cellRT, dm)
+			},
+			"by-axis/forward": func(cell, cellR, cellRT, l, r, dm *Node) []*Node {
 				return []*Node{DotGeneral(bcast(l), []int{4}, []int{0, 1}, r, []int{3}, []int{0, 1})}
 			},
-			"by-axis/backward": func(cell, cellR, l, r, dm *Node) []*Node {
+			"by-axis/backward": func(cell, cellR, cellRT, l, r, dm *Node) []*Node {
 				d := Reshape(dm, B, s, s, s, s)
 				dl := ReduceSum(DotGeneral(d, []int{4}, []int{0, 1}, r, []int{2}, []int{0, 1}), 1)
 				dr := DotGeneral(bcast(TransposeAllDims(l, 0, 3, 1, 2)), []int{3, 4}, []int{0, 1}, d, []int{2, 3}, []int{0, 1})
@@ -234,7 +244,7 @@ func BenchmarkMaskFactors(b *testing.B) {
 			exec := MustNewExec(be, f)
 			b.Run(fmt.Sprintf("canvas=%d/%s", s, name), func(b *testing.B) {
 				for b.Loop() {
-					for _, o := range exec.MustExec(cell, cellR, l, r, dm) {
+					for _, o := range exec.MustExec(cell, cellR, cellRT, l, r, dm) {
 						o.FinalizeAll()
 					}
 				}
