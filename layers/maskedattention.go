@@ -130,7 +130,7 @@ func checkAttentionShapes(query, key, value *Node) {
 // M[b, (i,j), (c,e)] = Σ_t l[b,i,j,c,t]·rT[b,i,j,t,e] on a rows x cols lattice (LatticeMask.Factors).
 type coreMask struct {
 	dense, l, rT *Node
-	rows, cols  int
+	rows, cols   int
 }
 
 // maskedAttentionCore is the masked attention of MaskedAttentionCore with its hand-written gradient.
@@ -279,9 +279,9 @@ func (c *attentionCore) factorGradients(m coreMask, dMask, l, rT *Node) (dl, drT
 	if c.heads > 1 {
 		dMask = ReduceSum(dMask, 1)
 	}
-	dMask = Reshape(dMask, c.batch, m.rows, m.cols, m.rows, m.cols)                  // [b, i, j, c, e]
-	dl = DotGeneral(dMask, []int{4}, []int{0, 1, 2}, rT, []int{4}, []int{0, 1, 2})   // [b, i, j, c, T]
-	lT := TransposeAllDims(l, 0, 1, 2, 4, 3)                                         // [b, i, j, T, c], small
+	dMask = Reshape(dMask, c.batch, m.rows, m.cols, m.rows, m.cols)                 // [b, i, j, c, e]
+	dl = DotGeneral(dMask, []int{4}, []int{0, 1, 2}, rT, []int{4}, []int{0, 1, 2})  // [b, i, j, c, T]
+	lT := TransposeAllDims(l, 0, 1, 2, 4, 3)                                        // [b, i, j, T, c], small
 	drT = DotGeneral(lT, []int{4}, []int{0, 1, 2}, dMask, []int{3}, []int{0, 1, 2}) // [b, i, j, T, e]
 	return dl, drT
 }
