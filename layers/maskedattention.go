@@ -46,7 +46,13 @@ func MaskedAttentionCore(query, key, value, mask *Node) *Node {
 	dims := query.Shape().Dimensions
 	batch := dims[0]
 	checkMaskShape(mask, batch, dims[1], dims[2], key.Shape().Dimensions[2])
-	return fastgraph.InBatchChunks(batch, weightBytes(query, key), func(lo, hi int) []*Node {
+	return denseAttentionInSlices(query, key, value, mask, fastgraph.Chunks(batch, weightBytes(query, key)))
+}
+
+// denseAttentionInSlices is MaskedAttentionCore computed in the given number of slices of the batch.
+func denseAttentionInSlices(query, key, value, mask *Node, slices int) *Node {
+	batch := query.Shape().Dimensions[0]
+	return fastgraph.InBatchChunks(batch, slices, func(lo, hi int) []*Node {
 		cut := func(x *Node) *Node { return sliceBatch(x, batch, lo, hi) }
 		m := mask
 		if m.Rank() >= 3 {
@@ -78,7 +84,13 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 			exceptions.Panicf("MaskedAttentionCoreFactored: mask batch %d, query batch %d", b, batch)
 		}
 	}
-	return fastgraph.InBatchChunks(batch, weightBytes(query, key), func(lo, hi int) []*Node {
+	return factoredAttentionInSlices(query, key, value, masks, fastgraph.Chunks(batch, weightBytes(query, key)))
+}
+
+// factoredAttentionInSlices is MaskedAttentionCoreFactored computed in the given number of slices of the batch.
+func factoredAttentionInSlices(query, key, value *Node, masks []*experts.LatticeMask, slices int) []*Node {
+	batch := query.Shape().Dimensions[0]
+	return fastgraph.InBatchChunks(batch, slices, func(lo, hi int) []*Node {
 		ms := make([]coreMask, len(masks))
 		for i, m := range masks {
 			if hi-lo < batch {
@@ -96,7 +108,7 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 }
 
 // weightBytes is the size of the attention weights of one example, [heads, queryLen, keyLen], for
-// fastgraph.InBatchChunks.
+// fastgraph.Chunks.
 func weightBytes(query, key *Node) int {
 	dims := query.Shape().Dimensions
 	return dims[1] * dims[2] * key.Shape().Dimensions[2] * query.DType().Size()

@@ -312,52 +312,60 @@ func maxAbsDiff(a, b *tensors.Tensor) float64 {
 }
 
 // TestMaskedAttentionBatchChunks checks that computing the attention on slices of the batch
-// (fastgraph.InBatchChunks, what both entry points do) changes nothing: for batches of 1 to 5 (even and uneven
-// slices), the factored attention's outputs and the gradients of the gate logits, queries, keys and
-// values equal those of one maskedAttentionCore over the whole batch to 1e-6, and so do the dense
-// attention's with a per-example mask and a shared one.
+// (fastgraph.InBatchChunks, what both entry points do when the weights are large) changes nothing: for batches
+// of 1 to 5 in 2, 3 and as many slices as examples (even and uneven slices), the factored attention's outputs and
+// the gradients of the gate logits, queries, keys and values equal those of one maskedAttentionCore over the
+// whole batch to 1e-6, and so do the dense attention's with a per-example mask and a shared one.
 func TestMaskedAttentionBatchChunks(t *testing.T) {
 	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(31, 32))
 	const rows, cols, heads, dh = 4, 3, 2, 4
 	n := rows * cols
+	cases := 0
 	for batch := 1; batch <= 5; batch++ {
-		e := experts.DefaultExpert(rows, cols)
-		logits := testutil.NormalTensor(rng, batch, e.NumGates())
-		q, k, v := testutil.NormalTensor(rng, batch, heads, n, dh), testutil.NormalTensor(rng, batch, heads, n, dh), testutil.NormalTensor(rng, batch, heads, n, dh)
-		cot := testutil.NormalTensor(rng, batch, heads, n, dh)
-		dense := testutil.NormalTensor(rng, batch, n, n)
-		outs := MustExecOnceN(backend, func(in []*Node) []*Node {
-			lg, q, k, v, cot, dm := in[0], in[1], in[2], in[3], in[4], in[5]
-			dm = Sigmoid(dm)
-			shared := Reshape(Slice(dm, AxisRange(0, 1)), n, n)
-			mask := e.Mask(e.GatesFromLogits(MulScalar(lg, 3), false))
-			whole := func() []*Node {
-				l, rT := mask.Factors()
-				return maskedAttentionCore(q, k, v, []coreMask{{l: l, rT: rT, rows: rows, cols: cols}})
-			}
-			pairs := [][2]*Node{
-				{MaskedAttentionCoreFactored(q, k, v, []*experts.LatticeMask{mask})[0], whole()[0]},
-				{MaskedAttentionCore(q, k, v, dm), maskedAttentionCore(q, k, v, []coreMask{{dense: dm}})[0]},
-				{MaskedAttentionCore(q, k, v, shared), maskedAttentionCore(q, k, v, []coreMask{{dense: shared}})[0]},
-			}
-			var diffs []*Node
-			for _, p := range pairs {
-				diffs = append(diffs, ReduceAllMax(Abs(Sub(p[0], p[1]))))
-				ga := Gradient(ReduceAllSum(Mul(p[0], cot)), lg, q, k, v, dm)
-				gb := Gradient(ReduceAllSum(Mul(p[1], cot)), lg, q, k, v, dm)
-				for i := range ga {
-					diffs = append(diffs, ReduceAllMax(Abs(Sub(ga[i], gb[i]))))
+		for _, slices := range []int{2, 3, batch} {
+			e := experts.DefaultExpert(rows, cols)
+			logits := testutil.NormalTensor(rng, batch, e.NumGates())
+			q, k, v := testutil.NormalTensor(rng, batch, heads, n, dh), testutil.NormalTensor(rng, batch, heads, n, dh), testutil.NormalTensor(rng, batch, heads, n, dh)
+			cot := testutil.NormalTensor(rng, batch, heads, n, dh)
+			dense := testutil.NormalTensor(rng, batch, n, n)
+			outs := MustExecOnceN(backend, func(in []*Node) []*Node {
+				lg, q, k, v, cot, dm := in[0], in[1], in[2], in[3], in[4], in[5]
+				dm = Sigmoid(dm)
+				shared := Reshape(Slice(dm, AxisRange(0, 1)), n, n)
+				mask := e.Mask(e.GatesFromLogits(MulScalar(lg, 3), false))
+				whole := func() []*Node {
+					l, rT := mask.Factors()
+					return maskedAttentionCore(q, k, v, []coreMask{{l: l, rT: rT, rows: rows, cols: cols}})
+				}
+				pairs := [][2]*Node{
+					{factoredAttentionInSlices(q, k, v, []*experts.LatticeMask{mask}, slices)[0], whole()[0]},
+					{denseAttentionInSlices(q, k, v, dm, slices), maskedAttentionCore(q, k, v, []coreMask{{dense: dm}})[0]},
+					{denseAttentionInSlices(q, k, v, shared, slices), maskedAttentionCore(q, k, v, []coreMask{{dense: shared}})[0]},
+				}
+				var diffs []*Node
+				for _, p := range pairs {
+					diffs = append(diffs, ReduceAllMax(Abs(Sub(p[0], p[1]))))
+					ga := Gradient(ReduceAllSum(Mul(p[0], cot)), lg, q, k, v, dm)
+					gb := Gradient(ReduceAllSum(Mul(p[1], cot)), lg, q, k, v, dm)
+					for i := range ga {
+						diffs = append(diffs, ReduceAllMax(Abs(Sub(ga[i], gb[i]))))
+					}
+				}
+				return diffs
+			}, logits, q, k, v, cot, dense)
+			for i, o := range outs {
+				d := tensors.ToScalar[float32](o)
+				if d > 1e-6 || math.IsNaN(float64(d)) {
+					t.Errorf("batch %d in %d slices: value %d (pair %d: output, d logits, dQ, dK, dV, d mask) differs by %g "+
+						"between the sliced and the whole-batch attention", batch, slices, i, i/6, d)
 				}
 			}
-			return diffs
-		}, logits, q, k, v, cot, dense)
-		for i, o := range outs {
-			d := tensors.ToScalar[float32](o)
-			if d > 1e-6 || math.IsNaN(float64(d)) {
-				t.Errorf("batch %d: value %d (pair %d: output, d logits, dQ, dK, dV, d mask) differs by %g between the chunked and the whole-batch attention", batch, i, i/6, d)
-			}
+			cases++
 		}
+	}
+	if cases != 15 {
+		t.Fatalf("%d cases ran, want 15", cases)
 	}
 }
 

@@ -14,11 +14,13 @@ import (
 func TestChunks(t *testing.T) {
 	canvas := func(side int) int { return side * side * side * side * 4 } // [1, n, n] float32 weights
 	for _, c := range []struct{ batch, bytes, want int }{
-		{16, canvas(30), 8}, // 52 MB
-		{16, canvas(20), 2}, // 10 MB
-		{16, canvas(10), 2},
+		{16, canvas(30), 8},    // 52 MB
+		{16, canvas(20), 2},    // 10 MB
+		{16, canvas(10), 1},    // 0.6 MB: under SplitBytes
+		{32, canvas(12), 1},    // 2.6 MB
 		{3, 4 * canvas(30), 3}, // never more slices than examples
 		{1, canvas(30), 1},
+		{32, canvas(16), 2}, // 8.4 MB
 		{64, canvas(30), 32},
 	} {
 		if got := Chunks(c.batch, c.bytes); got != c.want {
@@ -34,12 +36,12 @@ func TestInBatchChunks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	cases := 0
 	for batch := 1; batch <= 9; batch++ {
-		for _, bytes := range []int{1, ChunkBytes, 3 * ChunkBytes} {
+		for _, bytes := range []int{1, ChunkBytes, 3 * ChunkBytes} { // 1: under SplitBytes, never sliced
 			var calls [][2]int
 			x := testutil.NormalTensor(rng, batch, 3)
 			out := MustExecOnce(backend, func(x *Node) *Node {
 				calls = nil
-				return InBatchChunks(batch, bytes, func(lo, hi int) []*Node {
+				return InBatchChunks(batch, Chunks(batch, bytes), func(lo, hi int) []*Node {
 					calls = append(calls, [2]int{lo, hi})
 					return []*Node{AddScalar(Slice(x, AxisRange(lo, hi)), float64(lo))}
 				})[0]
