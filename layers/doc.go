@@ -20,9 +20,9 @@
 // Shapes follow GoMLX conventions: batch first, sequence (the flattened lattice, row-major; see package
 // experts for the layout) second, features last.
 //
-// Speed. Both attention cores compute the batch in slices of at most 8 MiB of attention weights
-// (fastgraph.InBatchChunks; 8 slices at canvas 30 with 16 examples), whose nodes GoMLX's Go backend runs in
-// parallel. The layers never choose a backend. On GoMLX's default Go backend ("go", what compute.New gives a
+// Speed. Both attention cores compute the batch in slices of at most 8 MiB of attention weights, and in one
+// piece under 4 MiB (fastgraph.Chunks; 8 slices at canvas 30 with 16 examples), whose nodes GoMLX's Go backend
+// runs in parallel. The layers never choose a backend. On GoMLX's default Go backend ("go", what compute.New gives a
 // program without $GOMLX_BACKEND) the node executors hold most of the worker pool, and the LatFormer training
 // step takes 1.1-1.5x as long as on "go:ops_parallel,parallelism=-1" (backend.DefaultGo, what backend.New
 // gives); README.md, "Backends", has the numbers.
