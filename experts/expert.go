@@ -23,6 +23,7 @@ import (
 // Per axis a (rows, then cols) the experts build l_a x l_a masks
 //
 //	T_a = Π_k (α_{a,k} C^{2^k} + (1-α_{a,k}) I)              translation, C = lattice.TranslationMask1D(l_a, 1), k < L
+//	    (or Σ_s π_{a,s} C^s, a softmax over the shifts, with ShiftSoftmax)
 //	F_a = φ_a J + (1-φ_a) I,  G = ρ_2 J + (1-ρ_2) I          reflection, and rotation by 180° = flip of both axes
 //	S_a = τ_a U_a^T + (1-τ_a) U_a,  U_a = Σ_h π_{a,h} M_S^(h)  scaling (softmax over h) and down-scaling gate τ
 //	A_a = T_a F_a S_a G                                       composition by the mask product (Appendix A)
@@ -45,6 +46,9 @@ type Expert struct {
 	// sigmoid(ZeroFillGateInit).
 	ZeroFill         bool
 	ZeroFillGateInit float64
+	// ShiftSoftmax holds the translation of each axis as a softmax over the signed shifts (Gates.Shift)
+	// instead of L binary layers (ParamTranslationGates).
+	ShiftSoftmax bool
 	// GridLattice: the actions act on each example's grid rather than the canvas (ParamLattice "grid");
 	// Gates.Extent must then be set.
 	GridLattice bool
@@ -266,12 +270,13 @@ func perExampleKernel(g *Graph, dtype dtypes.DType, ext *Node, l int, build func
 type gridKernels struct {
 	flip   *Node
 	shifts []*Node
+	extent *Node // [batch] int32, the grid's extent along the axis
 }
 
 func (e Expert) newGridKernels(g *Graph, dtype dtypes.DType, ext *Node, l int) *gridKernels {
 	k := &gridKernels{flip: perExampleKernel(g, dtype, ext, l,
-		func(n int) *lattice.Matrix { return lattice.GridReflectionMask1D(l, n) })}
-	if e.Translation {
+		func(n int) *lattice.Matrix { return lattice.GridReflectionMask1D(l, n) }), extent: ext}
+	if e.Translation && !e.ShiftSoftmax {
 		for j := range e.TranslationLayers {
 			k.shifts = append(k.shifts, perExampleKernel(g, dtype, ext, l,
 				func(n int) *lattice.Matrix { return lattice.GridTranslationMask1D(l, n, 1<<j) }))
@@ -328,6 +333,12 @@ func (e Expert) axisMask(
 			result = Add(MulScalar(result, w.At(0, 0)), MulScalar(apply(flip, result), w.At(0, 1)))
 		}
 	}
+	if gates.Shift != nil {
+		result = apply(e.shiftMixture(g, dtype, gates, batch, axis, l, grid), result)
+		if smooth > 0 {
+			result = Einsum("ij,bjk->bik", constMatrix(g, dtype, lattice.CycleHeatKernel(l, smooth)), result)
+		}
+	}
 	if gates.Translation != nil {
 		if gates.ZeroFill != nil {
 			// Layer k's kernel: γ (δ Z^{-2^k} + (1-δ) Z^{+2^k}) + (1-γ) C^{2^k}. At hard gates the product
@@ -363,6 +374,41 @@ func (e Expert) axisMask(
 		result = e.scaleAxis(g, dtype, gates, batch, axis, l, result)
 	}
 	return result
+}
+
+// shiftMixture is the translation factor of axis a with ShiftSoftmax, [batch, l, l]: Σ_s π_s K(s) over the
+// shifts s = -(m-1)..m-1, with K(s) = γ Z^s + (1-γ) C^s (the zero-fill and the circular shift by s, γ the
+// zero-fill gate; C^s alone without it). On the grid lattice C^s is each grid's circular shift.
+func (e Expert) shiftMixture(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis, l int, grid *gridKernels) *Node {
+	span := e.shiftSpan()
+	probs := Reshape(Slice(gates.Shift, AxisRange(), AxisElem(axis), AxisRange()), batch, 2*span-1)
+	stack := func(build func(s int) *lattice.Matrix) *Node { // [2m-1, l, l]
+		ms := make([]*Node, 2*span-1)
+		for k := range ms {
+			ms[k] = Reshape(constMatrix(g, dtype, build(k-(span-1))), 1, l, l)
+		}
+		return Concatenate(ms, 0)
+	}
+	var circular *Node
+	if grid == nil {
+		circular = Einsum("bs,sij->bij", probs, stack(func(s int) *lattice.Matrix { return lattice.TranslationMask1D(l, s) }))
+	} else {
+		// Per extent n = 1..l the grid's shifts, [l, 2m-1, l, l], picked per example by its extent.
+		table := make([]*Node, l)
+		for n := 1; n <= l; n++ {
+			table[n-1] = Reshape(stack(func(s int) *lattice.Matrix { return lattice.GridTranslationMask1D(l, n, s) }),
+				1, 2*span-1, l, l)
+		}
+		idx := MinScalar(MaxScalar(AddScalar(grid.extent, -1), 0), l-1)
+		perExample := Einsum("be,esij->bsij", OneHot(idx, l, dtype), Concatenate(table, 0))
+		circular = Einsum("bs,bsij->bij", probs, perExample)
+	}
+	if gates.ZeroFill == nil {
+		return circular
+	}
+	zero := Einsum("bs,sij->bij", probs, stack(func(s int) *lattice.Matrix { return lattice.ShiftMask1D(l, s) }))
+	gamma := Reshape(Slice(gates.ZeroFill, AxisRange(), AxisElem(axis), AxisElem(0)), batch, 1, 1)
+	return Add(Mul(gamma, zero), Mul(OneMinus(gamma), circular))
 }
 
 // scaleAxis returns S_a @ result for the scaling expert (result unchanged when it is disabled).
@@ -412,7 +458,7 @@ func (e Expert) SmoothedMask(gates *Gates) *LatticeMask {
 
 func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 	var any *Node
-	for _, n := range []*Node{gates.Translation, gates.Reflection, gates.Rotation, gates.Scale} {
+	for _, n := range []*Node{gates.Translation, gates.Shift, gates.Reflection, gates.Rotation, gates.Scale} {
 		if n != nil {
 			any = n
 			break

@@ -4,6 +4,8 @@ package experts
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/gomlx/compute/dtypes"
@@ -16,8 +18,11 @@ import (
 // A field is nil when its expert is disabled. The layout of each field is given by gateTable.
 type Gates struct {
 	Translation *Node // [batch, 2, L]: α, layer k shifts by 2^k.
+	// Shift is [batch, 2, 2m-1] with Expert.ShiftSoftmax (instead of Translation): per axis the probabilities
+	// of the shifts -(m-1)..m-1, m = max(Rows, Cols).
+	Shift *Node
 	// ZeroFill is [batch, 2, 2]: per axis, γ (the shifts fill with zeros instead of wrapping around) and δ
-	// (the zero-fill shifts go backwards).
+	// (the zero-fill shifts go backwards); [batch, 2, 1], γ alone, with Shift (its shifts are signed).
 	ZeroFill   *Node
 	Reflection *Node // [batch, 2]: φ, flip of each axis.
 	Rotation   *Node // [batch, 2]: ρ_1 (90° counter-clockwise), ρ_2 (180°).
@@ -72,7 +77,7 @@ type gateSegment struct {
 var gateTable = []gateSegment{
 	{
 		name: "translation", family: 't', field: func(g *Gates) **Node { return &g.Translation },
-		enabled: func(e Expert) bool { return e.Translation },
+		enabled: func(e Expert) bool { return e.Translation && !e.ShiftSoftmax },
 		dims:    func(e Expert) []int { return []int{2, e.TranslationLayers} },
 		// TranslationGateInit 0: every gate at 0.5, all 2^L shifts covered evenly, so the gradient tells
 		// which bit to set; negative: the expert starts near the identity.
@@ -87,11 +92,31 @@ var gateTable = []gateSegment{
 		set: func(_ Expert, el *Element, idx []int) { el.Shift[idx[0]] += 1 << idx[1] },
 	},
 	{
+		// One softmax per axis over the signed shifts; entry k is the shift k-(m-1).
+		name: "shift", family: 't', field: func(g *Gates) **Node { return &g.Shift },
+		enabled: func(e Expert) bool { return e.Translation && e.ShiftSoftmax },
+		dims:    func(e Expert) []int { return []int{2, 2*e.shiftSpan() - 1} },
+		softmax: true,
+		bias: func(e Expert, idx []int) float32 {
+			if idx[1] == e.shiftSpan()-1 {
+				return e.shiftIdentityLogit()
+			}
+			return 0
+		},
+		on:  func(e Expert, el Element, idx []int) bool { return idx[1] == e.shiftIndex(el, idx[0]) },
+		set: func(e Expert, el *Element, idx []int) { el.Shift[idx[0]] = idx[1] - (e.shiftSpan() - 1) },
+	},
+	{
 		// After the translation bits, so that δ can turn the shift read so far backwards.
 		name: "zerofill", family: 't', field: func(g *Gates) **Node { return &g.ZeroFill },
 		enabled: func(e Expert) bool { return e.Translation && e.ZeroFill },
-		dims:    func(Expert) []int { return []int{2, 2} },
-		bias:    func(e Expert, idx []int) float32 { return float32(e.ZeroFillGateInit) * float32(1-idx[1]) },
+		dims: func(e Expert) []int {
+			if e.ShiftSoftmax {
+				return []int{2, 1}
+			}
+			return []int{2, 2}
+		},
+		bias: func(e Expert, idx []int) float32 { return float32(e.ZeroFillGateInit) * float32(1-idx[1]) },
 		on: func(_ Expert, el Element, idx []int) bool {
 			if idx[1] == 0 {
 				return el.ZeroFill[idx[0]]
@@ -149,6 +174,41 @@ var gateTable = []gateSegment{
 		on:      func(_ Expert, el Element, idx []int) bool { return el.Down[idx[0]] },
 		set:     func(_ Expert, el *Element, idx []int) { el.Down[idx[0]] = true },
 	},
+}
+
+// shiftSpan is m = max(Rows, Cols): the softmax translation gates hold the shifts -(m-1)..m-1.
+func (e Expert) shiftSpan() int { return max(e.Rows, e.Cols) }
+
+// MaxShift is the largest shift magnitude the translation gates hold: 2^L - 1 in binary, m - 1 with
+// ShiftSoftmax.
+func (e Expert) MaxShift() int {
+	if e.ShiftSoftmax {
+		return e.shiftSpan() - 1
+	}
+	return 1<<e.TranslationLayers - 1
+}
+
+// shiftIndex is the entry of the softmax translation gates of axis a that holds el's shift: the signed
+// shift on a zero-fill axis, the circular shift modulo the side (0..side-1) otherwise.
+func (e Expert) shiftIndex(el Element, a int) int {
+	s := el.Shift[a]
+	if !e.ZeroFill || !el.ZeroFill[a] {
+		s = mod(s, []int{e.Rows, e.Cols}[a])
+	}
+	return s + e.shiftSpan() - 1
+}
+
+// shiftIdentityLogit is the initial logit of shift 0 in the softmax translation gates (the others start at
+// 0): the one that gives the identity the probability the binary gates start it at, (1-σ(init))^L with
+// init = TranslationGateInit, the rest spread evenly over the other shifts.
+func (e Expert) shiftIdentityLogit() float32 {
+	layers := bits.Len(uint(e.shiftSpan() - 1))
+	p := math.Pow(1-1/(1+math.Exp(-e.TranslationGateInit)), float64(max(1, layers)))
+	others := float64(2*e.shiftSpan() - 2)
+	if others == 0 {
+		return 0
+	}
+	return float32(math.Log(p * others / (1 - p)))
 }
 
 // segments returns the enabled segments of e, in the order of the logits.
@@ -450,8 +510,8 @@ func CheckFamilies(families string) error {
 func ZeroFillFamily(families string) bool { return strings.ContainsAny(families, "zvh") }
 
 // ZeroFillStart returns the initial gate-logit biases of a restart that searches the zero-fill
-// translations (the letter z of FreeGates): every shift bit at sigmoid(0) = 0.5, so that all shifts of
-// both directions are mixed evenly and the gradient tells which bits to set, and the zero-fill gate γ of
+// translations (the letter z of FreeGates): every shift bit at sigmoid(0) = 0.5 (with ShiftSoftmax every
+// shift's logit at 0), so that all shifts of both directions are mixed evenly and the gradient tells which bits to set, and the zero-fill gate γ of
 // each axis at sigmoid(2) (the direction δ at 0.5); the other gates keep their initial biases (FreeGates
 // holds them at the identity). Overlays of two halves of a grid are such shifts, by half the grid: from the
 // paper's initialization, where every gate starts near the identity, three or four gates would have to open
@@ -464,7 +524,7 @@ func (e Expert) ZeroFillStart() []float32 {
 	for _, s := range e.segments() {
 		s.indices(e, func(idx []int) {
 			switch s.name {
-			case "translation":
+			case "translation", "shift":
 				bias = append(bias, 0)
 			case "zerofill":
 				bias = append(bias, float32(2*(1-idx[1])))
@@ -477,18 +537,5 @@ func (e Expert) ZeroFillStart() []float32 {
 }
 
 // offGateLogits are the logits that hold each gate at its identity setting where the free-gate mask is 0:
-// sigmoid gates closed, the scaling softmax on factor 1.
-func (e Expert) offGateLogits() []float32 {
-	const sure = 30
-	out := make([]float32, 0, e.NumGates())
-	for _, s := range e.segments() {
-		s.indices(e, func(idx []int) {
-			if s.softmax && idx[len(idx)-1] == 0 {
-				out = append(out, sure)
-			} else {
-				out = append(out, -sure)
-			}
-		})
-	}
-	return out
-}
+// sigmoid gates closed, the scaling softmax on factor 1, the shift softmax on shift 0.
+func (e Expert) offGateLogits() []float32 { return e.LogitsFor(Element{}, 30) }

@@ -168,8 +168,8 @@ func (h *bestHeap) Pop() any {
 
 // ShiftNeighbors returns the elements one translation step from el on one axis, in the order rows −1,
 // rows +1, columns −1, columns +1: a circular shift moves modulo the axis's side, a zero-fill shift by one
-// cell of its signed amount (dropped where its magnitude would reach 2^TranslationLayers, which the gates
-// cannot hold). Elements whose action equals el's or an earlier neighbor's are left out; nil without a
+// cell of its signed amount (dropped where its magnitude would pass MaxShift, which the gates cannot
+// hold). Elements whose action equals el's or an earlier neighbor's are left out; nil without a
 // translation expert.
 //
 // The translation gates hold a shift in binary, so two adjacent shifts can differ in every bit (7 = 0111
@@ -183,7 +183,7 @@ func (e Expert) ShiftNeighbors(el Element) []Element {
 	}
 	seen := map[string]bool{e.ActionOf(el).String(): true}
 	var out []Element
-	limit := 1 << e.TranslationLayers
+	limit := e.MaxShift() + 1
 	for a, side := range []int{e.Rows, e.Cols} {
 		for _, d := range []int{-1, 1} {
 			n := el

@@ -22,6 +22,12 @@ const (
 	ParamExperts = "experts"
 	// ParamTranslationLayers is L, the number of gated shift layers per axis: shifts 0..2^L-1 [5].
 	ParamTranslationLayers = "expert_translation_layers"
+	// ParamTranslationGates is how the translation gates hold a shift. TranslationGatesBits is the paper's: L
+	// gated layers per axis, shift by 2^k each, so a shift is a binary number and neighbouring shifts can
+	// differ in every bit (7 = 0111, 8 = 1000). TranslationGatesSoftmax: one softmax per axis over the signed
+	// shifts -(m-1)..m-1, m the longer side, so the factor is a Toeplitz mixture of shifts and every shift is
+	// one logit away from the start [bits].
+	ParamTranslationGates = "expert_translation_gates"
 	// ParamMaxScale is the largest up-/down-scaling factor [5].
 	ParamMaxScale = "expert_max_scale"
 	// ParamGateHidden is the hidden width of the gating FFN [64].
@@ -59,12 +65,19 @@ const (
 var params = hparams.NewTable(
 	hparams.Def(ParamExperts, "all").Checked(checkExperts),
 	hparams.Def(ParamTranslationLayers, 5).AtLeast(1),
+	hparams.Def(ParamTranslationGates, TranslationGatesBits).OneOf(TranslationGatesBits, TranslationGatesSoftmax),
 	hparams.Def(ParamMaxScale, 5).AtLeast(1),
 	hparams.Def(ParamGateHidden, 64).AtLeast(1),
 	hparams.Def(ParamTranslationGateInit, -2.0),
 	hparams.Def(ParamZeroFill, true),
 	hparams.Def(ParamLattice, LatticeCanvas).OneOf(LatticeCanvas, LatticeGrid, LatticeAnchored),
 	hparams.Def(ParamStraightThrough, false),
+)
+
+// Values of ParamTranslationGates.
+const (
+	TranslationGatesBits    = "bits"
+	TranslationGatesSoftmax = "softmax"
 )
 
 // Values of ParamLattice, the words of the ARC results' lattice column.
@@ -240,6 +253,7 @@ func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 		TranslationGateInit: Param[float64](scope, ParamTranslationGateInit),
 		ZeroFill:            Param[bool](scope, ParamZeroFill),
 		ZeroFillGateInit:    ZeroFillGateInit,
+		ShiftSoftmax:        Param[string](scope, ParamTranslationGates) == TranslationGatesSoftmax,
 	}
 	if rows != cols {
 		e.Rotation = false

@@ -17,8 +17,8 @@ import (
 func TestParam(t *testing.T) {
 	root := model.NewStore().RootScope()
 	defaults := DefaultParams()
-	if len(defaults) != 8 {
-		t.Errorf("DefaultParams has %d keys, want 8: %v", len(defaults), defaults)
+	if len(defaults) != 9 {
+		t.Errorf("DefaultParams has %d keys, want 9: %v", len(defaults), defaults)
 	}
 	for key, def := range defaults {
 		var got any
@@ -51,10 +51,11 @@ func TestParam(t *testing.T) {
 	}
 
 	store := model.NewStore()
-	store.RootScope().SetParams(map[string]any{ParamExperts: "translation,reflection,scaling", ParamMaxScale: 3.0, ParamGateHidden: 8})
+	store.RootScope().SetParams(map[string]any{ParamExperts: "translation,reflection,scaling", ParamMaxScale: 3.0, ParamGateHidden: 8,
+		ParamTranslationGates: TranslationGatesSoftmax})
 	e = ExpertFromScope(store.RootScope().In("latformer_0"), 16, 16)
-	if e.Rotation || e.MaxScale != 3 || e.GateHidden != 8 || !e.Reflection {
-		t.Errorf("ExpertFromScope with rotation off, max scale 3.0, 8 hidden units = %+v", e)
+	if e.Rotation || e.MaxScale != 3 || e.GateHidden != 8 || !e.Reflection || !e.ShiftSoftmax {
+		t.Errorf("ExpertFromScope with rotation off, max scale 3.0, 8 hidden units, softmax shifts = %+v", e)
 	}
 }
 

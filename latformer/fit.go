@@ -48,7 +48,14 @@ type FitResult struct {
 	// r < Proposals starts at proposal r, if it runs), StartedAt the proposal the kept restart started at
 	// (-1: none).
 	Proposals, StartedAt int
+	// SoftTop names the SoftTopCount elements that the kept restart's soft gates, averaged over the
+	// training examples, make most probable (experts.Expert.LikelyElements), most probable first: where a
+	// fit failed, the elements gradient descent was choosing between. Nil without mask experts.
+	SoftTop []string
 }
+
+// SoftTopCount is the number of elements FitResult.SoftTop names.
+const SoftTopCount = 3
 
 // Fit trains on the examples: every step uses ParamAugment color-permuted copies of all examples (the
 // first copy keeps the original colors; one permutation per copy shared by all examples and by input
@@ -110,6 +117,16 @@ func (l *Learner) Fit(examples []Example, search *Search, progress func(Progress
 		return res, fmt.Errorf("latformer.Learner.Fit: bringing back restart %d: %w", best.restart, err)
 	}
 	res.keep(best)
+	if l.hasMaskExperts() {
+		top, err := l.likelyElements(examples, SoftTopCount)
+		if err != nil {
+			return res, fmt.Errorf("latformer.Learner.Fit: the soft gates' top elements: %w", err)
+		}
+		expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+		for _, el := range top {
+			res.SoftTop = append(res.SoftTop, expert.ActionOf(el).String())
+		}
+	}
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

@@ -115,9 +115,10 @@ func expertOf(t *testing.T, settings string) experts.Expert {
 	return experts.ExpertFromScope(store.RootScope(), 6, 6)
 }
 
-// TestKeyCount holds the number of hyperparameters to issue 45's target: at most 40 keys of this module
-// (latformer's, layers' and experts'; GoMLX's optimizer keys not counted). A new knob takes an old one's
-// place, or says in docs/hyperparameters.md why the target moved.
+// TestKeyCount holds the number of hyperparameters to issue 45's target, moved to 41 by issue 67's
+// expert_translation_gates: at most 41 keys of this module (latformer's, layers' and experts'; GoMLX's
+// optimizer keys not counted). A new knob takes an old one's place, or says in docs/hyperparameters.md why
+// the target moved.
 func TestKeyCount(t *testing.T) {
 	own := 0
 	for k := range Params() {
@@ -125,7 +126,7 @@ func TestKeyCount(t *testing.T) {
 			own++
 		}
 	}
-	if own > 40 {
-		t.Errorf("%d hyperparameters (latformer, layers, experts), want at most 40", own)
+	if own > 41 {
+		t.Errorf("%d hyperparameters (latformer, layers, experts), want at most 41", own)
 	}
 }

@@ -101,7 +101,7 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 		return nil, fmt.Errorf("latformer.Proposals: no examples")
 	}
 	bases := e.Bases()
-	group := search.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: 1<<e.TranslationLayers - 1,
+	group := search.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: e.MaxShift(),
 		Grid: e.GridLattice && !e.Anchored, Anchored: e.Anchored}
 	for _, b := range bases {
 		group.Bases = append(group.Bases, e.ActionOf(b))
@@ -114,7 +114,7 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 	// The search's circular translations cover every shift of the canvas; the gates hold them modulo
 	// 2^L, and none without the translation expert: those the gates cannot hold are dropped below.
 	limit := max
-	if !e.Translation || 1<<e.TranslationLayers < e.Rows || 1<<e.TranslationLayers < e.Cols {
+	if !e.Translation || e.MaxShift() < e.Rows-1 || e.MaxShift() < e.Cols-1 {
 		limit = 0
 	}
 	propose := search.Propose
@@ -234,7 +234,7 @@ func elementOf(e experts.Expert, base experts.Element, shift [2]search.AxisShift
 		} else {
 			el.Shift[a] = ((d % side) + side) % side
 		}
-		if el.Shift[a] != 0 && (!e.Translation || max(el.Shift[a], -el.Shift[a]) >= 1<<e.TranslationLayers) {
+		if el.Shift[a] != 0 && (!e.Translation || max(el.Shift[a], -el.Shift[a]) > e.MaxShift()) {
 			return el, false
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -90,7 +91,7 @@ func TestSaveLoadPredictsTheSame(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		if !sameCanvases(sol.Predictions, again.Predictions) || sol.Source != again.Source || sol.ActionName() != again.ActionName() ||
-			sol.Lattice != again.Lattice || !samePredictions(sol.Network, again.Network) || !sameCanvases(sol.Searched, again.Searched) || sol.Fit != again.Fit {
+			sol.Lattice != again.Lattice || !samePredictions(sol.Network, again.Network) || !sameCanvases(sol.Searched, again.Searched) || !reflect.DeepEqual(sol.Fit, again.Fit) {
 			t.Errorf("%s: loaded solution predicts otherwise:\nsolved: source %s %s %s, %d network predictions\nloaded: source %s %s %s, %d",
 				c.name, sol.Source, sol.ActionName(), sol.Lattice, len(sol.Network), again.Source, again.ActionName(), again.Lattice, len(again.Network))
 		}

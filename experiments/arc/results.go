@@ -30,19 +30,21 @@ import (
 // trained network's own predictions solve the task (false for the lattice_search model); search_solved
 // whether the lattice search's top proposal solves it (with gate_init=search; empty when the search found
 // no element or did not run), whoever predicted; network_action the element of the network's
-// discretized gates (for the first test input) when the search ran, whoever predicted.
+// discretized gates (for the first test input) when the search ran, whoever predicted; soft_top the three
+// elements the kept restart's soft gates make most probable (latformer.FitResult.SoftTop), " | " between them.
 var Header = []string{"id", "category", "solved", "test_exact", "test_total", "size_only", "steps", "seconds",
 	"canvas", "gates", "predicted_action", "compile_seconds",
 	"restarts", "restarts_fitted", "restart", "total_steps", "model", "predictions", "source", "lattice",
-	"network_solved", "search_solved", "network_action"}
+	"network_solved", "search_solved", "network_action", "soft_top"}
 
-// oldHeaders are the other headers ReadResults reads: the first 11, 12, 16, 17, 18 or 21 columns of
+// oldHeaders are the other headers ReadResults reads: the first 11, 12, 16, 17, 18, 21 or 23 columns of
 // Header. A row of such a file reads as the current format with the missing columns filled in:
 // compile_seconds 0; restarts 1, restarts_fitted 0, restart 0 and total_steps equal to steps (one training
 // run); model latformer; no predictions; source "search" for the lattice_search model, else "network";
-// lattice empty; network_solved as solved, false for lattice_search; search_solved empty (parseRecord). A
+// lattice empty; network_solved as solved, false for lattice_search; search_solved and soft_top empty
+// (parseRecord). A
 // resumed run rewrites such a file in the current format before appending to it (runner.Run).
-var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16], Header[:17], Header[:18], Header[:21]}
+var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16], Header[:17], Header[:18], Header[:21], Header[:23]}
 
 // resultsFormat is how the rows of Header are written and read (runner.Format), a task's key its id.
 var resultsFormat = runner.Format[Result]{Header: Header, OldHeaders: oldHeaders, Record: Result.Record,
@@ -106,8 +108,11 @@ func (r Result) Record() []string {
 		strconv.FormatFloat(r.Compile.Seconds(), 'f', 2, 64),
 		strconv.Itoa(r.Restarts), strconv.Itoa(r.RestartsFitted), strconv.Itoa(r.Restart), strconv.Itoa(r.TotalSteps),
 		r.Model, PredictionsJSON(r.Predictions), r.Source, r.Lattice, strconv.FormatBool(r.NetworkSolved), searchSolved,
-		r.NetworkAction}
+		r.NetworkAction, strings.Join(r.SoftTop, SoftTopSeparator)}
 }
+
+// SoftTopSeparator separates the elements of the soft_top column.
+const SoftTopSeparator = " | "
 
 // PredictionsJSON is the predictions column: the grids as JSON, "" for none.
 func PredictionsJSON(grids []datasets.Grid) string {
@@ -327,6 +332,9 @@ func parseRecord(rec []string) (Result, error) {
 	}
 	if columns > 22 {
 		r.NetworkAction = rec[22]
+	}
+	if columns > 23 && rec[23] != "" {
+		r.SoftTop = strings.Split(rec[23], SoftTopSeparator)
 	}
 	if rec[0] == "" && firstErr == nil {
 		firstErr = fmt.Errorf("empty task id")

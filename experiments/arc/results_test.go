@@ -29,12 +29,13 @@ func TestReadResults(t *testing.T) {
 		TestTotal: 1, Steps: 42, Seconds: 1.5, Canvas: 3, HardGates: true, Action: "rot90(0,1)x1",
 		Restarts: 3, RestartsFitted: 1, Restart: 2, TotalSteps: 1042, Model: "cnn", Source: SourceSearch, Lattice: "grid", NetworkSolved: true,
 		HasProposal: true, SearchSolved: true, NetworkAction: "reflect(1)", Predictions: []datasets.Grid{{{1, 2}, {3, 4}}, nil}}}
+	good.SoftTop = []string{"rot90(0,1)x1", "reflect(1)", "identity"}
 	after := good
 	after.ID = "after000"
 	path := filepath.Join(t.TempDir(), "r.csv")
 	var sb strings.Builder
 	w := csv.NewWriter(&sb)
-	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25", "1", "0", "0", "42", "latformer", "", "network", "canvas", "true", "", ""}, after.Record()})
+	_ = w.WriteAll([][]string{Header, good.Record(), {"bad00000", "rotate", "true", "x", "1", "0", "42", "1.5", "3", "hard", "identity", "0.25", "1", "0", "0", "42", "latformer", "", "network", "canvas", "true", "", "", ""}, after.Record()})
 	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,8 @@ func TestReadResults(t *testing.T) {
 	got, ok := rows["abcd1234"]
 	if !ok || got.Category != good.Category || got.TaskResult.Action != good.Action || got.Steps != 42 || !got.HardGates ||
 		got.Restarts != 3 || got.RestartsFitted != 1 || got.Restart != 2 || got.TotalSteps != 1042 || got.Model != "cnn" ||
-		got.Source != SourceSearch || got.Lattice != "grid" || !got.NetworkSolved || !got.HasProposal || !got.SearchSolved || got.NetworkAction != "reflect(1)" || !reflect.DeepEqual(got.Predictions, good.Predictions) {
+		got.Source != SourceSearch || got.Lattice != "grid" || !got.NetworkSolved || !got.HasProposal || !got.SearchSolved || got.NetworkAction != "reflect(1)" || !reflect.DeepEqual(got.Predictions, good.Predictions) ||
+		!reflect.DeepEqual(got.SoftTop, good.SoftTop) {
 		t.Errorf("round trip: got %+v, want %+v", got, good)
 	}
 	if _, ok := rows["bad00000"]; ok {
