@@ -83,18 +83,7 @@ func TestGridLatticeHardGates(t *testing.T) {
 	}
 	for _, ext := range [][2]int{{3, 5}, {5, 3}, {4, 4}, {7, 7}, {2, 6}, {1, 1}} {
 		H, W := ext[0], ext[1]
-		grid := make([][]float64, H)
-		canvas := make([]float64, l*l)
-		for i := range canvas {
-			canvas[i] = pad
-		}
-		for i := range H {
-			grid[i] = make([]float64, W)
-			for j := range W {
-				grid[i][j] = float64(rng.IntN(10))
-				canvas[i*l+j] = grid[i][j]
-			}
-		}
+		grid, canvas := randomGridCanvas(rng, H, W, l, pad)
 		logits := make([][]float32, len(configs))
 		extents := make([][]int32, len(configs))
 		for i, c := range configs {
@@ -118,6 +107,24 @@ func TestGridLatticeHardGates(t *testing.T) {
 		}
 	}
 	t.Logf("%d hard gate settings x 6 grid sizes: exact", len(configs))
+}
+
+// randomGridCanvas returns a random H x W grid of colors 0..9 and the l x l canvas holding it at the top-left,
+// pad elsewhere (flattened row-major).
+func randomGridCanvas(rng *rand.Rand, H, W, l int, pad float64) ([][]float64, []float64) {
+	grid := make([][]float64, H)
+	canvas := make([]float64, l*l)
+	for i := range canvas {
+		canvas[i] = pad
+	}
+	for i := range H {
+		grid[i] = make([]float64, W)
+		for j := range W {
+			grid[i][j] = float64(rng.IntN(10))
+			canvas[i*l+j] = grid[i][j]
+		}
+	}
+	return grid, canvas
 }
 
 // TestGridExtents checks GridExtents on canvases with grids of several sizes.

@@ -83,18 +83,7 @@ func TestShiftSoftmaxGrid(t *testing.T) {
 	checked := 0
 	for _, ext := range [][2]int{{3, 5}, {6, 6}, {2, 4}} {
 		H, W := ext[0], ext[1]
-		grid := make([][]float64, H)
-		canvas := make([]float64, l*l)
-		for i := range canvas {
-			canvas[i] = pad
-		}
-		for i := range H {
-			grid[i] = make([]float64, W)
-			for j := range W {
-				grid[i][j] = float64(rng.IntN(10))
-				canvas[i*l+j] = grid[i][j]
-			}
-		}
+		grid, canvas := randomGridCanvas(rng, H, W, l, pad)
 		var configs []Element
 		for s := -(l - 1); s < l; s++ {
 			el := randomConfig(rng, e)
