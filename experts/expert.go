@@ -333,13 +333,10 @@ func (e Expert) axisMask(
 			result = Add(MulScalar(result, w.At(0, 0)), MulScalar(apply(flip, result), w.At(0, 1)))
 		}
 	}
-	if gates.Shift != nil {
+	switch {
+	case gates.Shift != nil:
 		result = apply(e.shiftMixture(g, dtype, gates, batch, axis, l, grid), result)
-		if smooth > 0 {
-			result = Einsum("ij,bjk->bik", constMatrix(g, dtype, lattice.CycleHeatKernel(l, smooth)), result)
-		}
-	}
-	if gates.Translation != nil {
+	case gates.Translation != nil:
 		if gates.ZeroFill != nil {
 			// Layer k's kernel: γ (δ Z^{-2^k} + (1-δ) Z^{+2^k}) + (1-γ) C^{2^k}. At hard gates the product
 			// over the layers is one zero-fill shift by ±s (same-sign shifts add up) or one circular shift.
@@ -363,12 +360,12 @@ func (e Expert) axisMask(
 			alpha := Reshape(Slice(gates.Translation, AxisRange(), AxisElem(axis), AxisElem(k)), batch)
 			result = mix(alpha, shift(k), result)
 		}
-		if smooth > 0 {
-			// Heat diffusion on the cycle of translations of this axis (the translation grid is the
-			// product of the per-axis cycles, whose heat kernel is the Kronecker product). On the grid
-			// lattice this is the canvas' cycle, an approximation of the grid's.
-			result = Einsum("ij,bjk->bik", constMatrix(g, dtype, lattice.CycleHeatKernel(l, smooth)), result)
-		}
+	}
+	if smooth > 0 && (gates.Shift != nil || gates.Translation != nil) {
+		// Heat diffusion on the cycle of translations of this axis (the translation grid is the
+		// product of the per-axis cycles, whose heat kernel is the Kronecker product). On the grid
+		// lattice this is the canvas' cycle, an approximation of the grid's.
+		result = Einsum("ij,bjk->bik", constMatrix(g, dtype, lattice.CycleHeatKernel(l, smooth)), result)
 	}
 	if grid != nil {
 		result = e.scaleAxis(g, dtype, gates, batch, axis, l, result)

@@ -42,8 +42,7 @@ var Header = []string{"id", "category", "solved", "test_exact", "test_total", "s
 // compile_seconds 0; restarts 1, restarts_fitted 0, restart 0 and total_steps equal to steps (one training
 // run); model latformer; no predictions; source "search" for the lattice_search model, else "network";
 // lattice empty; network_solved as solved, false for lattice_search; search_solved and soft_top empty
-// (parseRecord). A
-// resumed run rewrites such a file in the current format before appending to it (runner.Run).
+// (parseRecord). A resumed run rewrites such a file in the current format before appending to it (runner.Run).
 var oldHeaders = [][]string{Header[:11], Header[:12], Header[:16], Header[:17], Header[:18], Header[:21], Header[:23]}
 
 // resultsFormat is how the rows of Header are written and read (runner.Format), a task's key its id.
