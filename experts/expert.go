@@ -54,8 +54,12 @@ type Expert struct {
 	GridLattice bool
 	// Anchored: a GridLattice expert whose grid is a box read off each input, cropped, acted on, and
 	// placed by a shift read off the input too (ParamLattice "anchored"; g(x) = T(a(x)) ∘ B, docs/arc-search.md
-	// "Elements that follow the input"); Gates.Frames must then be set.
+	// "Elements that follow the input"); Gates.Extent must then hold the frames.
 	Anchored bool
+	// FrameCandidates, for an Anchored expert, is the number K of candidate frames per input that a softmax
+	// gate chooses among (Gates.Frame; ParamFrameCandidates): the mask is the gates' mixture of the K
+	// anchored masks. 0: one frame per input, given.
+	FrameCandidates int
 }
 
 // N returns the number of cells Rows*Cols, the size of the masks.
@@ -99,19 +103,61 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 // are discretized when the graph parameter HardGatesGraphParam is true (prediction, the held phases);
 // with ParamStraightThrough they are discretized in the forward pass and soft in the backward pass.
 func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
+	return e.GatesFor(scope, x, cond, nil)
+}
+
+// GatesFor is Gates with the grid extents or frames of a GridLattice expert (Gates.Extent; nil for a canvas
+// expert). With candidate frames (FrameCandidates) a candidate that reads no box on an example's input
+// (H = 0) is never chosen there: its logit is pushed down before the softmax.
+func (e Expert) GatesFor(scope *model.Scope, x, cond, extent *Node) *Gates {
 	hard := model.GetGraphParamOr(scope, x.Graph(), HardGatesGraphParam, false)
 	logits := e.GateLogits(scope, x, cond)
+	if e.Anchored && e.FrameCandidates > 0 && extent != nil {
+		logits = e.withoutEmptyFrames(logits, extent)
+	}
+	var gates *Gates
 	if hard || !Param[bool](scope, ParamStraightThrough) {
-		return e.GatesFromLogits(logits, hard)
-	}
-	soft, discrete := e.GatesFromLogits(logits, false), e.GatesFromLogits(logits, true)
-	for _, s := range gateTable {
-		if sg := *s.field(soft); sg != nil {
-			// soft + (hard - soft) forward, d/dsoft = identity backward.
-			*s.field(soft) = Add(sg, StopGradient(Sub(*s.field(discrete), sg)))
+		gates = e.GatesFromLogits(logits, hard)
+	} else {
+		soft, discrete := e.GatesFromLogits(logits, false), e.GatesFromLogits(logits, true)
+		for _, s := range gateTable {
+			if sg := *s.field(soft); sg != nil {
+				// soft + (hard - soft) forward, d/dsoft = identity backward.
+				*s.field(soft) = Add(sg, StopGradient(Sub(*s.field(discrete), sg)))
+			}
 		}
+		gates = soft
 	}
-	return soft
+	gates.Extent = extent
+	return gates
+}
+
+// withoutEmptyFrames lowers the frame logits of the candidates that read no box (H = 0 in extent
+// [batch, K, FrameLen]) by 1e4, so that neither the softmax nor its argmax picks them.
+func (e Expert) withoutEmptyFrames(logits, extent *Node) *Node {
+	batch, k := logits.Shape().Dimensions[0], e.FrameCandidates
+	if extent.Rank() != 3 || extent.Shape().Dimensions[1] != k || extent.Shape().Dimensions[2] != FrameLen {
+		exceptions.Panicf("Expert: %d candidate frames need Gates.Extent [batch, %d, %d], got %s", k, k, FrameLen,
+			extent.Shape())
+	}
+	h := Reshape(Slice(extent, AxisRange(), AxisRange(), AxisElem(2)), batch, k)
+	empty := ConvertDType(LessOrEqual(h, ScalarZero(h.Graph(), h.DType())), logits.DType())
+	off := 0
+	for _, s := range e.segments() {
+		if s.name == "frame" {
+			break
+		}
+		off += s.size(e)
+	}
+	parts := []*Node{}
+	if off > 0 {
+		parts = append(parts, Slice(logits, AxisRange(), AxisRange(0, off)))
+	}
+	parts = append(parts, Sub(Slice(logits, AxisRange(), AxisRange(off, off+k)), MulScalar(empty, 1e4)))
+	if rest := e.NumGates() - off - k; rest > 0 {
+		parts = append(parts, Slice(logits, AxisRange(), AxisRange(off+k, off+k+rest)))
+	}
+	return Concatenate(parts, 1)
 }
 
 // LatticeMask is a soft attention mask on a rows x cols canvas kept in factored form, a weighted sum of
@@ -123,6 +169,15 @@ func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
 type LatticeMask struct {
 	Rows, Cols int
 	Terms      []MaskTerm
+	// Mixture, when K > 0, is a sum over K candidates per example (Expert.FrameCandidates): every term's
+	// tensors hold K rows per example (row b·K+k is candidate k of example b), its Weight set, and the mask is
+	// M_b = Σ_k Σ_t w_t[b·K+k] (Row_t ⊗ Col_t)[b·K+k] R^{k_t}. Factors puts the candidates on the term axis.
+	Mixture int
+}
+
+// Batch is the number of examples of the mask.
+func (m *LatticeMask) Batch() int {
+	return m.Terms[0].Row.Shape().Dimensions[0] / max(1, m.Mixture)
 }
 
 // MaskTerm is one term of a LatticeMask: Weight [batch] (nil means 1), Row [batch, rows, rows],
@@ -163,6 +218,9 @@ func (m *LatticeMask) Dense() *Node {
 // canvas 30 and 2.5x at canvas 20, compute v0.1.14 on AVX-512), its gradient comes out in that layout, and the
 // terms are concatenated in blocks of Cols values.
 func (m *LatticeMask) Factors() (l, rT *Node) {
+	if m.Mixture > 0 {
+		return m.mixtureFactors()
+	}
 	var lhs, rhs []*Node
 	for _, t := range m.Terms {
 		row, col := t.Row, t.Col
@@ -203,20 +261,88 @@ func (m *LatticeMask) Factors() (l, rT *Node) {
 	return Concatenate(lhs, 4), Concatenate(rhs, 3)
 }
 
+// mixtureFactors are Factors of a Mixture mask: per term, the K candidates' factors side by side on the
+// term axis (weights folded into L as for one term), built with one transpose per term instead of K slices.
+func (m *LatticeMask) mixtureFactors() (l, rT *Node) {
+	k, batch := m.Mixture, m.Batch()
+	// spread [b·K, x, y] -> [b, x, y, K] placed on (i or j, key axis, terms) by dims.
+	perCandidate := func(x *Node) *Node {
+		d := x.Shape().Dimensions
+		return Reshape(x, batch, k, d[1], d[2])
+	}
+	// lhs from a factor indexed [b, K, query-axis, key-axis]; rowQuery: the query axis is i (rows), else j.
+	lhs := func(x *Node, rowQuery bool) *Node {
+		x = TransposeAllDims(perCandidate(x), 0, 2, 3, 1) // [b, q, key, K]
+		kd := x.Shape().Dimensions[2]
+		if rowQuery {
+			return BroadcastToDims(Reshape(x, batch, m.Rows, 1, kd, k), batch, m.Rows, m.Cols, kd, k)
+		}
+		return BroadcastToDims(Reshape(x, batch, 1, m.Cols, kd, k), batch, m.Rows, m.Cols, kd, k)
+	}
+	rhs := func(x *Node, rowQuery bool) *Node {
+		x = TransposeAllDims(perCandidate(x), 0, 2, 1, 3) // [b, q, K, key]
+		kd := x.Shape().Dimensions[3]
+		if rowQuery {
+			return BroadcastToDims(Reshape(x, batch, m.Rows, 1, k, kd), batch, m.Rows, m.Cols, k, kd)
+		}
+		return BroadcastToDims(Reshape(x, batch, 1, m.Cols, k, kd), batch, m.Rows, m.Cols, k, kd)
+	}
+	var ls, rs []*Node
+	for _, t := range m.Terms {
+		row := Mul(t.Row, Reshape(t.Weight, batch*k, 1, 1))
+		if !t.Rotate {
+			ls, rs = append(ls, lhs(row, true)), append(rs, rhs(t.Col, false))
+		} else {
+			ls, rs = append(ls, lhs(t.Col, false)), append(rs, rhs(m.rowTimesReversal(row, t.Flip), true))
+		}
+	}
+	if len(ls) == 1 {
+		return ls[0], rs[0]
+	}
+	return Concatenate(ls, 4), Concatenate(rs, 3)
+}
+
+// Unmixed returns a Mixture mask as a plain one, each candidate's terms sliced out (K times the terms);
+// a plain mask as it is.
+func (m *LatticeMask) Unmixed() *LatticeMask {
+	if m.Mixture == 0 {
+		return m
+	}
+	k, batch := m.Mixture, m.Batch()
+	pick := func(x *Node, c int) *Node { // row c of each example's K rows
+		if x == nil {
+			return nil
+		}
+		dims := x.Shape().Dimensions
+		y := Slice(Reshape(x, append([]int{batch, k}, dims[1:]...)...), AxisRange(), AxisElem(c))
+		return Reshape(y, append([]int{batch}, dims[1:]...)...)
+	}
+	out := &LatticeMask{Rows: m.Rows, Cols: m.Cols}
+	for c := range k {
+		for _, t := range m.Terms {
+			out.Terms = append(out.Terms, MaskTerm{Weight: pick(t.Weight, c), Row: pick(t.Row, c), Col: pick(t.Col, c),
+				Rotate: t.Rotate, Flip: pick(t.Flip, c)})
+		}
+	}
+	return out
+}
+
 // SliceBatch returns the mask of examples lo, ..., hi-1 of the batch: every term's per-example tensors
-// (Weight, Row, Col, Flip) sliced along their batch axis. The masked attention computes slices of the
-// batch separately (layers.MaskedAttentionCoreFactored) and slices the masks with it.
+// (Weight, Row, Col, Flip) sliced along their batch axis (K rows per example for a Mixture). The masked
+// attention computes slices of the batch separately (layers.MaskedAttentionCoreFactored) and slices the
+// masks with it.
 func (m *LatticeMask) SliceBatch(lo, hi int) *LatticeMask {
+	per := max(1, m.Mixture)
 	cut := func(x *Node) *Node {
 		if x == nil {
 			return nil
 		}
-		if batch := x.Shape().Dimensions[0]; lo < 0 || hi > batch || lo >= hi {
+		if batch := x.Shape().Dimensions[0] / per; lo < 0 || hi > batch || lo >= hi {
 			exceptions.Panicf("LatticeMask.SliceBatch(%d, %d) of a batch of %d", lo, hi, batch)
 		}
-		return Slice(x, AxisRange(lo, hi))
+		return Slice(x, AxisRange(lo*per, hi*per))
 	}
-	out := &LatticeMask{Rows: m.Rows, Cols: m.Cols, Terms: make([]MaskTerm, len(m.Terms))}
+	out := &LatticeMask{Rows: m.Rows, Cols: m.Cols, Terms: make([]MaskTerm, len(m.Terms)), Mixture: m.Mixture}
 	for i, t := range m.Terms {
 		out.Terms[i] = MaskTerm{Weight: cut(t.Weight), Row: cut(t.Row), Col: cut(t.Col), Rotate: t.Rotate, Flip: cut(t.Flip)}
 	}
@@ -454,6 +580,9 @@ func (e Expert) SmoothedMask(gates *Gates) *LatticeMask {
 }
 
 func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
+	if e.Anchored && e.FrameCandidates > 0 {
+		return e.frameMixture(gates, smooth)
+	}
 	var any *Node
 	for _, n := range []*Node{gates.Translation, gates.Shift, gates.Reflection, gates.Rotation, gates.Scale} {
 		if n != nil {
@@ -584,6 +713,52 @@ func (e Expert) anchor(lm *LatticeMask, frames *Node) *LatticeMask {
 			t2.Row, t2.Col, t2.Flip = mm(dr, t.Row), mm(dc, mm(t.Col, pr)), mm(flip, pc)
 		}
 		out.Terms[k] = t2
+	}
+	return out
+}
+
+// frameMixture is the mask of an expert with candidate frames: Σ_k p_k M_k, M_k the anchored mask on each
+// example's candidate k (Gates.Extent [batch, K, FrameLen]) and p the frame gates with the empty candidates'
+// weight removed and the rest renormalized. The K masks are one anchored mask on a batch of batch·K (every
+// example's gates repeated per candidate), kept as a Mixture of K rows per example.
+func (e Expert) frameMixture(gates *Gates, smooth float64) *LatticeMask {
+	k := e.FrameCandidates
+	frames := gates.Extent
+	if gates.Frame == nil || frames == nil || frames.Rank() != 3 || frames.Shape().Dimensions[1] != k ||
+		frames.Shape().Dimensions[2] != FrameLen {
+		exceptions.Panicf("Expert.Mask: %d candidate frames need Gates.Frame [batch, %d] and Gates.Extent "+
+			"[batch, %d, %d]", k, k, k, FrameLen)
+	}
+	batch := frames.Shape().Dimensions[0]
+	dtype := gates.Frame.DType()
+	repeat := func(x *Node) *Node { // [batch, ...] -> [batch·K, ...], row b·K+c = row b
+		dims := x.Shape().Dimensions
+		expanded := BroadcastToDims(InsertAxes(x, 1), append([]int{batch, k}, dims[1:]...)...)
+		return Reshape(expanded, append([]int{batch * k}, dims[1:]...)...)
+	}
+	one := e
+	one.FrameCandidates = 0
+	rep := &Gates{Extent: Reshape(frames, batch*k, FrameLen)}
+	for _, s := range gateTable {
+		if s.name == "frame" {
+			continue
+		}
+		if x := *s.field(gates); x != nil {
+			*s.field(rep) = repeat(x)
+		}
+	}
+	all := one.mask(rep, smooth)
+	h := Reshape(Slice(frames, AxisRange(), AxisRange(), AxisElem(2)), batch, k)
+	p := Mul(gates.Frame, ConvertDType(GreaterThan(h, ScalarZero(h.Graph(), h.DType())), dtype))
+	p = Reshape(Div(p, MaxScalar(ReduceAndKeep(p, ReduceSum, -1), 1e-9)), batch*k)
+	out := &LatticeMask{Rows: all.Rows, Cols: all.Cols, Mixture: k}
+	for _, t := range all.Terms {
+		w := p
+		if t.Weight != nil {
+			w = Mul(p, t.Weight)
+		}
+		t.Weight = w
+		out.Terms = append(out.Terms, t)
 	}
 	return out
 }

@@ -35,6 +35,9 @@ type Gates struct {
 	// shifted by (DR, DC) with zero fill, and where SR > 0 the example's up-scaling factors are SR x SC
 	// instead of the scaling gates' (a scaling read off the input: a count).
 	Extent *Node
+	// Frame is [batch, K] with Expert.FrameCandidates = K: the probabilities of the candidate frames, Extent
+	// then [batch, K, FrameLen] (a candidate with H = 0 reads no box on the input and gets no weight).
+	Frame *Node
 }
 
 // FrameLen is the length of an anchored expert's frame per example (Gates.Extent; search.Frame.Ints).
@@ -51,6 +54,8 @@ type Element struct {
 	Quarter  int     // counter-clockwise quarter turns, 0..3
 	Scale    [2]int  // up- (or, with Down, down-) scaling factor per axis, 1..MaxScale (0 means 1)
 	Down     [2]bool // the scaling of the axis is a down-scaling (the transpose of the up-scaling mask)
+	// Frame is the candidate frame the element acts on (Expert.FrameCandidates); not part of the action.
+	Frame int
 }
 
 // gateSegment describes one segment of an expert's gate logits: its place in Gates, its shape per
@@ -60,7 +65,7 @@ type Element struct {
 // reads it, so a new kind of gate is one entry here plus the mask code that uses its Gates field.
 type gateSegment struct {
 	name    string               // key of the segment in GateValues
-	family  byte                 // the expert it belongs to, as FreeGates names it: 't', 'r', 'f' or 's'
+	family  byte                 // the expert it belongs to, as FreeGates names it: 't', 'r', 'f', 's' (or 'b', frames)
 	field   func(*Gates) **Node  // where the gates go
 	enabled func(e Expert) bool  // whether the expert has this segment
 	dims    func(e Expert) []int // shape per example; a softmax runs over the last axis
@@ -173,6 +178,16 @@ var gateTable = []gateSegment{
 		bias:    func(Expert, []int) float32 { return -4 },
 		on:      func(_ Expert, el Element, idx []int) bool { return el.Down[idx[0]] },
 		set:     func(_ Expert, el *Element, idx []int) { el.Down[idx[0]] = true },
+	},
+	{
+		// Which candidate frame the element acts on: a softmax over the candidates, all equal at the start.
+		name: "frame", family: 'b', field: func(g *Gates) **Node { return &g.Frame },
+		enabled: func(e Expert) bool { return e.Anchored && e.FrameCandidates > 0 },
+		dims:    func(e Expert) []int { return []int{e.FrameCandidates} },
+		softmax: true,
+		bias:    func(Expert, []int) float32 { return 0 },
+		on:      func(_ Expert, el Element, idx []int) bool { return idx[0] == el.Frame },
+		set:     func(_ Expert, el *Element, idx []int) { el.Frame = idx[0] },
 	},
 }
 
@@ -442,6 +457,15 @@ func (e Expert) ActionOf(el Element) lattice.Action {
 	return lattice.Compose(parts...)
 }
 
+// ElementName names el as the expert holds it: its action (ActionOf), preceded by "frame(k)∘" for an expert
+// with candidate frames, since the same action on another frame is another element.
+func (e Expert) ElementName(el Element) string {
+	if e.FrameCandidates > 0 {
+		return fmt.Sprintf("frame(%d)∘%s", el.Frame, e.ActionOf(el))
+	}
+	return e.ActionOf(el).String()
+}
+
 // FreeGatesVariable is the name of the non-trainable variable, in the scope of the gate logits, that holds
 // an expert's free-gate mask (FreeGates).
 const FreeGatesVariable = "free"
@@ -475,8 +499,11 @@ func (e Expert) FreeGates(families string) ([]float32, error) {
 	for _, s := range e.segments() {
 		s.indices(e, func(idx []int) {
 			on := strings.IndexByte(families, s.family) >= 0
-			if s.family == 't' {
+			switch s.family {
+			case 't':
 				on = axes[idx[0]] // translation and zero-fill gates: axis first
+			case 'b':
+				on = true // the frame is what the other experts act on: always learned
 			}
 			v := float32(0)
 			if on {

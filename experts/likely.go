@@ -12,7 +12,7 @@ import (
 // reading the gates as independent choices: a sigmoid gate is set with its value as probability, a
 // softmax row (the scaling factors of an axis) picks a factor with its probability. The first is
 // ElementOf(v) (ties aside); the next ones set or clear the least certain gates. Gate settings that select
-// the same action (ActionOf; for example a zero-fill direction without a zero-fill shift) count once.
+// the same element (ElementName; for example a zero-fill direction without a zero-fill shift) count once.
 //
 // Soft gates that mix elements (a restart that did not fit) keep probability mass on the gates the
 // training pairs left undecided; holding the gates at each of these elements in turn (Learner.Fit's gate
@@ -26,7 +26,7 @@ func (e Expert) LikelyElements(v GateValues, k int) []Element {
 	seen := map[string]bool{}
 	enumerateBest(choices, func(pick []int) bool {
 		el := e.elementOfPicks(choices, pick)
-		key := e.ActionOf(el).String()
+		key := e.ElementName(el)
 		if !seen[key] {
 			seen[key] = true
 			out = append(out, el)

@@ -58,6 +58,10 @@ const (
 	// wrongly with hard gates. Off on ARC, where it solves fewer dev tasks; two actions need it
 	// (latformer.TestTwoActions; docs/arc-ablations.md, "How the defaults were chosen") [false].
 	ParamStraightThrough = "expert_straight_through"
+	// ParamFrameCandidates is, with LatticeAnchored, the number of candidate frames per input among which a
+	// softmax gate learns the one the task uses (Expert.FrameCandidates; latformer.Example.Frames holds them,
+	// computed from each input alone: search.FrameCandidates). 0: one frame per input, given [0].
+	ParamFrameCandidates = "expert_frame_candidates"
 )
 
 // params declares every Param* key of this package with its default and the values it accepts, the one
@@ -72,6 +76,7 @@ var params = hparams.NewTable(
 	hparams.Def(ParamZeroFill, true),
 	hparams.Def(ParamLattice, LatticeCanvas).OneOf(LatticeCanvas, LatticeGrid, LatticeAnchored),
 	hparams.Def(ParamStraightThrough, false),
+	hparams.Def(ParamFrameCandidates, 0).AtLeast(0),
 )
 
 // Values of ParamTranslationGates.
@@ -254,6 +259,9 @@ func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 		ZeroFill:            Param[bool](scope, ParamZeroFill),
 		ZeroFillGateInit:    ZeroFillGateInit,
 		ShiftSoftmax:        Param[string](scope, ParamTranslationGates) == TranslationGatesSoftmax,
+	}
+	if e.Anchored {
+		e.FrameCandidates = Param[int](scope, ParamFrameCandidates)
 	}
 	if rows != cols {
 		e.Rotation = false

@@ -17,8 +17,8 @@ import (
 func TestParam(t *testing.T) {
 	root := model.NewStore().RootScope()
 	defaults := DefaultParams()
-	if len(defaults) != 9 {
-		t.Errorf("DefaultParams has %d keys, want 9: %v", len(defaults), defaults)
+	if len(defaults) != 10 {
+		t.Errorf("DefaultParams has %d keys, want 10: %v", len(defaults), defaults)
 	}
 	for key, def := range defaults {
 		var got any

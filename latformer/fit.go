@@ -124,7 +124,7 @@ func (l *Learner) Fit(examples []Example, search *Search, progress func(Progress
 		}
 		expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
 		for _, el := range top {
-			res.SoftTop = append(res.SoftTop, expert.ActionOf(el).String())
+			res.SoftTop = append(res.SoftTop, expert.ElementName(el))
 		}
 	}
 	res.Elapsed = time.Since(start)
@@ -155,6 +155,18 @@ func (o restartOutcome) better(than *restartOutcome) bool {
 		return o.score > than.score
 	}
 	return o.loss < than.loss
+}
+
+// betterThan orders fits as better orders restarts: hard gates fitting the training pairs first, then the
+// fraction of them predicted exactly, then the lower final loss; a tie keeps other.
+func (res FitResult) betterThan(other FitResult) bool {
+	if hard, otherHard := res.Fitted && res.HardGates, other.Fitted && other.HardGates; hard != otherHard {
+		return hard
+	}
+	if res.Exact != other.Exact {
+		return res.Exact > other.Exact
+	}
+	return res.Loss < other.Loss
 }
 
 // count adds a finished restart to the totals.

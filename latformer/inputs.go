@@ -12,8 +12,8 @@ import (
 
 // stepInputs are the inputs of a training step's graph: tokens and targets [batch, n] int32 canvases,
 // cond [batch, condDim] float32 (only when the learner has conditioning vectors) and rows [batch] bool,
-// false for the padding rows (only when ParamPadPairs > 1), and frames [batch, experts.FrameLen] int32 (only for an
-// anchor-relative expert, experts.ParamLattice "anchored": Example.Frame). T is shapes.Shape to compile the graph,
+// false for the padding rows (only when ParamPadPairs > 1), and frames (framesShape; only for an
+// anchor-relative expert, experts.ParamLattice "anchored": Example.Frame or Frames). T is shapes.Shape to compile the graph,
 // *tensors.Tensor to call it and *Node inside it: fields is the one place that orders them.
 type stepInputs[T any] struct {
 	tokens, targets, cond, rows, frames T
@@ -47,7 +47,7 @@ func stepInputsOf[T any](l *Learner, list []T) stepInputs[T] {
 // stepInputShapes are the input shapes of the step graph for batch rows.
 func stepInputShapes(l *Learner, batch int) []shapes.Shape {
 	in := stepInputs[shapes.Shape]{tokens: canvasShape(l, batch), targets: canvasShape(l, batch),
-		rows: shapes.Make(dtypes.Bool, batch), frames: shapes.Make(dtypes.Int32, batch, experts.FrameLen)}
+		rows: shapes.Make(dtypes.Bool, batch), frames: l.framesShape(batch)}
 	if l.condDim > 0 {
 		in.cond = shapes.Make(dtypes.Float32, batch, l.condDim)
 	}
@@ -89,7 +89,7 @@ func predictInputsOf[T any](l *Learner, list []T) predictInputs[T] {
 // predictInputShapes are the input shapes of the prediction graphs.
 func predictInputShapes(l *Learner) []shapes.Shape {
 	in := predictInputs[shapes.Shape]{tokens: canvasShape(l, predictChunk), previous: canvasShape(l, predictChunk),
-		frames: shapes.Make(dtypes.Int32, predictChunk, experts.FrameLen)}
+		frames: l.framesShape(predictChunk)}
 	if l.condDim > 0 {
 		in.cond = shapes.Make(dtypes.Float32, predictChunk, l.condDim)
 	}
@@ -143,14 +143,31 @@ func (l *Learner) condTensor(examples []Example, copies int) *tensors.Tensor {
 	return t
 }
 
-// framesTensor is the [copies*len(examples), experts.FrameLen] int32 frames input of the examples repeated copies times
-// (copy c of example e at row c*len(examples)+e): each example's Frame (an anchor-relative expert's).
+// framesShape is the shape of the frames input for batch rows: [batch, experts.FrameLen] int32, or
+// [batch, K, experts.FrameLen] with K candidate frames.
+func (l *Learner) framesShape(batch int) shapes.Shape {
+	if l.frameCandidates > 0 {
+		return shapes.Make(dtypes.Int32, batch, l.frameCandidates, experts.FrameLen)
+	}
+	return shapes.Make(dtypes.Int32, batch, experts.FrameLen)
+}
+
+// framesTensor is the frames input (framesShape) of the examples repeated copies times (copy c of example e
+// at row c*len(examples)+e): each example's Frame, or its candidate Frames, the missing ones all zero.
 func (l *Learner) framesTensor(examples []Example, copies int) *tensors.Tensor {
-	t := tensors.FromShape(shapes.Make(dtypes.Int32, copies*len(examples), experts.FrameLen))
+	t := tensors.FromShape(l.framesShape(copies * len(examples)))
+	per := experts.FrameLen * max(1, l.frameCandidates)
 	tensors.MustMutableFlatData[int32](t, func(flat []int32) {
 		for c := range copies {
 			for e, ex := range examples {
-				copy(flat[(c*len(examples)+e)*experts.FrameLen:], ex.Frame[:])
+				row := flat[(c*len(examples)+e)*per:]
+				if l.frameCandidates == 0 {
+					copy(row, ex.Frame[:])
+					continue
+				}
+				for k, f := range ex.Frames[:min(len(ex.Frames), l.frameCandidates)] {
+					copy(row[k*experts.FrameLen:], f[:])
+				}
 			}
 		}
 	})

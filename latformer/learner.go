@@ -27,6 +27,10 @@ type Example struct {
 	// element acts on and the shift that places the result (search.Frame.Ints; the Solver sets it from
 	// the lattice search's rule). Other experts ignore it.
 	Frame [experts.FrameLen]int32
+	// Frames are the input's candidate frames for an anchor-relative expert that learns which frame to act on
+	// (experts.ParamFrameCandidates = K > 0; at most K, the same rules for every example of a task:
+	// WithFrameCandidates). A candidate with H = 0 reads no box on this input. Frame is then ignored.
+	Frames [][experts.FrameLen]int32
 }
 
 // Learner trains a fresh LatFormer on the examples of one task and predicts with it (Appendix B.2:
@@ -43,10 +47,12 @@ type Learner struct {
 	condDim int
 	// anchored: the model's expert is anchor-relative (experts.ParamLattice "anchored"), its graphs take the frames.
 	anchored bool
-	seed     int
-	padPairs int
-	rng      *rand.Rand
-	stepExec *model.Exec
+	// frameCandidates is experts.ParamFrameCandidates of an anchored learner: its graphs take K frames per example.
+	frameCandidates int
+	seed            int
+	padPairs        int
+	rng             *rand.Rand
+	stepExec        *model.Exec
 	// hardStepExec trains with the gates held at their discretized values (ParamHardSteps > 0, or
 	// restarts held at a proposal, ParamGateInitTrain "hard"; else nil).
 	hardStepExec *model.Exec
@@ -89,11 +95,15 @@ func NewLearnerFor(arch Architecture, backend compute.Backend, store *model.Stor
 		return nil, fmt.Errorf("%s must be >= 1, got %d", ParamPadPairs, padPairs)
 	}
 	store.SetParam(model.ParamInitialSeed, int64(seed))
+	lattice := experts.Param[string](store.RootScope(), experts.ParamLattice)
 	l := &Learner{arch: arch, backend: backend, store: store, rows: rows, cols: cols, seed: seed, padPairs: padPairs,
 		rng: newAugmentationRNG(seed, 0), condDim: -1,
-		anchored: experts.Param[string](store.RootScope(), experts.ParamLattice) == experts.LatticeAnchored,
+		anchored: lattice == experts.LatticeAnchored,
 		initial:  map[string]*tensors.Tensor{}, restartInitial: map[int]map[string]*tensors.Tensor{},
 		compiled: map[*model.Exec]map[string]bool{}}
+	if l.anchored {
+		l.frameCandidates = experts.Param[int](store.RootScope(), experts.ParamFrameCandidates)
+	}
 	return l, nil
 }
 
@@ -138,7 +148,11 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 			return fmt.Errorf("example %d: output canvas is %dx%d, the learner's is %dx%d", i, ex.Output.Rows,
 				ex.Output.Cols, l.rows, l.cols)
 		}
-		if l.anchored && needOutput && (ex.Frame[2] < 1 || ex.Frame[3] < 1) {
+		if l.frameCandidates > 0 && (len(ex.Frames) < 1 || len(ex.Frames) > l.frameCandidates) {
+			return fmt.Errorf("example %d: %d candidate frames (Example.Frames: latformer.WithFrameCandidates), "+
+				"want 1 to %s=%d", i, len(ex.Frames), experts.ParamFrameCandidates, l.frameCandidates)
+		}
+		if l.anchored && l.frameCandidates == 0 && needOutput && (ex.Frame[2] < 1 || ex.Frame[3] < 1) {
 			return fmt.Errorf("example %d: the anchor-relative expert (%s=%s) needs each training example's frame "+
 				"(Example.Frame: latformer.WithFrames with an anchored proposal), got %v", i, experts.ParamLattice,
 				experts.LatticeAnchored, ex.Frame)

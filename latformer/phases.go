@@ -214,10 +214,10 @@ func (beamPhase) run(l *Learner, t *restartTraining) (bool, error) {
 func withNeighbors(expert experts.Expert, candidates []experts.Element) []experts.Element {
 	seen := map[string]bool{}
 	for _, el := range candidates {
-		seen[expert.ActionOf(el).String()] = true
+		seen[expert.ElementName(el)] = true
 	}
 	for _, n := range expert.ShiftNeighbors(candidates[0]) {
-		if key := expert.ActionOf(n).String(); !seen[key] {
+		if key := expert.ElementName(n); !seen[key] {
 			seen[key] = true
 			candidates = append(candidates, n)
 		}

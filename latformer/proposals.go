@@ -339,3 +339,31 @@ func WithFrames(p Proposal, examples []Example) []Example {
 	}
 	return out
 }
+
+// FrameCandidates returns the candidate frame rules of a task for an expert that learns which frame the task
+// acts on (experts.ParamFrameCandidates = k): search.FrameCandidates of the training inputs. Only the inputs
+// are read: the outputs never choose a candidate (TestFrameCandidatesReadNoOutput).
+func FrameCandidates(train []Example, k int) []search.FrameRule {
+	inputs := make([]datasets.Canvas, len(train))
+	for i, ex := range train {
+		inputs[i] = ex.Input
+	}
+	return search.FrameCandidates(inputs, k)
+}
+
+// WithFrameCandidates returns copies of the examples with each input's frame under every rule (Example.Frames;
+// an empty frame where a rule reads no box on the input): the same candidates, in the same order, for every
+// example of the task, training and test.
+func WithFrameCandidates(rules []search.FrameRule, examples []Example) []Example {
+	out := make([]Example, len(examples))
+	for i, ex := range examples {
+		out[i] = ex
+		out[i].Frames = make([][experts.FrameLen]int32, len(rules))
+		for k, r := range rules {
+			if f, ok := r.FrameOn(ex.Input); ok {
+				out[i].Frames[k] = f.Ints()
+			}
+		}
+	}
+	return out
+}

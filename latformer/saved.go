@@ -16,6 +16,7 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model/checkpoint"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/search"
 )
 
 // SolutionFile is the file of a saved solution's directory that describes it (JSON); the fitted learner's
@@ -54,6 +55,9 @@ type savedSolution struct {
 	TopAction string
 	TopTable  []int8
 	TopAnchor string
+	// Frames name the candidate frame rules the network acts on (Solver's fitFrames; FrameCandidates of the
+	// training examples, checked on load), none for a network on the canvas or the search's frame.
+	Frames []string `json:",omitempty"`
 	// Source and Action of the predictions of the test examples the task was solved with (for a reader).
 	Source, Action string
 }
@@ -88,6 +92,7 @@ func (s *Solver) Save(dir string) error {
 	if l := last.learner; l != nil {
 		meta.SoftGates, meta.CondDim = l.useSoft, l.condDim
 	}
+	meta.Frames = ruleNames(last.frames)
 	if err := replaceDir(dir, func(tmp string) error {
 		if last.learner != nil {
 			if err := last.learner.saveCheckpoint(tmp); err != nil {
@@ -266,14 +271,38 @@ func (s *SavedSolution) Predict(test []Example) (Solution, error) {
 	if err != nil {
 		return sol, err
 	}
+	var rules []search.FrameRule
+	if len(s.meta.Frames) > 0 {
+		rules = FrameCandidates(train, s.solver.frames)
+		if names := ruleNames(rules); !slices.Equal(names, s.meta.Frames) {
+			return sol, fmt.Errorf("saved solution %s: the candidate frames of its training examples are %q, the "+
+				"saved solution's %q: saved by another version?", s.dir, names, s.meta.Frames)
+		}
+		if cache, err = s.solver.framesVariant(len(rules)); err != nil {
+			return sol, err
+		}
+		test = WithFrameCandidates(rules, test)
+	}
 	if s.learner == nil {
 		if s.learner, err = s.loadLearner(cache); err != nil {
 			return sol, fmt.Errorf("saved solution %s: %w", s.dir, err)
 		}
 	}
 	sol.Fit = s.meta.Fit
-	err = s.solver.predict(&sol, s.learner, withFramesOf(start, test), start)
-	return sol, err
+	if err = s.solver.predict(&sol, s.learner, withFramesOf(start, test), start); err != nil {
+		return sol, err
+	}
+	nameFrame(&sol, s.learner, rules)
+	return sol, nil
+}
+
+// ruleNames are the names of frame rules (FrameRule.String), nil for none.
+func ruleNames(rules []search.FrameRule) []string {
+	var out []string
+	for _, r := range rules {
+		out = append(out, r.String())
+	}
+	return out
 }
 
 // checkSearch checks that the search run again found what the saved solution's did.

@@ -39,12 +39,13 @@ func samePredictions(a, b []Prediction) bool {
 // fitted learner's. Cases: a translation on a 5x5 canvas started at the search's proposals; the same with
 // the paper's initialization and too few steps to fit (the prediction rests on the trained weights alone);
 // a flip of grids of several sizes (the grid-lattice learner of Solver.learnersFor); the lattice search alone
-// (no network saved).
+// (no network saved); a crop without the search, by the candidate frames (Solver.fitFrames).
 func TestSaveLoadPredictsTheSame(t *testing.T) {
 	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(11, 46))
 	translate, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 5, 4, 8)
 	flip := gridFlipTask(t, rng, 0, 8)
+	crop := cropTask(t, rand.New(rand.NewPCG(67, 5)), 8, 0)
 	const base = "train_steps=30;augment_copies=2;train_restarts=2"
 	cases := []struct {
 		name, settings string
@@ -56,6 +57,8 @@ func TestSaveLoadPredictsTheSame(t *testing.T) {
 		{"translation, paper init, unfitted", "train_steps=6;augment_copies=1;train_restarts=1;gate_init=paper", SolverOptions{}, translate, true},
 		{"flip, grid lattice", base, SolverOptions{Reuse: true}, flip, true},
 		{"lattice search alone", base, SolverOptions{SearchOnly: true}, translate, false},
+		{"crop, candidate frames", "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=1;" +
+			"train_gate_beam=2;expert_frame_candidates=16", SolverOptions{}, crop, true},
 	}
 	for _, c := range cases {
 		train, test, unseen := c.task[:3], c.task[3:5], c.task[5:]
@@ -68,6 +71,9 @@ func TestSaveLoadPredictsTheSame(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		var fittedUnseen []Prediction
+		if s.last.frames != nil { // the learner acts on the task's candidate frames
+			unseen = WithFrameCandidates(s.last.frames, unseen)
+		}
 		if c.network {
 			if fittedUnseen, err = s.last.learner.Predict(unseen); err != nil {
 				t.Fatal(err)
@@ -117,6 +123,9 @@ func TestSaveLoadPredictsTheSame(t *testing.T) {
 		}
 		if c.name == "translation, search" && (sol.Source != SourceNetwork || sol.ActionName() == "") {
 			t.Errorf("%s: source %s, element %q: want the network's hard gates", c.name, sol.Source, sol.ActionName())
+		}
+		if c.name == "crop, candidate frames" && !strings.HasPrefix(sol.Anchor, "crop(") {
+			t.Errorf("%s: element %q, want a crop by the candidate frames", c.name, sol.ActionName())
 		}
 		if c.name == "flip, grid lattice" && sol.Lattice != "grid" {
 			t.Errorf("%s: lattice %q, want grid", c.name, sol.Lattice)

@@ -65,6 +65,9 @@ type Solver struct {
 	// ParamMaxCells; restarts: ParamRestarts, the most proposals Fit starts at.
 	search, grid, anchored, fallback, screen bool
 	unproposedMaxCells, restarts             int
+	// frames: experts.ParamFrameCandidates, the candidate frames of a task the search does not start
+	// (fitFrames); 0: none.
+	frames int
 	// last is the task Solve solved last, for Save (nil before the first, or after Close).
 	last *solved
 }
@@ -92,6 +95,7 @@ func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOp
 	s.screen = Param[bool](s.store, ParamSearchScreen)
 	s.restarts = Param[int](s.store, ParamRestarts)
 	s.unproposedMaxCells = Param[int](s.store, ParamMaxCells)
+	s.frames = experts.Param[int](s.store.RootScope(), experts.ParamFrameCandidates)
 	return s, nil
 }
 
@@ -231,8 +235,81 @@ func (s *Solver) Solve(train, test []Example, progress func(Progress)) (sol Solu
 		return sol, err
 	}
 	s.last.learner, s.last.fit = learner, sol.Fit
-	err = s.predict(&sol, learner, test, start)
-	return sol, err
+	if s.tryFrames(start, sol.Fit) {
+		framed, err := s.fitFrames(&sol, train, progress)
+		if err != nil {
+			return sol, err
+		}
+		if framed != nil {
+			learner, test = framed, WithFrameCandidates(s.last.frames, test)
+		}
+	}
+	if err = s.predict(&sol, learner, test, start); err != nil {
+		return sol, err
+	}
+	nameFrame(&sol, learner, s.last.frames)
+	return sol, nil
+}
+
+// tryFrames says whether a task goes on to the candidate frames (fitFrames): the solver has them
+// (experts.ParamFrameCandidates), the search did not start the fit, the model has mask experts, and no
+// restart's hard gates fitted the training pairs on the canvas.
+func (s *Solver) tryFrames(start *Search, fit FitResult) bool {
+	return s.frames > 0 && start == nil && s.opts.Architecture.Name == LatFormerArchitecture().Name &&
+		!(fit.Fitted && fit.HardGates)
+}
+
+// fitFrames fits a second learner, whose expert acts on a frame it learns among the task's candidate frames
+// (FrameCandidates: read off the inputs alone), and keeps it when it fits better than the canvas fit (by
+// FitResult.betterThan, Fit's order of its restarts): it returns that learner (nil when it kept the canvas
+// fit) and puts its fit in sol.Fit, with the restarts and steps of both fits counted.
+func (s *Solver) fitFrames(sol *Solution, train []Example, progress func(Progress)) (*Learner, error) {
+	rules := FrameCandidates(train, s.frames)
+	if len(rules) == 0 {
+		return nil, nil
+	}
+	cache, err := s.framesVariant(len(rules))
+	if err != nil {
+		return nil, err
+	}
+	learner, _, err := cache.Learner(train[0].Input.Rows, train[0].Input.Cols)
+	if err != nil {
+		return nil, err
+	}
+	fit, err := learner.Fit(WithFrameCandidates(rules, train), nil, progress)
+	if err != nil {
+		return nil, fmt.Errorf("the candidate frames: %w", err)
+	}
+	canvas := sol.Fit
+	if !fit.betterThan(canvas) {
+		sol.Fit.Restarts += fit.Restarts
+		sol.Fit.TotalSteps += fit.TotalSteps
+		sol.Fit.Elapsed += fit.Elapsed
+		sol.Fit.Compile += fit.Compile
+		s.last.fit = sol.Fit
+		return nil, nil
+	}
+	fit.Restart += canvas.Restarts
+	fit.Restarts += canvas.Restarts
+	fit.RestartsFitted += canvas.RestartsFitted
+	fit.TotalSteps += canvas.TotalSteps
+	fit.Elapsed += canvas.Elapsed
+	fit.Compile += canvas.Compile
+	sol.Fit = fit
+	s.last.learner, s.last.fit, s.last.frames = learner, fit, rules
+	return learner, nil
+}
+
+// nameFrame names the frame rule the network's hard gates chose on the first test input (sol.Anchor) when
+// the learner acts on the candidate frames rules (none: nothing to name).
+func nameFrame(sol *Solution, learner *Learner, rules []search.FrameRule) {
+	if len(rules) == 0 || len(sol.Network) == 0 {
+		return
+	}
+	expert := experts.ExpertFromScope(learner.Store().RootScope(), learner.rows, learner.cols)
+	if k := expert.ElementOf(sol.Network[0].Gates).Frame; k < len(rules) {
+		sol.Anchor = rules[k].String()
+	}
 }
 
 // solved is what Save needs of the task Solve solved last: its training examples (the search runs on them
@@ -244,6 +321,8 @@ type solved struct {
 	learner    *Learner
 	fit        FitResult
 	sol        Solution
+	// frames are the candidate frame rules the learner acts on (fitFrames), nil for the others.
+	frames []search.FrameRule
 }
 
 // forget drops the last task's solution (Save) and, without SolverOptions.Reuse, the compiled graphs and
@@ -349,9 +428,19 @@ func (s *Solver) untrained(cells int) bool {
 	return s.screen || (s.search && s.unproposedMaxCells > 0 && cells > s.unproposedMaxCells)
 }
 
+// framesVariant returns the learners whose expert learns its frame among n candidates (fitFrames): an
+// anchored expert with experts.ParamFrameCandidates = n rounded up to a multiple of 8 (at most the solver's),
+// so that tasks with about as many candidates share compiled graphs.
+func (s *Solver) framesVariant(n int) (*LearnerCache, error) {
+	k := min(s.frames, (n+7)/8*8)
+	return s.variant(fmt.Sprintf("frames%d", k), s.settings.With(
+		hparams.Setting{Key: experts.ParamLattice, Value: experts.LatticeAnchored},
+		hparams.Setting{Key: experts.ParamFrameCandidates, Value: k}))
+}
+
 // learnersFor returns the cache of learners whose expert has e's lattice (the canvas, each input's grid, or
-// the boxes read off each input): the solver's own when its hyperparameters give that lattice already, else
-// one with experts.ParamLattice set to it, made on first use.
+// the boxes read off each input, one frame per input): the solver's own when its hyperparameters give that
+// lattice already, else a variant.
 func (s *Solver) learnersFor(e experts.Expert) (*LearnerCache, error) {
 	own := experts.ExpertFromScope(s.store.RootScope(), e.Rows, e.Cols)
 	if own.GridLattice == e.GridLattice && own.Anchored == e.Anchored {
@@ -359,20 +448,26 @@ func (s *Solver) learnersFor(e experts.Expert) (*LearnerCache, error) {
 	}
 	lattice := experts.LatticeGrid
 	if e.Anchored {
-		lattice = experts.LatticeAnchored
+		lattice = experts.LatticeAnchored // one frame per input, the search's
 	}
-	if c := s.variants[lattice]; c != nil {
+	return s.variant(lattice, s.settings.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice},
+		hparams.Setting{Key: experts.ParamFrameCandidates, Value: 0}))
+}
+
+// variant returns the learners of the given settings under a name, made on first use (learnersFor,
+// framesVariant).
+func (s *Solver) variant(name string, settings hparams.Settings) (*LearnerCache, error) {
+	if c := s.variants[name]; c != nil {
 		return c, nil
 	}
-	c, err := NewLearnerCacheFor(s.opts.Architecture, s.backend,
-		s.settings.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice}))
+	c, err := NewLearnerCacheFor(s.opts.Architecture, s.backend, settings)
 	if err != nil {
 		return nil, err
 	}
 	if s.variants == nil {
 		s.variants = map[string]*LearnerCache{}
 	}
-	s.variants[lattice] = c
+	s.variants[name] = c
 	return c, nil
 }
 

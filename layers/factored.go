@@ -175,6 +175,7 @@ func ones(k int) []int {
 // Row ⊗ Col; a term with the 90° rotation, (Row ⊗ Col) R = (Row J ⊗ Col) with the grid's axes swapped
 // (J the reversal, per example for a grid-lattice expert).
 func LatticeMaskTerms(lm *experts.LatticeMask) []KroneckerTerm {
+	lm = lm.Unmixed()
 	terms := make([]KroneckerTerm, 0, len(lm.Terms))
 	for _, t := range lm.Terms {
 		if !t.Rotate {

@@ -172,12 +172,7 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 	// attend returns the masked attention of one action (and its smoothed variant): its expert's gates
 	// under expertScope, the attention's variables under attnScope.
 	attend := func(expertScope, attnScope *model.Scope) ([]*Node, *experts.Gates, *experts.LatticeMask) {
-		gates := b.expert.Gates(expertScope, x, b.cond)
-		if b.extent != nil {
-			withExtent := *gates
-			withExtent.Extent = b.extent
-			gates = &withExtent
-		}
+		gates := b.expert.GatesFor(expertScope, x, b.cond, b.extent)
 		lm := b.expert.Mask(gates)
 		lms := []*experts.LatticeMask{lm}
 		if b.smoothing {

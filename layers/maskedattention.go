@@ -80,7 +80,7 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 		if len(m.Terms) == 0 {
 			exceptions.Panicf("MaskedAttentionCoreFactored: a lattice mask has no terms")
 		}
-		if b := m.Terms[0].Row.Shape().Dimensions[0]; b != batch {
+		if b := m.Batch(); b != batch {
 			exceptions.Panicf("MaskedAttentionCoreFactored: mask batch %d, query batch %d", b, batch)
 		}
 	}
