@@ -197,6 +197,9 @@ type MaskTerm struct {
 // l x l matrices, so no gather or n x n product is needed. It is one batched matrix product of the
 // Factors.
 func (m *LatticeMask) Dense() *Node {
+	if m.Mixture > 0 {
+		return m.mixtureDense()
+	}
 	l, rT := m.Factors()
 	batch := l.Shape().Dimensions[0]
 	n := m.Rows * m.Cols
@@ -259,6 +262,48 @@ func (m *LatticeMask) Factors() (l, rT *Node) {
 		return lhs[0], rhs[0]
 	}
 	return Concatenate(lhs, 4), Concatenate(rhs, 3)
+}
+
+// mixtureDense is Dense of a Mixture mask: the terms without rotation give M[b, (i, c), (j, e)] =
+// Σ_{k,t} (w Row)[b, k, t, i, c] · Col[b, k, t, j, e], one batched matrix product per example over the K·T
+// candidate terms, and those with rotation M[b, (i, e), (j, c)] = Σ (w Row J)[b, k, t, i, e] · Col[b, k, t, j, c];
+// each is transposed to [b, i, j, c, e] once. Far fewer and larger products than Factors' per-cell ones.
+func (m *LatticeMask) mixtureDense() *Node {
+	k, batch := m.Mixture, m.Batch()
+	perCandidate := func(x *Node) *Node {
+		d := x.Shape().Dimensions
+		return Reshape(x, batch, k, d[1], d[2])
+	}
+	var plainL, plainR, rotL, rotR []*Node
+	for _, t := range m.Terms {
+		row := Mul(t.Row, Reshape(t.Weight, batch*k, 1, 1))
+		if !t.Rotate {
+			plainL, plainR = append(plainL, perCandidate(row)), append(plainR, perCandidate(t.Col))
+		} else {
+			rotL, rotR = append(rotL, perCandidate(m.rowTimesReversal(row, t.Flip))), append(rotR, perCandidate(t.Col))
+		}
+	}
+	product := func(ls, rs []*Node) *Node { // [b, i, x, j, y]
+		l, r := ls[0], rs[0]
+		if len(ls) > 1 {
+			l, r = Concatenate(ls, 1), Concatenate(rs, 1)
+		}
+		return DotGeneral(l, []int{1}, []int{0}, r, []int{1}, []int{0})
+	}
+	var dense *Node
+	if len(plainL) > 0 {
+		dense = TransposeAllDims(product(plainL, plainR), 0, 1, 3, 2, 4) // [b, i, c, j, e] -> [b, i, j, c, e]
+	}
+	if len(rotL) > 0 {
+		rot := TransposeAllDims(product(rotL, rotR), 0, 1, 3, 4, 2) // [b, i, e, j, c] -> [b, i, j, c, e]
+		if dense == nil {
+			dense = rot
+		} else {
+			dense = Add(dense, rot)
+		}
+	}
+	n := m.Rows * m.Cols
+	return Reshape(dense, batch, n, n)
 }
 
 // mixtureFactors are Factors of a Mixture mask: per term, the K candidates' factors side by side on the

@@ -58,9 +58,10 @@ const (
 	// wrongly with hard gates. Off on ARC, where it solves fewer dev tasks; two actions need it
 	// (latformer.TestTwoActions; docs/arc-ablations.md, "How the defaults were chosen") [false].
 	ParamStraightThrough = "expert_straight_through"
-	// ParamFrameCandidates is, with LatticeAnchored, the number of candidate frames per input among which a
-	// softmax gate learns the one the task uses (Expert.FrameCandidates; latformer.Example.Frames holds them,
-	// computed from each input alone: search.FrameCandidates). 0: one frame per input, given [0].
+	// ParamFrameCandidates is, with LatticeAnchored, the most candidate frames per input among which a softmax
+	// gate learns the one the task uses (Expert.FrameCandidates; latformer.Example.Frames holds them, computed
+	// from the inputs alone: search.FrameCandidates). With another lattice, a latformer.Solver that does not
+	// search fits such an expert after the canvas one whose hard gates did not fit. 0: none [0].
 	ParamFrameCandidates = "expert_frame_candidates"
 )
 
@@ -142,6 +143,14 @@ func withExpert(before hparams.Settings, name string, on bool) hparams.Setting {
 		names = []string{"all"}
 	}
 	return hparams.Setting{Key: ParamExperts, Value: strings.Join(names, ",")}
+}
+
+// FrameExperts returns the ParamExperts setting of an expert that acts on frames (ParamFrameCandidates): the
+// experts of settings without the translation, since a frame places its crop itself (the anchored group's
+// bases turn, flip and scale the crop, docs/arc-search.md); false when no expert is left.
+func FrameExperts(settings hparams.Settings) (hparams.Setting, bool) {
+	s := withExpert(settings, "translation", false)
+	return s, s.Value.(string) != ""
 }
 
 // withLattice returns the ParamLattice setting that the former switches expert_grid_lattice (grid) and

@@ -144,14 +144,15 @@ func onCanvas(t *testing.T, task datasets.Task) []Example {
 
 // TestSolverFrameCandidates solves a crop task without the search (gate_init=paper): the canvas fit cannot
 // fit outputs of another size than the input, so the solver fits the candidate frames (fitFrames), whose hard
-// gates choose the foreground's box; the test outputs are exact, the restarts of both fits are counted, and
-// the element names its frame rule.
+// gates choose the foreground's box; the test outputs are exact, the restarts of both fits are counted (the
+// zero-fill restart z runs on the frames as the frame alone: frameRestarts), and the element names its rule.
 func TestSolverFrameCandidates(t *testing.T) {
 	backend := testutil.Backend(t)
 	task := cropTask(t, rand.New(rand.NewPCG(67, 5)), 5, 0)
 	train, test := task[:3], task[3:]
-	s, err := NewSolver(backend, parse(t, "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=1;train_gate_beam=2;"+
-		"train_max_cells=0;expert_frame_candidates=64"), SolverOptions{})
+	s, err := NewSolver(backend, parse(t, "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=2;train_restart_experts=z,all;"+
+		"train_gate_beam=2;train_hard_steps=100;"+
+		"train_max_cells=0;expert_frame_candidates=16"), SolverOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,9 +165,9 @@ func TestSolverFrameCandidates(t *testing.T) {
 		t.Fatalf("anchor %q, source %s, fitted %v (hard %v), %+v: want the network's hard gates on a crop", sol.Anchor,
 			sol.Source, sol.Fit.Fitted, sol.Fit.HardGates, sol.Fit)
 	}
-	if sol.Fit.Restarts != 2 || sol.Fit.Restart != 1 {
-		t.Errorf("restarts %d, kept %d: want 2 (the canvas' and the frames'), the second kept", sol.Fit.Restarts,
-			sol.Fit.Restart)
+	if sol.Fit.Restarts < 3 || sol.Fit.Restart < 2 {
+		t.Errorf("restarts %d, kept %d: want the canvas' 2 and the frames' 1 or 2, a frames' one kept",
+			sol.Fit.Restarts, sol.Fit.Restart)
 	}
 	for i, ex := range test {
 		if p := sol.Predictions[i]; p == nil || !slices.Equal(p.Cells, ex.Output.Cells) {

@@ -40,6 +40,10 @@ const (
 	// ParamAugment is the number of color-permuted copies of the training pairs in every step
 	// (Appendix B.2 uses 10; the first copy is the original colors) [10].
 	ParamAugment = "augment_copies"
+	// ParamFrameCopies is the number of color-permuted copies in the search-free solver's fit on candidate
+	// frames (Solver, experts.ParamFrameCandidates), whose steps cost about K/13 times the canvas fit's per
+	// copy at K candidates; 0: ParamAugment's [0].
+	ParamFrameCopies = "augment_frame_copies"
 	// ParamAugmentKeepBlack keeps color 0 (black) fixed in the augmentation's permutations: ARC's
 	// background rules depend on it [true].
 	ParamAugmentKeepBlack = "augment_keep_black"
@@ -160,6 +164,7 @@ var params = hparams.NewTable(
 	hparams.Def(ParamNoiseRandom, false),
 	hparams.Def(ParamSteps, 500).AtLeast(0),
 	hparams.Def(ParamAugment, 10),
+	hparams.Def(ParamFrameCopies, 0).AtLeast(0),
 	hparams.Def(ParamAugmentKeepBlack, true),
 	hparams.Def(ParamAugmentFixOutputColors, true),
 	hparams.Def(ParamFitPatience, 3),

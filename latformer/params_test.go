@@ -115,8 +115,8 @@ func expertOf(t *testing.T, settings string) experts.Expert {
 	return experts.ExpertFromScope(store.RootScope(), 6, 6)
 }
 
-// TestKeyCount holds the number of hyperparameters to issue 45's target, moved to 41 by issue 67's
-// expert_translation_gates: at most 41 keys of this module (latformer's, layers' and experts'; GoMLX's
+// TestKeyCount holds the number of hyperparameters to issue 45's target, moved to 43 by issue 67's
+// expert_translation_gates, expert_frame_candidates and augment_frame_copies: at most 43 keys of this module (latformer's, layers' and experts'; GoMLX's
 // optimizer keys not counted). A new knob takes an old one's place, or says in docs/hyperparameters.md why
 // the target moved.
 func TestKeyCount(t *testing.T) {
@@ -126,7 +126,7 @@ func TestKeyCount(t *testing.T) {
 			own++
 		}
 	}
-	if own > 41 {
-		t.Errorf("%d hyperparameters (latformer, layers, experts), want at most 41", own)
+	if own > 43 {
+		t.Errorf("%d hyperparameters (latformer, layers, experts), want at most 43", own)
 	}
 }

@@ -58,7 +58,7 @@ func TestSaveLoadPredictsTheSame(t *testing.T) {
 		{"flip, grid lattice", base, SolverOptions{Reuse: true}, flip, true},
 		{"lattice search alone", base, SolverOptions{SearchOnly: true}, translate, false},
 		{"crop, candidate frames", "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=1;" +
-			"train_gate_beam=2;expert_frame_candidates=16", SolverOptions{}, crop, true},
+			"train_gate_beam=2;train_hard_steps=100;expert_frame_candidates=16", SolverOptions{}, crop, true},
 	}
 	for _, c := range cases {
 		train, test, unseen := c.task[:3], c.task[3:5], c.task[5:]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
@@ -265,7 +266,7 @@ func (s *Solver) tryFrames(start *Search, fit FitResult) bool {
 // fit) and puts its fit in sol.Fit, with the restarts and steps of both fits counted.
 func (s *Solver) fitFrames(sol *Solution, train []Example, progress func(Progress)) (*Learner, error) {
 	rules := FrameCandidates(train, s.frames)
-	if len(rules) == 0 {
+	if _, ok := experts.FrameExperts(s.settings); len(rules) == 0 || !ok {
 		return nil, nil
 	}
 	cache, err := s.framesVariant(len(rules))
@@ -430,12 +431,26 @@ func (s *Solver) untrained(cells int) bool {
 
 // framesVariant returns the learners whose expert learns its frame among n candidates (fitFrames): an
 // anchored expert with experts.ParamFrameCandidates = n rounded up to a multiple of 8 (at most the solver's),
-// so that tasks with about as many candidates share compiled graphs.
+// so that tasks with about as many candidates share compiled graphs, the solver's experts but the
+// translation (experts.FrameExperts), ParamFrameCopies augmented copies and frameRestarts.
 func (s *Solver) framesVariant(n int) (*LearnerCache, error) {
 	k := min(s.frames, (n+7)/8*8)
-	return s.variant(fmt.Sprintf("frames%d", k), s.settings.With(
-		hparams.Setting{Key: experts.ParamLattice, Value: experts.LatticeAnchored},
-		hparams.Setting{Key: experts.ParamFrameCandidates, Value: k}))
+	list, _ := experts.FrameExperts(s.settings)
+	settings := s.settings.With(list, hparams.Setting{Key: experts.ParamLattice, Value: experts.LatticeAnchored},
+		hparams.Setting{Key: experts.ParamFrameCandidates, Value: k})
+	if copies := Param[int](s.store, ParamFrameCopies); copies > 0 {
+		settings = settings.With(hparams.Setting{Key: ParamAugment, Value: copies})
+	}
+	settings = settings.With(hparams.Setting{Key: ParamRestartExperts, Value: frameRestarts(
+		Param[string](s.store, ParamRestartExperts))})
+	return s.variant(fmt.Sprintf("frames%d", k), settings)
+}
+
+// frameRestarts is the restart schedule (ParamRestartExperts) of a fit on candidate frames: the solver's, with
+// the zero-fill translation letters (z, v, h) read as t, since a frame expert has no translation: there they
+// free the frame gates alone (experts.Expert.FreeGates frees those always), the crop as it is.
+func frameRestarts(list string) string {
+	return strings.NewReplacer("z", "t", "v", "t", "h", "t").Replace(list)
 }
 
 // learnersFor returns the cache of learners whose expert has e's lattice (the canvas, each input's grid, or
