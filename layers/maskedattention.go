@@ -96,6 +96,14 @@ func factoredAttentionInSlices(query, key, value *Node, masks []*experts.Lattice
 			if hi-lo < batch {
 				m = m.SliceBatch(lo, hi)
 			}
+			if m.Mixture > 0 { // a mixture over candidates: its dense mask is cheaper than its many factors
+				dense := m.Dense()
+				if dense.DType() != query.DType() {
+					dense = ConvertDType(dense, query.DType())
+				}
+				ms[i] = coreMask{dense: dense, rows: m.Rows, cols: m.Cols}
+				continue
+			}
 			l, rT := m.Factors()
 			if l.DType() != query.DType() {
 				l, rT = ConvertDType(l, query.DType()), ConvertDType(rT, query.DType())
