@@ -127,7 +127,8 @@ func TestFrameCandidatesSoft(t *testing.T) {
 		return []*Node{mix, sum, lm.Unmixed().Dense(), sliced}
 	}, logits, frames)
 	got, want := tensors.MustCopyFlatData[float32](out[0]), tensors.MustCopyFlatData[float32](out[1])
-	for i, other := range [][]float32{tensors.MustCopyFlatData[float32](out[2]), tensors.MustCopyFlatData[float32](out[3])} {
+	others := [][]float32{tensors.MustCopyFlatData[float32](out[2]), tensors.MustCopyFlatData[float32](out[3])}
+	for i, other := range others {
 		for j := range got {
 			if math.Abs(float64(got[j]-other[j])) > 1e-6 {
 				t.Fatalf("entry %d: mixture %v, %s %v", j, got[j], []string{"Unmixed", "SliceBatch"}[i], other[j])

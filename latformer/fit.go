@@ -50,7 +50,8 @@ type FitResult struct {
 	Proposals, StartedAt int
 	// SoftTop names the SoftTopCount elements that the kept restart's soft gates, averaged over the
 	// training examples, make most probable (experts.Expert.LikelyElements), most probable first: where a
-	// fit failed, the elements gradient descent was choosing between. Nil without mask experts.
+	// fit failed, the elements gradient descent was choosing between. Nil without mask experts. A Solver that
+	// fitted the candidate frames too (experts.ParamFrameCandidates) appends the other fit's.
 	SoftTop []string
 }
 

@@ -150,9 +150,9 @@ func TestSolverFrameCandidates(t *testing.T) {
 	backend := testutil.Backend(t)
 	task := cropTask(t, rand.New(rand.NewPCG(67, 5)), 5, 0)
 	train, test := task[:3], task[3:]
-	s, err := NewSolver(backend, parse(t, "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=2;train_restart_experts=z,all;"+
-		"train_gate_beam=2;train_hard_steps=100;"+
-		"train_max_cells=0;expert_frame_candidates=16"), SolverOptions{})
+	s, err := NewSolver(backend, parse(t, "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=2;"+
+		"train_restart_experts=z,all;train_gate_beam=2;train_hard_steps=100;train_max_cells=0;expert_frame_candidates=16"),
+		SolverOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 // stepInputs are the inputs of a training step's graph: tokens and targets [batch, n] int32 canvases,
 // cond [batch, condDim] float32 (only when the learner has conditioning vectors) and rows [batch] bool,
 // false for the padding rows (only when ParamPadPairs > 1), and frames (framesShape; only for an
-// anchor-relative expert, experts.ParamLattice "anchored": Example.Frame or Frames). T is shapes.Shape to compile the graph,
-// *tensors.Tensor to call it and *Node inside it: fields is the one place that orders them.
+// anchor-relative expert, experts.ParamLattice "anchored": Example.Frame or Frames). T is shapes.Shape to
+// compile the graph, *tensors.Tensor to call it and *Node inside it: fields is the one place that orders them.
 type stepInputs[T any] struct {
 	tokens, targets, cond, rows, frames T
 }

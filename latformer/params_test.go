@@ -116,8 +116,8 @@ func expertOf(t *testing.T, settings string) experts.Expert {
 }
 
 // TestKeyCount holds the number of hyperparameters to issue 45's target, moved to 43 by issue 67's
-// expert_translation_gates, expert_frame_candidates and augment_frame_copies: at most 43 keys of this module (latformer's, layers' and experts'; GoMLX's
-// optimizer keys not counted). A new knob takes an old one's place, or says in docs/hyperparameters.md why
+// expert_translation_gates, expert_frame_candidates and augment_frame_copies: at most 43 keys of this module
+// (latformer's, layers' and experts'; GoMLX's optimizer keys not counted). A new knob takes an old one's place, or says in docs/hyperparameters.md why
 // the target moved.
 func TestKeyCount(t *testing.T) {
 	own := 0

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
 )
 
@@ -85,8 +86,12 @@ var (
 			"gates do not fit the training pairs then, the gate beam holds each of the 4 elements its soft gates make " +
 			"most probable for 25 steps (train_gate_beam=4, train_gate_beam_steps=25), the same element for every " +
 			"input, and continues the one with the lowest loss, held, up to 200 steps (train_hard_steps); undone " +
-			"unless it fits. Chosen on the dev half (docs/arc.md, \"Without the search\"); Table 2's no-search row, " +
-			"results/arc_training_nosearch.csv.",
+			"unless it fits. Where no restart's hard gates fit, a second learner fits the same way on frames: its " +
+			"expert (turns, flips, scalings) acts on one of up to 64 candidate frames read off the inputs alone " +
+			"(expert_frame_candidates; crops, in-place crops and crops scaled by the number of colors of every box a " +
+			"selection reads), chosen by a learned softmax gate, with 4 color copies (augment_frame_copies); the " +
+			"better fit predicts. Chosen on the dev half (docs/arc.md, \"Without the search\"); Table 2's no-search " +
+			"row, results/arc_training_nosearch.csv.",
 		Settings: hparams.Settings{
 			{Key: ParamGateInit, Value: GateInitPaper},
 			{Key: ParamSteps, Value: 200},
@@ -96,6 +101,8 @@ var (
 			{Key: ParamRestartExperts, Value: "z,all"},
 			{Key: ParamGateBeam, Value: 4},
 			{Key: ParamGateBeamSteps, Value: 25},
+			{Key: experts.ParamFrameCandidates, Value: 64},
+			{Key: ParamFrameCopies, Value: 4},
 		},
 	}
 	// RecipeEvaluation is RecipeDefault screened by the search: the protocol of the evaluation split.

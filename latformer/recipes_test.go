@@ -39,16 +39,17 @@ func TestRecipeLookup(t *testing.T) {
 }
 
 // TestRecipeSettings checks each recipe's settings against what they replace: RecipePaper is `--set
-// gate_init=paper`, RecipeNoSearch the Makefile's former NOSEARCH_SETTINGS, the evaluation recipes the
-// former settings of make arc-evaluation, the default nothing; every recipe's settings are accepted by
+// gate_init=paper`, RecipeNoSearch the Makefile's former NOSEARCH_SETTINGS and issue 67's frames, the
+// evaluation recipes the former settings of make arc-evaluation, the default nothing; every recipe's settings are accepted by
 // Params unchanged (keys declared, values of their types) and its doc names each key it sets and the page
 // where it was chosen.
 func TestRecipeSettings(t *testing.T) {
 	table := Params()
 	want := map[string]string{
-		"default":          "",
-		"paper":            "gate_init=paper",
-		"nosearch":         "gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=2;train_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=25",
+		"default": "",
+		"paper":   "gate_init=paper",
+		"nosearch": "gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=2;train_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=25;" +
+			"expert_frame_candidates=64;augment_frame_copies=4",
 		"evaluation":       "search_screen=true",
 		"paper-evaluation": "gate_init=paper;search_screen=true",
 	}

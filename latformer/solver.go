@@ -263,7 +263,8 @@ func (s *Solver) tryFrames(start *Search, fit FitResult) bool {
 // fitFrames fits a second learner, whose expert acts on a frame it learns among the task's candidate frames
 // (FrameCandidates: read off the inputs alone), and keeps it when it fits better than the canvas fit (by
 // FitResult.betterThan, Fit's order of its restarts): it returns that learner (nil when it kept the canvas
-// fit) and puts its fit in sol.Fit, with the restarts and steps of both fits counted.
+// fit) and puts its fit in sol.Fit, with the restarts and steps of both fits counted and the other fit's
+// SoftTop after the kept one's (the candidates named by their rules).
 func (s *Solver) fitFrames(sol *Solution, train []Example, progress func(Progress)) (*Learner, error) {
 	rules := FrameCandidates(train, s.frames)
 	if _, ok := experts.FrameExperts(s.settings); len(rules) == 0 || !ok {
@@ -282,7 +283,9 @@ func (s *Solver) fitFrames(sol *Solution, train []Example, progress func(Progres
 		return nil, fmt.Errorf("the candidate frames: %w", err)
 	}
 	canvas := sol.Fit
+	fit.SoftTop = ruleElements(fit.SoftTop, rules)
 	if !fit.betterThan(canvas) {
+		sol.Fit.SoftTop = append(sol.Fit.SoftTop, fit.SoftTop...)
 		sol.Fit.Restarts += fit.Restarts
 		sol.Fit.TotalSteps += fit.TotalSteps
 		sol.Fit.Elapsed += fit.Elapsed
@@ -296,9 +299,24 @@ func (s *Solver) fitFrames(sol *Solution, train []Example, progress func(Progres
 	fit.TotalSteps += canvas.TotalSteps
 	fit.Elapsed += canvas.Elapsed
 	fit.Compile += canvas.Compile
+	fit.SoftTop = append(fit.SoftTop, canvas.SoftTop...)
 	sol.Fit = fit
 	s.last.learner, s.last.fit, s.last.frames = learner, fit, rules
 	return learner, nil
+}
+
+// ruleElements names the candidate frames in elements named by experts.Expert.ElementName ("frame(k)∘g")
+// by their rules ("crop(fg)∘g").
+func ruleElements(names []string, rules []search.FrameRule) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		var k int
+		out[i] = n
+		if _, err := fmt.Sscanf(n, "frame(%d)", &k); err == nil && k >= 0 && k < len(rules) {
+			out[i] = rules[k].String() + strings.TrimPrefix(n, fmt.Sprintf("frame(%d)", k))
+		}
+	}
+	return out
 }
 
 // nameFrame names the frame rule the network's hard gates chose on the first test input (sol.Anchor) when
