@@ -40,9 +40,9 @@ func TestRecipeLookup(t *testing.T) {
 
 // TestRecipeSettings checks each recipe's settings against what they replace: RecipePaper is `--set
 // gate_init=paper`, RecipeNoSearch the Makefile's former NOSEARCH_SETTINGS and issue 67's frames, the
-// evaluation recipes the former settings of make arc-evaluation, the default nothing; every recipe's settings are accepted by
-// Params unchanged (keys declared, values of their types) and its doc names each key it sets and the page
-// where it was chosen.
+// evaluation recipes the former settings of make arc-evaluation, the default nothing; every recipe's settings
+// are accepted by Params unchanged (keys declared, values of their types) and its doc names each key it sets
+// and the page where it was chosen.
 func TestRecipeSettings(t *testing.T) {
 	table := Params()
 	want := map[string]string{
