@@ -171,7 +171,7 @@ type LatticeMask struct {
 	Terms      []MaskTerm
 	// Mixture, when K > 0, is a sum over K candidates per example (Expert.FrameCandidates): every term's
 	// tensors hold K rows per example (row b·K+k is candidate k of example b), its Weight set, and the mask is
-	// M_b = Σ_k Σ_t w_t[b·K+k] (Row_t ⊗ Col_t)[b·K+k] R^{k_t}. Factors puts the candidates on the term axis.
+	// M_b = Σ_k Σ_t w_t[b·K+k] (Row_t ⊗ Col_t)[b·K+k] R^{k_t}. Dense builds it by one product over the candidates.
 	Mixture int
 }
 
@@ -222,7 +222,7 @@ func (m *LatticeMask) Dense() *Node {
 // terms are concatenated in blocks of Cols values.
 func (m *LatticeMask) Factors() (l, rT *Node) {
 	if m.Mixture > 0 {
-		return m.mixtureFactors()
+		return m.Unmixed().Factors() // K times the terms: the attention takes a mixture dense (Dense) instead
 	}
 	var lhs, rhs []*Node
 	for _, t := range m.Terms {
@@ -304,47 +304,6 @@ func (m *LatticeMask) mixtureDense() *Node {
 	}
 	n := m.Rows * m.Cols
 	return Reshape(dense, batch, n, n)
-}
-
-// mixtureFactors are Factors of a Mixture mask: per term, the K candidates' factors side by side on the
-// term axis (weights folded into L as for one term), built with one transpose per term instead of K slices.
-func (m *LatticeMask) mixtureFactors() (l, rT *Node) {
-	k, batch := m.Mixture, m.Batch()
-	// spread [b·K, x, y] -> [b, x, y, K] placed on (i or j, key axis, terms) by dims.
-	perCandidate := func(x *Node) *Node {
-		d := x.Shape().Dimensions
-		return Reshape(x, batch, k, d[1], d[2])
-	}
-	// lhs from a factor indexed [b, K, query-axis, key-axis]; rowQuery: the query axis is i (rows), else j.
-	lhs := func(x *Node, rowQuery bool) *Node {
-		x = TransposeAllDims(perCandidate(x), 0, 2, 3, 1) // [b, q, key, K]
-		kd := x.Shape().Dimensions[2]
-		if rowQuery {
-			return BroadcastToDims(Reshape(x, batch, m.Rows, 1, kd, k), batch, m.Rows, m.Cols, kd, k)
-		}
-		return BroadcastToDims(Reshape(x, batch, 1, m.Cols, kd, k), batch, m.Rows, m.Cols, kd, k)
-	}
-	rhs := func(x *Node, rowQuery bool) *Node {
-		x = TransposeAllDims(perCandidate(x), 0, 2, 1, 3) // [b, q, K, key]
-		kd := x.Shape().Dimensions[3]
-		if rowQuery {
-			return BroadcastToDims(Reshape(x, batch, m.Rows, 1, k, kd), batch, m.Rows, m.Cols, k, kd)
-		}
-		return BroadcastToDims(Reshape(x, batch, 1, m.Cols, k, kd), batch, m.Rows, m.Cols, k, kd)
-	}
-	var ls, rs []*Node
-	for _, t := range m.Terms {
-		row := Mul(t.Row, Reshape(t.Weight, batch*k, 1, 1))
-		if !t.Rotate {
-			ls, rs = append(ls, lhs(row, true)), append(rs, rhs(t.Col, false))
-		} else {
-			ls, rs = append(ls, lhs(t.Col, false)), append(rs, rhs(m.rowTimesReversal(row, t.Flip), true))
-		}
-	}
-	if len(ls) == 1 {
-		return ls[0], rs[0]
-	}
-	return Concatenate(ls, 4), Concatenate(rs, 3)
 }
 
 // Unmixed returns a Mixture mask as a plain one, each candidate's terms sliced out (K times the terms);
