@@ -485,7 +485,8 @@ func (e Expert) FreeGatesAll() []float32 {
 // vertical shifts, or the columns', horizontal shifts; the other axis held at no shift), r (rotation),
 // f (reflection) and s (scaling, with the down-scaling gate), e.g. "t" or "tfr". The other gates are held
 // at their identity setting (off, or scaling factor 1), so that a training run searches only the actions
-// of the named experts. Letters of disabled experts are accepted (they have no gates).
+// of the named experts. Letters of disabled experts are accepted (they have no gates). The frame gates
+// (FrameCandidates) are always free: the frame is what the other experts act on.
 func (e Expert) FreeGates(families string) ([]float32, error) {
 	if err := CheckFamilies(families); err != nil {
 		return nil, err
