@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -153,6 +154,7 @@ func TestServeStartsAndStops(t *testing.T) {
 	} else {
 		resp.Body.Close()
 	}
+	http.DefaultClient.CloseIdleConnections() // as a browser tab closed: no spare connection left open
 	cancel()
 	select {
 	case err := <-done:
@@ -226,4 +228,30 @@ func TestServeErrors(t *testing.T) {
 // browserOpts are the options of a test server (warnings discarded).
 func browserOpts(data, labels string) browser.Options {
 	return browser.Options{DataDir: data, Labels: labels, Log: io.Discard}
+}
+
+// TestServeStopsWithASilentConnection holds a connection open that never sends a request (as a browser's
+// preconnect does), then cancels: net/http's Shutdown counts it busy for 5 s, and serve must still stop
+// cleanly (nil, "stopped") rather than fail with the shutdown's deadline.
+func TestServeStopsWithASilentConnection(t *testing.T) {
+	data := serveTestData(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url, _, done := startServe(t, ctx, serveOptions{addr: "127.0.0.1:0",
+		browser: browserOpts(data, filepath.Join(t.TempDir(), "labels.json"))})
+	conn, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	time.Sleep(100 * time.Millisecond) // accepted by the server
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve after cancel, with a silent connection open: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop in 15 s")
+	}
 }
