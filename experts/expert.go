@@ -135,13 +135,12 @@ func (e Expert) GatesFor(scope *model.Scope, x, cond, extent *Node) *Gates {
 // withoutEmptyFrames lowers the frame logits of the candidates that read no box (H = 0 in extent
 // [batch, K, FrameLen]) by 1e4, so that neither the softmax nor its argmax picks them.
 func (e Expert) withoutEmptyFrames(logits, extent *Node) *Node {
-	batch, k := logits.Shape().Dimensions[0], e.FrameCandidates
+	k := e.FrameCandidates
 	if extent.Rank() != 3 || extent.Shape().Dimensions[1] != k || extent.Shape().Dimensions[2] != FrameLen {
 		exceptions.Panicf("Expert: %d candidate frames need Gates.Extent [batch, %d, %d], got %s", k, k, FrameLen,
 			extent.Shape())
 	}
-	h := Reshape(Slice(extent, AxisRange(), AxisRange(), AxisElem(2)), batch, k)
-	empty := ConvertDType(LessOrEqual(h, ScalarZero(h.Graph(), h.DType())), logits.DType())
+	empty := OneMinus(framesSet(extent, logits.DType()))
 	off := 0
 	for _, s := range e.segments() {
 		if s.name == "frame" {
@@ -752,8 +751,7 @@ func (e Expert) frameMixture(gates *Gates, smooth float64) *LatticeMask {
 		}
 	}
 	all := one.mask(rep, smooth)
-	h := Reshape(Slice(frames, AxisRange(), AxisRange(), AxisElem(2)), batch, k)
-	p := Mul(gates.Frame, ConvertDType(GreaterThan(h, ScalarZero(h.Graph(), h.DType())), dtype))
+	p := Mul(gates.Frame, framesSet(frames, dtype))
 	p = Reshape(Div(p, MaxScalar(ReduceAndKeep(p, ReduceSum, -1), 1e-9)), batch*k)
 	out := &LatticeMask{Rows: all.Rows, Cols: all.Cols, Mixture: k}
 	for _, t := range all.Terms {
@@ -765,4 +763,12 @@ func (e Expert) frameMixture(gates *Gates, smooth float64) *LatticeMask {
 		out.Terms = append(out.Terms, t)
 	}
 	return out
+}
+
+// framesSet is [batch, K] of dtype: 1 where candidate frame k reads a box on the example's input (H > 0 in
+// frames [batch, K, FrameLen]), 0 where it reads none.
+func framesSet(frames *Node, dtype dtypes.DType) *Node {
+	dims := frames.Shape().Dimensions
+	h := Reshape(Slice(frames, AxisRange(), AxisRange(), AxisElem(2)), dims[0], dims[1])
+	return ConvertDType(GreaterThan(h, ScalarZero(h.Graph(), h.DType())), dtype)
 }
