@@ -80,5 +80,5 @@ func (l *Learner) close() {
 		}
 	}
 	l.store.Finalize()
-	l.stepExec, l.hardStepExec, l.predExec, l.softExec = nil, nil, nil, nil
+	l.stepExec, l.hardStepExec, l.predExec, l.softExec, l.opt = nil, nil, nil, nil, nil
 }

@@ -19,11 +19,23 @@ type Progress struct {
 	// (all augmented copies) before this step's update; Exact is the fraction of exactly right canvases.
 	Loss, CellAccuracy, Exact float64
 	Elapsed                   time.Duration
-	// Held: the step trained with the gates held at their discretized values (a restart started at a
-	// proposal with ParamGateInitTrain "hard", or ParamHardSteps); Proposal is the proposal the restart
-	// started at (-1: none).
-	Held     bool
-	Proposal int
+	// Held: the step trained with the gates held at their discretized values (a restart started at an
+	// element with ParamGateInitTrain "hard", or ParamHardSteps); Start is the start (Starts.Elements) the
+	// restart started at (-1: none).
+	Held  bool
+	Start int
+}
+
+// Starts are where Fit's first restarts start, given as data: restart r < len(Elements) starts at
+// Elements[r], its gates set to select that element. An ARC solver makes them with a lattice search;
+// Fit only reads them.
+type Starts struct {
+	// Expert is the expert whose elements they are: it must be the learner's.
+	Expert   experts.Expert
+	Elements []experts.Element
+	// Keep are colors the augmentation never permutes (those a frame rule reads), besides the
+	// output-only colors of ParamAugmentFixOutputColors.
+	Keep []int32
 }
 
 // FitResult summarizes a Fit.
@@ -44,10 +56,10 @@ type FitResult struct {
 	// Elapsed is the whole Fit; Compile the part of it spent building and compiling graphs (zero when a
 	// reused learner already had them, see LearnerCache).
 	Elapsed, Compile time.Duration
-	// Proposals is the number of restarts that start at a proposal of the search given to Fit (restart
-	// r < Proposals starts at proposal r, if it runs), StartedAt the proposal the kept restart started at
+	// Starts is the number of restarts that start at an element of the Starts given to Fit (restart
+	// r < Starts starts at Elements[r], if it runs), StartedAt the start the kept restart started at
 	// (-1: none).
-	Proposals, StartedAt int
+	Starts, StartedAt int
 	// SoftTop names the SoftTopCount elements that the kept restart's soft gates, averaged over the
 	// training examples, make most probable (experts.Expert.LikelyElements), most probable first: where a
 	// fit failed, the elements gradient descent was choosing between. Nil without mask experts. A Solver that
@@ -72,30 +84,29 @@ const SoftTopCount = 3
 // The first restart whose hard gates fit ends the search. Restart 0 is exactly
 // what R = 1 trains. Canvases of more than ParamMaxCells cells (when > 0) train once.
 //
-// search, when not nil, is the lattice search's result on these examples (Search; the Solver runs it with
-// ParamGateInit "search"; its Expert must be the learner's): restart r < min(R, len(search.Proposals))
-// starts at proposal r, after its usual initialization the first mask expert's gates of every layer set to
-// select that element (startAtProposal). Those restarts run also on canvases above ParamMaxCells
-// (ParamGateInitTrain, ParamHeldSteps); the restarts after them, and all of a task whose search found
-// nothing, start at the paper's initialization with ParamUnproposedSteps soft steps. Fit searches nothing
-// itself: with search nil every restart starts at the paper's initialization.
-func (l *Learner) Fit(examples []Example, search *Search, progress func(Progress)) (FitResult, error) {
+// starts, when not nil, holds the elements the first restarts start at (its Expert must be the learner's):
+// restart r < min(R, len(starts.Elements)) starts at Elements[r], after its usual initialization the first
+// mask expert's gates of every layer set to select that element (startAt). Those restarts run also on
+// canvases above ParamMaxCells (ParamGateInitTrain, ParamHeldSteps); the restarts after them, and all of
+// them when starts has no elements, start at the paper's initialization with ParamUnproposedSteps soft
+// steps. With starts nil every restart starts at the paper's initialization.
+func (l *Learner) Fit(examples []Example, starts *Starts, progress func(Progress)) (FitResult, error) {
 	if err := l.checkExamples(examples, true); err != nil {
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
 	}
-	run, err := l.newFitRun(examples, search, progress)
+	run, err := l.newFitRun(examples, starts, progress)
 	if err != nil {
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
 	}
 	start := time.Now()
 	res := FitResult{StartedAt: -1}
-	if res.Compile, err = l.prepare(run.batch); err != nil {
+	if res.Compile, err = l.prepare(run.batch, run.needHard()); err != nil {
 		return res, fmt.Errorf("latformer.Learner.Fit: %w", err)
 	}
 	l.makeRunTensors(run)
 	defer run.release()
-	if res.Proposals = len(run.proposals); search != nil && !l.hasMaskExperts() {
-		return res, fmt.Errorf("latformer.Learner.Fit: a search's proposals start mask experts, and model %q has none",
+	if res.Starts = len(run.starts); starts != nil && !l.hasMaskExperts() {
+		return res, fmt.Errorf("latformer.Learner.Fit: starts set mask experts' gates, and model %q has none",
 			l.arch.Name)
 	}
 
@@ -185,13 +196,13 @@ func (res *FitResult) keep(best *restartOutcome) {
 	res.Steps, res.Loss, res.Exact = best.steps, best.loss, best.exact
 	res.HardGates = !best.useSoft
 	res.Fitted = best.hardFit || best.score == 1
-	if best.restart < res.Proposals {
+	if best.restart < res.Starts {
 		res.StartedAt = best.restart
 	}
 }
 
 // restart runs restart r of Fit from its own initialization, with the experts' gates its entry of
-// ParamRestartExperts frees and, for r < len(run.proposals), the gates started at proposal r; else, for an
+// ParamRestartExperts frees and, for r < len(run.starts), the gates started at start r; else, for an
 // entry with the letter z, v or h (experts.ZeroFillFamily), the translation gates started at the centre of
 // the zero-fill shifts (experts.Expert.ZeroFillStart).
 func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
@@ -205,9 +216,9 @@ func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 		return restartOutcome{}, err
 	}
 	switch {
-	case r < len(run.proposals):
-		if err := l.startAtProposal(run.proposals[r].Element, run.margin); err != nil {
-			return restartOutcome{}, fmt.Errorf("starting at proposal %d: %w", r, err)
+	case r < len(run.starts):
+		if err := l.startAt(run.starts[r], run.margin); err != nil {
+			return restartOutcome{}, fmt.Errorf("starting at element %d: %w", r, err)
 		}
 	case experts.ZeroFillFamily(run.schedule[entry]):
 		if err := l.startZeroFill(); err != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
-	"github.com/latformer/latformer/search"
 )
 
 // fitRun is one Fit: its settings (fitSettings, read once from the store and the search) and what its restarts
@@ -34,7 +33,7 @@ type fitRun struct {
 }
 
 // fitSettings is what a Fit reads before any training: the training hyperparameters, the examples and the
-// layout of a step's batch (copies of pairs, the padding rows), and the search's proposals.
+// layout of a step's batch (copies of pairs, the padding rows), and the restarts' starts.
 type fitSettings struct {
 	examples, padded     []Example
 	pairs, copies, batch int
@@ -52,17 +51,18 @@ type fitSettings struct {
 	// schedule holds the entries of ParamRestartExperts, freeMasks their experts.Expert.FreeGates masks.
 	schedule  []string
 	freeMasks [][]float32
-	// margin is ParamGateInitMargin; restart r < len(proposals) starts at proposals[r] (the search's first
-	// ParamRestarts).
+	// margin is ParamGateInitMargin; restart r < len(starts) starts at starts[r] (the first ParamRestarts
+	// of Starts.Elements); hasStarts: Fit was given Starts (maybe with no elements).
 	margin    float64
-	proposals []Proposal
-	// proposalHard: a restart that starts at a proposal trains with its gates held there
-	// (ParamGateInitTrain "hard"), for up to proposalSteps steps (ParamHeldSteps).
-	proposalHard  bool
-	proposalSteps int
-	// unproposedSteps is the soft-step budget of the restarts not started at a proposal when Fit has a
-	// search (ParamUnproposedSteps; without one, maxSteps).
-	unproposedSteps int
+	starts    []experts.Element
+	hasStarts bool
+	// held: a restart that starts at an element trains with its gates held there (ParamGateInitTrain
+	// "hard"), for up to heldSteps steps (ParamHeldSteps).
+	held      bool
+	heldSteps int
+	// unstartedSteps is the soft-step budget of the restarts not started at an element when Fit has
+	// Starts (ParamUnproposedSteps; without, maxSteps).
+	unstartedSteps int
 }
 
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
@@ -70,39 +70,38 @@ const hardCheckEvery = 10
 
 // newFitRun reads the training hyperparameters and checks them, before any training, against their
 // declarations (params.CheckScope: a store may be filled without Parse) and the restarts' expert schedule;
-// it takes the search's first proposals as the restarts' starts and lays out a step's batch: ParamAugment
+// it takes the first elements of starts as the restarts' starts and lays out a step's batch: ParamAugment
 // copies of the pairs (all examples, or a minibatch of ParamBatchPairs), padded to a multiple of
 // ParamPadPairs with copies of the first one.
-func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Progress)) (*fitRun, error) {
+func (l *Learner) newFitRun(examples []Example, starts *Starts, progress func(Progress)) (*fitRun, error) {
 	scope := l.store.RootScope()
 	if err := params.CheckScope(scope); err != nil {
 		return nil, err
 	}
 	run := &fitRun{progress: progress, fitSettings: fitSettings{
 		examples: examples, copies: max(1, param[int](scope, ParamAugment)),
-		augment: augmentOptions(scope, examples, search), maxSteps: param[int](scope, ParamSteps),
+		augment: augmentOptions(scope, examples, starts), maxSteps: param[int](scope, ParamSteps),
 		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
 		restarts: param[int](scope, ParamRestarts),
 		beam:     param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
 		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}}
 	run.margin = param[float64](scope, ParamGateInitMargin)
-	run.proposalHard = param[string](scope, ParamGateInitTrain) == ProposalTrainHard
-	if run.proposalSteps = param[int](scope, ParamHeldSteps); run.proposalSteps == 0 ||
-		run.proposalSteps > run.maxSteps {
-		run.proposalSteps = run.maxSteps
+	run.held = param[string](scope, ParamGateInitTrain) == ProposalTrainHard
+	if run.heldSteps = param[int](scope, ParamHeldSteps); run.heldSteps == 0 || run.heldSteps > run.maxSteps {
+		run.heldSteps = run.maxSteps
 	}
-	if run.unproposedSteps = param[int](scope, ParamUnproposedSteps); run.unproposedSteps == 0 ||
-		run.unproposedSteps > run.maxSteps || search == nil {
-		run.unproposedSteps = run.maxSteps
+	if run.unstartedSteps = param[int](scope, ParamUnproposedSteps); run.unstartedSteps == 0 ||
+		run.unstartedSteps > run.maxSteps || starts == nil {
+		run.unstartedSteps = run.maxSteps
 	}
 	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
-	if search != nil {
-		if search.Expert != expert {
-			return nil, fmt.Errorf("the search's proposals are elements of another expert "+
+	if starts != nil {
+		if starts.Expert != expert {
+			return nil, fmt.Errorf("the starts are elements of another expert "+
 				"(grid lattice %v, anchored %v) than the learner's (%v, %v)",
-				search.Expert.GridLattice, search.Expert.Anchored, expert.GridLattice, expert.Anchored)
+				starts.Expert.GridLattice, starts.Expert.Anchored, expert.GridLattice, expert.Anchored)
 		}
-		run.proposals = search.Proposals[:min(len(search.Proposals), run.restarts)]
+		run.starts, run.hasStarts = starts.Elements[:min(len(starts.Elements), run.restarts)], true
 	}
 	run.schedule = strings.Split(param[string](scope, ParamRestartExperts), ",")
 	run.freeMasks = make([][]float32, len(run.schedule))
@@ -114,7 +113,7 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 		}
 	}
 	if maxCells := param[int](scope, ParamMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
-		run.restarts = max(1, len(run.proposals)) // the restarts that start at a proposal run on any canvas
+		run.restarts = max(1, len(run.starts)) // the restarts that start at an element run on any canvas
 	}
 	batchPairs := param[int](scope, ParamBatchPairs)
 	run.real = len(examples)
@@ -133,14 +132,8 @@ func (l *Learner) newFitRun(examples []Example, search *Search, progress func(Pr
 }
 
 // augmentOptions are the color permutations the augmentation may use on the examples
-// (ParamAugmentKeepBlack, ParamAugmentFixOutputColors). The colors an anchored
-// search's rule names (search.Selection.ColorNamed: the box it crops, the box it places against) are
-// constants of the rule, kept fixed like the output-only colors: the frames were read off the examples'
-// own colors, and a copy that recolored the cropped object and the reference alike would ask one cell
-// that nothing lands on for both "the object's color, gone" and "the reference's, kept". So are the colors
-// of the objects a rule that names no color picks (the largest, the smallest), where they are the same on
-// every training input (sameObjectColors).
-func augmentOptions(scope *model.Scope, examples []Example, found *Search) datasets.AugmentOptions {
+// (ParamAugmentKeepBlack, ParamAugmentFixOutputColors), with the starts' Keep colors fixed too.
+func augmentOptions(scope *model.Scope, examples []Example, starts *Starts) datasets.AugmentOptions {
 	augment := datasets.AugmentOptions{KeepBlack: param[bool](scope, ParamAugmentKeepBlack)}
 	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
 	for i, ex := range examples {
@@ -149,19 +142,10 @@ func augmentOptions(scope *model.Scope, examples []Example, found *Search) datas
 	if param[bool](scope, ParamAugmentFixOutputColors) {
 		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
 	}
-	if rule, ok := found.anchor(); ok {
-		fix := func(color int) {
-			if !slices.Contains(augment.Fixed, int32(color)) {
-				augment.Fixed = append(augment.Fixed, int32(color))
-			}
-		}
-		for _, s := range []search.Selection{rule.Src, rule.Dst} {
-			if c, ok := s.ColorNamed(); ok {
-				fix(c)
-			} else if colors, ok := sameObjectColors(s, inputs); ok {
-				for _, c := range colors {
-					fix(c)
-				}
+	if starts != nil {
+		for _, c := range starts.Keep {
+			if !slices.Contains(augment.Fixed, c) {
+				augment.Fixed = append(augment.Fixed, c)
 			}
 		}
 		slices.Sort(augment.Fixed)
@@ -169,19 +153,10 @@ func augmentOptions(scope *model.Scope, examples []Example, found *Search) datas
 	return augment
 }
 
-// sameObjectColors returns the colors of the object the selection picks (search.Selection.ObjectColors),
-// where they are the same on every input: then the rule, though it names no color, reads objects of those
-// colors, and they are kept fixed like the colors a rule names.
-func sameObjectColors(s search.Selection, inputs []datasets.Canvas) ([]int, bool) {
-	var first []int
-	for i, in := range inputs {
-		colors, ok := s.ObjectColors(in)
-		if !ok || (i > 0 && !slices.Equal(colors, first)) {
-			return nil, false
-		}
-		first = colors
-	}
-	return first, len(first) > 0
+// needHard says whether the run trains with hard gates: ParamHardSteps, ParamGateBeam, or starts held at
+// their elements (ParamGateInitTrain "hard").
+func (run *fitRun) needHard() bool {
+	return run.hardSteps > 0 || run.beam > 0 || (run.hasStarts && run.held)
 }
 
 // resetOrder starts the minibatches of a restart again from the examples' order: every restart draws
@@ -233,13 +208,13 @@ func (l *Learner) trainPhase(
 		out.lossSum += out.loss
 		out.lossSteps++
 		if run.progress != nil {
-			proposal := -1
-			if run.restart < len(run.proposals) {
-				proposal = run.restart
+			started := -1
+			if run.restart < len(run.starts) {
+				started = run.restart
 			}
 			run.progress(Progress{Step: step + 1, MaxSteps: run.stepsCap, Restart: run.restart, Restarts: run.restarts,
 				Loss: out.loss, CellAccuracy: cellAcc, Exact: out.exact, Elapsed: time.Since(start),
-				Held: exec == l.hardStepExec, Proposal: proposal})
+				Held: exec == l.hardStepExec, Start: started})
 		}
 		if out.exact == 1 {
 			streak++

@@ -53,9 +53,10 @@ type Learner struct {
 	padPairs        int
 	rng             *rand.Rand
 	stepExec        *model.Exec
-	// hardStepExec trains with the gates held at their discretized values (ParamHardSteps > 0, or
-	// restarts held at a proposal, ParamGateInitTrain "hard"; else nil).
+	// hardStepExec trains with the gates held at their discretized values (made by the first Fit that needs
+	// it: ParamHardSteps > 0, ParamGateBeam > 0, or starts held at their elements; else nil).
 	hardStepExec *model.Exec
+	opt          optimizer.Interface // the training steps' optimizer
 	predExec     *model.Exec // hard (discretized) gates
 	softExec     *model.Exec // soft gates
 	useSoft      bool        // predict with soft gates (set by Fit when only they fit the training pairs)
@@ -167,13 +168,19 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 	return nil
 }
 
-// prepare builds and compiles the training graphs for batch rows (none when batch is 0) and the
-// prediction graphs, initializes the variables they create and keeps their initial values for Reset. It
-// returns the time it took (zero when everything was already compiled).
-func (l *Learner) prepare(batch int) (time.Duration, error) {
+// prepare builds and compiles the training graphs for batch rows (none when batch is 0; with hard, the one
+// with hard gates too) and the prediction graphs, initializes the variables they create and keeps their
+// initial values for Reset. It returns the time it took (zero when everything was already compiled).
+func (l *Learner) prepare(batch int, hard bool) (time.Duration, error) {
 	start := time.Now()
 	if l.stepExec == nil {
 		if err := l.buildExecs(); err != nil {
+			return 0, err
+		}
+	}
+	if hard && l.hardStepExec == nil {
+		var err error
+		if l.hardStepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(l.opt, true)); err != nil {
 			return 0, err
 		}
 	}
@@ -258,23 +265,15 @@ func (l *Learner) initializeVariables() error {
 	return nil
 }
 
-// buildExecs creates the learner's execs: the training step with soft gates, the one with hard gates
-// (ParamHardSteps > 0, ParamGateBeam > 0 or ParamGateInitTrain "hard"), and prediction with hard and with soft gates.
+// buildExecs creates the learner's execs: the training step with soft gates and prediction with hard and
+// with soft gates (prepare adds the training step with hard gates when a Fit needs it).
 func (l *Learner) buildExecs() error {
-	opt, err := optimizerFromStore(l.store)
-	if err != nil {
+	var err error
+	if l.opt, err = optimizerFromStore(l.store); err != nil {
 		return err
 	}
-	if l.stepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(opt, false)); err != nil {
+	if l.stepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(l.opt, false)); err != nil {
 		return err
-	}
-	scope := l.store.RootScope()
-	if param[int](scope, ParamHardSteps) > 0 || param[int](scope, ParamGateBeam) > 0 ||
-		(param[string](scope, ParamGateInit) == GateInitSearch &&
-			param[string](scope, ParamGateInitTrain) == ProposalTrainHard) {
-		if l.hardStepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(opt, true)); err != nil {
-			return err
-		}
 	}
 	if l.predExec, err = model.NewExec(l.backend, l.store, l.predictGraph(true)); err != nil {
 		return err

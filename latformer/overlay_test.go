@@ -95,8 +95,8 @@ func TestOverlayFitsWithHardGatesAtProposal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if fit.Proposals == 0 || fit.StartedAt != 0 {
-				t.Fatalf("%s: %d proposals, kept restart started at %d; want the search's element", name, fit.Proposals, fit.StartedAt)
+			if fit.Starts == 0 || fit.StartedAt != 0 {
+				t.Fatalf("%s: %d proposals, kept restart started at %d; want the search's element", name, fit.Starts, fit.StartedAt)
 			}
 			hardFit := fit.Fitted && fit.HardGates
 			exact := exactCount(t, l, test)
@@ -135,8 +135,8 @@ func TestOverlayNoSearchGateBeam(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fit.Proposals != 0 {
-			t.Fatalf("gate_init=paper: %d proposals; the recipe must not search", fit.Proposals)
+		if fit.Starts != 0 {
+			t.Fatalf("gate_init=paper: %d proposals; the recipe must not search", fit.Starts)
 		}
 		hardFit := fit.Fitted && fit.HardGates
 		exact := exactCount(t, l, test)

@@ -46,16 +46,16 @@ type restartTraining struct {
 
 // phasesOf returns the phases the current restart of run (run.restart) trains through, in order.
 func (l *Learner) phasesOf(run *fitRun) []phase {
-	atProposal := run.restart < len(run.proposals)
-	if atProposal && run.proposalHard {
-		return []phase{heldPhase{steps: run.proposalSteps}}
+	started := run.restart < len(run.starts)
+	if started && run.held {
+		return []phase{heldPhase{steps: run.heldSteps}}
 	}
 	soft := softPhase{steps: run.maxSteps}
-	if !atProposal { // unproposedSteps is maxSteps without a search
-		soft.steps = run.unproposedSteps
+	if !started { // unstartedSteps is maxSteps without Starts
+		soft.steps = run.unstartedSteps
 	}
 	switch {
-	case run.beam > 0 && l.hardStepExec != nil && !atProposal && l.hasMaskExperts():
+	case run.beam > 0 && l.hardStepExec != nil && !started && l.hasMaskExperts():
 		return []phase{soft, beamPhase{}}
 	case run.hardSteps > 0 && l.hardStepExec != nil:
 		return []phase{soft, hardPhase{}}

@@ -35,15 +35,15 @@ func TestPhasesOf(t *testing.T) {
 		{"gate_init=paper;train_steps=200;train_hard_steps=200;train_gate_beam=4;train_gate_beam_steps=25;train_gate_beam_neighbors=true", -1, []string{"soft 200, beam"}, []int{200 + 8*25 + 175}},
 	} {
 		l := newTestLearner(t, backend, c.settings, 3)
-		var search *Search
+		var starts *Starts
 		if c.proposals >= 0 {
-			search = &Search{Expert: experts.ExpertFromScope(l.store.RootScope(), 3, 3), Proposals: make([]Proposal, c.proposals)}
+			starts = &Starts{Expert: experts.ExpertFromScope(l.store.RootScope(), 3, 3), Elements: make([]experts.Element, c.proposals)}
 		}
-		run, err := l.newFitRun(examples, search, nil)
+		run, err := l.newFitRun(examples, starts, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := l.prepare(run.batch); err != nil { // the graphs' variables say whether there are mask experts
+		if _, err := l.prepare(run.batch, run.needHard()); err != nil { // the graphs' variables say whether there are mask experts
 			t.Fatal(err)
 		}
 		for r, want := range c.want {

@@ -58,7 +58,7 @@ func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 	if err := l.checkExamples(inputs, false); err != nil {
 		return nil, fmt.Errorf("latformer.Learner.Predict: %w", err)
 	}
-	if _, err := l.prepare(0); err != nil {
+	if _, err := l.prepare(0, false); err != nil {
 		return nil, fmt.Errorf("latformer.Learner.Predict: %w", err)
 	}
 	exec := l.predExec
@@ -207,7 +207,7 @@ func (l *Learner) TrainBatch(tokens, targets *tensors.Tensor) (float64, error) {
 		return 0, fmt.Errorf("latformer.Learner.TrainBatch: the learner was fitted with conditioning vectors")
 	}
 	batch := tokens.Shape().Dimensions[0]
-	if _, err := l.prepare(batch); err != nil {
+	if _, err := l.prepare(batch, false); err != nil {
 		return 0, err
 	}
 	in := stepInputs[*tensors.Tensor]{tokens: tokens, targets: targets}

@@ -4,6 +4,7 @@ package latformer
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gomlx/gomlx/core/tensors"
@@ -53,6 +54,66 @@ func (s *Search) anchor() (search.FrameRule, bool) {
 		return search.FrameRule{}, false
 	}
 	return s.Proposals[0].Anchored()
+}
+
+// starts returns the proposals' elements as Fit's Starts (nil for a nil search), with the colors of an
+// anchored search's rule kept by the augmentation (keepColors).
+func (s *Search) starts(train []Example) *Starts {
+	if s == nil {
+		return nil
+	}
+	st := &Starts{Expert: s.Expert, Elements: make([]experts.Element, len(s.Proposals))}
+	for i, p := range s.Proposals {
+		st.Elements[i] = p.Element
+	}
+	if rule, ok := s.anchor(); ok {
+		st.Keep = keepColors(rule, train)
+	}
+	return st
+}
+
+// keepColors are the colors an anchored rule reads, which the augmentation keeps fixed like the output-only
+// colors: those it names (search.Selection.ColorNamed: the box it crops, the box it places against) are
+// constants of the rule (the frames were read off the examples' own colors, and a copy that recolored the
+// cropped object and the reference alike would ask one cell that nothing lands on for both "the object's
+// color, gone" and "the reference's, kept"); so are the colors of the objects a rule that names no color
+// picks (the largest, the smallest), where they are the same on every training input (sameObjectColors).
+func keepColors(rule search.FrameRule, train []Example) []int32 {
+	inputs := make([]datasets.Canvas, len(train))
+	for i, ex := range train {
+		inputs[i] = ex.Input
+	}
+	var keep []int32
+	fix := func(color int) {
+		if !slices.Contains(keep, int32(color)) {
+			keep = append(keep, int32(color))
+		}
+	}
+	for _, s := range []search.Selection{rule.Src, rule.Dst} {
+		if c, ok := s.ColorNamed(); ok {
+			fix(c)
+		} else if colors, ok := sameObjectColors(s, inputs); ok {
+			for _, c := range colors {
+				fix(c)
+			}
+		}
+	}
+	return keep
+}
+
+// sameObjectColors returns the colors of the object the selection picks (search.Selection.ObjectColors),
+// where they are the same on every input: then the rule, though it names no color, reads objects of those
+// colors, and they are kept fixed like the colors a rule names.
+func sameObjectColors(s search.Selection, inputs []datasets.Canvas) ([]int, bool) {
+	var first []int
+	for i, in := range inputs {
+		colors, ok := s.ObjectColors(in)
+		if !ok || (i > 0 && !slices.Equal(colors, first)) {
+			return nil, false
+		}
+		first = colors
+	}
+	return first, len(first) > 0
 }
 
 // searchHook, when a test sets it, is called once by every lattice search (Proposals, LatticeProposals), so
@@ -253,11 +314,11 @@ func (l *Learner) hasMaskExperts() bool {
 	return false
 }
 
-// startAtProposal sets the gating FFN's last layer of every layer's first mask expert so that its hard
-// gates select el whatever the input: the biases to el's logits ±margin (experts.Expert.LogitsFor) and
-// the weights to zero, so that the input-dependent part of the logits starts at zero and the training
-// moves the gates from el by gradient alone.
-func (l *Learner) startAtProposal(el experts.Element, margin float64) error {
+// startAt sets the gating FFN's last layer of every layer's first mask expert so that its hard gates
+// select el whatever the input: the biases to el's logits ±margin (experts.Expert.LogitsFor) and the
+// weights to zero, so that the input-dependent part of the logits starts at zero and the training moves
+// the gates from el by gradient alone.
+func (l *Learner) startAt(el experts.Element, margin float64) error {
 	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
 	return l.setGateLogits(expert.LogitsFor(el, float32(margin)), true)
 }

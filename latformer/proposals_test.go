@@ -142,10 +142,10 @@ func TestGateInitSearch(t *testing.T) {
 		paper, _ := fitPredict(t, newTestLearner(t, backend, base+";gate_init=paper", 6), train, test)
 		search, preds := fitPredict(t, newTestLearner(t, backend, base+";gate_init=search", 6), train, test)
 		t.Logf("%s: paper %d steps in all (fitted %v, restart %d), search %d (proposals %d)",
-			task.name, paper.TotalSteps, paper.Fitted, paper.Restart, search.TotalSteps, search.Proposals)
-		if search.Restart != 0 || search.StartedAt != 0 || search.Proposals == 0 || !search.Fitted {
+			task.name, paper.TotalSteps, paper.Fitted, paper.Restart, search.TotalSteps, search.Starts)
+		if search.Restart != 0 || search.StartedAt != 0 || search.Starts == 0 || !search.Fitted {
 			t.Errorf("%s: search kept restart %d started at %d of %d proposals, fitted %v; want restart 0 at proposal 0, fitted",
-				task.name, search.Restart, search.StartedAt, search.Proposals, search.Fitted)
+				task.name, search.Restart, search.StartedAt, search.Starts, search.Fitted)
 		}
 		if search.TotalSteps >= paper.TotalSteps {
 			t.Errorf("%s: search took %d steps, paper %d: want fewer", task.name, search.TotalSteps, paper.TotalSteps)
@@ -173,7 +173,7 @@ func TestGateInitSearch(t *testing.T) {
 	const short = "train_steps=20;augment_copies=2;train_restarts=2;fit_patience=0"
 	paper, paperPreds := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=paper", 6), train, train)
 	search, searchPreds := fitAndPredict(t, newTestLearner(t, backend, short+";gate_init=search", 6), train, train)
-	if paper.TotalSteps != search.TotalSteps || paper.Loss != search.Loss || paper.Restart != search.Restart || search.StartedAt != -1 || search.Proposals != 0 {
+	if paper.TotalSteps != search.TotalSteps || paper.Loss != search.Loss || paper.Restart != search.Restart || search.StartedAt != -1 || search.Starts != 0 {
 		t.Errorf("no proposal: search %+v, paper %+v; want the same training", search, paper)
 	}
 	for i := range paperPreds {

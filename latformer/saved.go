@@ -356,7 +356,7 @@ func (s *SavedSolution) loadLearner(cache *LearnerCache) (*Learner, error) {
 		return nil, err
 	}
 	l.useSoft, l.condDim = s.meta.SoftGates, s.meta.CondDim
-	if _, err := l.prepare(0); err != nil {
+	if _, err := l.prepare(0, false); err != nil {
 		l.close()
 		return nil, err
 	}

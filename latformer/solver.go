@@ -232,7 +232,7 @@ func (s *Solver) Solve(train, test []Example, progress func(Progress)) (sol Solu
 	if err != nil {
 		return sol, err
 	}
-	if sol.Fit, err = learner.Fit(train, start, progress); err != nil {
+	if sol.Fit, err = learner.Fit(train, start.starts(train), progress); err != nil {
 		return sol, err
 	}
 	s.last.learner, s.last.fit = learner, sol.Fit

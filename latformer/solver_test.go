@@ -15,7 +15,7 @@ import (
 
 // searchFor is the search the Solver gives Fit on the learner's own expert (no grid lattice): the lattice
 // search's first ParamRestarts proposals with gate_init=search on LatFormer, nil otherwise.
-func searchFor(t *testing.T, l *Learner, train []Example) *Search {
+func searchFor(t *testing.T, l *Learner, train []Example) *Starts {
 	t.Helper()
 	if Param[string](l.store, ParamGateInit) != GateInitSearch || l.arch.Name != LatFormerArchitecture().Name {
 		return nil
@@ -25,7 +25,7 @@ func searchFor(t *testing.T, l *Learner, train []Example) *Search {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return search
+	return search.starts(train)
 }
 
 // countSearches counts the lattice searches (Proposals, LatticeProposals) while the test runs.
@@ -68,9 +68,9 @@ func TestSolverSearchesOnce(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if *n != c.searches || sol.Lattice != c.lattice || (sol.Fit.Proposals > 0) != c.proposals {
+		if *n != c.searches || sol.Lattice != c.lattice || (sol.Fit.Starts > 0) != c.proposals {
 			t.Errorf("%s: %d searches, lattice %q, %d restarts started at a proposal; want %d, %q, proposals %v",
-				c.name, *n, sol.Lattice, sol.Fit.Proposals, c.searches, c.lattice, c.proposals)
+				c.name, *n, sol.Lattice, sol.Fit.Starts, c.searches, c.lattice, c.proposals)
 		}
 		if c.proposals && (sol.Fit.StartedAt != 0 || sol.Source != SourceNetwork || !sol.Fit.Fitted) {
 			t.Errorf("%s: kept restart started at %d, source %q, fitted %v; want proposal 0, the network, fitted", c.name, sol.Fit.StartedAt, sol.Source, sol.Fit.Fitted)
@@ -89,22 +89,22 @@ func TestFitTakesTheSearchGiven(t *testing.T) {
 	if err != nil || len(props) == 0 || !used.GridLattice {
 		t.Fatalf("grid proposals: %d, grid lattice %v, %v", len(props), used.GridLattice, err)
 	}
-	grid := &Search{Proposals: props, Expert: used}
+	grid := (&Search{Proposals: props, Expert: used}).starts(train)
 	const settings = "train_steps=5;augment_copies=1;train_restarts=1"
 	if _, err := newTestLearner(t, backend, settings, 7).Fit(train, grid, nil); err == nil || !strings.Contains(err.Error(), "another expert") {
 		t.Errorf("grid proposals for a canvas learner: error %v, want one naming another expert", err)
 	}
 	l := newTestLearner(t, backend, settings+";expert_lattice=grid", 7)
 	fit, err := l.Fit(train, grid, nil)
-	if err != nil || fit.Proposals != 1 || fit.StartedAt != 0 {
-		t.Errorf("grid proposals for a grid learner: %d started at a proposal, kept %d, %v; want 1 and 0", fit.Proposals, fit.StartedAt, err)
+	if err != nil || fit.Starts != 1 || fit.StartedAt != 0 {
+		t.Errorf("grid proposals for a grid learner: %d started at a proposal, kept %d, %v; want 1 and 0", fit.Starts, fit.StartedAt, err)
 	}
 	arch := perCell()
 	cell, err := NewLearnerFor(arch, backend, mustStore(t, arch, settings), 7, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cell.Fit(train, &Search{Expert: experts.ExpertFromScope(cell.store.RootScope(), 7, 7)}, nil); err == nil || !strings.Contains(err.Error(), "mask experts") {
+	if _, err := cell.Fit(train, &Starts{Expert: experts.ExpertFromScope(cell.store.RootScope(), 7, 7)}, nil); err == nil || !strings.Contains(err.Error(), "mask experts") {
 		t.Errorf("a search for a model without mask experts: error %v", err)
 	}
 }

@@ -158,8 +158,8 @@ func taskLine(r arc.Result, finished, total int) string {
 			r.RestartsFitted, r.TotalSteps)
 	}
 	search := ""
-	if r.Proposals > 0 {
-		restarts += fmt.Sprintf(" (%d started at proposals", r.Proposals)
+	if r.Starts > 0 {
+		restarts += fmt.Sprintf(" (%d started at proposals", r.Starts)
 		if r.StartedAt >= 0 {
 			restarts += fmt.Sprintf(", kept: proposal %d", r.StartedAt+1)
 		}
@@ -188,7 +188,7 @@ func curvesWriter(path string) (func(arc.Curve), func(), error) {
 	write := func(c arc.Curve) {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(f, "%s,%d,%d,%t,%d,%.6g,%.6g,%.6g,%.3f\n", c.Task, c.Restart, c.Proposal, c.Held, c.Step, c.Loss,
+		fmt.Fprintf(f, "%s,%d,%d,%t,%d,%.6g,%.6g,%.6g,%.3f\n", c.Task, c.Restart, c.Start, c.Held, c.Step, c.Loss,
 			c.CellAccuracy, c.Exact, c.Elapsed.Seconds())
 	}
 	return write, func() { f.Close() }, nil
