@@ -57,9 +57,9 @@ type Learner struct {
 	// it: ParamHardSteps > 0, ParamGateBeam > 0, or starts held at their elements; else nil).
 	hardStepExec *model.Exec
 	opt          optimizer.Interface // the training steps' optimizer
-	predExec     *model.Exec // hard (discretized) gates
-	softExec     *model.Exec // soft gates
-	useSoft      bool        // predict with soft gates (set by Fit when only they fit the training pairs)
+	predExec     *model.Exec         // hard (discretized) gates
+	softExec     *model.Exec         // soft gates
+	useSoft      bool                // predict with soft gates (set by Fit when only they fit the training pairs)
 	// initial holds every variable's value right after its initialization (Reset restores them).
 	initial map[string]*tensors.Tensor
 	// restartInitial holds the initial values of the restarts after the first (ParamRestarts), drawn
