@@ -60,7 +60,7 @@ const (
 	ParamStraightThrough = "expert_straight_through"
 	// ParamFrameCandidates is, with LatticeAnchored, the most candidate frames per input among which a softmax
 	// gate learns the one the task uses (Expert.FrameCandidates; latformer.Example.Frames holds them, computed
-	// from the inputs alone: search.FrameCandidates). With another lattice, a latformer.Solver that does not
+	// from the inputs alone: search.FrameCandidates). With another lattice, a arcsolver.Solver that does not
 	// search fits such an expert after the canvas one whose hard gates did not fit. 0: none [0].
 	ParamFrameCandidates = "expert_frame_candidates"
 )

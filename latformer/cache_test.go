@@ -14,11 +14,11 @@ import (
 	"github.com/latformer/latformer/lattice"
 )
 
-// fitPredict fits the learner on train, started as the Solver starts it (searchFor), and returns the fit
-// and the predictions for test.
+// fitPredict fits the learner on train from the paper's initialization and returns the fit and the
+// predictions for test.
 func fitPredict(t *testing.T, l *Learner, train, test []Example) (FitResult, []Prediction) {
 	t.Helper()
-	fit, err := l.Fit(train, searchFor(t, l, train), nil)
+	fit, err := l.Fit(train, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestRestarts(t *testing.T) {
 	}
 	fitRun := func(l *Learner) run {
 		r := run{last: map[int]float64{}}
-		fit, err := l.Fit(train, searchFor(t, l, train), func(p Progress) { r.last[p.Restart] = p.Loss })
+		fit, err := l.Fit(train, nil, func(p Progress) { r.last[p.Restart] = p.Loss })
 		if err != nil {
 			t.Fatal(err)
 		}

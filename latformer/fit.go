@@ -169,9 +169,9 @@ func (o restartOutcome) better(than *restartOutcome) bool {
 	return o.loss < than.loss
 }
 
-// betterThan orders fits as better orders restarts: hard gates fitting the training pairs first, then the
+// BetterThan orders fits as Fit orders its restarts: hard gates fitting the training pairs first, then the
 // fraction of them predicted exactly, then the lower final loss; a tie keeps other.
-func (res FitResult) betterThan(other FitResult) bool {
+func (res FitResult) BetterThan(other FitResult) bool {
 	if hard, otherHard := res.Fitted && res.HardGates, other.Fitted && other.HardGates; hard != otherHard {
 		return hard
 	}

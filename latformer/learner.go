@@ -128,6 +128,11 @@ func (l *Learner) Reset() error {
 	return nil
 }
 
+// Expert returns the learner's mask expert on its canvas, as its hyperparameters configure it.
+func (l *Learner) Expert() experts.Expert {
+	return experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+}
+
 // Store returns the learner's model.Store (hyperparameters and, after Fit, the trained variables).
 func (l *Learner) Store() *model.Store { return l.store }
 
@@ -150,12 +155,12 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 				ex.Output.Cols, l.rows, l.cols)
 		}
 		if l.frameCandidates > 0 && (len(ex.Frames) < 1 || len(ex.Frames) > l.frameCandidates) {
-			return fmt.Errorf("example %d: %d candidate frames (Example.Frames: latformer.WithFrameCandidates), "+
+			return fmt.Errorf("example %d: %d candidate frames (Example.Frames: arcsolver.WithFrameCandidates), "+
 				"want 1 to %s=%d", i, len(ex.Frames), experts.ParamFrameCandidates, l.frameCandidates)
 		}
 		if l.anchored && l.frameCandidates == 0 && needOutput && (ex.Frame[2] < 1 || ex.Frame[3] < 1) {
 			return fmt.Errorf("example %d: the anchor-relative expert (%s=%s) needs each training example's frame "+
-				"(Example.Frame: latformer.WithFrames with an anchored proposal), got %v", i, experts.ParamLattice,
+				"(Example.Frame: arcsolver.WithFrames with an anchored proposal), got %v", i, experts.ParamLattice,
 				experts.LatticeAnchored, ex.Frame)
 		}
 		if l.condDim >= 0 && len(ex.Cond) != l.condDim {

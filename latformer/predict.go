@@ -33,10 +33,11 @@ type Prediction struct {
 
 // ActionName names the group element of the prediction's gates: Action, "Action + Action2" with two
 // actions (layers.ParamActions), "" for a model without mask experts.
-func (p Prediction) ActionName() string { return actionName(p.Action, p.Action2) }
+func (p Prediction) ActionName() string { return ActionName(p.Action, p.Action2) }
 
-// actionName is "a", "a + a2" when a2 is not nil, "" when a is nil.
-func actionName(a, a2 lattice.Action) string {
+// ActionName names the elements of one or two actions (layers.ParamActions): "a", "a + a2" when a2 is not
+// nil, "" when a is nil.
+func ActionName(a, a2 lattice.Action) string {
 	if a == nil {
 		return ""
 	}

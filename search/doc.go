@@ -93,19 +93,19 @@
 // # The expert they feed
 //
 // Package latformer runs the search and starts the learner at its proposals (latformer/proposals.go).
-// latformer.Proposals builds the Group of a mask expert: its bases (experts.Expert.Bases) written as actions
+// arcsolver.Proposals builds the Group of a mask expert: its bases (experts.Expert.Bases) written as actions
 // (Expert.ActionOf) with their parts as BaseCost, zero-fill shifts up to the gates' 2^L - 1, Grid or
 // Anchored as the expert's lattice says. It calls Propose (ProposeRoles where no plain table fits), attaches
 // role tables (Proposal.WithRoles), and turns each proposal's Base and Shift into an experts.Element, the
 // expert's own parametrization, whose hard gates select exactly the proposal's Action (a translation the
-// gates cannot hold drops the proposal). latformer.LatticeProposals tries the canvas, then the grid, then
+// gates cannot hold drops the proposal). arcsolver.LatticeProposals tries the canvas, then the grid, then
 // (LatticeProposalsAnchored) the anchored elements, and returns the expert whose elements the proposals
 // are; the Solver gives the task a learner with that expert. Learner.Fit starts its first restarts at the
 // proposals, best first: each sets the gate biases of the gating FFN's last layer to the element's logits
 // (experts.Expert.LogitsFor, ±latformer.ParamGateInitMargin) and its weights to zero, so that the hard
 // gates select the element whatever the input, and holds the gates there or trains them from there
 // (latformer.ParamGateInitTrain). For an anchored expert every example carries its frame under the top
-// proposal (latformer.WithFrames: Example.Frame is Frame.Ints), and the augmentation keeps the colors the
+// proposal (arcsolver.WithFrames: Example.Frame is Frame.Ints), and the augmentation keeps the colors the
 // rule names fixed.
 //
 // # The prediction of the search alone
@@ -113,7 +113,7 @@
 // Proposal.Generalize completes a proposal's table for the keys no training cell set (the output every key
 // (a, ·) agrees on, else a kept; then what the color permutations that fix black and pad say), and
 // Proposal.Predict applies the element and the table to a test input (Proposal.Gather is the element alone).
-// The Solver predicts this way with the top proposal where it trains no network (latformer.SolverOptions
+// The Solver predicts this way with the top proposal where it trains no network (arcsolver.Options
 // SearchOnly), and in place of the network where its fallback says so (latformer.ParamSearchFallback).
 //
 // # Files

@@ -240,7 +240,7 @@ func plainTop(t *testing.T, task roleTask) (top *Proposal, n int, pred datasets.
 	return &props[0], len(props), pred, ok
 }
 
-// roleSearch is the search as latformer.Proposals runs it with color roles: Propose, each proposal with its
+// roleSearch is the search as arcsolver.Proposals runs it with color roles: Propose, each proposal with its
 // role table (WithRoles); when Propose finds nothing, ProposeRoles.
 func roleSearch(t *testing.T, task roleTask) []Proposal {
 	t.Helper()

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
@@ -50,7 +51,7 @@ func runARC(args []string) error {
 	curvesFile := fs.String("curves", "", "write every training step of every task to this CSV "+
 		"(task, restart, proposal, held, step, loss, cell_accuracy, exact, seconds), appending")
 	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/arc-<split>-<category>-<date>-<time>.csv",
-		set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
+		set: `hyperparameters, "key=value;key=value"`, recipes: arcsolver.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/hparams"
@@ -85,7 +86,7 @@ func runDemo(args []string) error {
 		return err
 	}
 	fmt.Printf("backend: %s\n", backend.Describe(b))
-	solver, err := latformer.NewSolver(b, settings, latformer.SolverOptions{}) // a fresh learner per task
+	solver, err := arcsolver.New(b, settings, arcsolver.Options{}) // a fresh learner per task
 	if err != nil {
 		return err
 	}
@@ -117,9 +118,9 @@ type demoOptions struct {
 	quiet                     bool
 }
 
-// runDemoTask solves one demo task with a fresh LatFormer (latformer.Solver), prints its accuracy, learned
+// runDemoTask solves one demo task with a fresh LatFormer (arcsolver.Solver), prints its accuracy, learned
 // action and mask (and saves the pictures under o.outDir), and reports whether every test pair came out exact.
-func runDemoTask(solver *latformer.Solver, task demoTask, o demoOptions) (bool, error) {
+func runDemoTask(solver *arcsolver.Solver, task demoTask, o demoOptions) (bool, error) {
 	rng := rand.New(rand.NewPCG(o.seed, uint64(len(task.name))))
 	_, trainIn, trainOut, err := datasets.ActionExamples(rng, task.action, o.canvas, o.canvas, task.gridRows,
 		task.gridCols, o.numTrain)
@@ -161,7 +162,7 @@ func runDemoTask(solver *latformer.Solver, task demoTask, o demoOptions) (bool, 
 		actions[p.Action.String()]++
 	}
 	fmt.Printf("test exact-match accuracy: %d/%d = %.1f%%\n", exact, len(test), 100*float64(exact)/float64(len(test)))
-	if sol.Source != latformer.SourceNetwork {
+	if sol.Source != arcsolver.SourceNetwork {
 		fmt.Printf("predicted by: %s (the lattice search decided; see search_fallback, search_screen)\n", sol.Source)
 	}
 	if sol.Action == nil {
@@ -174,7 +175,7 @@ func runDemoTask(solver *latformer.Solver, task demoTask, o demoOptions) (bool, 
 
 // showLearned prints the solution's mask beside the task's true one and the first test pair (input,
 // expected, predicted), and saves them as pictures under o.outDir.
-func showLearned(sol latformer.Solution, task demoTask, in, want datasets.Canvas, o demoOptions) error {
+func showLearned(sol arcsolver.Solution, task demoTask, in, want datasets.Canvas, o demoOptions) error {
 	dims := []int{o.canvas, o.canvas}
 	mask, err := sol.Action.Mask(dims)
 	if err != nil {

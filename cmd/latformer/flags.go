@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/hparams"
-	"github.com/latformer/latformer/latformer"
 )
 
 // listFlag is a flag whose value is a comma-separated list: the spaces around an item are trimmed and
@@ -88,7 +88,7 @@ type runFlags struct {
 	resume, force bool
 	workers       int
 	recipe        string               // --recipe as given (runFlags.settingsFor looks it up)
-	recipes       latformer.RecipeBook // the recipes --recipe may name
+	recipes       arcsolver.RecipeBook // the recipes --recipe may name
 	settings      string               // --set as given (parseSettings reads it)
 	quiet         bool
 	shard         string    // --shard I/N (runner.ParseShard), "" for the whole run
@@ -101,7 +101,7 @@ type runHelp struct {
 	unit, units string
 	out         string
 	set         string
-	recipes     latformer.RecipeBook
+	recipes     arcsolver.RecipeBook
 }
 
 // addRunFlags defines --out, --resume, --force, --workers (default 1), --recipe, --set, --quiet, --shard
@@ -115,7 +115,7 @@ func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
 		fmt.Sprintf("append to --out, skipping the %s already in it (after an interruption)", h.units))
 	fs.BoolVar(&f.force, "force", false, "overwrite --out if it exists")
 	fs.IntVar(&f.workers, "workers", 1, h.units+" run in parallel, one backend each")
-	fs.StringVar(&f.recipe, "recipe", latformer.RecipeDefault.Name,
+	fs.StringVar(&f.recipe, "recipe", arcsolver.RecipeDefault.Name,
 		fmt.Sprintf("named hyperparameters (docs/recipes.md), applied after the command's own and before --set: %s",
 			strings.Join(h.recipes.Names(), ", ")))
 	fs.StringVar(&f.settings, "set", "", h.set+"; after --recipe's")

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/larc"
@@ -53,7 +54,7 @@ func runLARC(args []string) error {
 	limit := fs.Int("limit", 0, "at most this many tasks, in id order (0: all)")
 	steps := fs.Int("steps", 0, "max training steps per task (0: the train_steps hyperparameter, default 500)")
 	run := addRunFlags(fs, runHelp{unit: "task and condition", units: "rows", out: "runs/larc-<date>-<time>.csv",
-		set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
+		set: `hyperparameters, "key=value;key=value"`, recipes: arcsolver.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/synthetic"
 	"github.com/latformer/latformer/hparams"
@@ -19,7 +20,7 @@ import (
 
 // runSettingsOf parses args as a run command's flags with the recipes of book and returns the run's
 // hyperparameters (runFlags.settingsFor, with the command's own settings base) and what it printed.
-func runSettingsOf(t *testing.T, book latformer.RecipeBook, base hparams.Settings, args ...string) (hparams.Settings, string, error) {
+func runSettingsOf(t *testing.T, book arcsolver.RecipeBook, base hparams.Settings, args ...string) (hparams.Settings, string, error) {
 	t.Helper()
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -37,13 +38,13 @@ func runSettingsOf(t *testing.T, book latformer.RecipeBook, base hparams.Setting
 // both set; `--recipe paper` the same settings as `--set gate_init=paper`; no --recipe the default (no
 // settings); what each changes printed, from the command's own settings.
 func TestRecipeFlag(t *testing.T) {
-	book := latformer.Recipes()
+	book := arcsolver.Recipes()
 	s, out, err := runSettingsOf(t, book, nil, "--recipe", "nosearch", "--set", "train_steps=7;seed=3")
 	if err != nil {
 		t.Fatal(err)
 	}
 	set, _ := latformer.Params().Parse("train_steps=7;seed=3")
-	if want := latformer.RecipeNoSearch.Settings.With(set...); s.String() != want.String() {
+	if want := arcsolver.RecipeNoSearch.Settings.With(set...); s.String() != want.String() {
 		t.Errorf("--recipe nosearch --set train_steps=7;seed=3: %q, want %q", s, want)
 	}
 	for key, want := range map[string]any{latformer.ParamSteps: 7, latformer.ParamSeed: 3, latformer.ParamGateInit: "paper",
@@ -144,7 +145,7 @@ func TestRecipeInRunMeta(t *testing.T) {
 		want string
 	}{{[]string{"--recipe", "nosearch"}, "recipe=nosearch"}, {nil, "recipe=default"}} {
 		fs := flag.NewFlagSet("arc", flag.ContinueOnError)
-		addRunFlags(fs, runHelp{unit: "task", units: "tasks", recipes: latformer.Recipes()})
+		addRunFlags(fs, runHelp{unit: "task", units: "tasks", recipes: arcsolver.Recipes()})
 		if err := fs.Parse(c.args); err != nil {
 			t.Fatal(err)
 		}

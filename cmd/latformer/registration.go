@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/experiments/registration"
 	"github.com/latformer/latformer/hparams"
@@ -42,7 +43,7 @@ func runRegistration(args []string) error {
 	reference := fs.String("reference", "", "the reference script's CSV (phase correlation, SIFT), shown beside LatFormer")
 	run := addRunFlags(fs, runHelp{unit: "registration", units: "registrations",
 		out: "runs/registration-<date>-<time>.csv",
-		set: `LatFormer hyperparameters after the registration settings, "key=value;..."`, recipes: latformer.Recipes()})
+		set: `LatFormer hyperparameters after the registration settings, "key=value;..."`, recipes: arcsolver.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
@@ -39,7 +40,7 @@ func runSolve(args []string) error {
 	canvas := fs.Int("canvas", 0,
 		"canvas side (0: per task, the largest grid side of its training pairs and test inputs; 30: the paper's)")
 	run := addRunFlags(fs, runHelp{unit: "task", units: "tasks", out: "runs/solve-<date>-<time>.csv",
-		set: `hyperparameters, "key=value;key=value"`, recipes: latformer.Recipes()})
+		set: `hyperparameters, "key=value;key=value"`, recipes: arcsolver.Recipes()})
 	files, err := parseFlagsArgs(fs, args)
 	if err != nil {
 		return err

@@ -5,7 +5,7 @@
 //
 //   - Task selection: SelectTasks, by the committed annotation's category or by ids (Options).
 //   - Solving one task: SolveTask places the task on a per-task canvas (datasets.TaskCanvas) or the paper's
-//     30 × 30, has latformer.Solver solve it from its training pairs only (the lattice search, the expert,
+//     30 × 30, has arcsolver.Solver solve it from its training pairs only (the lattice search, the expert,
 //     the fit, the fallback: one owner for every experiment) and scores the predicted test outputs. A
 //     Solver solves many tasks on one backend and reuses the compiled graphs of a canvas for the next task
 //     on it (latformer.LearnerCache), optionally with canvases rounded up to a few sizes (SolverOptions).

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/latformer"
 )
 
-// Save saves the task the last Solve solved in dir (latformer.Solver.Save): the fitted learner with GoMLX's
+// Save saves the task the last Solve solved in dir (arcsolver.Solver.Save): the fitted learner with GoMLX's
 // checkpoint package (variables, gates, hyperparameters) and what its prediction needs (the canvas, the
 // settings, the training pairs the lattice search runs on again, the fit). LoadSaved reads it back. Call it
 // before the next Solve.
@@ -20,14 +20,14 @@ func (s *Solver) Save(dir string) error { return s.solver.Save(dir) }
 // Saved is a task's solution loaded from the directory Solver.Save wrote: Solve predicts the task's test
 // outputs with it, nothing trained.
 type Saved struct {
-	saved *latformer.SavedSolution
+	saved *arcsolver.SavedSolution
 	model string
 }
 
 // LoadSaved loads the solution saved in dir (Solver.Save) on backend: the architecture (LatFormer, a
 // baseline, or the lattice search alone) and the hyperparameters are the saved ones.
 func LoadSaved(backend compute.Backend, dir string) (*Saved, error) {
-	name, searchOnly, err := latformer.ReadSavedArchitecture(dir)
+	name, searchOnly, err := arcsolver.ReadSavedArchitecture(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func LoadSaved(backend compute.Backend, dir string) (*Saved, error) {
 	if err != nil {
 		return nil, fmt.Errorf("saved solution %s: %w", dir, err)
 	}
-	saved, err := latformer.LoadSolution(backend, dir, arch)
+	saved, err := arcsolver.LoadSolution(backend, dir, arch)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func LoadSaved(backend compute.Backend, dir string) (*Saved, error) {
 // Close releases the loaded model.
 func (s *Saved) Close() { s.saved.Close() }
 
-// Solve predicts the task's test outputs with the saved solution (latformer.SavedSolution.Predict: the
+// Solve predicts the task's test outputs with the saved solution (arcsolver.SavedSolution.Predict: the
 // task's grids on the saved canvas) and records them as Solver.Solve does: for the task it was saved from,
 // the same predictions, second guesses, sources and actions, to the bit; Steps and the fit are the saved
 // training's, Seconds this prediction's.

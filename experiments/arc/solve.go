@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
@@ -20,7 +21,7 @@ type TaskResult struct {
 	// TestExact of TestTotal test outputs are exact; SizeOnly counts the wrong ones whose cells inside
 	// the expected grid are all right but whose size (the non-pad region) is wrong.
 	TestExact, TestTotal, SizeOnly int
-	// FitResult is the training's (latformer.Solution.Fit: its steps, restarts, fit and compile time). The
+	// FitResult is the training's (arcsolver.Solution.Fit: its steps, restarts, fit and compile time). The
 	// LatticeSearch model trains nothing: its top proposal counts as Fitted with HardGates.
 	latformer.FitResult
 	// Seconds is the whole task (training and prediction); SearchSeconds went to the lattice search
@@ -52,7 +53,7 @@ type TaskResult struct {
 	// the prediction has no well-formed grid).
 	Predictions []datasets.Grid
 	// Second are the second guesses (ARC Prize's attempt_2), one per test input: the first of the
-	// solution's alternatives (latformer.Solution.Alternatives: the other source's prediction, then the
+	// solution's alternatives (arcsolver.Solution.Alternatives: the other source's prediction, then the
 	// search's next proposals') whose grid is well formed and differs from Predictions[i]; nil where none
 	// does. SecondBy says which made it ("network", "search", "proposal k"; "" for none).
 	Second   []datasets.Grid
@@ -77,25 +78,25 @@ func SolveTask(
 	return s.Solve(task, cond, progress)
 }
 
-// Sources of a TaskResult's predictions (latformer.Solution's; an untrained task, latformer.SourceUntrained,
+// Sources of a TaskResult's predictions (arcsolver.Solution's; an untrained task, arcsolver.SourceUntrained,
 // is recorded as SourceSearch: the search decided it).
 const (
-	SourceNetwork = latformer.SourceNetwork
-	SourceSearch  = latformer.SourceSearch
+	SourceNetwork = arcsolver.SourceNetwork
+	SourceSearch  = arcsolver.SourceSearch
 )
 
 // LatticeSearch is the model name of the lattice search alone (`latformer arc --model lattice_search`): no
-// network is trained; the top proposal of latformer.Proposals on the task's training pairs (the element of
+// network is trained; the top proposal of arcsolver.Proposals on the task's training pairs (the element of
 // the experts' group and the one color table that map every training input to its output), its table
 // generalized to the color pairs no training cell has (search.Proposal.Generalize), is applied to each
 // test input. What a program search over the experts' group, with a color table, gets. With
 // search_lattices=anchored (the default), a task that no canvas element fits is searched again over the size-relative
-// elements (latformer.LatticeProposals). Where no plain table fits on either lattice, or the top proposal's
+// elements (arcsolver.LatticeProposals). Where no plain table fits on either lattice, or the top proposal's
 // plain table cannot map a test input, its color-role table (search.RoleTable: the pair's background and
 // free color named by role) predicts.
 const LatticeSearch = "lattice_search"
 
-// SolverOptions configure a Solver: latformer.SolverOptions' fields (Architecture, SearchOnly, Reuse),
+// SolverOptions configure a Solver: arcsolver.Options' fields (Architecture, SearchOnly, Reuse),
 // which mean what they mean there, and what ARC adds, the canvas each task is placed on (Canvas, Buckets).
 // The zero value solves each task on its own datasets.TaskCanvas with freshly compiled graphs, like
 // SolveTask.
@@ -114,19 +115,19 @@ type SolverOptions struct {
 	Reuse bool
 }
 
-// Latformer returns the options of the latformer.Solver that solves the tasks.
-func (o SolverOptions) Latformer() latformer.SolverOptions {
-	return latformer.SolverOptions{Architecture: o.Architecture, SearchOnly: o.SearchOnly, Reuse: o.Reuse}
+// Latformer returns the options of the arcsolver.Solver that solves the tasks.
+func (o SolverOptions) Latformer() arcsolver.Options {
+	return arcsolver.Options{Architecture: o.Architecture, SearchOnly: o.SearchOnly, Reuse: o.Reuse}
 }
 
-// Solver is the thin ARC adapter of latformer.Solver, which decides how a task is solved (the search, the
+// Solver is the thin ARC adapter of arcsolver.Solver, which decides how a task is solved (the search, the
 // expert, the fit, the fallback): it places each ARC task on its canvas (SolverOptions.Canvas, Buckets),
-// has its latformer.Solver solve it and scores the predictions against the task's test outputs
+// has its arcsolver.Solver solve it and scores the predictions against the task's test outputs
 // (TaskResult). It is not safe for concurrent use: give each
 // worker its own, on its own backend.
 type Solver struct {
 	opts   SolverOptions
-	solver *latformer.Solver
+	solver *arcsolver.Solver
 }
 
 // NewSolver returns a Solver; bad settings or options are an error here, before any work.
@@ -142,7 +143,7 @@ func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOp
 	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {
 		opts.Architecture = latformer.LatFormerArchitecture()
 	}
-	solver, err := latformer.NewSolver(backend, settings, opts.Latformer())
+	solver, err := arcsolver.New(backend, settings, opts.Latformer())
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +171,7 @@ func (o SolverOptions) canvas(task datasets.Task) int {
 	return side
 }
 
-// Solve solves one task (see SolveTask): the task on its canvas, latformer.Solver.Solve, and the scores of
+// Solve solves one task (see SolveTask): the task on its canvas, arcsolver.Solver.Solve, and the scores of
 // its predictions.
 func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
 	res := TaskResult{ID: task.ID, Model: s.opts.Architecture.Name, Canvas: s.Canvas(task)}
@@ -197,7 +198,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 // did, the predictions and their scores, the network's and the top proposal's outcomes, and the second
 // guesses; searchOnly: the LatticeSearch model.
 func (res *TaskResult) fill(
-	task datasets.Task, sol latformer.Solution, test []latformer.Example, searchOnly bool,
+	task datasets.Task, sol arcsolver.Solution, test []latformer.Example, searchOnly bool,
 ) error {
 	res.record(sol, searchOnly)
 	if sol.Top != nil && !searchOnly {
@@ -236,7 +237,7 @@ func (res *TaskResult) fill(
 
 // record copies what the solution says of the training and the search into res; searchOnly: the
 // LatticeSearch model, whose top proposal counts as fitted with hard gates.
-func (res *TaskResult) record(sol latformer.Solution, searchOnly bool) {
+func (res *TaskResult) record(sol arcsolver.Solution, searchOnly bool) {
 	res.FitResult = sol.Fit
 	if sol.Search != nil {
 		res.SearchSeconds = sol.Search.Elapsed.Seconds()
@@ -245,7 +246,7 @@ func (res *TaskResult) record(sol latformer.Solution, searchOnly bool) {
 		res.Fitted, res.HardGates = true, true
 	}
 	res.Source, res.Lattice, res.Action = sol.Source, sol.Lattice, sol.ActionName()
-	if sol.Source == latformer.SourceUntrained {
+	if sol.Source == arcsolver.SourceUntrained {
 		res.Source = SourceSearch
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/latformer"
@@ -135,9 +136,9 @@ func proposalsHTML(task datasets.Task, lattice string) (string, error) {
 		return "", err
 	}
 	expert := experts.ExpertFromScope(store.RootScope(), side, side)
-	proposals, _, err := latformer.LatticeProposals(expert, train, 4, lattice == "grid")
+	proposals, _, err := arcsolver.LatticeProposals(expert, train, 4, lattice == "grid")
 	if lattice == "anchored" {
-		proposals, _, err = latformer.LatticeProposalsAnchored(expert, train, 4)
+		proposals, _, err = arcsolver.LatticeProposalsAnchored(expert, train, 4)
 	}
 	if err != nil {
 		proposals = nil
@@ -169,7 +170,7 @@ func proposalsHTML(task datasets.Task, lattice string) (string, error) {
 // pairElementsHTML draws the element of an anchor-relative proposal on each training pair: the rule reads a
 // box off each input (its frame), so the element, drawn as the mask M_g(x) of that input, changes from pair
 // to pair while the rule stays one.
-func pairElementsHTML(p latformer.Proposal, train []latformer.Example) (string, error) {
+func pairElementsHTML(p arcsolver.Proposal, train []latformer.Example) (string, error) {
 	rule, _ := p.Anchored()
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "<p>one rule for every pair, <code>%s∘%s</code>; its element on each pair "+

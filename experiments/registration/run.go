@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/experts"
@@ -231,7 +232,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Workers: o.Workers, NewBackend: o.NewBackend,
 		NewWorker: func(b compute.Backend) (runner.Worker[job, Result], error) {
-			solver, err := latformer.NewSolver(b, settings, latformer.SolverOptions{Reuse: true})
+			solver, err := arcsolver.New(b, settings, arcsolver.Options{Reuse: true})
 			if err != nil {
 				return nil, err
 			}
@@ -248,7 +249,7 @@ func Run(o Options, report Report) (Outcome, error) {
 
 // worker registers pairs with its solver (its own backend) on patches of side patch.
 type worker struct {
-	solver *latformer.Solver
+	solver *arcsolver.Solver
 	patch  int
 }
 
@@ -256,9 +257,9 @@ func (w worker) Do(j job) (Result, error) { return register(w.solver, j.pair, j.
 
 func (w worker) Close() { w.solver.Close() }
 
-// register solves the patches of one pair with a fresh LatFormer (latformer.Solver: the patches are its
+// register solves the patches of one pair with a fresh LatFormer (arcsolver.Solver: the patches are its
 // training pairs and its test inputs) and reads the translation from the solution's element.
-func register(solver *latformer.Solver, p Pair, cond string, s int) (Result, error) {
+func register(solver *arcsolver.Solver, p Pair, cond string, s int) (Result, error) {
 	start := time.Now()
 	ins, outs := p.Patches(s, cond == Oracle)
 	examples := make([]latformer.Example, len(ins))

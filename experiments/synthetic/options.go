@@ -98,7 +98,7 @@ var TrainingSettings = hparams.Settings{
 // failed the scalings (the runs fitted by each: docs/sample-efficiency.md, "Protocol"). The baselines
 // train once: they fit their training pairs by memorizing them when they are few, and restarts would triple
 // the time of the runs where they do not. Figure 5 measures the network: with gate_init=search
-// (ModelLatFormerSearch) the lattice search only starts the restarts (latformer.Solver): the network
+// (ModelLatFormerSearch) the lattice search only starts the restarts (arcsolver.Solver): the network
 // predicts even where it does not fit (search_fallback=false), on the canvas lattice
 // (search_lattices=canvas), and every task trains on every canvas (train_max_cells=0: the restarts too).
 var LatFormerSettings = hparams.Settings{

@@ -3,13 +3,14 @@
 package synthetic
 
 import (
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
 
 // RecipeFig5NoSearch is Figure 5's translations without the search: a recipe for the ModelLatFormer rows
 // (its settings come on top of the model's, which start the gates at the paper's initialization).
-var RecipeFig5NoSearch = latformer.Recipe{
+var RecipeFig5NoSearch = arcsolver.Recipe{
 	Name: "fig5-nosearch",
 	Doc: "Figure 5's translations without the search, on top of the latformer model's settings (gate_init=paper, " +
 		"circular shifts only, 3 restarts on every canvas, minibatches of 4 pairs in 4 color copies). The first of " +
@@ -32,8 +33,8 @@ var RecipeFig5NoSearch = latformer.Recipe{
 	},
 }
 
-// Recipes returns the recipes of these experiments: latformer.Recipes (each on top of the models'
+// Recipes returns the recipes of these experiments: arcsolver.Recipes (each on top of the models'
 // settings, ModelSettings) and RecipeFig5NoSearch.
-func Recipes() latformer.RecipeBook {
-	return append(latformer.Recipes(), RecipeFig5NoSearch)
+func Recipes() arcsolver.RecipeBook {
+	return append(arcsolver.Recipes(), RecipeFig5NoSearch)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -37,13 +38,13 @@ func TestRecipeFig5NoSearch(t *testing.T) {
 		}
 	}
 	book := Recipes()
-	if want := append(latformer.Recipes().Names(), r.Name); !slices.Equal(book.Names(), want) {
+	if want := append(arcsolver.Recipes().Names(), r.Name); !slices.Equal(book.Names(), want) {
 		t.Errorf("Recipes: %v, want %v", book.Names(), want)
 	}
 	if got, err := book.Lookup(r.Name); err != nil || got.Name != r.Name {
 		t.Errorf("Lookup(%q): %q, %v", r.Name, got.Name, err)
 	}
-	if _, err := latformer.Recipes().Lookup(r.Name); err == nil || !strings.Contains(err.Error(), "known: default, paper") {
-		t.Errorf("latformer.Recipes().Lookup(%q): %v, want an unknown recipe", r.Name, err)
+	if _, err := arcsolver.Recipes().Lookup(r.Name); err == nil || !strings.Contains(err.Error(), "known: default, paper") {
+		t.Errorf("arcsolver.Recipes().Lookup(%q): %v, want an unknown recipe", r.Name, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
@@ -126,7 +127,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Workers: o.Workers, NewBackend: o.NewBackend,
 		NewWorker: func(b compute.Backend) (runner.Worker[Unit, Result], error) {
-			return &worker{o: o, backend: b, pool: pool, solvers: map[[2]string]*latformer.Solver{}}, nil
+			return &worker{o: o, backend: b, pool: pool, solvers: map[[2]string]*arcsolver.Solver{}}, nil
 		},
 		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
 			if report.Start != nil {
@@ -196,7 +197,7 @@ type worker struct {
 	o       Options
 	backend compute.Backend
 	pool    []datasets.Grid
-	solvers map[[2]string]*latformer.Solver // by model and settings
+	solvers map[[2]string]*arcsolver.Solver // by model and settings
 	task    struct {
 		family datasets.SyntheticFamily
 		index  int
@@ -227,7 +228,7 @@ func (wk *worker) synthetic(f datasets.SyntheticFamily, index int) (datasets.Syn
 
 // solver returns the worker's solver of model m with the settings, made on first use (compiled graphs
 // reused from unit to unit). The baselines share their settings: each model has its own solver.
-func (wk *worker) solver(m string, settings hparams.Settings) (*latformer.Solver, error) {
+func (wk *worker) solver(m string, settings hparams.Settings) (*arcsolver.Solver, error) {
 	key := [2]string{m, settings.String()}
 	if s := wk.solvers[key]; s != nil {
 		return s, nil
@@ -236,7 +237,7 @@ func (wk *worker) solver(m string, settings hparams.Settings) (*latformer.Solver
 	if err != nil {
 		return nil, err
 	}
-	s, err := latformer.NewSolver(wk.backend, settings, latformer.SolverOptions{Architecture: arch, Reuse: true})
+	s, err := arcsolver.New(wk.backend, settings, arcsolver.Options{Architecture: arch, Reuse: true})
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/hparams"
@@ -271,7 +272,7 @@ func TestRunAndResume(t *testing.T) {
 	}
 }
 
-// TestSolverSettingsApply checks that the settings of how a task is solved (latformer.Solver) apply in
+// TestSolverSettingsApply checks that the settings of how a task is solved (arcsolver.Solver) apply in
 // these experiments: with gate_init=search and no training step, the untrained network does not fit a
 // rotation and search_fallback=true lets the search's top proposal predict every test pair, where the
 // experiment's own search_fallback=false keeps the network's wrong predictions; and with search_screen
@@ -310,7 +311,7 @@ func TestSolverSettingsApply(t *testing.T) {
 // the same settings, and a solver looked up by the settings alone trained every baseline with the
 // architecture of the first one the worker met.
 func TestWorkerSolverPerModel(t *testing.T) {
-	wk := &worker{backend: testutil.Backend(t), solvers: map[[2]string]*latformer.Solver{}}
+	wk := &worker{backend: testutil.Backend(t), solvers: map[[2]string]*arcsolver.Solver{}}
 	defer wk.Close()
 	o := Options{Steps: 5}
 	if o.settings("transformer", 0).String() != o.settings("attention_abs", 0).String() {

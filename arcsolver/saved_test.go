@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+package arcsolver
 
 import (
 	"maps"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/internal/testutil"
+	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
 )
 
@@ -25,8 +26,8 @@ func sameCanvases(a, b []*datasets.Canvas) bool {
 }
 
 // samePredictions reports whether two lists of network predictions are equal: canvases, gates and actions.
-func samePredictions(a, b []Prediction) bool {
-	return slices.EqualFunc(a, b, func(x, y Prediction) bool {
+func samePredictions(a, b []latformer.Prediction) bool {
+	return slices.EqualFunc(a, b, func(x, y latformer.Prediction) bool {
 		return slices.Equal(x.Canvas.Cells, y.Canvas.Cells) && x.ActionName() == y.ActionName() &&
 			maps.EqualFunc(x.Gates, y.Gates, slices.Equal[[]float64]) && maps.EqualFunc(x.Gates2, y.Gates2, slices.Equal[[]float64])
 	})
@@ -49,20 +50,20 @@ func TestSaveLoadPredictsTheSame(t *testing.T) {
 	const base = "train_steps=30;augment_copies=2;train_restarts=2"
 	cases := []struct {
 		name, settings string
-		opts           SolverOptions
-		task           []Example // 3 training examples, 2 test, 3 unseen
+		opts           Options
+		task           []latformer.Example // 3 training examples, 2 test, 3 unseen
 		network        bool
 	}{
-		{"translation, search", base, SolverOptions{}, translate, true},
-		{"translation, paper init, unfitted", "train_steps=6;augment_copies=1;train_restarts=1;gate_init=paper", SolverOptions{}, translate, true},
-		{"flip, grid lattice", base, SolverOptions{Reuse: true}, flip, true},
-		{"lattice search alone", base, SolverOptions{SearchOnly: true}, translate, false},
+		{"translation, search", base, Options{}, translate, true},
+		{"translation, paper init, unfitted", "train_steps=6;augment_copies=1;train_restarts=1;gate_init=paper", Options{}, translate, true},
+		{"flip, grid lattice", base, Options{Reuse: true}, flip, true},
+		{"lattice search alone", base, Options{SearchOnly: true}, translate, false},
 		{"crop, candidate frames", "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=1;" +
-			"train_gate_beam=2;train_hard_steps=100;expert_frame_candidates=16", SolverOptions{}, crop, true},
+			"train_gate_beam=2;train_hard_steps=100;expert_frame_candidates=16", Options{}, crop, true},
 	}
 	for _, c := range cases {
 		train, test, unseen := c.task[:3], c.task[3:5], c.task[5:]
-		s, err := NewSolver(backend, parse(t, c.settings), c.opts)
+		s, err := New(backend, parse(t, c.settings), c.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func TestSaveLoadPredictsTheSame(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		var fittedUnseen []Prediction
+		var fittedUnseen []latformer.Prediction
 		if s.last.frames != nil { // the learner acts on the task's candidate frames
 			unseen = WithFrameCandidates(s.last.frames, unseen)
 		}
@@ -88,7 +89,7 @@ func TestSaveLoadPredictsTheSame(t *testing.T) {
 			t.Errorf("%s: checkpoint files %v, want %v", c.name, got, c.network)
 		}
 
-		loaded, err := LoadSolution(backend, dir, LatFormerArchitecture())
+		loaded, err := LoadSolution(backend, dir, latformer.LatFormerArchitecture())
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -151,7 +152,7 @@ func TestSaveErrors(t *testing.T) {
 	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(12, 46))
 	train, _ := examples(t, rng, lattice.Translation{Deltas: []int{0, 1}}, 4, 3, 3)
-	s, err := NewSolver(backend, parse(t, "train_steps=5;augment_copies=1;train_restarts=1"), SolverOptions{Reuse: true})
+	s, err := New(backend, parse(t, "train_steps=5;augment_copies=1;train_restarts=1"), Options{Reuse: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func TestSaveErrors(t *testing.T) {
 	if _, err := LoadSolution(backend, dir, perCell()); err == nil || !strings.Contains(err.Error(), `architecture "latformer", not "per_cell"`) {
 		t.Errorf("another architecture: %v", err)
 	}
-	loaded, err := LoadSolution(backend, dir, LatFormerArchitecture())
+	loaded, err := LoadSolution(backend, dir, latformer.LatFormerArchitecture())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestSaveErrors(t *testing.T) {
 	if _, err := loaded.Predict(other); err == nil || !strings.Contains(err.Error(), "5x5 canvas, the solution's is 4x4") {
 		t.Errorf("test example on another canvas: %v", err)
 	}
-	if _, err := LoadSolution(backend, t.TempDir(), LatFormerArchitecture()); err == nil || !strings.Contains(err.Error(), SolutionFile) {
+	if _, err := LoadSolution(backend, t.TempDir(), latformer.LatFormerArchitecture()); err == nil || !strings.Contains(err.Error(), SolutionFile) {
 		t.Errorf("a directory without a saved solution: %v", err)
 	}
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+package arcsolver
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
+	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
 	"github.com/latformer/latformer/search"
 )
@@ -21,7 +22,7 @@ import (
 const (
 	// SourceNetwork: the trained network predicted.
 	SourceNetwork = "network"
-	// SourceSearch: the lattice search's top proposal predicted (SolverOptions.SearchOnly, or the fallback
+	// SourceSearch: the lattice search's top proposal predicted (Options.SearchOnly, or the fallback
 	// of ParamSearchFallback).
 	SourceSearch = "search"
 	// SourceUntrained: nothing predicted: the search found no element and the task was not trained
@@ -29,11 +30,11 @@ const (
 	SourceUntrained = "untrained"
 )
 
-// SolverOptions configure a Solver. The zero value trains LatFormer with freshly compiled graphs per task.
-type SolverOptions struct {
+// Options configure a Solver. The zero value trains LatFormer with freshly compiled graphs per task.
+type Options struct {
 	// Architecture is the model to train (zero value: LatFormerArchitecture). The lattice search runs for
 	// LatFormer only: the baselines have no mask experts for it to start.
-	Architecture Architecture
+	Architecture latformer.Architecture
 	// SearchOnly predicts with the lattice search alone: the top proposal of LatticeProposals on the
 	// training pairs, its table generalized (search.Proposal.Generalize), applied to the test inputs; no
 	// network is trained.
@@ -52,15 +53,15 @@ type SolverOptions struct {
 // in how they place a task on a canvas and score the predictions. A Solver is not safe for concurrent
 // use: give each worker its own, on its own backend.
 type Solver struct {
-	opts     SolverOptions
+	opts     Options
 	backend  compute.Backend
 	settings hparams.Settings
-	store    *model.Store  // the hyperparameters, for the expert the search runs on
-	cache    *LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
+	store    *model.Store            // the hyperparameters, for the expert the search runs on
+	cache    *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
 	// variants: the same with another lattice than the hyperparameters' (experts.ParamLattice "grid" or
 	// "anchored", as ParamSearchLattices lets the search choose), by that lattice; made when needed
 	// (learnersFor).
-	variants map[string]*LearnerCache
+	variants map[string]*latformer.LearnerCache
 	// search: ParamGateInit is "search"; grid, anchored: ParamSearchLattices goes to the grid, to the
 	// anchored elements; fallback, screen: ParamSearchFallback, ParamSearchScreen; unproposedMaxCells:
 	// ParamMaxCells; restarts: ParamRestarts, the most proposals Fit starts at.
@@ -73,29 +74,29 @@ type Solver struct {
 	last *solved
 }
 
-// NewSolver returns a Solver for the hyperparameters of settings (see NewStoreFor); bad settings are an
+// New returns a Solver for the hyperparameters of settings (see NewStoreFor); bad settings are an
 // error here, before any work.
-func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOptions) (*Solver, error) {
+func New(backend compute.Backend, settings hparams.Settings, opts Options) (*Solver, error) {
 	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {
-		opts.Architecture = LatFormerArchitecture()
+		opts.Architecture = latformer.LatFormerArchitecture()
 	}
-	cache, err := NewLearnerCacheFor(opts.Architecture, backend, settings)
+	cache, err := latformer.NewLearnerCacheFor(opts.Architecture, backend, settings)
 	if err != nil {
 		return nil, err
 	}
 	s := &Solver{opts: opts, backend: backend, settings: settings, cache: cache}
-	if s.store, err = NewStoreFor(opts.Architecture, settings); err != nil {
+	if s.store, err = latformer.NewStoreFor(opts.Architecture, settings); err != nil {
 		return nil, err
 	}
 	// NewStoreFor checked the settings (hparams.Table.Check): every value below is one its key accepts.
-	s.search = Param[string](s.store, ParamGateInit) == GateInitSearch
-	lattices := Param[string](s.store, ParamSearchLattices)
+	s.search = latformer.Param[string](s.store, latformer.ParamGateInit) == latformer.GateInitSearch
+	lattices := latformer.Param[string](s.store, latformer.ParamSearchLattices)
 	s.grid = lattices == experts.LatticeGrid || lattices == experts.LatticeAnchored
 	s.anchored = lattices == experts.LatticeAnchored
-	s.fallback = Param[bool](s.store, ParamSearchFallback)
-	s.screen = Param[bool](s.store, ParamSearchScreen)
-	s.restarts = Param[int](s.store, ParamRestarts)
-	s.unproposedMaxCells = Param[int](s.store, ParamMaxCells)
+	s.fallback = latformer.Param[bool](s.store, latformer.ParamSearchFallback)
+	s.screen = latformer.Param[bool](s.store, latformer.ParamSearchScreen)
+	s.restarts = latformer.Param[int](s.store, latformer.ParamRestarts)
+	s.unproposedMaxCells = latformer.Param[int](s.store, latformer.ParamMaxCells)
 	s.frames = experts.Param[int](s.store.RootScope(), experts.ParamFrameCandidates)
 	return s, nil
 }
@@ -121,8 +122,8 @@ type Solution struct {
 	Action, Action2 lattice.Action
 	// Network are the trained network's own predictions and Fit its training (nil and zero when no
 	// network was trained).
-	Network []Prediction
-	Fit     FitResult
+	Network []latformer.Prediction
+	Fit     latformer.FitResult
 	// Search is the lattice search's result (nil when it did not run: ParamGateInit "paper" without
 	// ParamSearchScreen, or a model without mask experts). Lattice is the lattice of the elements the
 	// task was solved over: "canvas", or "grid" for the size-relative ones (experts.ParamLattice, or
@@ -142,7 +143,7 @@ type Solution struct {
 // ActionName names the solution's group element (with an anchored element's frame rule first): "g1 + g2"
 // with two actions, "" for none.
 func (s Solution) ActionName() string {
-	name := actionName(s.Action, s.Action2)
+	name := latformer.ActionName(s.Action, s.Action2)
 	if s.Anchor != "" && name != "" {
 		return s.Anchor + "∘" + name
 	}
@@ -163,7 +164,7 @@ type Alternative struct {
 // proposal did), then those of the search's next proposals in rank order. test are the examples Solve
 // predicted (Example.Input is read). An entry may equal the solution's own prediction: ARC Prize's second
 // attempt is the first whose grid differs.
-func (s Solution) Alternatives(test []Example) ([][]Alternative, error) {
+func (s Solution) Alternatives(test []latformer.Example) ([][]Alternative, error) {
 	out := make([][]Alternative, len(test))
 	add := func(by string, preds []*datasets.Canvas) {
 		for i := range out {
@@ -205,9 +206,9 @@ func (s Solution) Alternatives(test []Example) ([][]Alternative, error) {
 // and by Fit only) and predicts the output of each test example (its Input and Cond; the Output is not
 // read). progress, if not nil, gets the training progress. Save, until the next Solve, saves what it
 // fitted.
-func (s *Solver) Solve(train, test []Example, progress func(Progress)) (sol Solution, err error) {
+func (s *Solver) Solve(train, test []latformer.Example, progress func(latformer.Progress)) (sol Solution, err error) {
 	if len(train) == 0 {
-		return sol, fmt.Errorf("latformer.Solver.Solve: no training examples")
+		return sol, fmt.Errorf("Solver.Solve: no training examples")
 	}
 	s.forget()
 	defer func() {
@@ -255,17 +256,17 @@ func (s *Solver) Solve(train, test []Example, progress func(Progress)) (sol Solu
 // tryFrames says whether a task goes on to the candidate frames (fitFrames): the solver has them
 // (experts.ParamFrameCandidates), the search did not start the fit, the model has mask experts, and no
 // restart's hard gates fitted the training pairs on the canvas.
-func (s *Solver) tryFrames(start *Search, fit FitResult) bool {
-	return s.frames > 0 && start == nil && s.opts.Architecture.Name == LatFormerArchitecture().Name &&
+func (s *Solver) tryFrames(start *Search, fit latformer.FitResult) bool {
+	return s.frames > 0 && start == nil && s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name &&
 		!(fit.Fitted && fit.HardGates)
 }
 
 // fitFrames fits a second learner, whose expert acts on a frame it learns among the task's candidate frames
 // (FrameCandidates: read off the inputs alone), and keeps it when it fits better than the canvas fit (by
-// FitResult.betterThan, Fit's order of its restarts): it returns that learner (nil when it kept the canvas
+// latformer.FitResult.BetterThan, Fit's order of its restarts): it returns that learner (nil when it kept the canvas
 // fit) and puts its fit in sol.Fit, with the restarts and steps of both fits counted and the other fit's
 // SoftTop after the kept one's (the candidates named by their rules).
-func (s *Solver) fitFrames(sol *Solution, train []Example, progress func(Progress)) (*Learner, error) {
+func (s *Solver) fitFrames(sol *Solution, train []latformer.Example, progress func(latformer.Progress)) (*latformer.Learner, error) {
 	rules := FrameCandidates(train, s.frames)
 	if _, ok := experts.FrameExperts(s.settings); len(rules) == 0 || !ok {
 		return nil, nil
@@ -284,7 +285,7 @@ func (s *Solver) fitFrames(sol *Solution, train []Example, progress func(Progres
 	}
 	canvas := sol.Fit
 	fit.SoftTop = ruleElements(fit.SoftTop, rules)
-	if !fit.betterThan(canvas) {
+	if !fit.BetterThan(canvas) {
 		sol.Fit.SoftTop = append(sol.Fit.SoftTop, fit.SoftTop...)
 		sol.Fit.Restarts += fit.Restarts
 		sol.Fit.TotalSteps += fit.TotalSteps
@@ -321,11 +322,11 @@ func ruleElements(names []string, rules []search.FrameRule) []string {
 
 // nameFrame names the frame rule the network's hard gates chose on the first test input (sol.Anchor) when
 // the learner acts on the candidate frames rules (none: nothing to name).
-func nameFrame(sol *Solution, learner *Learner, rules []search.FrameRule) {
+func nameFrame(sol *Solution, learner *latformer.Learner, rules []search.FrameRule) {
 	if len(rules) == 0 || len(sol.Network) == 0 {
 		return
 	}
-	expert := experts.ExpertFromScope(learner.Store().RootScope(), learner.rows, learner.cols)
+	expert := learner.Expert()
 	if k := expert.ElementOf(sol.Network[0].Gates).Frame; k < len(rules) {
 		sol.Anchor = rules[k].String()
 	}
@@ -335,16 +336,16 @@ func nameFrame(sol *Solution, learner *Learner, rules []search.FrameRule) {
 // again when the solution is loaded), its canvas, the learner that fitted them (nil when none did) and the
 // solution.
 type solved struct {
-	train      []Example
+	train      []latformer.Example
 	rows, cols int
-	learner    *Learner
-	fit        FitResult
+	learner    *latformer.Learner
+	fit        latformer.FitResult
 	sol        Solution
 	// frames are the candidate frame rules the learner acts on (fitFrames), nil for the others.
 	frames []search.FrameRule
 }
 
-// forget drops the last task's solution (Save) and, without SolverOptions.Reuse, the compiled graphs and
+// forget drops the last task's solution (Save) and, without Options.Reuse, the compiled graphs and
 // variables of its learners: kept until now for Save, they are no use to the next task.
 func (s *Solver) forget() {
 	s.last = nil
@@ -356,7 +357,7 @@ func (s *Solver) forget() {
 // predictUntrained predicts the tasks the solver does not train a network for: with SearchOnly by the
 // search's top proposal, and a task the search found no element for that goes untrained (untrained) by
 // nothing. It reports whether it did.
-func (s *Solver) predictUntrained(sol *Solution, test []Example, cells int) (bool, error) {
+func (s *Solver) predictUntrained(sol *Solution, test []latformer.Example, cells int) (bool, error) {
 	if s.opts.SearchOnly {
 		return true, s.predictBySearch(sol, test)
 	}
@@ -370,7 +371,7 @@ func (s *Solver) predictUntrained(sol *Solution, test []Example, cells int) (boo
 // startAt returns the search whose proposals the network's restarts start at (nil: the paper's
 // initialization; ParamGateInit "search" only) and the learners of the expert those proposals are elements
 // of (the solver's own without a search). An anchor-relative element's frame rule goes to sol.Anchor.
-func (s *Solver) startAt(sol *Solution) (*Search, *LearnerCache, error) {
+func (s *Solver) startAt(sol *Solution) (*Search, *latformer.LearnerCache, error) {
 	start := sol.Search
 	if !s.search || start == nil {
 		return nil, s.cache, nil // search_screen alone: the restarts start at the paper's initialization
@@ -385,7 +386,7 @@ func (s *Solver) startAt(sol *Solution) (*Search, *LearnerCache, error) {
 // withFramesOf returns the examples with their frames under the start's top proposal when it is
 // anchor-relative (the element follows the input: every example reads its frame under the rule of the
 // proposals), else the examples as they are.
-func withFramesOf(start *Search, examples []Example) []Example {
+func withFramesOf(start *Search, examples []latformer.Example) []latformer.Example {
 	if _, ok := start.anchor(); ok {
 		return WithFrames(start.Proposals[0], examples)
 	}
@@ -395,7 +396,7 @@ func withFramesOf(start *Search, examples []Example) []Example {
 // predict predicts the test examples with the fitted learner and, when its restarts started at the
 // search's proposals, with the top proposal too, which may replace the network's predictions
 // (ParamSearchFallback, fallBack). sol.Fit must be the learner's fit.
-func (s *Solver) predict(sol *Solution, learner *Learner, test []Example, start *Search) error {
+func (s *Solver) predict(sol *Solution, learner *latformer.Learner, test []latformer.Example, start *Search) error {
 	var err error
 	if sol.Network, err = learner.Predict(test); err != nil {
 		return err
@@ -417,8 +418,8 @@ func (s *Solver) predict(sol *Solution, learner *Learner, test []Example, start 
 // "search", ParamSearchScreen or SearchOnly, on a model with mask experts), over the canvas elements and,
 // as far as ParamSearchLattices says, the size-relative and anchor-relative ones (LatticeProposals),
 // keeping as many proposals as Fit may start at. It records the search and its lattice in sol.
-func (s *Solver) runSearch(sol *Solution, train []Example, rows, cols int) error {
-	latFormer := s.opts.Architecture.Name == LatFormerArchitecture().Name
+func (s *Solver) runSearch(sol *Solution, train []latformer.Example, rows, cols int) error {
+	latFormer := s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name
 	if !s.opts.SearchOnly && !((s.search || s.screen) && latFormer) {
 		return nil
 	}
@@ -451,16 +452,16 @@ func (s *Solver) untrained(cells int) bool {
 // anchored expert with experts.ParamFrameCandidates = n rounded up to a multiple of 8 (at most the solver's),
 // so that tasks with about as many candidates share compiled graphs, the solver's experts but the
 // translation (experts.FrameExperts), ParamFrameCopies augmented copies and frameRestarts.
-func (s *Solver) framesVariant(n int) (*LearnerCache, error) {
+func (s *Solver) framesVariant(n int) (*latformer.LearnerCache, error) {
 	k := min(s.frames, (n+7)/8*8)
 	list, _ := experts.FrameExperts(s.settings)
 	settings := s.settings.With(list, hparams.Setting{Key: experts.ParamLattice, Value: experts.LatticeAnchored},
 		hparams.Setting{Key: experts.ParamFrameCandidates, Value: k})
-	if copies := Param[int](s.store, ParamFrameCopies); copies > 0 {
-		settings = settings.With(hparams.Setting{Key: ParamAugment, Value: copies})
+	if copies := latformer.Param[int](s.store, latformer.ParamFrameCopies); copies > 0 {
+		settings = settings.With(hparams.Setting{Key: latformer.ParamAugment, Value: copies})
 	}
-	settings = settings.With(hparams.Setting{Key: ParamRestartExperts, Value: frameRestarts(
-		Param[string](s.store, ParamRestartExperts))})
+	settings = settings.With(hparams.Setting{Key: latformer.ParamRestartExperts, Value: frameRestarts(
+		latformer.Param[string](s.store, latformer.ParamRestartExperts))})
 	return s.variant(fmt.Sprintf("frames%d", k), settings)
 }
 
@@ -474,7 +475,7 @@ func frameRestarts(list string) string {
 // learnersFor returns the cache of learners whose expert has e's lattice (the canvas, each input's grid, or
 // the boxes read off each input, one frame per input): the solver's own when its hyperparameters give that
 // lattice already, else a variant.
-func (s *Solver) learnersFor(e experts.Expert) (*LearnerCache, error) {
+func (s *Solver) learnersFor(e experts.Expert) (*latformer.LearnerCache, error) {
 	own := experts.ExpertFromScope(s.store.RootScope(), e.Rows, e.Cols)
 	if own.GridLattice == e.GridLattice && own.Anchored == e.Anchored {
 		return s.cache, nil
@@ -489,23 +490,23 @@ func (s *Solver) learnersFor(e experts.Expert) (*LearnerCache, error) {
 
 // variant returns the learners of the given settings under a name, made on first use (learnersFor,
 // framesVariant).
-func (s *Solver) variant(name string, settings hparams.Settings) (*LearnerCache, error) {
+func (s *Solver) variant(name string, settings hparams.Settings) (*latformer.LearnerCache, error) {
 	if c := s.variants[name]; c != nil {
 		return c, nil
 	}
-	c, err := NewLearnerCacheFor(s.opts.Architecture, s.backend, settings)
+	c, err := latformer.NewLearnerCacheFor(s.opts.Architecture, s.backend, settings)
 	if err != nil {
 		return nil, err
 	}
 	if s.variants == nil {
-		s.variants = map[string]*LearnerCache{}
+		s.variants = map[string]*latformer.LearnerCache{}
 	}
 	s.variants[name] = c
 	return c, nil
 }
 
 // predictBySearch predicts with the search's top proposal alone (SearchOnly): no prediction without one.
-func (s *Solver) predictBySearch(sol *Solution, test []Example) error {
+func (s *Solver) predictBySearch(sol *Solution, test []latformer.Example) error {
 	sol.Source, sol.Predictions = SourceSearch, make([]*datasets.Canvas, len(test))
 	if len(sol.Search.Proposals) == 0 {
 		return nil
@@ -524,7 +525,7 @@ func (s *Solver) predictBySearch(sol *Solution, test []Example) error {
 
 // fallBack predicts the test outputs with the search's top proposal too (sol.Top, sol.Searched) and, with
 // ParamSearchFallback, lets it replace the network's predictions by useProposal's rule.
-func (s *Solver) fallBack(sol *Solution, learner *Learner, test []Example) error {
+func (s *Solver) fallBack(sol *Solution, learner *latformer.Learner, test []latformer.Example) error {
 	top := sol.Search.Proposals[0]
 	searched, err := proposalPredictions(top, test)
 	if err != nil {
@@ -535,7 +536,7 @@ func (s *Solver) fallBack(sol *Solution, learner *Learner, test []Example) error
 	if len(sol.Network) > 0 {
 		network = sol.Network[0].ActionName()
 	}
-	expert := experts.ExpertFromScope(learner.Store().RootScope(), learner.rows, learner.cols)
+	expert := learner.Expert()
 	sameElement := network == expert.ActionOf(top.Element).String() // "g1 + g2" with two actions: never
 	if s.fallback && useProposal(sol.Fit, sameElement, sol.Predictions, searched) {
 		sol.Source, sol.Predictions, sol.Action, sol.Action2 = SourceSearch, searched, top.Action, nil
@@ -553,7 +554,7 @@ func (s *Solver) fallBack(sol *Solution, learner *Learner, test []Example) error
 // them by explicit rules (search.Proposal.Generalize). Where the hard gates fit another element (a later
 // proposal), the network predicts. Chosen on the dev half of Table 2's tasks (docs/arc-search.md, "The
 // fallback").
-func useProposal(fit FitResult, sameElement bool, network, searched []*datasets.Canvas) bool {
+func useProposal(fit latformer.FitResult, sameElement bool, network, searched []*datasets.Canvas) bool {
 	for _, c := range searched {
 		if c == nil {
 			return false
@@ -576,7 +577,7 @@ func useProposal(fit FitResult, sameElement bool, network, searched []*datasets.
 // proposalPredictions applies a proposal, its table generalized (search.Proposal.Generalize), to the test
 // inputs: nil where the table cannot map a cell (the plain table, and the color-role table where the
 // proposal has one: search.Proposal.Predict).
-func proposalPredictions(top Proposal, test []Example) ([]*datasets.Canvas, error) {
+func proposalPredictions(top Proposal, test []latformer.Example) ([]*datasets.Canvas, error) {
 	general := top.Generalize()
 	preds := make([]*datasets.Canvas, len(test))
 	for i, ex := range test {

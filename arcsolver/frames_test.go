@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+package arcsolver
 
 import (
 	"math/rand/v2"
@@ -11,14 +11,15 @@ import (
 
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/internal/testutil"
+	"github.com/latformer/latformer/latformer"
 )
 
 // cropTask returns num examples on a 7x7 canvas whose input is a grid of black (0) with one block of
 // h x w non-black cells somewhere, and whose output is that block: crop(fg). h, w: 2 or 3 each, random per
 // example unless size > 0 fixes both.
-func cropTask(t *testing.T, rng *rand.Rand, num, size int) []Example {
+func cropTask(t *testing.T, rng *rand.Rand, num, size int) []latformer.Example {
 	t.Helper()
-	out := make([]Example, num)
+	out := make([]latformer.Example, num)
 	for k := range out {
 		gh, gw := 5+rng.IntN(3), 5+rng.IntN(3)
 		h, w := 2+rng.IntN(2), 2+rng.IntN(2)
@@ -41,7 +42,7 @@ func cropTask(t *testing.T, rng *rand.Rand, num, size int) []Example {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[k] = Example{Input: x, Output: y}
+		out[k] = latformer.Example{Input: x, Output: y}
 	}
 	return out
 }
@@ -53,7 +54,7 @@ func cropTask(t *testing.T, rng *rand.Rand, num, size int) []Example {
 // lattice search reads as a frame (with $LATFORMER_DATA).
 func TestFrameCandidatesReadNoOutput(t *testing.T) {
 	rng := rand.New(rand.NewPCG(67, 2))
-	tasks := [][]Example{cropTask(t, rng, 4, 3), cropTask(t, rng, 4, 2), cropTask(t, rng, 3, 0)}
+	tasks := [][]latformer.Example{cropTask(t, rng, 4, 3), cropTask(t, rng, 4, 2), cropTask(t, rng, 3, 0)}
 	if dir := arcDirOrEmpty(t); dir != "" {
 		all, err := datasets.LoadDir(dir)
 		if err != nil {
@@ -124,10 +125,10 @@ func arcDirOrEmpty(t *testing.T) string {
 }
 
 // onCanvas places a task's training pairs on its canvas (datasets.TaskCanvas), as the ARC experiment does.
-func onCanvas(t *testing.T, task datasets.Task) []Example {
+func onCanvas(t *testing.T, task datasets.Task) []latformer.Example {
 	t.Helper()
 	side := datasets.TaskCanvas(task)
-	var out []Example
+	var out []latformer.Example
 	for _, p := range task.Train {
 		x, err := datasets.ToCanvas(p.Input, side, side)
 		if err != nil {
@@ -137,7 +138,7 @@ func onCanvas(t *testing.T, task datasets.Task) []Example {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, Example{Input: x, Output: y})
+		out = append(out, latformer.Example{Input: x, Output: y})
 	}
 	return out
 }
@@ -150,9 +151,9 @@ func TestSolverFrameCandidates(t *testing.T) {
 	backend := testutil.Backend(t)
 	task := cropTask(t, rand.New(rand.NewPCG(67, 5)), 5, 0)
 	train, test := task[:3], task[3:]
-	s, err := NewSolver(backend, parse(t, "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=2;"+
+	s, err := New(backend, parse(t, "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=2;"+
 		"train_restart_experts=z,all;train_gate_beam=2;train_hard_steps=100;train_max_cells=0;expert_frame_candidates=16"),
-		SolverOptions{})
+		Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

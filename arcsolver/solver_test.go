@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+package arcsolver
 
 import (
 	"math/rand/v2"
@@ -10,23 +10,9 @@ import (
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/internal/testutil"
+	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
 )
-
-// searchFor is the search the Solver gives Fit on the learner's own expert (no grid lattice): the lattice
-// search's first ParamRestarts proposals with gate_init=search on LatFormer, nil otherwise.
-func searchFor(t *testing.T, l *Learner, train []Example) *Starts {
-	t.Helper()
-	if Param[string](l.store, ParamGateInit) != GateInitSearch || l.arch.Name != LatFormerArchitecture().Name {
-		return nil
-	}
-	e := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	search, err := searchLattice(e, train, Param[int](l.store, ParamRestarts), false, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return search.starts(train)
-}
 
 // countSearches counts the lattice searches (Proposals, LatticeProposals) while the test runs.
 func countSearches(t *testing.T) *int {
@@ -48,7 +34,7 @@ func TestSolverSearchesOnce(t *testing.T) {
 	const base = "train_steps=150;augment_copies=2;train_restarts=2"
 	cases := []struct {
 		name, settings string
-		train          []Example
+		train          []latformer.Example
 		searches       int
 		lattice        string
 		proposals      bool
@@ -59,7 +45,7 @@ func TestSolverSearchesOnce(t *testing.T) {
 		{"paper, screen", base + ";gate_init=paper;search_screen=true", translate, 1, "canvas", false},
 	}
 	for _, c := range cases {
-		s, err := NewSolver(backend, parse(t, c.settings), SolverOptions{})
+		s, err := New(backend, parse(t, c.settings), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,11 +86,11 @@ func TestFitTakesTheSearchGiven(t *testing.T) {
 		t.Errorf("grid proposals for a grid learner: %d started at a proposal, kept %d, %v; want 1 and 0", fit.Starts, fit.StartedAt, err)
 	}
 	arch := perCell()
-	cell, err := NewLearnerFor(arch, backend, mustStore(t, arch, settings), 7, 7)
+	cell, err := latformer.NewLearnerFor(arch, backend, mustStore(t, arch, settings), 7, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cell.Fit(train, &Starts{Expert: experts.ExpertFromScope(cell.store.RootScope(), 7, 7)}, nil); err == nil || !strings.Contains(err.Error(), "mask experts") {
+	if _, err := cell.Fit(train, &latformer.Starts{Expert: cell.Expert()}, nil); err == nil || !strings.Contains(err.Error(), "mask experts") {
 		t.Errorf("a search for a model without mask experts: error %v", err)
 	}
 }
@@ -116,10 +102,10 @@ func TestFitTakesTheSearchGiven(t *testing.T) {
 func TestUseProposal(t *testing.T) {
 	one := &datasets.Canvas{Rows: 1, Cols: 1, Cells: []int32{1}}
 	two := &datasets.Canvas{Rows: 1, Cols: 1, Cells: []int32{2}}
-	hard := FitResult{Fitted: true, HardGates: true}
+	hard := latformer.FitResult{Fitted: true, HardGates: true}
 	cases := []struct {
 		name              string
-		fit               FitResult
+		fit               latformer.FitResult
 		same              bool
 		network, searched []*datasets.Canvas
 		want              bool
@@ -128,10 +114,10 @@ func TestUseProposal(t *testing.T) {
 		{"hard fit, same element, other predictions", hard, true, []*datasets.Canvas{one}, []*datasets.Canvas{two}, true},
 		{"hard fit, another element", hard, false, []*datasets.Canvas{one}, []*datasets.Canvas{two}, false},
 		{"hard fit, same element, proposal leaves one empty", hard, true, []*datasets.Canvas{one, one}, []*datasets.Canvas{two, nil}, false},
-		{"soft fit only", FitResult{Fitted: true}, false, []*datasets.Canvas{one, one}, []*datasets.Canvas{one, two}, true},
-		{"no fit", FitResult{}, false, []*datasets.Canvas{one}, []*datasets.Canvas{two}, true},
-		{"no fit, one test input unpredicted", FitResult{}, false, []*datasets.Canvas{one, one}, []*datasets.Canvas{one, nil}, false},
-		{"soft fit, the only test input unpredicted", FitResult{Fitted: true}, false, []*datasets.Canvas{one}, []*datasets.Canvas{nil}, false},
+		{"soft fit only", latformer.FitResult{Fitted: true}, false, []*datasets.Canvas{one, one}, []*datasets.Canvas{one, two}, true},
+		{"no fit", latformer.FitResult{}, false, []*datasets.Canvas{one}, []*datasets.Canvas{two}, true},
+		{"no fit, one test input unpredicted", latformer.FitResult{}, false, []*datasets.Canvas{one, one}, []*datasets.Canvas{one, nil}, false},
+		{"soft fit, the only test input unpredicted", latformer.FitResult{Fitted: true}, false, []*datasets.Canvas{one}, []*datasets.Canvas{nil}, false},
 	}
 	for _, c := range cases {
 		if got := useProposal(c.fit, c.same, c.network, c.searched); got != c.want {

@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+package arcsolver
 
 import (
 	"math/rand/v2"
@@ -14,6 +14,7 @@ import (
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/internal/testutil"
+	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
 	"github.com/latformer/latformer/search"
 )
@@ -40,7 +41,7 @@ var proposalTasks = []proposalTask{
 }
 
 // taskExamples draws num pairs of the task from rng.
-func (task proposalTask) examples(t *testing.T, rng *rand.Rand, num int) []Example {
+func (task proposalTask) examples(t *testing.T, rng *rand.Rand, num int) []latformer.Example {
 	t.Helper()
 	ex, _ := examples(t, rng, task.action, 6, 6, num)
 	for i := range ex {
@@ -108,20 +109,20 @@ func TestGateInitSearchStartsAtProposal(t *testing.T) {
 		t.Fatalf("proposals: %v, %v", props, err)
 	}
 	const base = "train_steps=0;augment_copies=2;train_restarts=1"
-	for _, init := range []string{GateInitSearch, GateInitSearch + ";gate_init_margin=0.05", GateInitPaper} {
+	for _, init := range []string{latformer.GateInitSearch, latformer.GateInitSearch + ";gate_init_margin=0.05", latformer.GateInitPaper} {
 		l := newTestLearner(t, backend, base+";gate_init="+init, 6)
 		res, preds := fitPredict(t, l, train, train)
 		e := experts.DefaultExpert(6, 6)
 		for i, p := range preds {
 			want := props[0].Action
-			if init == GateInitPaper {
+			if init == latformer.GateInitPaper {
 				want = lattice.IdentityAction{}
 			}
 			if same, err := e.SameMask(p.Action, want); err != nil || !same {
 				t.Errorf("gate_init=%s, input %d: hard gates read %v before training, want %v", init, i, p.Action, want)
 			}
 		}
-		if wantAt := map[bool]int{true: -1, false: 0}[init == GateInitPaper]; res.StartedAt != wantAt || res.Steps != 0 {
+		if wantAt := map[bool]int{true: -1, false: 0}[init == latformer.GateInitPaper]; res.StartedAt != wantAt || res.Steps != 0 {
 			t.Errorf("gate_init=%s: StartedAt %d, Steps %d; want %d, 0", init, res.StartedAt, res.Steps, wantAt)
 		}
 	}
@@ -191,9 +192,9 @@ func TestGateInitSearch(t *testing.T) {
 
 // gridFlipTask draws num pairs on a 7x7 canvas whose input grids differ in size (2..6 rows and columns) and
 // whose output is the grid with its columns (axis 1) or rows (axis 0) reversed: a size-relative element.
-func gridFlipTask(t *testing.T, rng *rand.Rand, axis, num int) []Example {
+func gridFlipTask(t *testing.T, rng *rand.Rand, axis, num int) []latformer.Example {
 	t.Helper()
-	out := make([]Example, num)
+	out := make([]latformer.Example, num)
 	for k := range out {
 		h, w := 2+rng.IntN(5), 2+rng.IntN(5)
 		in, flipped := datasets.NewGrid(h, w, 0), datasets.NewGrid(h, w, 0)
@@ -219,7 +220,7 @@ func gridFlipTask(t *testing.T, rng *rand.Rand, axis, num int) []Example {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[k] = Example{Input: x, Output: y}
+		out[k] = latformer.Example{Input: x, Output: y}
 	}
 	return out
 }
@@ -251,7 +252,7 @@ func TestLatticeProposalsGrid(t *testing.T) {
 		if none, _, err := LatticeProposals(e, train, 3, false); err != nil || len(none) != 0 {
 			t.Errorf("axis %d: search_lattices=canvas: %d proposals (%v), want none", axis, len(none), err)
 		}
-		extents := func(ex Example) []int32 {
+		extents := func(ex latformer.Example) []int32 {
 			h, w := search.GridExtents(ex.Input)
 			return []int32{int32(h), int32(w)}
 		}
@@ -265,8 +266,8 @@ func TestLatticeProposalsGrid(t *testing.T) {
 // markerTask draws num pairs of a 6x6 task whose color table needs a per-pair role (search.RoleTable):
 // a black input with a grey (5) shape and one marker cell of colors[i]; the output is the input upside
 // down with the grey shape recolored to the marker's color.
-func markerTask(rng *rand.Rand, colors []int32) []Example {
-	out := make([]Example, len(colors))
+func markerTask(rng *rand.Rand, colors []int32) []latformer.Example {
+	out := make([]latformer.Example, len(colors))
 	for k, m := range colors {
 		x := datasets.Canvas{Rows: 6, Cols: 6, Cells: make([]int32, 36)}
 		for n := 5 + rng.IntN(3); n > 0; {
@@ -289,7 +290,7 @@ func markerTask(rng *rand.Rand, colors []int32) []Example {
 			}
 			y.Cells[i] = v
 		}
-		out[k] = Example{Input: x, Output: y}
+		out[k] = latformer.Example{Input: x, Output: y}
 	}
 	return out
 }
@@ -339,16 +340,16 @@ func TestProposalsColorRoles(t *testing.T) {
 // (zero) where the search's gather reads nothing.
 func TestAnchoredMaskMatchesGather(t *testing.T) {
 	backend := testutil.Backend(t)
-	tasks := map[string][]Example{"upscale-by-colors": upscaleByColorsTask(t)}
+	tasks := map[string][]latformer.Example{"upscale-by-colors": upscaleByColorsTask(t)}
 	names := []string{"upscale-by-colors"}
 	for _, family := range datasets.AnchoredFamilies {
 		task, err := datasets.SyntheticTaskAt(family, 0, datasets.SyntheticOptions{NumTrain: 4, NumTest: 4, Canvas: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
-		train := make([]Example, len(task.Train))
+		train := make([]latformer.Example, len(task.Train))
 		for i, p := range task.Train {
-			train[i] = Example{Input: p.Input, Output: p.Output}
+			train[i] = latformer.Example{Input: p.Input, Output: p.Output}
 		}
 		tasks[string(family)] = train
 		names = append(names, string(family))
@@ -366,7 +367,7 @@ func TestAnchoredMaskMatchesGather(t *testing.T) {
 		}
 		framed := WithFrames(props[0], train)
 		for _, p := range props {
-			checkMaskMatchesGather(t, backend, used, p, framed, func(ex Example) []int32 { return ex.Frame[:] }, false)
+			checkMaskMatchesGather(t, backend, used, p, framed, func(ex latformer.Example) []int32 { return ex.Frame[:] }, false)
 		}
 		rule, _ := props[0].Anchored()
 		t.Logf("%s: %d proposals, top %v∘%v", family, len(props), rule, props[0].Action)
@@ -375,9 +376,9 @@ func TestAnchoredMaskMatchesGather(t *testing.T) {
 
 // upscaleByColorsTask is a task whose up-scaling factor is read off each input: 3 x 3 grids with k = 1, 2, 3
 // colors besides black, up-scaled k times, on a 12 x 12 canvas.
-func upscaleByColorsTask(t *testing.T) []Example {
+func upscaleByColorsTask(t *testing.T) []latformer.Example {
 	grids := []datasets.Grid{{{0, 4, 0}, {0, 0, 0}, {4, 0, 0}}, {{2, 0, 0}, {0, 0, 7}, {0, 0, 0}}, {{0, 1, 0}, {3, 0, 6}, {0, 0, 0}}}
-	var out []Example
+	var out []latformer.Example
 	for k, g := range grids {
 		in, err := datasets.ToCanvas(g, 12, 12)
 		if err != nil {
@@ -387,7 +388,7 @@ func upscaleByColorsTask(t *testing.T) []Example {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, Example{Input: in, Output: y})
+		out = append(out, latformer.Example{Input: in, Output: y})
 	}
 	return out
 }
@@ -396,7 +397,7 @@ func upscaleByColorsTask(t *testing.T) []Example {
 // the proposal's element (read back as that element) and each example's Gates.Extent (extent), the mask maps
 // every input to the search's g·x, cell for cell, a row with no 1 (nothing lands: zero) where the search's
 // gather reads nothing; padOK also accepts the pad token there.
-func checkMaskMatchesGather(t *testing.T, backend compute.Backend, used experts.Expert, p Proposal, examples []Example, extent func(Example) []int32, padOK bool) {
+func checkMaskMatchesGather(t *testing.T, backend compute.Backend, used experts.Expert, p Proposal, examples []latformer.Example, extent func(latformer.Example) []int32, padOK bool) {
 	t.Helper()
 	logits := make([][]float32, len(examples))
 	extents := make([][]int32, len(examples))
@@ -449,11 +450,11 @@ func checkMaskMatchesGather(t *testing.T, backend compute.Backend, used experts.
 func TestAnchoredNeedsFrames(t *testing.T) {
 	backend := testutil.Backend(t)
 	train := upscaleByColorsTask(t)
-	store, err := NewStore(parse(t, "expert_lattice=anchored;train_steps=2;train_restarts=1"))
+	store, err := latformer.NewStore(parse(t, "expert_lattice=anchored;train_steps=2;train_restarts=1"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := NewLearner(backend, store, 12, 12)
+	l, err := latformer.NewLearner(backend, store, 12, 12)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,33 +1,16 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+package arcsolver
 
 import (
 	"fmt"
 	"slices"
 	"time"
 
-	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
+	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/search"
-)
-
-// Gate initializations (ParamGateInit).
-const (
-	// GateInitPaper starts every restart's gates at the paper's initialization.
-	GateInitPaper = "paper"
-	// GateInitSearch starts the first restarts at the elements the training pairs determine (Proposals).
-	GateInitSearch = "search"
-)
-
-// How a restart that starts at a proposal trains its gates (ParamGateInitTrain).
-const (
-	// ProposalTrainHard holds the gates at the proposal's element: discretized in the forward pass and
-	// left out of the update.
-	ProposalTrainHard = "hard"
-	// ProposalTrainSoft trains the soft gates from the proposal, as the paper trains them.
-	ProposalTrainSoft = "soft"
 )
 
 // Proposal is a group element of a mask expert under which one color table maps every training pair's
@@ -58,11 +41,11 @@ func (s *Search) anchor() (search.FrameRule, bool) {
 
 // starts returns the proposals' elements as Fit's Starts (nil for a nil search), with the colors of an
 // anchored search's rule kept by the augmentation (keepColors).
-func (s *Search) starts(train []Example) *Starts {
+func (s *Search) starts(train []latformer.Example) *latformer.Starts {
 	if s == nil {
 		return nil
 	}
-	st := &Starts{Expert: s.Expert, Elements: make([]experts.Element, len(s.Proposals))}
+	st := &latformer.Starts{Expert: s.Expert, Elements: make([]experts.Element, len(s.Proposals))}
 	for i, p := range s.Proposals {
 		st.Elements[i] = p.Element
 	}
@@ -78,7 +61,7 @@ func (s *Search) starts(train []Example) *Starts {
 // cropped object and the reference alike would ask one cell that nothing lands on for both "the object's
 // color, gone" and "the reference's, kept"); so are the colors of the objects a rule that names no color
 // picks (the largest, the smallest), where they are the same on every training input (sameObjectColors).
-func keepColors(rule search.FrameRule, train []Example) []int32 {
+func keepColors(rule search.FrameRule, train []latformer.Example) []int32 {
 	inputs := make([]datasets.Canvas, len(train))
 	for i, ex := range train {
 		inputs[i] = ex.Input
@@ -121,7 +104,7 @@ func sameObjectColors(s search.Selection, inputs []datasets.Canvas) ([]int, bool
 var searchHook func()
 
 // searchLattice runs LatticeProposals on the training examples and returns its Search.
-func searchLattice(e experts.Expert, train []Example, max int, grid, anchored bool) (*Search, error) {
+func searchLattice(e experts.Expert, train []latformer.Example, max int, grid, anchored bool) (*Search, error) {
 	start := time.Now()
 	if searchHook != nil {
 		searchHook()
@@ -144,7 +127,7 @@ func searchLattice(e experts.Expert, train []Example, max int, grid, anchored bo
 // Color roles (search.RoleTable): each proposal carries the role table of its element when one fits
 // (search.Proposal.WithRoles; its Predict reads it only where the plain table cannot map a cell), and when
 // no element has a plain table, the elements with a role table are proposed (search.ProposeRoles).
-func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error) {
+func Proposals(e experts.Expert, examples []latformer.Example, max int) ([]Proposal, error) {
 	if searchHook != nil {
 		searchHook()
 	}
@@ -157,9 +140,9 @@ func Proposals(e experts.Expert, examples []Example, max int) ([]Proposal, error
 
 // proposals is the search of Proposals with plain tables (each proposal with its role table where one
 // fits: search.Proposal.WithRoles), or with role tables only (roles: search.ProposeRoles).
-func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Proposal, error) {
+func proposals(e experts.Expert, examples []latformer.Example, max int, roles bool) ([]Proposal, error) {
 	if len(examples) == 0 {
-		return nil, fmt.Errorf("latformer.Proposals: no examples")
+		return nil, fmt.Errorf("Proposals: no examples")
 	}
 	bases := e.Bases()
 	group := search.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: e.MaxShift(),
@@ -184,7 +167,7 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 	}
 	found, err := propose(inputs, outputs, group, limit)
 	if err != nil {
-		return nil, fmt.Errorf("latformer.Proposals on the %dx%d canvas: %w", e.Rows, e.Cols, err)
+		return nil, fmt.Errorf("Proposals on the %dx%d canvas: %w", e.Rows, e.Cols, err)
 	}
 	var out []Proposal
 	for _, p := range found {
@@ -210,7 +193,7 @@ func proposals(e experts.Expert, examples []Example, max int, roles bool) ([]Pro
 // (experts.ParamLattice set as its GridLattice says). Plain tables first on both lattices, then role
 // tables (canvas, then grid): an element whose plain table fits is never passed over for one that needs
 // color roles.
-func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
+func LatticeProposals(e experts.Expert, examples []latformer.Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
 	if searchHook != nil {
 		searchHook()
 	}
@@ -221,7 +204,7 @@ func LatticeProposals(e experts.Expert, examples []Example, max int, grid bool) 
 // the grid has a plain table, the anchor-relative elements (ParamSearchLattices "anchored", as the Solver searches by
 // default): the proposals returned for an anchored expert (its Anchored set) carry their frame rule
 // (search.Proposal.Anchored), and WithFrames gives the examples' frames under them.
-func LatticeProposalsAnchored(e experts.Expert, examples []Example, max int) ([]Proposal, experts.Expert, error) {
+func LatticeProposalsAnchored(e experts.Expert, examples []latformer.Example, max int) ([]Proposal, experts.Expert, error) {
 	if searchHook != nil {
 		searchHook()
 	}
@@ -231,7 +214,7 @@ func LatticeProposalsAnchored(e experts.Expert, examples []Example, max int) ([]
 // latticeProposals is LatticeProposals, with anchored: after the canvas and the grid with plain tables,
 // the anchor-relative elements (search.Group.Anchored) before any role table.
 func latticeProposals(
-	e experts.Expert, examples []Example, max int, grid, anchored bool,
+	e experts.Expert, examples []latformer.Example, max int, grid, anchored bool,
 ) ([]Proposal, experts.Expert, error) {
 	g := e
 	g.GridLattice = true
@@ -302,67 +285,10 @@ func elementOf(e experts.Expert, base experts.Element, shift [2]search.AxisShift
 	return el, true
 }
 
-// hasMaskExperts reports whether the learner's model has a mask expert (gate logits variables): a
-// search's proposals can start it. The variables exist once the graphs are built (Fit calls it after
-// prepare), so it is no answer before.
-func (l *Learner) hasMaskExperts() bool {
-	for v := range l.store.IterVariables() {
-		if firstExpertGate(v.Path()) == experts.GateBiases {
-			return true
-		}
-	}
-	return false
-}
-
-// startAt sets the gating FFN's last layer of every layer's first mask expert so that its hard gates
-// select el whatever the input: the biases to el's logits ±margin (experts.Expert.LogitsFor) and the
-// weights to zero, so that the input-dependent part of the logits starts at zero and the training moves
-// the gates from el by gradient alone.
-func (l *Learner) startAt(el experts.Element, margin float64) error {
-	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	return l.setGateLogits(expert.LogitsFor(el, float32(margin)), true)
-}
-
-// setGateLogits sets the biases of the gating FFN's last layer of every layer's first mask expert to bias
-// and, with zeroWeights, its weights to zero (the logits then start at bias whatever the input).
-func (l *Learner) setGateLogits(bias []float32, zeroWeights bool) error {
-	for v := range l.store.IterVariables() {
-		path := v.Path()
-		var value *tensors.Tensor
-		switch {
-		case firstExpertGate(path) == experts.GateBiases:
-			if v.Shape().Size() != len(bias) {
-				return fmt.Errorf("variable %s has %d gates, the expert %d", path, v.Shape().Size(), len(bias))
-			}
-			value = tensors.FromValue(bias)
-		case zeroWeights && firstExpertGate(path) == experts.GateWeights:
-			value = tensors.FromShape(v.Shape()) // zeros
-		default:
-			continue
-		}
-		if err := v.SetValue(value); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	return nil
-}
-
-// startZeroFill sets the gate-logit biases of every layer's first mask expert to
-// experts.Expert.ZeroFillStart (the weights keep their initialization): the restart searches the zero-fill
-// translations from their centre.
-func (l *Learner) startZeroFill() error {
-	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	bias := expert.ZeroFillStart()
-	if bias == nil {
-		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)", experts.ParamExperts, experts.ParamZeroFill)
-	}
-	return l.setGateLogits(bias, false)
-}
-
 // sameFrames keeps the anchored proposals whose frames on every example are the top proposal's, at most
 // max of them (0: all): the frames are one input of the model for every restart (Example.Frame), so the
 // restarts differ only in their bases.
-func sameFrames(props []Proposal, examples []Example, max int) []Proposal {
+func sameFrames(props []Proposal, examples []latformer.Example, max int) []Proposal {
 	if len(props) == 0 {
 		return nil
 	}
@@ -391,8 +317,8 @@ func sameFrames(props []Proposal, examples []Example, max int) []Proposal {
 
 // WithFrames returns copies of the examples with each input's frame under the proposal (Example.Frame; zero
 // where the proposal's rule reads no box on it, or where it is not anchored).
-func WithFrames(p Proposal, examples []Example) []Example {
-	out := make([]Example, len(examples))
+func WithFrames(p Proposal, examples []latformer.Example) []latformer.Example {
+	out := make([]latformer.Example, len(examples))
 	for i, ex := range examples {
 		out[i] = ex
 		f, _ := p.FrameOf(ex.Input)
@@ -404,7 +330,7 @@ func WithFrames(p Proposal, examples []Example) []Example {
 // FrameCandidates returns the candidate frame rules of a task for an expert that learns which frame the task
 // acts on (experts.ParamFrameCandidates = k): search.FrameCandidates of the training inputs. Only the inputs
 // are read: the outputs never choose a candidate (TestFrameCandidatesReadNoOutput).
-func FrameCandidates(train []Example, k int) []search.FrameRule {
+func FrameCandidates(train []latformer.Example, k int) []search.FrameRule {
 	inputs := make([]datasets.Canvas, len(train))
 	for i, ex := range train {
 		inputs[i] = ex.Input
@@ -415,8 +341,8 @@ func FrameCandidates(train []Example, k int) []search.FrameRule {
 // WithFrameCandidates returns copies of the examples with each input's frame under every rule (Example.Frames;
 // an empty frame where a rule reads no box on the input): the same candidates, in the same order, for every
 // example of the task, training and test.
-func WithFrameCandidates(rules []search.FrameRule, examples []Example) []Example {
-	out := make([]Example, len(examples))
+func WithFrameCandidates(rules []search.FrameRule, examples []latformer.Example) []latformer.Example {
+	out := make([]latformer.Example, len(examples))
 	for i, ex := range examples {
 		out[i] = ex
 		out[i].Frames = make([][experts.FrameLen]int32, len(rules))

@@ -1,21 +1,22 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer_test
+package arcsolver_test
 
 import (
 	"fmt"
 	"log"
 
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
 
 // ExampleRecipeBook_Lookup takes the search-free recipe by name and sets the seed on top, as
-// `--recipe nosearch --set seed=2` does; the settings go to NewStore, NewSolver or an experiment's
+// `--recipe nosearch --set seed=2` does; the settings go to NewStore, New or an experiment's
 // Options.Settings.
 func ExampleRecipeBook_Lookup() {
-	recipe, err := latformer.Recipes().Lookup("nosearch")
+	recipe, err := arcsolver.Recipes().Lookup("nosearch")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func ExampleRecipeBook_Lookup() {
 	fmt.Println(settings)
 	fmt.Println(model.GetParamOr(store.RootScope(), latformer.ParamGateBeam, 0))
 
-	_, err = latformer.Recipes().Lookup("nosaerch")
+	_, err = arcsolver.Recipes().Lookup("nosaerch")
 	fmt.Println(err)
 	// Output:
 	// gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=2;train_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=25;expert_frame_candidates=64;augment_frame_copies=4;seed=2

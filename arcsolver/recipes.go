@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+package arcsolver
 
 import (
 	"fmt"
@@ -8,12 +8,13 @@ import (
 
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
+	"github.com/latformer/latformer/latformer"
 )
 
 // Recipe is a named way of solving a task: the hyperparameters (Settings) that say where the gates start
 // and which phases a restart trains through, and a paragraph (Doc) saying what it does step by step and
 // where it was chosen. Its Settings go first and a caller's own on top:
-// NewSolver(backend, RecipeNoSearch.Settings.With(mine...), opts). On the command line, --recipe NAME,
+// New(backend, RecipeNoSearch.Settings.With(mine...), opts). On the command line, --recipe NAME,
 // with --set on top. docs/recipes.md describes each.
 type Recipe struct {
 	Name     string
@@ -73,7 +74,7 @@ var (
 			"fits the training pairs better. The other defaults (initial gate logits, augmentation, restarts) were " +
 			"chosen on the dev half (docs/arc.md, \"How the defaults were chosen\"); Table 2's first row, " +
 			"results/arc_training.csv.",
-		Settings: hparams.Settings{{Key: ParamGateInit, Value: GateInitPaper}},
+		Settings: hparams.Settings{{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper}},
 	}
 	// RecipeNoSearch is the best search-free recipe: the paper's start, then the gate beam held.
 	RecipeNoSearch = Recipe{
@@ -93,16 +94,16 @@ var (
 			"better fit predicts. Chosen on the dev half (docs/arc.md, \"Without the search\"); Table 2's no-search " +
 			"row, results/arc_training_nosearch.csv.",
 		Settings: hparams.Settings{
-			{Key: ParamGateInit, Value: GateInitPaper},
-			{Key: ParamSteps, Value: 200},
-			{Key: ParamHardSteps, Value: 200},
-			{Key: ParamRestarts, Value: 2},
-			{Key: ParamMaxCells, Value: 0},
-			{Key: ParamRestartExperts, Value: "z,all"},
-			{Key: ParamGateBeam, Value: 4},
-			{Key: ParamGateBeamSteps, Value: 25},
+			{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper},
+			{Key: latformer.ParamSteps, Value: 200},
+			{Key: latformer.ParamHardSteps, Value: 200},
+			{Key: latformer.ParamRestarts, Value: 2},
+			{Key: latformer.ParamMaxCells, Value: 0},
+			{Key: latformer.ParamRestartExperts, Value: "z,all"},
+			{Key: latformer.ParamGateBeam, Value: 4},
+			{Key: latformer.ParamGateBeamSteps, Value: 25},
 			{Key: experts.ParamFrameCandidates, Value: 64},
-			{Key: ParamFrameCopies, Value: 4},
+			{Key: latformer.ParamFrameCopies, Value: 4},
 		},
 	}
 	// RecipeEvaluation is RecipeDefault screened by the search: the protocol of the evaluation split.
@@ -112,7 +113,7 @@ var (
 			"finds no element (canvas or grid) is not trained and counts as unsolved; the others train as the " +
 			"default recipe does. The protocol of ARC-AGI-1's evaluation split, run once with the defaults chosen on " +
 			"the training tasks (docs/arc.md, \"ARC-AGI-1's evaluation split\"); results/arc_evaluation_search.csv.",
-		Settings: hparams.Settings{{Key: ParamSearchScreen, Value: true}},
+		Settings: hparams.Settings{{Key: latformer.ParamSearchScreen, Value: true}},
 	}
 	// RecipePaperEvaluation is RecipePaper screened by the search.
 	RecipePaperEvaluation = Recipe{
@@ -121,7 +122,7 @@ var (
 			"decides which tasks train (those where it finds an element), and they train as the paper recipe does, " +
 			"from the gates' initialization; the others count as unsolved. The paper-protocol row of ARC-AGI-1's " +
 			"evaluation split (docs/arc.md, \"ARC-AGI-1's evaluation split\"); results/arc_evaluation.csv.",
-		Settings: hparams.Settings{{Key: ParamGateInit, Value: GateInitPaper}, {Key: ParamSearchScreen, Value: true}},
+		Settings: hparams.Settings{{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper}, {Key: latformer.ParamSearchScreen, Value: true}},
 	}
 )
 

@@ -86,7 +86,7 @@ func TestRestartExperts(t *testing.T) {
 	const base = "train_steps=20;augment_copies=3;train_restarts=1;fit_patience=0"
 	softGates := func(families string) Prediction {
 		l := newTestLearner(t, backend, base+";train_restart_experts="+families, 6)
-		if _, err := l.Fit(train, searchFor(t, l, train), nil); err != nil {
+		if _, err := l.Fit(train, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		preds, err := l.predict(train[:1], true)

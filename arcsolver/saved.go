@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+package arcsolver
 
 // Saving a solved task (Solver.Save) with GoMLX's checkpoint package, and loading it to predict again
 // without training (LoadSolution).
@@ -14,8 +14,8 @@ import (
 	"slices"
 
 	"github.com/gomlx/compute"
-	"github.com/gomlx/gomlx/ml/model/checkpoint"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/search"
 )
 
@@ -31,7 +31,7 @@ const savedFormat = 1
 type savedSolution struct {
 	Format       int
 	Architecture string // Architecture.Name
-	// Settings are the solver's hyperparameters (NewSolver's settings) in the --set syntax
+	// Settings are the solver's hyperparameters (New's settings) in the --set syntax
 	// (hparams.Settings.String, read back by the architecture's table).
 	Settings   string
 	SearchOnly bool
@@ -44,7 +44,7 @@ type savedSolution struct {
 	// reads it), SoftGates (it predicts with soft gates: only they fitted) and the length of its conditioning
 	// vectors CondDim.
 	Network   bool
-	Fit       FitResult
+	Fit       latformer.FitResult
 	SoftGates bool
 	CondDim   int
 	// What the search found: the lattice, the number of proposals and the top one's element, color table
@@ -77,7 +77,7 @@ type savedExample struct {
 // come before the next Solve (which drops what it needs) and before Close.
 func (s *Solver) Save(dir string) error {
 	if s.last == nil {
-		return errors.New("latformer.Solver.Save: no task solved " +
+		return errors.New("Solver.Save: no task solved " +
 			"(Save saves the last Solve's, before the next Solve or Close)")
 	}
 	last := s.last
@@ -90,12 +90,12 @@ func (s *Solver) Save(dir string) error {
 		meta.Train = append(meta.Train, savedExample{Input: ex.Input, Output: ex.Output, Cond: ex.Cond})
 	}
 	if l := last.learner; l != nil {
-		meta.SoftGates, meta.CondDim = l.useSoft, l.condDim
+		meta.SoftGates, meta.CondDim = l.SoftGates(), l.CondDim()
 	}
 	meta.Frames = ruleNames(last.frames)
 	if err := replaceDir(dir, func(tmp string) error {
 		if last.learner != nil {
-			if err := last.learner.saveCheckpoint(tmp); err != nil {
+			if err := last.learner.SaveCheckpoint(tmp); err != nil {
 				return err
 			}
 		}
@@ -105,21 +105,9 @@ func (s *Solver) Save(dir string) error {
 		}
 		return os.WriteFile(filepath.Join(tmp, SolutionFile), data, 0o644)
 	}); err != nil {
-		return fmt.Errorf("latformer.Solver.Save %s: %w", dir, err)
+		return fmt.Errorf("Solver.Save %s: %w", dir, err)
 	}
 	return nil
-}
-
-// saveCheckpoint saves the learner's store in dir (empty) with a GoMLX checkpoint handler, which is
-// detached from the store afterwards (the store's loader is put back).
-func (l *Learner) saveCheckpoint(dir string) error {
-	prev := l.store.Loader()
-	defer l.store.SetLoader(prev)
-	h, err := checkpoint.Build(l.store).Dir(dir).Done()
-	if err != nil {
-		return err
-	}
-	return h.Save()
 }
 
 // replaceDir fills a new directory beside dir with fill and renames it to dir, replacing a directory
@@ -166,11 +154,11 @@ type SavedSolution struct {
 	dir     string
 	meta    savedSolution
 	solver  *Solver
-	learner *Learner // loaded on first use
+	learner *latformer.Learner // loaded on first use
 }
 
 // ReadSavedArchitecture returns the name of the architecture (Architecture.Name) of the solution saved in
-// dir and whether it is the lattice search's alone (SolverOptions.SearchOnly): what LoadSolution's caller
+// dir and whether it is the lattice search's alone (Options.SearchOnly): what LoadSolution's caller
 // needs to choose the architecture (a baseline's comes from package baselines).
 func ReadSavedArchitecture(dir string) (name string, searchOnly bool, err error) {
 	meta, err := readSaved(dir)
@@ -200,7 +188,7 @@ func readSaved(dir string) (savedSolution, error) {
 
 // LoadSolution loads the solution Solver.Save wrote in dir, for the architecture arch (its name must be
 // the saved one: ReadSavedArchitecture says which), on backend. Nothing is trained: Predict predicts.
-func LoadSolution(backend compute.Backend, dir string, arch Architecture) (*SavedSolution, error) {
+func LoadSolution(backend compute.Backend, dir string, arch latformer.Architecture) (*SavedSolution, error) {
 	meta, err := readSaved(dir)
 	if err != nil {
 		return nil, err
@@ -208,7 +196,7 @@ func LoadSolution(backend compute.Backend, dir string, arch Architecture) (*Save
 	if arch.Name != meta.Architecture {
 		return nil, fmt.Errorf("saved solution %s is of architecture %q, not %q", dir, meta.Architecture, arch.Name)
 	}
-	t, err := ParamsFor(arch)
+	t, err := latformer.ParamsFor(arch)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +204,7 @@ func LoadSolution(backend compute.Backend, dir string, arch Architecture) (*Save
 	if err != nil {
 		return nil, fmt.Errorf("saved solution %s: settings: %w", dir, err)
 	}
-	solver, err := NewSolver(backend, settings, SolverOptions{Architecture: arch, SearchOnly: meta.SearchOnly,
+	solver, err := New(backend, settings, Options{Architecture: arch, SearchOnly: meta.SearchOnly,
 		Reuse: true})
 	if err != nil {
 		return nil, fmt.Errorf("saved solution %s: %w", dir, err)
@@ -230,7 +218,7 @@ func (s *SavedSolution) Canvas() (rows, cols int) { return s.meta.Rows, s.meta.C
 // Close releases the loaded learner's compiled graphs and variables.
 func (s *SavedSolution) Close() {
 	if s.learner != nil {
-		s.learner.close()
+		s.learner.Close()
 		s.learner = nil
 	}
 	s.solver.Close()
@@ -242,7 +230,7 @@ func (s *SavedSolution) Close() {
 // variables come from the checkpoint, and the fallback's rule (ParamSearchFallback) reads the saved
 // FitResult. For the test examples the task was solved with, the Solution's predictions, sources and
 // actions are those Solve returned, to the bit (TestSaveLoadPredictsTheSame); its Fit is the saved one.
-func (s *SavedSolution) Predict(test []Example) (Solution, error) {
+func (s *SavedSolution) Predict(test []latformer.Example) (Solution, error) {
 	var sol Solution
 	rows, cols := s.meta.Rows, s.meta.Cols
 	for i, ex := range test {
@@ -251,9 +239,9 @@ func (s *SavedSolution) Predict(test []Example) (Solution, error) {
 				s.dir, i, ex.Input.Rows, ex.Input.Cols, rows, cols)
 		}
 	}
-	train := make([]Example, len(s.meta.Train))
+	train := make([]latformer.Example, len(s.meta.Train))
 	for i, ex := range s.meta.Train {
-		train[i] = Example{Input: ex.Input, Output: ex.Output, Cond: ex.Cond}
+		train[i] = latformer.Example{Input: ex.Input, Output: ex.Output, Cond: ex.Cond}
 	}
 	if err := s.solver.runSearch(&sol, train, rows, cols); err != nil {
 		return sol, err
@@ -336,35 +324,8 @@ func searchFound(search *Search, lattice string) (string, int, string, []int8, s
 	return lattice, len(search.Proposals), top.Action.String(), top.Table, anchor
 }
 
-// loadLearner makes a learner of the cache's architecture and hyperparameters on the saved canvas, its
-// variables loaded from the checkpoint, its prediction graphs built, and checks that every variable they
-// use was in the checkpoint (none initialized anew).
-func (s *SavedSolution) loadLearner(cache *LearnerCache) (*Learner, error) {
-	store, err := NewStoreFor(cache.arch, cache.settings)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := checkpoint.Load(store).Dir(s.dir).ExcludeAllParams().Immediate().Done(); err != nil {
-		return nil, fmt.Errorf("loading the checkpoint: %w", err)
-	}
-	saved := map[string]bool{}
-	for v := range store.IterVariables() {
-		saved[v.Path()] = true
-	}
-	l, err := NewLearnerFor(cache.arch, cache.backend, store, s.meta.Rows, s.meta.Cols)
-	if err != nil {
-		return nil, err
-	}
-	l.useSoft, l.condDim = s.meta.SoftGates, s.meta.CondDim
-	if _, err := l.prepare(0, false); err != nil {
-		l.close()
-		return nil, err
-	}
-	for v := range store.IterVariables() {
-		if !saved[v.Path()] {
-			l.close()
-			return nil, fmt.Errorf("variable %s of the model is not in the checkpoint", v.Path())
-		}
-	}
-	return l, nil
+// loadLearner loads the saved learner on the saved canvas, with the cache's architecture and
+// hyperparameters (latformer.LearnerCache.LoadCheckpoint).
+func (s *SavedSolution) loadLearner(cache *latformer.LearnerCache) (*latformer.Learner, error) {
+	return cache.LoadCheckpoint(s.dir, s.meta.Rows, s.meta.Cols, s.meta.SoftGates, s.meta.CondDim)
 }

@@ -1,10 +1,12 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package latformer
+package arcsolver
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/latformer/latformer/latformer"
 )
 
 // TestRecipeLookup checks that every recipe of Recipes is found by its name, the names distinct, and that
@@ -44,7 +46,7 @@ func TestRecipeLookup(t *testing.T) {
 // are accepted by Params unchanged (keys declared, values of their types) and its doc names each key it sets
 // and the page where it was chosen.
 func TestRecipeSettings(t *testing.T) {
-	table := Params()
+	table := latformer.Params()
 	want := map[string]string{
 		"default": "",
 		"paper":   "gate_init=paper",
