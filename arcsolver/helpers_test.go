@@ -4,6 +4,7 @@ package arcsolver
 
 import (
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/gomlx/compute"
@@ -17,10 +18,15 @@ import (
 	"github.com/latformer/latformer/lattice"
 )
 
-// newTestLearner returns a learner for a side x side canvas with the hyperparameters of settings.
+// newTestLearner returns a learner for a side x side canvas with the model's hyperparameters of settings;
+// the solver's (gate_init) are kept for searchFor.
 func newTestLearner(t testing.TB, backend compute.Backend, settings string, side int) *latformer.Learner {
 	t.Helper()
-	store, err := latformer.NewStore(parse(t, settings))
+	own, learning, err := split(latformer.LatFormerArchitecture(), parse(t, settings))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := latformer.NewStore(learning)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,13 +34,17 @@ func newTestLearner(t testing.TB, backend compute.Backend, settings string, side
 	if err != nil {
 		t.Fatal(err)
 	}
+	policies.Store(l, own)
 	return l
 }
 
-// parse reads settings in the --set syntax (latformer.ParseSettings), failing t on an error.
+// policies holds the solver's settings of each learner newTestLearner made.
+var policies sync.Map
+
+// parse reads settings in the --set syntax (ParseSettings), failing t on an error.
 func parse(t testing.TB, text string) hparams.Settings {
 	t.Helper()
-	s, err := latformer.ParseSettings(text)
+	s, err := ParseSettings(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +70,12 @@ func examples(t testing.TB, rng *rand.Rand, action lattice.Action, canvas, grid,
 // proposals on the canvas with gate_init=search (nil with gate_init=paper or a model without mask experts).
 func searchFor(t *testing.T, l *latformer.Learner, train []latformer.Example) *latformer.Starts {
 	t.Helper()
-	store := l.Store()
-	if latformer.Param[string](store, latformer.ParamGateInit) != latformer.GateInitSearch ||
+	own, ok := policies.Load(l)
+	if !ok || param[string](own.(policy), ParamGateInit) != GateInitSearch ||
 		l.Architecture().Name != latformer.LatFormerArchitecture().Name {
 		return nil
 	}
-	search, err := searchLattice(l.Expert(), train, latformer.Param[int](store, latformer.ParamRestarts), false, false)
+	search, err := searchLattice(l.Expert(), train, latformer.Param[int](l.Store(), latformer.ParamRestarts), false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,11 +124,15 @@ func perCell() latformer.Architecture {
 // mustStore returns a store of the architecture's hyperparameters with settings on top.
 func mustStore(t *testing.T, arch latformer.Architecture, settings string) *model.Store {
 	t.Helper()
-	parsed, err := latformer.ParseSettingsFor(arch, settings)
+	parsed, err := ParseSettingsFor(arch, settings)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := latformer.NewStoreFor(arch, parsed)
+	_, learning, err := split(arch, parsed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := latformer.NewStoreFor(arch, learning)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,20 +109,20 @@ func TestGateInitSearchStartsAtProposal(t *testing.T) {
 		t.Fatalf("proposals: %v, %v", props, err)
 	}
 	const base = "train_steps=0;augment_copies=2;train_restarts=1"
-	for _, init := range []string{latformer.GateInitSearch, latformer.GateInitSearch + ";gate_init_margin=0.05", latformer.GateInitPaper} {
+	for _, init := range []string{GateInitSearch, GateInitSearch + ";gate_init_margin=0.05", GateInitPaper} {
 		l := newTestLearner(t, backend, base+";gate_init="+init, 6)
 		res, preds := fitPredict(t, l, train, train)
 		e := experts.DefaultExpert(6, 6)
 		for i, p := range preds {
 			want := props[0].Action
-			if init == latformer.GateInitPaper {
+			if init == GateInitPaper {
 				want = lattice.IdentityAction{}
 			}
 			if same, err := e.SameMask(p.Action, want); err != nil || !same {
 				t.Errorf("gate_init=%s, input %d: hard gates read %v before training, want %v", init, i, p.Action, want)
 			}
 		}
-		if wantAt := map[bool]int{true: -1, false: 0}[init == latformer.GateInitPaper]; res.StartedAt != wantAt || res.Steps != 0 {
+		if wantAt := map[bool]int{true: -1, false: 0}[init == GateInitPaper]; res.StartedAt != wantAt || res.Steps != 0 {
 			t.Errorf("gate_init=%s: StartedAt %d, Steps %d; want %d, 0", init, res.StartedAt, res.Steps, wantAt)
 		}
 	}

@@ -74,7 +74,7 @@ var (
 			"fits the training pairs better. The other defaults (initial gate logits, augmentation, restarts) were " +
 			"chosen on the dev half (docs/arc.md, \"How the defaults were chosen\"); Table 2's first row, " +
 			"results/arc_training.csv.",
-		Settings: hparams.Settings{{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper}},
+		Settings: hparams.Settings{{Key: ParamGateInit, Value: GateInitPaper}},
 	}
 	// RecipeNoSearch is the best search-free recipe: the paper's start, then the gate beam held.
 	RecipeNoSearch = Recipe{
@@ -94,7 +94,7 @@ var (
 			"better fit predicts. Chosen on the dev half (docs/arc.md, \"Without the search\"); Table 2's no-search " +
 			"row, results/arc_training_nosearch.csv.",
 		Settings: hparams.Settings{
-			{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper},
+			{Key: ParamGateInit, Value: GateInitPaper},
 			{Key: latformer.ParamSteps, Value: 200},
 			{Key: latformer.ParamHardSteps, Value: 200},
 			{Key: latformer.ParamRestarts, Value: 2},
@@ -103,7 +103,7 @@ var (
 			{Key: latformer.ParamGateBeam, Value: 4},
 			{Key: latformer.ParamGateBeamSteps, Value: 25},
 			{Key: experts.ParamFrameCandidates, Value: 64},
-			{Key: latformer.ParamFrameCopies, Value: 4},
+			{Key: ParamFrameCopies, Value: 4},
 		},
 	}
 	// RecipeEvaluation is RecipeDefault screened by the search: the protocol of the evaluation split.
@@ -113,7 +113,7 @@ var (
 			"finds no element (canvas or grid) is not trained and counts as unsolved; the others train as the " +
 			"default recipe does. The protocol of ARC-AGI-1's evaluation split, run once with the defaults chosen on " +
 			"the training tasks (docs/arc.md, \"ARC-AGI-1's evaluation split\"); results/arc_evaluation_search.csv.",
-		Settings: hparams.Settings{{Key: latformer.ParamSearchScreen, Value: true}},
+		Settings: hparams.Settings{{Key: ParamSearchScreen, Value: true}},
 	}
 	// RecipePaperEvaluation is RecipePaper screened by the search.
 	RecipePaperEvaluation = Recipe{
@@ -122,7 +122,7 @@ var (
 			"decides which tasks train (those where it finds an element), and they train as the paper recipe does, " +
 			"from the gates' initialization; the others count as unsolved. The paper-protocol row of ARC-AGI-1's " +
 			"evaluation split (docs/arc.md, \"ARC-AGI-1's evaluation split\"); results/arc_evaluation.csv.",
-		Settings: hparams.Settings{{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper}, {Key: latformer.ParamSearchScreen, Value: true}},
+		Settings: hparams.Settings{{Key: ParamGateInit, Value: GateInitPaper}, {Key: ParamSearchScreen, Value: true}},
 	}
 )
 

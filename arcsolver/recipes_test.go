@@ -5,8 +5,6 @@ package arcsolver
 import (
 	"strings"
 	"testing"
-
-	"github.com/latformer/latformer/latformer"
 )
 
 // TestRecipeLookup checks that every recipe of Recipes is found by its name, the names distinct, and that
@@ -46,7 +44,7 @@ func TestRecipeLookup(t *testing.T) {
 // are accepted by Params unchanged (keys declared, values of their types) and its doc names each key it sets
 // and the page where it was chosen.
 func TestRecipeSettings(t *testing.T) {
-	table := latformer.Params()
+	table := Params()
 	want := map[string]string{
 		"default": "",
 		"paper":   "gate_init=paper",

@@ -196,7 +196,7 @@ func LoadSolution(backend compute.Backend, dir string, arch latformer.Architectu
 	if arch.Name != meta.Architecture {
 		return nil, fmt.Errorf("saved solution %s is of architecture %q, not %q", dir, meta.Architecture, arch.Name)
 	}
-	t, err := latformer.ParamsFor(arch)
+	t, err := ParamsFor(arch)
 	if err != nil {
 		return nil, err
 	}

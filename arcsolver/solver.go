@@ -53,11 +53,12 @@ type Options struct {
 // in how they place a task on a canvas and score the predictions. A Solver is not safe for concurrent
 // use: give each worker its own, on its own backend.
 type Solver struct {
-	opts     Options
-	backend  compute.Backend
-	settings hparams.Settings
-	store    *model.Store            // the hyperparameters, for the expert the search runs on
-	cache    *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
+	opts    Options
+	backend compute.Backend
+	// settings are New's, the solver's keys (Params) and the model's; learning are the model's alone.
+	settings, learning hparams.Settings
+	store              *model.Store            // the model's hyperparameters, for the expert the search runs on
+	cache              *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
 	// variants: the same with another lattice than the hyperparameters' (experts.ParamLattice "grid" or
 	// "anchored", as ParamSearchLattices lets the search choose), by that lattice; made when needed
 	// (learnersFor).
@@ -68,33 +69,38 @@ type Solver struct {
 	search, grid, anchored, fallback, screen bool
 	unproposedMaxCells, restarts             int
 	// frames: experts.ParamFrameCandidates, the candidate frames of a task the search does not start
-	// (fitFrames); 0: none.
-	frames int
+	// (fitFrames); 0: none. frameCopies: ParamFrameCopies.
+	frames, frameCopies int
 	// last is the task Solve solved last, for Save (nil before the first, or after Close).
 	last *solved
 }
 
-// New returns a Solver for the hyperparameters of settings (see NewStoreFor); bad settings are an
-// error here, before any work.
+// New returns a Solver for the hyperparameters of settings (ParamsFor the architecture: the solver's and the
+// model's); bad settings are an error here, before any work.
 func New(backend compute.Backend, settings hparams.Settings, opts Options) (*Solver, error) {
 	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {
 		opts.Architecture = latformer.LatFormerArchitecture()
 	}
-	cache, err := latformer.NewLearnerCacheFor(opts.Architecture, backend, settings)
+	own, learning, err := split(opts.Architecture, settings)
 	if err != nil {
 		return nil, err
 	}
-	s := &Solver{opts: opts, backend: backend, settings: settings, cache: cache}
-	if s.store, err = latformer.NewStoreFor(opts.Architecture, settings); err != nil {
+	cache, err := latformer.NewLearnerCacheFor(opts.Architecture, backend, learning)
+	if err != nil {
 		return nil, err
 	}
-	// NewStoreFor checked the settings (hparams.Table.Check): every value below is one its key accepts.
-	s.search = latformer.Param[string](s.store, latformer.ParamGateInit) == latformer.GateInitSearch
-	lattices := latformer.Param[string](s.store, latformer.ParamSearchLattices)
+	s := &Solver{opts: opts, backend: backend, settings: settings, learning: learning, cache: cache}
+	if s.store, err = latformer.NewStoreFor(opts.Architecture, learning); err != nil {
+		return nil, err
+	}
+	// split checked the settings (hparams.Table.Check): every value below is one its key accepts.
+	s.search = param[string](own, ParamGateInit) == GateInitSearch
+	lattices := param[string](own, ParamSearchLattices)
 	s.grid = lattices == experts.LatticeGrid || lattices == experts.LatticeAnchored
 	s.anchored = lattices == experts.LatticeAnchored
-	s.fallback = latformer.Param[bool](s.store, latformer.ParamSearchFallback)
-	s.screen = latformer.Param[bool](s.store, latformer.ParamSearchScreen)
+	s.fallback = param[bool](own, ParamSearchFallback)
+	s.screen = param[bool](own, ParamSearchScreen)
+	s.frameCopies = param[int](own, ParamFrameCopies)
 	s.restarts = latformer.Param[int](s.store, latformer.ParamRestarts)
 	s.unproposedMaxCells = latformer.Param[int](s.store, latformer.ParamMaxCells)
 	s.frames = experts.Param[int](s.store.RootScope(), experts.ParamFrameCandidates)
@@ -268,7 +274,7 @@ func (s *Solver) tryFrames(start *Search, fit latformer.FitResult) bool {
 // SoftTop after the kept one's (the candidates named by their rules).
 func (s *Solver) fitFrames(sol *Solution, train []latformer.Example, progress func(latformer.Progress)) (*latformer.Learner, error) {
 	rules := FrameCandidates(train, s.frames)
-	if _, ok := experts.FrameExperts(s.settings); len(rules) == 0 || !ok {
+	if _, ok := experts.FrameExperts(s.learning); len(rules) == 0 || !ok {
 		return nil, nil
 	}
 	cache, err := s.framesVariant(len(rules))
@@ -454,11 +460,11 @@ func (s *Solver) untrained(cells int) bool {
 // translation (experts.FrameExperts), ParamFrameCopies augmented copies and frameRestarts.
 func (s *Solver) framesVariant(n int) (*latformer.LearnerCache, error) {
 	k := min(s.frames, (n+7)/8*8)
-	list, _ := experts.FrameExperts(s.settings)
-	settings := s.settings.With(list, hparams.Setting{Key: experts.ParamLattice, Value: experts.LatticeAnchored},
+	list, _ := experts.FrameExperts(s.learning)
+	settings := s.learning.With(list, hparams.Setting{Key: experts.ParamLattice, Value: experts.LatticeAnchored},
 		hparams.Setting{Key: experts.ParamFrameCandidates, Value: k})
-	if copies := latformer.Param[int](s.store, latformer.ParamFrameCopies); copies > 0 {
-		settings = settings.With(hparams.Setting{Key: latformer.ParamAugment, Value: copies})
+	if s.frameCopies > 0 {
+		settings = settings.With(hparams.Setting{Key: latformer.ParamAugment, Value: s.frameCopies})
 	}
 	settings = settings.With(hparams.Setting{Key: latformer.ParamRestartExperts, Value: frameRestarts(
 		latformer.Param[string](s.store, latformer.ParamRestartExperts))})
@@ -484,7 +490,7 @@ func (s *Solver) learnersFor(e experts.Expert) (*latformer.LearnerCache, error) 
 	if e.Anchored {
 		lattice = experts.LatticeAnchored // one frame per input, the search's
 	}
-	return s.variant(lattice, s.settings.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice},
+	return s.variant(lattice, s.learning.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice},
 		hparams.Setting{Key: experts.ParamFrameCandidates, Value: 0}))
 }
 

@@ -19,7 +19,7 @@ import (
 // pairs, so the candidates are compared by their probe's mean loss).
 func TestGateBeamNeighbors(t *testing.T) {
 	backend := testutil.Backend(t)
-	const recipe = "gate_init=paper;expert_zero_fill=false;train_steps=0;train_restarts=1;train_restart_experts=t;" +
+	const recipe = "expert_zero_fill=false;train_steps=0;train_restarts=1;train_restart_experts=t;" +
 		"train_gate_beam=1;train_gate_beam_steps=25;train_hard_steps=150;train_batch_pairs=4;augment_copies=4"
 	for _, neighbors := range []string{"true", "false"} {
 		rng := rand.New(rand.NewPCG(7, 1))

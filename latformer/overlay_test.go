@@ -77,7 +77,7 @@ func exactCount(t testing.TB, l *Learner, test []Example) int {
 // train_hard_steps, which holds each input's own hard reading of the gates) the same restart does not fit.
 func TestOverlayNoSearchGateBeam(t *testing.T) {
 	backend := testutil.Backend(t)
-	const recipe = "gate_init=paper;train_steps=200;train_hard_steps=200;train_restarts=1;train_restart_experts=z;train_gate_beam_steps=25"
+	const recipe = "train_steps=200;train_hard_steps=200;train_restarts=1;train_restart_experts=z;train_gate_beam_steps=25"
 	for _, beam := range []int{4, 0} {
 		rng := rand.New(rand.NewPCG(41, 3))
 		and := func(a, b bool) bool { return a && b }

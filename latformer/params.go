@@ -40,10 +40,6 @@ const (
 	// ParamAugment is the number of color-permuted copies of the training pairs in every step
 	// (Appendix B.2 uses 10; the first copy is the original colors) [10].
 	ParamAugment = "augment_copies"
-	// ParamFrameCopies is the number of color-permuted copies in the search-free solver's fit on candidate
-	// frames (Solver, experts.ParamFrameCandidates), whose steps cost about K/13 times the canvas fit's per
-	// copy at K candidates; 0: ParamAugment's [0].
-	ParamFrameCopies = "augment_frame_copies"
 	// ParamAugmentKeepBlack keeps color 0 (black) fixed in the augmentation's permutations: ARC's
 	// background rules depend on it [true].
 	ParamAugmentKeepBlack = "augment_keep_black"
@@ -100,14 +96,6 @@ const (
 	// thousands of pairs (the synthetic tasks of Figure 5); the fit checks that end training early still
 	// predict every training pair. 0 trains on all pairs in every step [0].
 	ParamBatchPairs = "train_batch_pairs"
-	// ParamGateInit chooses where the restarts' gates start: "search" starts restart r at the r-th
-	// element that the training pairs determine (Proposals: one color table f(g·x, x) → y consistent
-	// over all training pairs), the gates' logits at ±ParamGateInitMargin and the gating FFN's last
-	// weights at zero, and the restarts beyond the elements found (all of them when none is found) as
-	// "paper"; "paper" starts every restart at the paper's initialization (the experts' gate init
-	// hyperparameters), the paper's protocol. Read by the Solver, which runs the search and gives it to
-	// Learner.Fit [search].
-	ParamGateInit = "gate_init"
 	// ParamGateInitMargin is the magnitude of the gate logits that start a restart at a proposal
 	// (ParamGateInit "search"): sigmoid gates at sigmoid(±margin), the scaling softmax's chosen factor
 	// margin above the others' -margin [3.0].
@@ -130,24 +118,6 @@ const (
 	// the pairs with a soft mixture or per-pair gates, at a large share of the run's time (docs/arc.md,
 	// "ARC-AGI-1's evaluation split") [100].
 	ParamUnproposedSteps = "train_unproposed_steps"
-	// ParamSearchLattices, with ParamGateInit "search", is how far the lattice search goes for a task
-	// whose training pairs no element of the canvas fits: experts.LatticeCanvas, no further;
-	// experts.LatticeGrid, then the size-relative elements of each input's own grid (experts.ParamLattice
-	// "grid": flips, turns and circular shifts of the grid), the task trained with that expert when one
-	// fits; experts.LatticeAnchored, then also, when no element of the grid fits with a plain color table,
-	// the anchor-relative elements (search.Group.Anchored: g(x) = T(a(x)) ∘ B, a base acting on a box read
-	// off each input and placed against another), trained with the anchored expert. Read by the Solver,
-	// which chooses the expert per task (LatticeProposals says which) [anchored].
-	ParamSearchLattices = "search_lattices"
-	// ParamSearchFallback, with ParamGateInit "search": when the kept restart's hard gates do not fit
-	// every training pair but a proposal exists (its element and color table map every training input to
-	// its output), predict with the top proposal instead: the model that fits the training pairs is
-	// chosen, the network when it fits them. Read by the Solver [true].
-	ParamSearchFallback = "search_fallback"
-	// ParamSearchScreen: a task where the lattice search (canvas, then size-relative elements with
-	// ParamSearchLattices) finds no element is not trained and counts as unsolved, whatever ParamGateInit;
-	// the protocol of the evaluation split, where most tasks are beyond the group. Read by the Solver [false].
-	ParamSearchScreen = "search_screen"
 	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
 	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
 	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
@@ -164,7 +134,6 @@ var params = hparams.NewTable(
 	hparams.Def(ParamNoiseRandom, false),
 	hparams.Def(ParamSteps, 500).AtLeast(0),
 	hparams.Def(ParamAugment, 10),
-	hparams.Def(ParamFrameCopies, 0).AtLeast(0),
 	hparams.Def(ParamAugmentKeepBlack, true),
 	hparams.Def(ParamAugmentFixOutputColors, true),
 	hparams.Def(ParamFitPatience, 3),
@@ -178,15 +147,10 @@ var params = hparams.NewTable(
 	hparams.Def(ParamGateBeamSteps, 30).AtLeast(1),
 	hparams.Def(ParamGateBeamNeighbors, false),
 	hparams.Def(ParamPadPairs, 1).AtLeast(1),
-	hparams.Def(ParamGateInit, GateInitSearch).OneOf(GateInitSearch, GateInitPaper),
 	hparams.Def(ParamGateInitMargin, 3.0),
 	hparams.Def(ParamGateInitTrain, ProposalTrainHard).OneOf(ProposalTrainHard, ProposalTrainSoft),
 	hparams.Def(ParamHeldSteps, 200).AtLeast(0),
 	hparams.Def(ParamUnproposedSteps, 100).AtLeast(0),
-	hparams.Def(ParamSearchLattices, experts.LatticeAnchored).
-		OneOf(experts.LatticeCanvas, experts.LatticeGrid, experts.LatticeAnchored),
-	hparams.Def(ParamSearchFallback, true),
-	hparams.Def(ParamSearchScreen, false),
 	hparams.Def(optimizer.ParamOptimizer, "adam").OneOf(optimizerNames()...), // GoMLX's default is "adamw"
 	hparams.Def(optimizer.ParamLearningRate, 1e-3),
 )
@@ -199,42 +163,13 @@ var _ = hparams.Retire(
 		"no run set it false: the restarts always stop at the first whose hard gates fit"),
 	hparams.Renamed("gate_init_steps", 200, ParamHeldSteps),
 	hparams.Renamed("gate_init_unproposed_steps", 100, ParamUnproposedSteps),
-	hparams.Renamed("gate_init_fallback", true, ParamSearchFallback),
 	hparams.Folded("train_restarts_max_cells", 81,
 		"now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
 		func(v any, _ hparams.Settings) hparams.Setting { return hparams.Setting{Key: ParamMaxCells, Value: v} }),
 	hparams.Folded("gate_init_unproposed_max_cells", 81,
 		"now "+ParamMaxCells+", which limits the restarts and the tasks without a proposal alike",
 		func(v any, _ hparams.Settings) hparams.Setting { return hparams.Setting{Key: ParamMaxCells, Value: v} }),
-	hparams.Folded("gate_init_grid", true, "now "+ParamSearchLattices,
-		func(v any, before hparams.Settings) hparams.Setting {
-			return withSearchLattice(before, false, v.(bool))
-		}),
-	hparams.Folded("gate_init_anchored", true, "now "+ParamSearchLattices,
-		func(v any, before hparams.Settings) hparams.Setting {
-			return withSearchLattice(before, true, v.(bool))
-		}),
 )
-
-// withSearchLattice returns the ParamSearchLattices setting that the former switches gate_init_grid (grid)
-// and gate_init_anchored (anchored, read only with the grid) make of the value before.
-func withSearchLattice(before hparams.Settings, anchored, on bool) hparams.Setting {
-	cur := defaultParams[ParamSearchLattices].(string)
-	if v, ok := before.Get(ParamSearchLattices); ok {
-		cur = v.(string)
-	}
-	switch {
-	case !anchored && !on:
-		cur = experts.LatticeCanvas
-	case !anchored && on && cur == experts.LatticeCanvas:
-		cur = experts.LatticeAnchored // gate_init_anchored's default
-	case anchored && on && cur == experts.LatticeGrid:
-		cur = experts.LatticeAnchored
-	case anchored && !on && cur == experts.LatticeAnchored:
-		cur = experts.LatticeGrid
-	}
-	return hparams.Setting{Key: ParamSearchLattices, Value: cur}
-}
 
 // checkRestartExperts checks a value of ParamRestartExperts: comma-separated entries of
 // experts.Expert.FreeGates.

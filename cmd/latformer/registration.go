@@ -53,7 +53,7 @@ func runRegistration(args []string) error {
 	if *quick {
 		base = base.With(quickSettings...)
 	}
-	settings, err := run.settingsFor(latformer.Params(), base)
+	settings, err := run.settingsFor(arcsolver.Params(), base)
 	if err != nil {
 		return err
 	}

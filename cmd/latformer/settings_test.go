@@ -22,7 +22,7 @@ func TestSetErrors(t *testing.T) {
 			{"latformer_attention=fulll", `latformer_attention=fulll is not an allowed value; allowed values: full, mask_only`},
 			{"model_dimm=8", `unknown hyperparameter "model_dimm"; nearest known: model_dim`},
 			{"train_steps=1;model_dim=8.5", `model_dim=8.5: want a whole number (default 32)`},
-			{"gate_init=serach", `allowed values: search, paper`},
+			{"gate_init_train=hrad", `allowed values: hard, soft`},
 			{"train_restart_experts=all,q", `expert families "q"`},
 		} {
 			err := run([]string{"--set", c.set})
@@ -33,6 +33,23 @@ func TestSetErrors(t *testing.T) {
 				t.Errorf("latformer %s --set %q: exit status %d, want 2", name, c.set, got)
 			}
 		}
+	}
+	// The solver's keys (arcsolver.Params) are known to every command that solves, not to bench's step.
+	solving := 0
+	for name, run := range commands {
+		err := run([]string{"--set", "gate_init=serach"})
+		want := `allowed values: search, paper`
+		if name == "bench" {
+			want = `unknown hyperparameter "gate_init"`
+		} else {
+			solving++
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("latformer %s --set gate_init=serach: error %v, want one containing %q", name, err, want)
+		}
+	}
+	if solving != 7 {
+		t.Errorf("%d solving commands checked, want 7", solving)
 	}
 	// A baseline's own hyperparameter is known with that baseline only.
 	if err := runARC([]string{"--model", "cnn", "--set", "baseline_dimm=8"}); err == nil || !strings.Contains(err.Error(), "nearest known: baseline_dim") {

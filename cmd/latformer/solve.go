@@ -15,7 +15,6 @@ import (
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/arc"
 	"github.com/latformer/latformer/experiments/runner"
-	"github.com/latformer/latformer/latformer"
 )
 
 func runSolve(args []string) error {
@@ -68,7 +67,7 @@ func runSolve(args []string) error {
 		if err != nil {
 			return usageError{fmt.Errorf("--model: %w", err), nil}
 		}
-		table, err := latformer.ParamsFor(arch)
+		table, err := arcsolver.ParamsFor(arch)
 		if err != nil {
 			return err
 		}

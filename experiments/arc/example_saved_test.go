@@ -10,9 +10,9 @@ import (
 
 	"github.com/gomlx/compute"
 	_ "github.com/gomlx/compute/gobackend" // the pure-Go backend
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/arc"
-	"github.com/latformer/latformer/latformer"
 )
 
 // ExampleSolver_Save solves a task of a user's file (a tiny synthetic shift), saves the fitted solution
@@ -24,7 +24,7 @@ func ExampleSolver_Save() {
 		panic(err)
 	}
 	task := tasks[0]
-	settings, _ := latformer.ParseSettings("train_steps=100;augment_copies=2")
+	settings, _ := arcsolver.ParseSettings("train_steps=100;augment_copies=2")
 	solver, err := arc.NewSolver(backend, settings, arc.SolverOptions{})
 	if err != nil {
 		panic(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/datasets/annotate"
@@ -45,7 +46,7 @@ type Options struct {
 	Steps    int              // max training steps per task (0: the train_steps hyperparameter)
 	Canvas   int              // canvas side (0: per task, datasets.TaskCanvas; 30: the paper's)
 	Buckets  []int            // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
-	Settings hparams.Settings // hyperparameters (latformer.ParseSettingsFor the Model's architecture)
+	Settings hparams.Settings // hyperparameters (arcsolver.ParseSettingsFor the Model's architecture)
 	// Model is the architecture to train: "latformer" (default) or a baseline (baselines.Names), or
 	// LatticeSearch: the lattice search alone, nothing trained.
 	Model string
@@ -127,7 +128,7 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	if err != nil {
 		return o, err
 	}
-	if _, err := latformer.NewStoreFor(arch, o.Settings); err != nil {
+	if err := arcsolver.CheckSettings(arch, o.Settings); err != nil {
 		return o, err
 	}
 	return o, nil
@@ -135,7 +136,7 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 
 // ModelArchitecture returns the architecture a model name (Options.Model) trains: LatFormer's for
 // LatticeSearch (whose experts' group it searches), else baselines.ByName's; its hyperparameters are
-// latformer.ParamsFor it.
+// arcsolver.ParamsFor it.
 func ModelArchitecture(name string) (latformer.Architecture, error) {
 	if name == LatticeSearch {
 		return latformer.LatFormerArchitecture(), nil

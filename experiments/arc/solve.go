@@ -30,10 +30,10 @@ type TaskResult struct {
 	// Model is the architecture trained (latformer.Architecture.Name).
 	Model string
 	// Source says what made the predictions: SourceNetwork (the trained model) or SourceSearch (the
-	// lattice search's top proposal: the LatticeSearch model, or, by latformer.ParamSearchFallback, a
+	// lattice search's top proposal: the LatticeSearch model, or, by arcsolver.ParamSearchFallback, a
 	// network whose hard gates do not fit the training pairs: a single element and table that fit them is
 	// preferred to a soft mixture, as Fit prefers a restart whose hard gates fit). Lattice is "canvas", or
-	// "grid" when the task's elements are size-relative (latformer.ParamSearchLattices); "" without mask
+	// "grid" when the task's elements are size-relative (arcsolver.ParamSearchLattices); "" without mask
 	// experts.
 	Source, Lattice string
 	// NetworkSolved: the trained network's own predictions solve the task (Solved when Source is
@@ -64,7 +64,7 @@ type TaskResult struct {
 // (Appendix B.2). The grids are placed at the top-left of a canvas x canvas canvas (canvas <= 0: the
 // per-task datasets.TaskCanvas; 30 is the paper's setting), the model predicts the whole canvas, pad cells
 // included, and the predicted grid is the non-pad region (datasets.Canvas.Grid). settings are extra
-// hyperparameters (latformer.ParseSettings), cond an optional conditioning vector shared by all pairs (nil for
+// hyperparameters (arcsolver.ParseSettings), cond an optional conditioning vector shared by all pairs (nil for
 // none). progress, if not nil, gets the training progress. A Solver solves many tasks faster.
 func SolveTask(
 	backend compute.Backend, task datasets.Task, settings hparams.Settings, canvas int, cond []float32,

@@ -5,12 +5,12 @@ package arc
 import (
 	"testing"
 
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/internal/testutil"
 
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/hparams"
-	"github.com/latformer/latformer/latformer"
 )
 
 // TestSolverArchitecture checks that a Solver trains the architecture it is given, the autoregressive
@@ -44,10 +44,10 @@ func TestSolverArchitecture(t *testing.T) {
 	}
 }
 
-// parse reads LatFormer's settings in the --set syntax (latformer.ParseSettings), failing t on an error.
+// parse reads LatFormer's settings in the --set syntax (arcsolver.ParseSettings), failing t on an error.
 func parse(t testing.TB, text string) hparams.Settings {
 	t.Helper()
-	s, err := latformer.ParseSettings(text)
+	s, err := arcsolver.ParseSettings(text)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
@@ -155,7 +156,7 @@ func (o SolveOptions) withDefaults(now time.Time) (SolveOptions, error) {
 	if err != nil {
 		return o, err
 	}
-	if _, err := latformer.NewStoreFor(arch, o.Settings); err != nil {
+	if err := arcsolver.CheckSettings(arch, o.Settings); err != nil {
 		return o, err
 	}
 	return o, nil

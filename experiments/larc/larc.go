@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/datasets/annotate"
 	"github.com/latformer/latformer/experiments/arc"
@@ -55,9 +56,9 @@ var PaperTable3 = []struct {
 }
 
 // PaperSettings come before Options.Settings: Table 3 is the paper's protocol, the gates learning from the
-// paper's initialization rather than starting at the lattice search's proposals (latformer.ParamGateInit),
+// paper's initialization rather than starting at the lattice search's proposals (arcsolver.ParamGateInit),
 // so that the text's conditioning is what the description row adds.
-var PaperSettings = hparams.Settings{{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper}}
+var PaperSettings = hparams.Settings{{Key: arcsolver.ParamGateInit, Value: arcsolver.GateInitPaper}}
 
 // Options select the tasks and conditions of a run. The zero value of a field is its default.
 type Options struct {
@@ -123,7 +124,7 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 	// Table 3 is the paper's protocol: the gates learn from the paper's initialization (before the
 	// caller's settings, which may choose otherwise).
 	o.Settings = PaperSettings.With(o.Settings...)
-	if _, err := latformer.NewStore(o.Settings); err != nil {
+	if err := arcsolver.CheckSettings(latformer.LatFormerArchitecture(), o.Settings); err != nil {
 		return o, err
 	}
 	return o, nil

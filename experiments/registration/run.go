@@ -47,7 +47,7 @@ var Settings = hparams.Settings{
 	{Key: latformer.ParamRestarts, Value: 3},
 	{Key: latformer.ParamMaxCells, Value: 0},
 	{Key: latformer.ParamSteps, Value: 300},
-	{Key: latformer.ParamGateInit, Value: latformer.GateInitPaper},
+	{Key: arcsolver.ParamGateInit, Value: arcsolver.GateInitPaper},
 }
 
 // Options describe a registration run.
@@ -182,7 +182,7 @@ func (o Options) withDefaults(now time.Time) (Options, hparams.Settings, error) 
 		o.Out = filepath.Join("runs", "registration-"+now.Format("20060102-150405")+".csv")
 	}
 	settings := Settings.With(o.Settings...)
-	if _, err := latformer.NewStore(settings); err != nil {
+	if err := arcsolver.CheckSettings(latformer.LatFormerArchitecture(), settings); err != nil {
 		return o, nil, err
 	}
 	var err error

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
@@ -26,13 +27,13 @@ const (
 // Models of Figure 5 besides the baselines package's: LatFormer with the smoothed-mask prediction of
 // Section 4.2 (the paper's LatFormer) and without it, both with the paper's gate initialization, and
 // the paper's LatFormer whose first restarts start at the group elements an exact search over the
-// training pairs determines (latformer.GateInitSearch; not in the paper).
+// training pairs determines (arcsolver.GateInitSearch; not in the paper).
 const (
 	ModelLatFormer         = "latformer"
 	ModelLatFormerNoSmooth = "latformer_nosmooth"
 	ModelLatFormerSearch   = "latformer_search"
 	// ModelLatFormerAnchored is ModelLatFormerSearch whose search goes on, where no element of the canvas
-	// fits, to the size-relative and then the anchor-relative elements (latformer.ParamSearchLattices
+	// fits, to the size-relative and then the anchor-relative elements (arcsolver.ParamSearchLattices
 	// "anchored"): LatFormer with g = g(x), for the per-pair families
 	// (datasets.AnchoredFamilies), trained without the smoothed-mask prediction (ModelSettings).
 	// ModelLatFormerSearch is then the one-element LatFormer.
@@ -105,35 +106,35 @@ var LatFormerSettings = hparams.Settings{
 	{Key: experts.ParamZeroFill, Value: false},
 	{Key: latformer.ParamRestarts, Value: 3},
 	{Key: latformer.ParamMaxCells, Value: 0},
-	{Key: latformer.ParamSearchFallback, Value: false},
-	{Key: latformer.ParamSearchLattices, Value: experts.LatticeCanvas},
+	{Key: arcsolver.ParamSearchFallback, Value: false},
+	{Key: arcsolver.ParamSearchLattices, Value: experts.LatticeCanvas},
 }
 
 // ModelSettings returns the hyperparameters that make the model of Figure 5 called name, none for the
 // baselines. The LatFormer models train with LatFormerSettings, the smoothed-mask prediction on
 // (ModelLatFormer, ModelLatFormerSearch) or off (ModelLatFormerNoSmooth), and the gate initialization
 // written out rather than left to the library's default, so that the paper-protocol rows stay what they
-// are whatever that default: the paper's (latformer.GateInitPaper) for ModelLatFormer and
-// ModelLatFormerNoSmooth, the search's (latformer.GateInitSearch) for ModelLatFormerSearch and
+// are whatever that default: the paper's (arcsolver.GateInitPaper) for ModelLatFormer and
+// ModelLatFormerNoSmooth, the search's (arcsolver.GateInitSearch) for ModelLatFormerSearch and
 // ModelLatFormerAnchored (which trains without the smoothed-mask prediction).
 func ModelSettings(name string) hparams.Settings {
 	model := func(smoothing bool, gateInit string) hparams.Settings {
 		return LatFormerSettings.With(hparams.Setting{Key: latformer.ParamSmoothing, Value: smoothing},
-			hparams.Setting{Key: latformer.ParamGateInit, Value: gateInit})
+			hparams.Setting{Key: arcsolver.ParamGateInit, Value: gateInit})
 	}
 	switch name {
 	case ModelLatFormer:
-		return model(true, latformer.GateInitPaper)
+		return model(true, arcsolver.GateInitPaper)
 	case ModelLatFormerNoSmooth:
-		return model(false, latformer.GateInitPaper)
+		return model(false, arcsolver.GateInitPaper)
 	case ModelLatFormerSearch:
-		return model(true, latformer.GateInitSearch)
+		return model(true, arcsolver.GateInitSearch)
 	case ModelLatFormerAnchored:
 		// Without the smoothed-mask prediction: with the gates held at the search's anchored element it has
 		// nothing to find, and its blurred prediction, trained through the same head, kept the exact one from
 		// fitting (chosen on the tasks of seed 1, docs/sample-efficiency.md, "Elements that follow the input").
-		return model(false, latformer.GateInitSearch).With(
-			hparams.Setting{Key: latformer.ParamSearchLattices, Value: experts.LatticeAnchored})
+		return model(false, arcsolver.GateInitSearch).With(
+			hparams.Setting{Key: arcsolver.ParamSearchLattices, Value: experts.LatticeAnchored})
 	}
 	return nil
 }
@@ -157,7 +158,7 @@ func Params(models []string) (hparams.Table, error) {
 	if models == nil {
 		models = FigureModels
 	}
-	t := latformer.Params()
+	t := arcsolver.Params()
 	for _, m := range models {
 		arch, err := architecture(m)
 		if err != nil {
@@ -317,8 +318,7 @@ func (o Options) checkSettings(m string, w float64) error {
 	if err != nil {
 		return err
 	}
-	_, err = latformer.NewStoreFor(arch, o.settings(m, w))
-	return err
+	return arcsolver.CheckSettings(arch, o.settings(m, w))
 }
 
 // tasksOf is the number of tasks run of a family.

@@ -16,7 +16,7 @@ import (
 // paper's gate initialization kept), and that Recipes is latformer's and it, each found by its name.
 func TestRecipeFig5NoSearch(t *testing.T) {
 	const former = "train_steps=200;train_gate_beam=4;train_gate_beam_steps=25;train_hard_steps=100;train_restart_experts=t,all,all;train_gate_beam_neighbors=true"
-	parsed, err := latformer.Params().Parse(former)
+	parsed, err := arcsolver.Params().Parse(former)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestRecipeFig5NoSearch(t *testing.T) {
 	}
 	o := Options{Steps: 300, Settings: r.Settings}
 	unit := o.settings(ModelLatFormer, 0)
-	for key, want := range map[string]any{latformer.ParamGateInit: latformer.GateInitPaper, latformer.ParamSteps: 200,
+	for key, want := range map[string]any{arcsolver.ParamGateInit: arcsolver.GateInitPaper, latformer.ParamSteps: 200,
 		latformer.ParamRestarts: 3, latformer.ParamRestartExperts: "t,all,all", latformer.ParamGateBeamNeighbors: true} {
 		if got, _ := unit.Get(key); got != want {
 			t.Errorf("a latformer unit with %s: %s=%v, want %v", r.Name, key, got, want)

@@ -56,9 +56,9 @@ func TestModelSettings(t *testing.T) {
 		gateInit  string
 		smoothing bool
 	}{
-		ModelLatFormer:         {latformer.GateInitPaper, true},
-		ModelLatFormerNoSmooth: {latformer.GateInitPaper, false},
-		ModelLatFormerSearch:   {latformer.GateInitSearch, true},
+		ModelLatFormer:         {arcsolver.GateInitPaper, true},
+		ModelLatFormerNoSmooth: {arcsolver.GateInitPaper, false},
+		ModelLatFormerSearch:   {arcsolver.GateInitSearch, true},
 	}
 	o, err := Options{Models: append(slices.Clone(FigureModels), ModelLatFormerSearch), RandomGrids: true}.withDefaults(time.Now())
 	if err != nil {
@@ -71,13 +71,13 @@ func TestModelSettings(t *testing.T) {
 		if arch, err := architecture(m); err != nil || arch.Name != "latformer" {
 			t.Errorf("%s trains %q (%v), want LatFormer's architecture", m, arch.Name, err)
 		}
-		for _, flip := range []string{latformer.GateInitSearch, latformer.GateInitPaper} {
+		for _, flip := range []string{arcsolver.GateInitSearch, arcsolver.GateInitPaper} {
 			params := latformer.DefaultParams()
-			params[latformer.ParamGateInit], params[latformer.ParamSmoothing] = flip, flip == latformer.GateInitPaper
+			params[arcsolver.ParamGateInit], params[latformer.ParamSmoothing] = flip, flip == arcsolver.GateInitPaper
 			store := model.NewStore()
 			store.SetParams(params)
 			o.settings(m, 0).Apply(store)
-			gateInit := model.GetParamOr(store.RootScope(), latformer.ParamGateInit, "")
+			gateInit := model.GetParamOr(store.RootScope(), arcsolver.ParamGateInit, "")
 			smoothing := model.GetParamOr(store.RootScope(), latformer.ParamSmoothing, !w.smoothing)
 			if gateInit != w.gateInit || smoothing != w.smoothing {
 				t.Errorf("%s with the library default gate_init=%s: gate_init=%s, smoothing=%v; want %s, %v", m, flip, gateInit, smoothing, w.gateInit, w.smoothing)
@@ -280,7 +280,7 @@ func TestRunAndResume(t *testing.T) {
 func TestSolverSettingsApply(t *testing.T) {
 	t.Setenv(compute.ConfigEnvVar, "go")
 	run := func(family datasets.SyntheticFamily, text string) Result {
-		settings, err := latformer.ParseSettings(text)
+		settings, err := arcsolver.ParseSettings(text)
 		if err != nil {
 			t.Fatal(err)
 		}
