@@ -99,16 +99,9 @@ func sameObjectColors(s search.Selection, inputs []datasets.Canvas) ([]int, bool
 	return first, len(first) > 0
 }
 
-// searchHook, when a test sets it, is called once by every lattice search (Proposals, LatticeProposals), so
-// that the test can count them.
-var searchHook func()
-
 // searchLattice runs LatticeProposals on the training examples and returns its Search.
 func searchLattice(e experts.Expert, train []latformer.Example, max int, grid, anchored bool) (*Search, error) {
 	start := time.Now()
-	if searchHook != nil {
-		searchHook()
-	}
 	props, used, err := latticeProposals(e, train, max, grid, anchored)
 	if err != nil {
 		return nil, err
@@ -128,9 +121,6 @@ func searchLattice(e experts.Expert, train []latformer.Example, max int, grid, a
 // (search.Proposal.WithRoles; its Predict reads it only where the plain table cannot map a cell), and when
 // no element has a plain table, the elements with a role table are proposed (search.ProposeRoles).
 func Proposals(e experts.Expert, examples []latformer.Example, max int) ([]Proposal, error) {
-	if searchHook != nil {
-		searchHook()
-	}
 	props, err := proposals(e, examples, max, false)
 	if err != nil || len(props) > 0 {
 		return props, err
@@ -194,9 +184,6 @@ func proposals(e experts.Expert, examples []latformer.Example, max int, roles bo
 // tables (canvas, then grid): an element whose plain table fits is never passed over for one that needs
 // color roles.
 func LatticeProposals(e experts.Expert, examples []latformer.Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
-	if searchHook != nil {
-		searchHook()
-	}
 	return latticeProposals(e, examples, max, grid, false)
 }
 
@@ -205,9 +192,6 @@ func LatticeProposals(e experts.Expert, examples []latformer.Example, max int, g
 // default): the proposals returned for an anchored expert (its Anchored set) carry their frame rule
 // (search.Proposal.Anchored), and WithFrames gives the examples' frames under them.
 func LatticeProposalsAnchored(e experts.Expert, examples []latformer.Example, max int) ([]Proposal, experts.Expert, error) {
-	if searchHook != nil {
-		searchHook()
-	}
 	return latticeProposals(e, examples, max, true, true)
 }
 

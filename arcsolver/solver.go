@@ -73,6 +73,8 @@ type Solver struct {
 	frames, frameCopies int
 	// last is the task Solve solved last, for Save (nil before the first, or after Close).
 	last *solved
+	// searches counts the lattice searches run (TestSolverSearchesOnce).
+	searches int
 }
 
 // New returns a Solver for the hyperparameters of settings (ParamsFor the architecture: the solver's and the
@@ -434,6 +436,7 @@ func (s *Solver) runSearch(sol *Solution, train []latformer.Example, rows, cols 
 		max = s.restarts
 	}
 	expert := experts.ExpertFromScope(s.store.RootScope(), rows, cols)
+	s.searches++
 	search, err := searchLattice(expert, train, max, s.grid, s.anchored)
 	if err != nil {
 		return err
