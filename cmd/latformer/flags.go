@@ -109,8 +109,9 @@ type runHelp struct {
 func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
 	f := &runFlags{recipes: h.recipes}
 	fs.StringVar(&f.out, "out", "",
-		fmt.Sprintf("results CSV, one row per %s, written as each finishes (default: a new file %s); an existing "+
-			"file is never overwritten without --resume or --force", h.unit, h.out))
+		fmt.Sprintf("results CSV, one row per %s, written as each finishes (default: a new file %s, with -2, "+
+			"-3, ... before .csv when a run started in the same second took the name); an existing file is never "+
+			"overwritten without --resume or --force", h.unit, h.out))
 	fs.BoolVar(&f.resume, "resume", false,
 		fmt.Sprintf("append to --out, skipping the %s already in it (after an interruption)", h.units))
 	fs.BoolVar(&f.force, "force", false, "overwrite --out if it exists")

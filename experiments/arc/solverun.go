@@ -3,6 +3,7 @@
 package arc
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -27,7 +28,7 @@ type SolveOptions struct {
 	Steps    int
 	Canvas   int
 	// Workers, NewBackend, Out, Resume and Force are Options'; Out "" means a new file
-	// runs/solve-<date>-<time>.csv.
+	// runs/solve-<date>-<time>.csv (numbered -2, -3, ... when taken: runner.Spec.DefaultOut).
 	Workers       int
 	NewBackend    func() (compute.Backend, error)
 	Out           string
@@ -167,14 +168,20 @@ func (o SolveOptions) withDefaults(now time.Time) (SolveOptions, error) {
 // there), a failed task reported and the others solved. With Save each task's solution is saved as soon as
 // it is solved.
 func SolveRun(o SolveOptions, report SolveReport) (SolveOutcome, error) {
-	o, err := o.withDefaults(time.Now())
+	return solveRun(o, report, time.Now())
+}
+
+// solveRun is SolveRun started at now (the time in the default results file's name).
+func solveRun(o SolveOptions, report SolveReport, now time.Time) (SolveOutcome, error) {
+	defaultOut := o.Out == ""
+	o, err := o.withDefaults(now)
 	if err != nil {
 		return SolveOutcome{}, err
 	}
 	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
 	solverOpts := SolverOptions{Canvas: o.Canvas, Reuse: true, Architecture: arch, SearchOnly: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Solved]{
-		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, Units: o.Tasks,
+		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut, Units: o.Tasks,
 		Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },
 		Cost: func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
 		Check: func(r Solved, inRun bool) error {
@@ -197,12 +204,13 @@ func SolveRun(o SolveOptions, report SolveReport) (SolveOutcome, error) {
 			return w, nil
 		},
 		Report: runner.Report[Solved]{Done: report.Task, Error: report.Error, Start: func(info runner.Info) {
+			o.Out = info.Out
 			if report.Start != nil {
 				report.Start(info, o)
 			}
 		}},
 	})
-	out := SolveOutcome{Out: o.Out, Results: map[string]Solved{}, Elapsed: run.Elapsed}
+	out := SolveOutcome{Out: cmp.Or(run.Out, o.Out), Results: map[string]Solved{}, Elapsed: run.Elapsed}
 	for _, r := range run.Results {
 		out.Results[r.ID] = r
 	}

@@ -69,8 +69,8 @@ type Options struct {
 	Settings hparams.Settings
 	Seed     uint64 // the tasks' seed (datasets.SyntheticOptions.Seed)
 	Workers  int    // units trained in parallel, one backend each (default 1)
-	// Out is the results CSV (default runs/<experiment>-<date>-<time>.csv); an existing file is an error
-	// unless Resume (continue it) or Force (overwrite it).
+	// Out is the results CSV (default runs/<experiment>-<date>-<time>.csv, numbered -2, -3, ... when taken:
+	// runner.Spec.DefaultOut); an existing file is an error unless Resume (continue it) or Force (overwrite it).
 	Out           string
 	Resume, Force bool
 	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
