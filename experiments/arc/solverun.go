@@ -228,7 +228,7 @@ func (w *solveWorker) Do(task datasets.Task) (Solved, error) {
 	if w.load != "" {
 		saved, err := LoadSaved(w.backend, filepath.Join(w.load, task.ID))
 		if err != nil {
-			return Solved{}, fmt.Errorf("task %s: %w", task.ID, err)
+			return Solved{}, err // runner.Run names the task
 		}
 		defer saved.Close()
 		res, err := saved.Solve(task)
@@ -240,7 +240,7 @@ func (w *solveWorker) Do(task datasets.Task) (Solved, error) {
 	}
 	if w.save != "" {
 		if err := w.solver.Save(filepath.Join(w.save, task.ID)); err != nil {
-			return Solved{}, fmt.Errorf("task %s: %w", task.ID, err)
+			return Solved{}, err
 		}
 	}
 	return Solved{TaskResult: res}, nil

@@ -3,8 +3,10 @@
 package arc
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -56,5 +58,42 @@ func TestSolveRunsOfOneSecond(t *testing.T) {
 		if err != nil || len(rows) != len(tasks) {
 			t.Errorf("%s: %d rows, %v; want %d", out.Out, len(rows), err, len(tasks))
 		}
+	}
+}
+
+// TestLoadDamagedSolution predicts with a saved solution whose solution.json is cut short: the task fails
+// with an error that names it once ("task ID: ", not twice) and the damaged file, and the other tasks
+// are predicted.
+func TestLoadDamagedSolution(t *testing.T) {
+	dir := t.TempDir()
+	tasks := shiftTasks(t)
+	saved := filepath.Join(dir, "saved")
+	o := SolveOptions{Tasks: tasks, Model: LatticeSearch, NewBackend: backend.New, Out: filepath.Join(dir, "save.csv"),
+		Save: saved}
+	if _, err := SolveRun(o, SolveReport{}); err != nil {
+		t.Fatal(err)
+	}
+	id := tasks[0].ID
+	file := filepath.Join(saved, id, "solution.json")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var reported []error
+	o = SolveOptions{Tasks: tasks, NewBackend: backend.New, Out: filepath.Join(dir, "load.csv"), Load: saved}
+	out, err := SolveRun(o, SolveReport{Error: func(err error) { reported = append(reported, err) }})
+	if err == nil || len(reported) != 1 {
+		t.Fatalf("a damaged solution: error %v, %d reported; want one", err, len(reported))
+	}
+	msg := err.Error()
+	if n := strings.Count(msg, "task "+id); n != 1 || !strings.HasPrefix(msg, "task "+id+": ") ||
+		!strings.Contains(msg, file) {
+		t.Errorf("error %q names task %s %d times; want once, as its prefix, and the damaged file %s", msg, id, n, file)
+	}
+	if len(out.Results) != len(tasks)-1 {
+		t.Errorf("%d tasks predicted, want the %d others", len(out.Results), len(tasks)-1)
 	}
 }
