@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
@@ -91,8 +92,9 @@ type runFlags struct {
 	recipes       latformer.RecipeBook // the recipes --recipe may name
 	settings      string               // --set as given (parseSettings reads it)
 	quiet         bool
-	shard         string    // --shard I/N (runner.ParseShard), "" for the whole run
-	devices       *[]string // --devices: one process per device, each on its shard
+	shard         string           // --shard I/N (runner.ParseShard), "" for the whole run
+	sharding      *runner.Sharding // --shard as prepare reads it, for the experiment's Options; nil: none
+	devices       *[]string        // --devices: one process per device, each on its shard
 }
 
 // runHelp is what a command's run flags say: what a row is (unit, units: "task", "tasks"), the default

@@ -61,6 +61,9 @@ type Options struct {
 	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
 	// e.g. backend.New; required by Run.
 	NewBackend func() (compute.Backend, error)
+	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
+	// the command line's --shard); nil: all of them.
+	Sharding *runner.Sharding
 	// Curves, when set, receives every training step of every task (Curve): to see how restarts train,
 	// and to choose step budgets (a task's row says only how it ended). Called from the workers'
 	// goroutines, at the same time for different tasks.
@@ -300,7 +303,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend,
+		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
 			s, err := NewSolver(b, o.Settings, solverOpts)
 			if err != nil {

@@ -27,12 +27,13 @@ type SolveOptions struct {
 	Settings hparams.Settings
 	Steps    int
 	Canvas   int
-	// Workers, NewBackend, Out, Resume and Force are Options'; Out "" means a new file
+	// Workers, NewBackend, Out, Resume, Force and Sharding are Options'; Out "" means a new file
 	// runs/solve-<date>-<time>.csv (numbered -2, -3, ... when taken: runner.Spec.DefaultOut).
 	Workers       int
 	NewBackend    func() (compute.Backend, error)
 	Out           string
 	Resume, Force bool
+	Sharding      *runner.Sharding
 	// Save, when not "", saves each task's solution in Save/<task id> (Solver.Save); Load, when not "",
 	// predicts each task with the solution saved in Load/<task id> (LoadSaved), training nothing.
 	Save, Load string
@@ -190,7 +191,7 @@ func solveRun(o SolveOptions, report SolveReport, now time.Time) (SolveOutcome, 
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend,
+		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Solved], error) {
 			w := &solveWorker{backend: b, save: o.Save, load: o.Load}
 			if o.Load != "" {

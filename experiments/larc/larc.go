@@ -82,6 +82,9 @@ type Options struct {
 	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
 	// e.g. backend.New; required by Run.
 	NewBackend func() (compute.Backend, error)
+	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
+	// the command line's --shard); nil: all of them.
+	Sharding *runner.Sharding
 }
 
 func (o Options) withDefaults(now time.Time) (Options, error) {
@@ -368,7 +371,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend,
+		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[unit, Result], error) {
 			w, err := newWorker(b, o, cond, encoderName)
 			if err != nil {

@@ -26,10 +26,10 @@
 //   - Rows: a finished unit's row is written and flushed before Report.Done, so a run killed afterwards
 //     keeps it. A unit that fails is reported (Report.Error) and the others go on; Run returns the first
 //     error at the end.
-//   - Shards: with a Sharding (Spec.Sharding, or the process's, SetSharding) only the units of one shard
-//     run (Partition, by Key and Cost), and a run file beside the results file (RunFilePath) names the
-//     run (runmeta.Meta), its units and shards, and the key of every row; a resumed shard refuses a file
-//     of another run or shard. Merge checks the files of a run's shards and joins them into one.
+//   - Shards: with a Sharding (Spec.Sharding, e.g. from the command line's --shard) only the units of one
+//     shard run (Partition, by Key and Cost), and a run file beside the results file (RunFilePath) names
+//     the run (runmeta.Meta), its units and shards, and the key of every row; a resumed shard refuses a
+//     file of another run or shard. Merge checks the files of a run's shards and joins them into one.
 //
 // A unit's result must not depend on the order or the worker: the same units give the same rows with
 // any number of workers, and a resumed run the rows of an uninterrupted one.
@@ -42,7 +42,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -86,18 +85,9 @@ type Spec[U, R any] struct {
 	NewWorker  func(backend compute.Backend) (Worker[U, R], error)
 	Report     Report[R]
 	// Sharding runs one shard of the units (Partition by Key and Cost) and writes the run file beside
-	// Out (RunFilePath); nil: the process's (SetSharding), and when that is nil too, every unit and no
-	// run file.
+	// Out (RunFilePath); nil: every unit and no run file.
 	Sharding *Sharding
 }
-
-// processSharding is the sharding of the runs whose Spec has none: the command line's --shard.
-var processSharding atomic.Pointer[Sharding]
-
-// SetSharding sets the sharding of this process's runs whose Spec.Sharding is nil (nil: none). The
-// command line sets it from --shard, as $GOMLX_BACKEND sets the backend, so that every experiment's
-// runs are sharded without an option of their own.
-func SetSharding(s *Sharding) { processSharding.Store(s) }
 
 // Info describes a run about to start.
 type Info struct {
@@ -246,7 +236,7 @@ func (s Spec[U, R]) shard() ([]U, *RunHeader, error) {
 		}
 		seen[keys[i]] = true
 	}
-	sh := cmp.Or(s.Sharding, processSharding.Load())
+	sh := s.Sharding
 	if sh == nil {
 		return s.Units, nil, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
@@ -76,6 +77,9 @@ type Options struct {
 	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
 	// e.g. backend.New; required by Run.
 	NewBackend func() (compute.Backend, error)
+	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
+	// the command line's --shard); nil: all of them.
+	Sharding *runner.Sharding
 }
 
 // TrainingSettings are the hyperparameters every model of these experiments trains with, before the

@@ -126,7 +126,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend,
+		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[Unit, Result], error) {
 			return &worker{o: o, backend: b, pool: pool, solvers: map[[2]string]*latformer.Solver{}}, nil
 		},
