@@ -5,6 +5,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -134,11 +135,11 @@ func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
 
 // parseSettings reads the text of --set once, against the hyperparameters of the run's model(s) (t):
 // an unknown key or a bad value is a usage error before any work, naming the nearest keys or the values
-// the parameter accepts. When the user set something, it prints what each setting changes: from the
-// value the run would have had (base, the command's own settings, applied before the user's; else the
-// default) to the user's.
+// the parameter accepts, and a former key's warning goes to stderr. When the user set something, it prints
+// what each setting changes: from the value the run would have had (base, the command's own settings,
+// applied before the user's; else the default) to the user's.
 func parseSettings(text string, t hparams.Table, base hparams.Settings) (hparams.Settings, error) {
-	s, err := t.Parse(text)
+	s, err := t.ParseTo(text, os.Stderr)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--set: %w", err), nil}
 	}
@@ -157,7 +158,7 @@ func (f *runFlags) settingsFor(t hparams.Table, base hparams.Settings) (hparams.
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--recipe: %w", err), nil}
 	}
-	recipe, err := t.Check(r.Settings)
+	recipe, err := t.CheckTo(r.Settings, os.Stderr)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--recipe %s: %w", r.Name, err), nil}
 	}
