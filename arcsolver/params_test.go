@@ -10,7 +10,6 @@ import (
 
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 	"github.com/latformer/latformer/experts"
-	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/latformer"
 )
@@ -54,15 +53,13 @@ func TestHyperparametersPage(t *testing.T) {
 // their meaning, with a warning naming each.
 func TestFormerKeys(t *testing.T) {
 	var warnings bytes.Buffer
-	hparams.Warnings = &warnings
-	defer func() { hparams.Warnings = os.Stderr }()
 	for _, c := range []struct{ old, now string }{
 		{"gate_init_fallback=false", "search_fallback=false"},
 		{"gate_init_grid=false", "search_lattices=canvas"},
 		{"gate_init_anchored=false", "search_lattices=grid"},
 		{"gate_init_grid=true;gate_init_anchored=true", "search_lattices=anchored"},
 	} {
-		got, err := ParseSettings(c.old)
+		got, err := Params().ParseTo(c.old, &warnings)
 		if err != nil {
 			t.Errorf("%s: %v", c.old, err)
 			continue

@@ -45,10 +45,7 @@ func Removed(old, why string) Former { return Former{Key: old, Why: why} }
 var (
 	formersMu sync.Mutex
 	formers   = map[string]Former{}
-	warned    = map[string]bool{}
-	// Warnings receives the warning printed, once per process and key, when settings use an old name
-	// (os.Stderr; tests set their own).
-	Warnings io.Writer = os.Stderr
+	warned    = map[string]bool{} // the former keys warned about, once per process
 )
 
 // Retire registers former keys (declared once, by the package that owned them); a key registered twice is a
@@ -74,8 +71,8 @@ func FormerKey(key string) (Former, bool) {
 }
 
 // parseFormer reads "key=value" of a former key: an error for a removed one, else the setting that replaces
-// it in t (a warning printed the first time), parsed as the old key's type and mapped by f.To.
-func (t Table) parseFormer(f Former, key, value string, before Settings) (Setting, error) {
+// it in t (a warning written to warnings the first time), parsed as the old key's type and mapped by f.To.
+func (t Table) parseFormer(f Former, key, value string, before Settings, warnings io.Writer) (Setting, error) {
 	if f.To == nil {
 		return Setting{}, fmt.Errorf("hyperparameter %q was removed: %s", key, f.Why)
 	}
@@ -99,12 +96,12 @@ func (t Table) parseFormer(f Former, key, value string, before Settings) (Settin
 	if s.Value, err = p.convert(s.Value); err != nil {
 		return Setting{}, fmt.Errorf("%s=%w (the former %s=%s)", s.Key, err, key, value)
 	}
-	warnOnce(f, fmt.Sprintf("%s=%s", key, value), s)
+	warnOnce(warnings, f, fmt.Sprintf("%s=%s", key, value), s)
 	return s, nil
 }
 
 // checkFormer is Check's reading of a setting of the former key f (the settings before it in before).
-func (t Table) checkFormer(f Former, e Setting, before Settings) (Setting, error) {
+func (t Table) checkFormer(f Former, e Setting, before Settings, warnings io.Writer) (Setting, error) {
 	if f.To == nil {
 		return Setting{}, fmt.Errorf("hyperparameter %q was removed: %s", e.Key, f.Why)
 	}
@@ -123,18 +120,22 @@ func (t Table) checkFormer(f Former, e Setting, before Settings) (Setting, error
 	if s.Value, err = p.convert(s.Value); err != nil {
 		return Setting{}, fmt.Errorf("%s=%w (the former %s=%v)", s.Key, err, e.Key, e.Value)
 	}
-	warnOnce(f, fmt.Sprintf("%s=%v", e.Key, e.Value), s)
+	warnOnce(warnings, f, fmt.Sprintf("%s=%v", e.Key, e.Value), s)
 	return s, nil
 }
 
-// warnOnce prints, the first time a process reads the former key f, what it now reads as.
-func warnOnce(f Former, entry string, s Setting) {
+// warnOnce writes to w (nil: os.Stderr), the first time a process reads the former key f, what it now
+// reads as.
+func warnOnce(w io.Writer, f Former, entry string, s Setting) {
 	formersMu.Lock()
 	defer formersMu.Unlock()
 	if warned[f.Key] {
 		return
 	}
 	warned[f.Key] = true
-	fmt.Fprintf(Warnings, "warning: hyperparameter %q is a former name (%s): %s reads as %s=%v\n", f.Key, f.Why,
+	if w == nil {
+		w = os.Stderr
+	}
+	fmt.Fprintf(w, "warning: hyperparameter %q is a former name (%s): %s reads as %s=%v\n", f.Key, f.Why,
 		entry, s.Key, s.Value)
 }

@@ -4,6 +4,8 @@ package hparams
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -18,15 +20,17 @@ var _ = Retire(
 		return Setting{Key: "actions", Value: 1}
 	}),
 	Removed("old_gone", "tried, lost: see the notes"),
+	Renamed("old_layers", 1, "model_layers"),
+	Renamed("old_rate", 0.0, "learning_rate"),
 )
 
 // TestFormerKeys checks that a renamed key reads as its new name with its value (scoped too), a folded one as
-// the setting its function gives, each with one warning per process naming the old key and what it reads
-// as, that a removed key is an error saying why, and a bad value of an old key an error naming it.
+// the setting its function gives, each with one warning per process, written to the caller's writer, naming
+// the old key and what it reads as, that a removed key is an error saying why, and a bad value of an old key
+// an error naming it.
 func TestFormerKeys(t *testing.T) {
 	var buf bytes.Buffer
-	Warnings = &buf
-	s, err := testTable.Parse("old_dim=16;old_flag=true;/layer_0/old_dim=8;old_dim=12")
+	s, err := testTable.ParseTo("old_dim=16;old_flag=true;/layer_0/old_dim=8;old_dim=12", &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,11 +55,33 @@ func TestFormerKeys(t *testing.T) {
 		t.Errorf("a former key's value the new key refuses: error %v, want the new key's check", err)
 	}
 	// Check (settings made in Go) reads them as Parse does.
-	checked, err := testTable.Check(Settings{{"old_flag", true}, {"old_dim", 16}})
+	checked, err := testTable.CheckTo(Settings{{"old_flag", true}, {"old_dim", 16}}, &buf)
 	if want := (Settings{{"actions", 2}, {"model_dim", 16}}); err != nil || !reflect.DeepEqual(checked, want) {
 		t.Errorf("Check of former keys = %v, %v; want %v", checked, err, want)
 	}
 	if _, err := testTable.Check(Settings{{"old_gone", 1}}); err == nil || !strings.Contains(err.Error(), "was removed") {
 		t.Errorf("Check of a removed key: error %v", err)
+	}
+}
+
+// TestFormerWarningsWriter checks that the warning about a former key goes to the writer given to ParseTo,
+// also for a "file:" entry, and to the one given to CheckTo.
+func TestFormerWarningsWriter(t *testing.T) {
+	var fromFile, fromCheck bytes.Buffer
+	path := filepath.Join(t.TempDir(), "settings.txt")
+	if err := os.WriteFile(path, []byte("# a run's settings\nold_layers=2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := testTable.ParseTo("file:"+path, &fromFile)
+	if want := (Settings{{"model_layers", 2}}); err != nil || !reflect.DeepEqual(s, want) {
+		t.Errorf("ParseTo of a file: %v, %v; want %v", s, err, want)
+	}
+	if _, err := testTable.CheckTo(Settings{{"old_rate", 0.5}}, &fromCheck); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fromFile.String(), `"old_layers" is a former name`) ||
+		!strings.Contains(fromCheck.String(), `"old_rate" is a former name`) {
+		t.Errorf("warnings: ParseTo's writer %q, CheckTo's %q; want each in its caller's writer",
+			fromFile.String(), fromCheck.String())
 	}
 }

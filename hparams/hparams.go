@@ -12,6 +12,7 @@ package hparams
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -256,14 +257,17 @@ func editDistance(a, b string) int {
 
 // Check returns settings with every value of its parameter's type (an int given for a float64
 // parameter converted), a former key (Retire) replaced by what it reads as (with Parse's warning), or an
-// error naming the first unknown or removed key or bad value.
-func (t Table) Check(s Settings) (Settings, error) {
+// error naming the first unknown or removed key or bad value. It is CheckTo(s, os.Stderr).
+func (t Table) Check(s Settings) (Settings, error) { return t.CheckTo(s, os.Stderr) }
+
+// CheckTo is Check writing the warning about a former key to warnings (nil: os.Stderr).
+func (t Table) CheckTo(s Settings, warnings io.Writer) (Settings, error) {
 	out := make(Settings, len(s))
 	for i, e := range s {
 		p, err := t.lookup(e.Key)
 		if f, ok := FormerKey(e.Key); err != nil && ok {
 			// A former key (Retire): the setting it now reads as, as Parse reads it.
-			if e, err = t.checkFormer(f, e, out[:i]); err != nil {
+			if e, err = t.checkFormer(f, e, out[:i], warnings); err != nil {
 				return nil, err
 			}
 			out[i] = e
@@ -300,8 +304,12 @@ func (t Table) CheckScope(scope *model.Scope) error {
 // Parse reads settings in GoMLX's --set syntax, "key=value;key=value" (a key may carry a scope,
 // "/scope/key=value"; an entry "file:PATH" reads the settings of a file, one or more per line, "#"
 // starting a comment line), each value parsed by commandline.ParseSettings as the type of its
-// parameter's default, then checked (Check). Later entries of a key replace earlier ones.
-func (t Table) Parse(text string) (Settings, error) {
+// parameter's default, then checked (Check). Later entries of a key replace earlier ones. It is
+// ParseTo(text, os.Stderr).
+func (t Table) Parse(text string) (Settings, error) { return t.ParseTo(text, os.Stderr) }
+
+// ParseTo is Parse writing the warning about a former key (Retire) to warnings (nil: os.Stderr).
+func (t Table) ParseTo(text string, warnings io.Writer) (Settings, error) {
 	var out Settings
 	for _, entry := range strings.Split(text, ";") {
 		entry = strings.TrimSpace(entry)
@@ -309,7 +317,7 @@ func (t Table) Parse(text string) (Settings, error) {
 			continue
 		}
 		if path, ok := strings.CutPrefix(entry, "file:"); ok {
-			s, err := t.parseFile(path)
+			s, err := t.parseFile(path, warnings)
 			if err != nil {
 				return nil, err
 			}
@@ -326,7 +334,7 @@ func (t Table) Parse(text string) (Settings, error) {
 			if !ok {
 				return nil, err
 			}
-			s, err := t.parseFormer(f, key, value, out)
+			s, err := t.parseFormer(f, key, value, out, warnings)
 			if err != nil {
 				return nil, err
 			}
@@ -349,7 +357,7 @@ func (t Table) Parse(text string) (Settings, error) {
 }
 
 // parseFile reads the settings of a "file:" entry.
-func (t Table) parseFile(path string) (Settings, error) {
+func (t Table) parseFile(path string, warnings io.Writer) (Settings, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("settings file: %w", err)
@@ -360,7 +368,7 @@ func (t Table) parseFile(path string) (Settings, error) {
 			lines = append(lines, line)
 		}
 	}
-	s, err := t.Parse(strings.Join(lines, ";"))
+	s, err := t.ParseTo(strings.Join(lines, ";"), warnings)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

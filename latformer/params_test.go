@@ -4,12 +4,10 @@ package latformer
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/latformer/latformer/experts"
-	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/testutil"
 )
 
@@ -22,8 +20,6 @@ func TestDocDefaults(t *testing.T) { testutil.CheckDocDefaults(t, ".", DefaultPa
 // removed key is an error saying why.
 func TestFormerKeys(t *testing.T) {
 	var warnings bytes.Buffer
-	hparams.Warnings = &warnings
-	defer func() { hparams.Warnings = os.Stderr }()
 	for _, c := range []struct{ old, now string }{
 		{"gate_init_steps=150", "train_held_steps=150"},
 		{"gate_init_unproposed_steps=7", "train_unproposed_steps=7"},
@@ -36,7 +32,7 @@ func TestFormerKeys(t *testing.T) {
 		{"expert_scaling=false;expert_scaling=true", "experts=all"},
 		{"expert_translation=false", "experts=rotation,reflection,scaling"},
 	} {
-		got, err := ParseSettings(c.old)
+		got, err := Params().ParseTo(c.old, &warnings)
 		if err != nil {
 			t.Errorf("%s: %v", c.old, err)
 			continue

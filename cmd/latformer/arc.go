@@ -72,7 +72,8 @@ func runARC(args []string) error {
 	opts := arc.Options{DataDir: *dataFlag, Split: *split, Category: strings.Join(*category, ","), Tasks: *tasks,
 		Annotation: *annotation, Limit: *limit, MaxCanvas: *maxCanvas, Holdout: *holdout, Steps: *steps,
 		Canvas: *canvas, Buckets: *buckets, CompilePerTask: *perTask, Model: *modelName, Workers: run.workers,
-		NewBackend: backend.New, Settings: settings, Out: run.out, Resume: run.resume, Force: run.force}
+		NewBackend: backend.New, Settings: settings, Out: run.out, Resume: run.resume, Force: run.force,
+		Sharding: run.sharding}
 	if *curvesFile != "" {
 		curves, closeCurves, err := curvesWriter(*curvesFile)
 		if err != nil {

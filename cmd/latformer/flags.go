@@ -5,10 +5,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/latformer/latformer/arcsolver"
+	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
 )
 
@@ -91,8 +93,9 @@ type runFlags struct {
 	recipes       arcsolver.RecipeBook // the recipes --recipe may name
 	settings      string               // --set as given (parseSettings reads it)
 	quiet         bool
-	shard         string    // --shard I/N (runner.ParseShard), "" for the whole run
-	devices       *[]string // --devices: one process per device, each on its shard
+	shard         string           // --shard I/N (runner.ParseShard), "" for the whole run
+	sharding      *runner.Sharding // --shard as prepare reads it, for the experiment's Options; nil: none
+	devices       *[]string        // --devices: one process per device, each on its shard
 }
 
 // runHelp is what a command's run flags say: what a row is (unit, units: "task", "tasks"), the default
@@ -109,8 +112,9 @@ type runHelp struct {
 func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
 	f := &runFlags{recipes: h.recipes}
 	fs.StringVar(&f.out, "out", "",
-		fmt.Sprintf("results CSV, one row per %s, written as each finishes (default: a new file %s); an existing "+
-			"file is never overwritten without --resume or --force", h.unit, h.out))
+		fmt.Sprintf("results CSV, one row per %s, written as each finishes (default: a new file %s, with -2, "+
+			"-3, ... before .csv when a run started in the same second took the name); an existing file is never "+
+			"overwritten without --resume or --force", h.unit, h.out))
 	fs.BoolVar(&f.resume, "resume", false,
 		fmt.Sprintf("append to --out, skipping the %s already in it (after an interruption)", h.units))
 	fs.BoolVar(&f.force, "force", false, "overwrite --out if it exists")
@@ -131,11 +135,11 @@ func addRunFlags(fs *flag.FlagSet, h runHelp) *runFlags {
 
 // parseSettings reads the text of --set once, against the hyperparameters of the run's model(s) (t):
 // an unknown key or a bad value is a usage error before any work, naming the nearest keys or the values
-// the parameter accepts. When the user set something, it prints what each setting changes: from the
-// value the run would have had (base, the command's own settings, applied before the user's; else the
-// default) to the user's.
+// the parameter accepts, and a former key's warning goes to stderr. When the user set something, it prints
+// what each setting changes: from the value the run would have had (base, the command's own settings,
+// applied before the user's; else the default) to the user's.
 func parseSettings(text string, t hparams.Table, base hparams.Settings) (hparams.Settings, error) {
-	s, err := t.Parse(text)
+	s, err := t.ParseTo(text, os.Stderr)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--set: %w", err), nil}
 	}
@@ -154,7 +158,7 @@ func (f *runFlags) settingsFor(t hparams.Table, base hparams.Settings) (hparams.
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--recipe: %w", err), nil}
 	}
-	recipe, err := t.Check(r.Settings)
+	recipe, err := t.CheckTo(r.Settings, os.Stderr)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--recipe %s: %w", r.Name, err), nil}
 	}

@@ -71,7 +71,7 @@ func runLARC(args []string) error {
 	}
 	o := larc.Options{DataDir: *dataFlag, Conditions: *conditions, Category: *category, Tasks: *tasks,
 		Limit: *limit, Steps: *steps, Settings: settings, Workers: run.workers, NewBackend: backend.New,
-		Out: run.out, Resume: run.resume, Force: run.force}
+		Out: run.out, Resume: run.resume, Force: run.force, Sharding: run.sharding}
 	if *quick {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

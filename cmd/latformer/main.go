@@ -22,8 +22,9 @@
 //	latformer bench  [flags]   milliseconds per training step for the reference configuration
 //	latformer serve  [flags]   web page to browse and label the ARC tasks (Appendix B.3, Figure 7b)
 //
-// Run "latformer <command> -h" for the flags of a command. The compute backend is GoMLX's pure-Go
-// backend unless $GOMLX_BACKEND selects another (e.g. GOMLX_BACKEND=xla:cpu).
+// Run "latformer <command> -h" for the flags of a command. The compute backend is $GOMLX_BACKEND when
+// set (e.g. GOMLX_BACKEND=xla:cpu), else XLA on CPU when this binary has XLA (not built with -tags noxla)
+// and XLA's CPU plugin is installed, else GoMLX's pure-Go backend (backend.New).
 package main
 
 import (
@@ -68,8 +69,9 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-17s %s\n", c.name, c.help)
 	}
 	fmt.Fprintf(w, "\nRun 'latformer <command> -h' for the flags of a command.\n"+
-		"The backend is $GOMLX_BACKEND when set, else XLA's CPU plugin when it is installed, else GoMLX's "+
-		"pure-Go backend (graph nodes in parallel, every core on each matrix product).\n"+
+		"The backend is $GOMLX_BACKEND when set, else xla:cpu when this binary has XLA (not built with -tags "+
+		"noxla) and XLA's CPU plugin is installed, else GoMLX's pure-Go backend (graph nodes in parallel, "+
+		"every core on each matrix product).\n"+
 		"$LATFORMER_CPUPROFILE=FILE writes a CPU profile of the command to FILE (go tool pprof).\n")
 }
 

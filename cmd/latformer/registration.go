@@ -69,7 +69,7 @@ func runRegistration(args []string) error {
 	o := registration.Options{PairOptions: registration.PairOptions{ImagesDir: *images, Images: *names,
 		PairsPerImage: *perImage, Patch: *patch, Grid: *grid, MaxShift: *maxShift, Modality: *modality, Seed: *seed},
 		Conditions: *conditions, Settings: settings, Workers: run.workers, NewBackend: backend.New, Export: *export,
-		Out: run.out, Resume: run.resume, Force: run.force}
+		Out: run.out, Resume: run.resume, Force: run.force, Sharding: run.sharding}
 	if *quick {
 		o.Images, o.PairsPerImage, o.Patch, o.MaxShift, o.Conditions =
 			o.Images[:min(3, len(o.Images))], 1, 8, 2, []string{registration.Raw}

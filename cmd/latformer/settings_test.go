@@ -3,6 +3,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,5 +59,29 @@ func TestSetErrors(t *testing.T) {
 	}
 	if err := runARC([]string{"--set", "baseline_dim=8"}); err == nil || !strings.Contains(err.Error(), `unknown hyperparameter "baseline_dim"`) {
 		t.Errorf("arc --set baseline_dim=8 (LatFormer): error %v", err)
+	}
+}
+
+// TestFormerKeyWarning checks that a former key in --set reads as its new one with the warning on stderr,
+// not stdout (the tables and CSV paths a script reads).
+func TestFormerKeyWarning(t *testing.T) {
+	t.Setenv(datasets.EnvDataDir, t.TempDir())
+	path := filepath.Join(t.TempDir(), "stderr")
+	file, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = file
+	stdout := captureStdout(t, func() { _ = runARC([]string{"--set", "gate_init_fallback=false", "--quiet"}) })
+	os.Stderr = saved
+	file.Close()
+	stderr, _ := os.ReadFile(path)
+	const want = `hyperparameter "gate_init_fallback" is a former name`
+	if !strings.Contains(string(stderr), want) || strings.Contains(stdout, want) {
+		t.Errorf("stderr %q, stdout %q; want the warning on stderr only", stderr, stdout)
+	}
+	if !strings.Contains(stdout, "search_fallback: true → false") {
+		t.Errorf("stdout %q does not show the setting the former key reads as", stdout)
 	}
 }

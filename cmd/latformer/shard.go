@@ -75,12 +75,12 @@ func joinAll(dir string, names []string) []string {
 }
 
 // prepare applies --shard and --devices after fs is parsed, before the command runs its units. With
-// --shard the process's runs are that shard (runner.SetSharding, with the run's Meta). With --devices
-// it runs one child process per device (CUDA_VISIBLE_DEVICES set to it) on shard i of N of the same
-// command, each into its own file beside --out, merges them into --out and leaves the command to
-// resume --out: it then runs nothing and prints the tables of the whole run.
+// --shard the run is that shard: f.sharding, with the run's Meta, which the command passes in its
+// experiment's Options. With --devices it runs one child process per device (CUDA_VISIBLE_DEVICES set to
+// it) on shard i of N of the same command, each into its own file beside --out, merges them into --out
+// and leaves the command to resume --out: it then runs nothing and prints the tables of the whole run.
 func (f *runFlags) prepare(fs *flag.FlagSet, data []string) error {
-	runner.SetSharding(nil)
+	f.sharding = nil
 	if f.shard != "" && len(*f.devices) > 0 {
 		return usageError{errors.New("--shard and --devices exclude each other (--devices gives each device its shard)"), fs}
 	}
@@ -93,7 +93,7 @@ func (f *runFlags) prepare(fs *flag.FlagSet, data []string) error {
 		if err != nil {
 			return err
 		}
-		runner.SetSharding(&runner.Sharding{Shard: sh, Meta: meta})
+		f.sharding = &runner.Sharding{Shard: sh, Meta: meta}
 		return nil
 	}
 	if len(*f.devices) == 0 {

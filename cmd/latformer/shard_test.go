@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/experiments/arc"
-	"github.com/latformer/latformer/experiments/runner"
 )
 
 // TestMain lets the test binary stand for latformer when --devices runs it again as a child process.
@@ -74,7 +73,6 @@ func TestShardsEqualUnsharded(t *testing.T) {
 		}
 		shards = append(shards, p)
 	}
-	runner.SetSharding(nil)
 	merged := filepath.Join(out, "merged.csv")
 	if err := runMerge(append([]string{merged}, shards...)); err != nil {
 		t.Fatal(err)

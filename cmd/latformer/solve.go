@@ -86,7 +86,7 @@ func runSolve(args []string) error {
 	if err != nil {
 		return err
 	}
-	opts.Tasks = tasks
+	opts.Tasks, opts.Sharding = tasks, run.sharding
 	var bar *taskBar
 	report := arc.SolveReport{
 		Start: func(info runner.Info, o arc.SolveOptions) {

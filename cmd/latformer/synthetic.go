@@ -75,7 +75,6 @@ func runSynthetic(experiment string, args []string) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	o.DataDir, o.RandomGrids, o.Seed, o.Workers, o.NewBackend = *dataFlag, *randomGrids, *seed, run.workers, backend.New
-	o.Out, o.Resume, o.Force = run.out, run.resume, run.force
 	// o holds the mode's settings; a flag given on the command line overrides them (an empty list keeps
 	// them).
 	if set["canvas"] {
@@ -116,6 +115,7 @@ func runSynthetic(experiment string, args []string) error {
 	if err := run.prepare(fs, gridPaths(*dataFlag, *randomGrids)); err != nil {
 		return err
 	}
+	o.Out, o.Resume, o.Force, o.Sharding = run.out, run.resume, run.force, run.sharding
 	var bar *taskBar
 	report := synthetic.Report{
 		Start: func(info synthetic.RunInfo) {

@@ -57,3 +57,37 @@ func TestSyntheticCommands(t *testing.T) {
 		t.Errorf("unknown model: got %v, want an error naming it", err)
 	}
 }
+
+// TestSyntheticShards runs a tiny `latformer noise` as shards 0/2 and 1/2, which split its rows, and with
+// --devices on 2 devices (2 child processes, merged into --out, which the command then resumes): every
+// row once.
+func TestSyntheticShards(t *testing.T) {
+	dir := t.TempDir()
+	args := func(extra ...string) []string {
+		return append([]string{"--random-grids", "--families", "rotation", "--tasks", "1", "--sizes", "4",
+			"--noise", "0,0.1,0.2,0.3,0.4", "--canvas", "5", "--steps", "10", "--test", "5", "--quiet"}, extra...)
+	}
+	total := 0
+	for _, s := range []string{"0/2", "1/2"} {
+		out := filepath.Join(dir, "shard"+s[:1]+".csv")
+		if err := runNoise(args("--shard", s, "--out", out)); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := synthetic.ReadResults(out)
+		if err != nil || len(rows) == 0 || len(rows) == 5 {
+			t.Errorf("shard %s: %d of the 5 rows, %v", s, len(rows), err)
+		}
+		total += len(rows)
+	}
+	if total != 5 {
+		t.Errorf("the shards hold %d rows, want 5", total)
+	}
+	t.Setenv("LATFORMER_TEST_AS_CLI", "1")
+	devices := filepath.Join(dir, "devices.csv")
+	if err := runNoise(args("--devices", "a,b", "--out", devices)); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := synthetic.ReadResults(devices); err != nil || len(rows) != 5 {
+		t.Errorf("--devices a,b: %d rows, %v; want 5", len(rows), err)
+	}
+}

@@ -3,6 +3,7 @@
 package arc
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"path/filepath"
@@ -54,13 +55,16 @@ type Options struct {
 	// task on the same canvas (SolverOptions.Reuse); the results are the same.
 	CompilePerTask bool
 	// Out is the results CSV, one row per task, written as tasks finish. "" means a new file
-	// runs/arc-<split>-<category>-<date>-<time>.csv. An existing file is an error unless Resume (append,
-	// skipping the tasks already in it) or Force (overwrite).
+	// runs/arc-<split>-<category>-<date>-<time>.csv (numbered -2, -3, ... when taken: runner.Spec.DefaultOut).
+	// An existing file is an error unless Resume (append, skipping the tasks already in it) or Force (overwrite).
 	Out           string
 	Resume, Force bool
 	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
 	// e.g. backend.New; required by Run.
 	NewBackend func() (compute.Backend, error)
+	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
+	// the command line's --shard); nil: all of them.
+	Sharding *runner.Sharding
 	// Curves, when set, receives every training step of every task (Curve): to see how restarts train,
 	// and to choose step budgets (a task's row says only how it ended). Called from the workers'
 	// goroutines, at the same time for different tasks.
@@ -269,6 +273,7 @@ func (o Outcome) Summaries() []CategorySummary { return Summarize(o.Results, o.S
 // own backend and Solver; the tasks are handed out largest first (taskCost), so that the workers finish
 // together. A task that fails is reported and skipped; Run returns the first such error with the outcome.
 func Run(o Options, report Report) (Outcome, error) {
+	defaultOut := o.Out == ""
 	o, err := o.withDefaults(time.Now())
 	if err != nil {
 		return Outcome{}, err
@@ -289,7 +294,7 @@ func Run(o Options, report Report) (Outcome, error) {
 	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch,
 		SearchOnly: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
-		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
+		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
 		Units: tasks, Key: func(t datasets.Task) string { return t.ID },
 		Describe: func(t datasets.Task) string { return "task " + t.ID },
 		Cost:     func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
@@ -299,7 +304,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend,
+		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
 			s, err := NewSolver(b, o.Settings, solverOpts)
 			if err != nil {
@@ -308,6 +313,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			return worker{s, annotations, o.Curves}, nil
 		},
 		Report: runner.Report[Result]{Done: report.Task, Error: report.Error, Start: func(info runner.Info) {
+			o.Out = info.Out
 			if report.Start != nil {
 				report.Start(RunInfo{Options: o, Backend: info.Backend, Selected: info.Units, Done: info.Done, LeftOut: leftOut})
 			}
@@ -316,7 +322,7 @@ func Run(o Options, report Report) (Outcome, error) {
 	for _, r := range run.Results {
 		out.Results[r.ID] = r
 	}
-	out.Elapsed = run.Elapsed
+	out.Out, out.Elapsed = cmp.Or(run.Out, out.Out), run.Elapsed
 	return out, err
 }
 

@@ -52,7 +52,7 @@ func (s *Saved) Close() { s.saved.Close() }
 // Solve predicts the task's test outputs with the saved solution (arcsolver.SavedSolution.Predict: the
 // task's grids on the saved canvas) and records them as Solver.Solve does: for the task it was saved from,
 // the same predictions, second guesses, sources and actions, to the bit; Steps and the fit are the saved
-// training's, Seconds this prediction's.
+// training's, Seconds this prediction's. Its errors do not name the task, as Solver.Solve's.
 func (s *Saved) Solve(task datasets.Task) (TaskResult, error) {
 	rows, _ := s.saved.Canvas()
 	res := TaskResult{ID: task.ID, Model: s.model, Canvas: rows}
@@ -63,7 +63,7 @@ func (s *Saved) Solve(task datasets.Task) (TaskResult, error) {
 	}
 	sol, err := s.saved.Predict(test)
 	if err != nil {
-		return res, fmt.Errorf("task %s: %w", task.ID, err)
+		return res, err
 	}
 	if err := res.fill(task, sol, test, s.model == LatticeSearch); err != nil {
 		return res, err

@@ -172,7 +172,7 @@ func (o SolverOptions) canvas(task datasets.Task) int {
 }
 
 // Solve solves one task (see SolveTask): the task on its canvas, arcsolver.Solver.Solve, and the scores of
-// its predictions.
+// its predictions. Its errors do not name the task: the caller does (runner.Run names each unit).
 func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
 	res := TaskResult{ID: task.ID, Model: s.opts.Architecture.Name, Canvas: s.Canvas(task)}
 	if s.opts.SearchOnly {
@@ -185,7 +185,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	}
 	sol, err := s.solver.Solve(train, test, progress)
 	if err != nil {
-		return res, fmt.Errorf("task %s: %w", task.ID, err)
+		return res, err
 	}
 	if err := res.fill(task, sol, test, s.opts.SearchOnly); err != nil {
 		return res, err
@@ -218,7 +218,7 @@ func (res *TaskResult) fill(
 	}
 	alternatives, err := sol.Alternatives(test)
 	if err != nil {
-		return fmt.Errorf("task %s: %w", task.ID, err)
+		return err
 	}
 	res.Second, res.SecondBy = make([]datasets.Grid, len(test)), make([]string, len(test))
 	for i, alts := range alternatives {
@@ -266,7 +266,7 @@ func taskExamples(task datasets.Task, canvas int, cond []float32) (train, test [
 	toCanvas := func(g datasets.Grid, what string) (datasets.Canvas, error) {
 		c, err := datasets.ToCanvas(g, canvas, canvas)
 		if err != nil {
-			return c, fmt.Errorf("task %s, %s: %w", task.ID, what, err)
+			return c, fmt.Errorf("%s: %w", what, err)
 		}
 		return c, nil
 	}

@@ -3,6 +3,7 @@
 package arc
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -27,12 +28,13 @@ type SolveOptions struct {
 	Settings hparams.Settings
 	Steps    int
 	Canvas   int
-	// Workers, NewBackend, Out, Resume and Force are Options'; Out "" means a new file
-	// runs/solve-<date>-<time>.csv.
+	// Workers, NewBackend, Out, Resume, Force and Sharding are Options'; Out "" means a new file
+	// runs/solve-<date>-<time>.csv (numbered -2, -3, ... when taken: runner.Spec.DefaultOut).
 	Workers       int
 	NewBackend    func() (compute.Backend, error)
 	Out           string
 	Resume, Force bool
+	Sharding      *runner.Sharding
 	// Save, when not "", saves each task's solution in Save/<task id> (Solver.Save); Load, when not "",
 	// predicts each task with the solution saved in Load/<task id> (LoadSaved), training nothing.
 	Save, Load string
@@ -168,14 +170,20 @@ func (o SolveOptions) withDefaults(now time.Time) (SolveOptions, error) {
 // there), a failed task reported and the others solved. With Save each task's solution is saved as soon as
 // it is solved.
 func SolveRun(o SolveOptions, report SolveReport) (SolveOutcome, error) {
-	o, err := o.withDefaults(time.Now())
+	return solveRun(o, report, time.Now())
+}
+
+// solveRun is SolveRun started at now (the time in the default results file's name).
+func solveRun(o SolveOptions, report SolveReport, now time.Time) (SolveOutcome, error) {
+	defaultOut := o.Out == ""
+	o, err := o.withDefaults(now)
 	if err != nil {
 		return SolveOutcome{}, err
 	}
 	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
 	solverOpts := SolverOptions{Canvas: o.Canvas, Reuse: true, Architecture: arch, SearchOnly: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Solved]{
-		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, Units: o.Tasks,
+		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut, Units: o.Tasks,
 		Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },
 		Cost: func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
 		Check: func(r Solved, inRun bool) error {
@@ -184,7 +192,7 @@ func SolveRun(o SolveOptions, report SolveReport) (SolveOutcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend,
+		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Solved], error) {
 			w := &solveWorker{backend: b, save: o.Save, load: o.Load}
 			if o.Load != "" {
@@ -198,12 +206,13 @@ func SolveRun(o SolveOptions, report SolveReport) (SolveOutcome, error) {
 			return w, nil
 		},
 		Report: runner.Report[Solved]{Done: report.Task, Error: report.Error, Start: func(info runner.Info) {
+			o.Out = info.Out
 			if report.Start != nil {
 				report.Start(info, o)
 			}
 		}},
 	})
-	out := SolveOutcome{Out: o.Out, Results: map[string]Solved{}, Elapsed: run.Elapsed}
+	out := SolveOutcome{Out: cmp.Or(run.Out, o.Out), Results: map[string]Solved{}, Elapsed: run.Elapsed}
 	for _, r := range run.Results {
 		out.Results[r.ID] = r
 	}
@@ -221,7 +230,7 @@ func (w *solveWorker) Do(task datasets.Task) (Solved, error) {
 	if w.load != "" {
 		saved, err := LoadSaved(w.backend, filepath.Join(w.load, task.ID))
 		if err != nil {
-			return Solved{}, fmt.Errorf("task %s: %w", task.ID, err)
+			return Solved{}, err // runner.Run names the task
 		}
 		defer saved.Close()
 		res, err := saved.Solve(task)
@@ -233,7 +242,7 @@ func (w *solveWorker) Do(task datasets.Task) (Solved, error) {
 	}
 	if w.save != "" {
 		if err := w.solver.Save(filepath.Join(w.save, task.ID)); err != nil {
-			return Solved{}, fmt.Errorf("task %s: %w", task.ID, err)
+			return Solved{}, err
 		}
 	}
 	return Solved{TaskResult: res}, nil

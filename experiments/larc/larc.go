@@ -15,6 +15,7 @@
 package larc
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -74,13 +75,17 @@ type Options struct {
 	Workers  int              // tasks solved in parallel, one backend each (0: 1)
 	Steps    int              // max training steps per task (0: the train_steps hyperparameter)
 	Settings hparams.Settings // hyperparameters, after PaperSettings
-	// Out is the results CSV ("" : runs/larc-<date>-<time>.csv); an existing file is an error unless
-	// Resume (append, skipping the rows already there) or Force (overwrite).
+	// Out is the results CSV ("" : runs/larc-<date>-<time>.csv, numbered -2, -3, ... when taken:
+	// runner.Spec.DefaultOut); an existing file is an error unless Resume (append, skipping the rows already
+	// there) or Force (overwrite).
 	Out           string
 	Resume, Force bool
 	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
 	// e.g. backend.New; required by Run.
 	NewBackend func() (compute.Backend, error)
+	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
+	// the command line's --shard); nil: all of them.
+	Sharding *runner.Sharding
 }
 
 func (o Options) withDefaults(now time.Time) (Options, error) {
@@ -336,6 +341,7 @@ func (u unit) key() string { return u.task.ID + "|" + u.condition }
 // refuses nl rows of another encoder). The units are handed out largest canvas first, so that the
 // workers finish together.
 func Run(o Options, report Report) (Outcome, error) {
+	defaultOut := o.Out == ""
 	o, err := o.withDefaults(time.Now())
 	if err != nil {
 		return Outcome{}, err
@@ -356,7 +362,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		}
 	}
 	run, err := runner.Run(runner.Spec[unit, Result]{
-		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
+		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
 		Units: units, Key: unit.key,
 		Describe: func(u unit) string { return fmt.Sprintf("task %s (%s)", u.task.ID, u.condition) },
 		Cost:     func(u unit) float64 { return float64(datasets.TaskCanvas(u.task.Task)) },
@@ -366,7 +372,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend,
+		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[unit, Result], error) {
 			w, err := newWorker(b, o, cond, encoderName)
 			if err != nil {
@@ -375,12 +381,15 @@ func Run(o Options, report Report) (Outcome, error) {
 			return w, nil
 		},
 		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
+			o.Out = info.Out
 			if report.Start != nil {
 				report.Start(RunInfo{Options: o, Backend: info.Backend, Tasks: len(sel.Tasks), Units: info.Units, Done: info.Done})
 			}
 		}},
 	})
 	out.Results, out.Elapsed = run.Results, run.Elapsed
+	out.Out = cmp.Or(run.Out, out.Out)
+	out.Options.Out = out.Out
 	return out, err
 }
 

@@ -3,6 +3,7 @@
 package registration
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -59,13 +60,16 @@ type Options struct {
 	// Export writes the pairs for the reference script to this directory (Export) before training ("":
 	// not written).
 	Export string
-	// Out is the results CSV (default runs/registration-<date>-<time>.csv); an existing file is an error
-	// unless Resume or Force.
+	// Out is the results CSV (default runs/registration-<date>-<time>.csv, numbered -2, -3, ... when taken:
+	// runner.Spec.DefaultOut); an existing file is an error unless Resume or Force.
 	Out           string
 	Resume, Force bool
 	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
 	// e.g. backend.New; required by Run.
 	NewBackend func() (compute.Backend, error)
+	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
+	// the command line's --shard); nil: all of them.
+	Sharding *runner.Sharding
 }
 
 // Result is the registration of one pair under one condition.
@@ -202,6 +206,7 @@ func (j job) key() string { return strconv.Itoa(j.pair.ID) + "|" + j.cond }
 // registration as it finishes (runner.Run: Resume skips the rows already in o.Out and refuses a file
 // whose pairs differ from these).
 func Run(o Options, report Report) (Outcome, error) {
+	defaultOut := o.Out == ""
 	o, settings, err := o.withDefaults(time.Now())
 	if err != nil {
 		return Outcome{}, err
@@ -222,7 +227,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		}
 	}
 	run, err := runner.Run(runner.Spec[job, Result]{
-		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
+		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
 		Units: jobs, Key: job.key, Describe: func(j job) string { return fmt.Sprintf("pair %d (%s)", j.pair.ID, j.cond) },
 		Check: func(r Result, _ bool) error {
 			if r.ID < len(pairs) && (pairs[r.ID].DR != r.DR || pairs[r.ID].DC != r.DC || pairs[r.ID].Image != r.Image) {
@@ -230,7 +235,7 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend,
+		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[job, Result], error) {
 			solver, err := arcsolver.New(b, settings, arcsolver.Options{Reuse: true})
 			if err != nil {
@@ -239,12 +244,13 @@ func Run(o Options, report Report) (Outcome, error) {
 			return worker{solver, o.Patch}, nil
 		},
 		Report: runner.Report[Result]{Done: report.Pair, Error: report.Error, Start: func(info runner.Info) {
+			o.Out = info.Out
 			if report.Start != nil {
 				report.Start(RunInfo{Options: o, Backend: info.Backend, Pairs: info.Units, Done: info.Done})
 			}
 		}},
 	})
-	return Outcome{Out: o.Out, Results: run.Results, Elapsed: run.Elapsed}, err
+	return Outcome{Out: cmp.Or(run.Out, o.Out), Results: run.Results, Elapsed: run.Elapsed}, err
 }
 
 // worker registers pairs with its solver (its own backend) on patches of side patch.

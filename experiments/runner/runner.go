@@ -10,7 +10,9 @@
 //   - Units and keys: Spec.Units are the run's units, Spec.Key names each (the keys are distinct), and
 //     Format.Key names the unit a row belongs to. A unit is done when the file holds a row of its key.
 //   - The results file (Spec.Out): a new file is created with the header; an existing one is an error
-//     unless Spec.Resume (append) or Spec.Force (truncate).
+//     unless Spec.Resume (append) or Spec.Force (truncate). When Out is a default name (Spec.DefaultOut),
+//     a taken name is no error: the run creates Out with -2, -3, ... before its extension instead, each
+//     name exclusively, so runs started in the same second never share a file (Info.Out, Outcome.Out).
 //   - Resume: the rows already in the file are read (Format.Read). A line that does not parse is
 //     reported (Report.Error) and dropped, the rows of the other lines kept, the file rewritten without
 //     it (and in the current format if its header is one of Format.OldHeaders), and its unit runs again.
@@ -24,10 +26,10 @@
 //   - Rows: a finished unit's row is written and flushed before Report.Done, so a run killed afterwards
 //     keeps it. A unit that fails is reported (Report.Error) and the others go on; Run returns the first
 //     error at the end.
-//   - Shards: with a Sharding (Spec.Sharding, or the process's, SetSharding) only the units of one shard
-//     run (Partition, by Key and Cost), and a run file beside the results file (RunFilePath) names the
-//     run (runmeta.Meta), its units and shards, and the key of every row; a resumed shard refuses a file
-//     of another run or shard. Merge checks the files of a run's shards and joins them into one.
+//   - Shards: with a Sharding (Spec.Sharding, e.g. from the command line's --shard) only the units of one
+//     shard run (Partition, by Key and Cost), and a run file beside the results file (RunFilePath) names
+//     the run (runmeta.Meta), its units and shards, and the key of every row; a resumed shard refuses a
+//     file of another run or shard. Merge checks the files of a run's shards and joins them into one.
 //
 // A unit's result must not depend on the order or the worker: the same units give the same rows with
 // any number of workers, and a resumed run the rows of an uninterrupted one.
@@ -35,11 +37,11 @@ package runner
 
 import (
 	"cmp"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"os"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -63,8 +65,11 @@ type Spec[U, R any] struct {
 	// Out is the results file; Resume appends to it (skipping the units done), Force overwrites it.
 	Out           string
 	Resume, Force bool
-	Units         []U
-	Key           func(U) string
+	// DefaultOut says Out is a default name, not the user's: the run creates a new file at Out, else at the
+	// first free of Out with -2, -3, ... before its extension (resultsfile.Create; Resume and Force unused).
+	DefaultOut bool
+	Units      []U
+	Key        func(U) string
 	// Describe names a unit in errors ("task 3c9b0459"; nil: its key).
 	Describe func(U) string
 	// Cost estimates a unit's work: the units are handed out largest first (nil: in order).
@@ -80,22 +85,14 @@ type Spec[U, R any] struct {
 	NewWorker  func(backend compute.Backend) (Worker[U, R], error)
 	Report     Report[R]
 	// Sharding runs one shard of the units (Partition by Key and Cost) and writes the run file beside
-	// Out (RunFilePath); nil: the process's (SetSharding), and when that is nil too, every unit and no
-	// run file.
+	// Out (RunFilePath); nil: every unit and no run file.
 	Sharding *Sharding
 }
-
-// processSharding is the sharding of the runs whose Spec has none: the command line's --shard.
-var processSharding atomic.Pointer[Sharding]
-
-// SetSharding sets the sharding of this process's runs whose Spec.Sharding is nil (nil: none). The
-// command line sets it from --shard, as $GOMLX_BACKEND sets the backend, so that every experiment's
-// runs are sharded without an option of their own.
-func SetSharding(s *Sharding) { processSharding.Store(s) }
 
 // Info describes a run about to start.
 type Info struct {
 	Backend string // the workers' backend (backend.Describe)
+	Out     string // the results file (Spec.Out, or the numbered name taken with DefaultOut)
 	Units   int    // units of the run
 	Done    int    // of which already in the results file
 }
@@ -115,6 +112,7 @@ type Outcome[R any] struct {
 	// Results are the rows of the run's units: those already in the file (in file order), then the new
 	// ones in the order they finished.
 	Results []R
+	Out     string        // the results file, once created or opened (Info.Out)
 	Elapsed time.Duration // of the units' work
 }
 
@@ -152,11 +150,18 @@ func Run[U, R any](s Spec[U, R]) (Outcome[R], error) {
 	if s.Cost != nil {
 		slices.SortStableFunc(todo, func(a, b U) int { return cmp.Compare(s.Cost(b), s.Cost(a)) })
 	}
-	w, closeFile, err := resultsfile.Open(s.Out, s.Format.Header, s.Resume, s.Force)
+	var w *csv.Writer
+	var closeFile func()
+	if s.DefaultOut {
+		w, closeFile, s.Out, err = resultsfile.Create(s.Out, s.Format.Header)
+	} else {
+		w, closeFile, err = resultsfile.Open(s.Out, s.Format.Header, s.Resume, s.Force)
+	}
 	if err != nil {
 		return out, err
 	}
 	defer closeFile()
+	out.Out = s.Out
 	keysFile, err := s.openRunFile(header, fileKeys)
 	if err != nil {
 		return out, err
@@ -165,7 +170,7 @@ func Run[U, R any](s Spec[U, R]) (Outcome[R], error) {
 		defer keysFile.Close()
 	}
 	workers := make([]Worker[U, R], max(1, s.Workers))
-	info := Info{Units: len(units), Done: len(units) - len(todo)}
+	info := Info{Units: len(units), Done: len(units) - len(todo), Out: s.Out}
 	for i := range workers {
 		b, err := s.NewBackend()
 		if err != nil {
@@ -231,7 +236,7 @@ func (s Spec[U, R]) shard() ([]U, *RunHeader, error) {
 		}
 		seen[keys[i]] = true
 	}
-	sh := cmp.Or(s.Sharding, processSharding.Load())
+	sh := s.Sharding
 	if sh == nil {
 		return s.Units, nil, nil
 	}

@@ -384,3 +384,51 @@ func TestNoBackend(t *testing.T) {
 		t.Errorf("Run without NewBackend: results file %v, %d workers made; want none", err, len(h.workers))
 	}
 }
+
+// TestDefaultOutNeverShared starts two runs at once on the same default name (runs started in the same
+// second): each writes a file of its own, the first free of the name and the name with -2, with every
+// unit, and says which in Info.Out and Outcome.Out; a third, sharded, takes -3 and writes its run file
+// beside it.
+func TestDefaultOutNeverShared(t *testing.T) {
+	h := [2]*harness{newHarness(t)}
+	name := h[0].out
+	h[1] = &harness{t: t, out: name}
+	var outs [2]Outcome[row]
+	var infos [2]Info
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i := range h {
+		s := h[i].spec(5, 1)
+		s.DefaultOut = true
+		s.Report.Start = func(info Info) { infos[i] = info }
+		wg.Go(func() { outs[i], errs[i] = Run(s) })
+	}
+	wg.Wait()
+	names := []string{outs[0].Out, outs[1].Out}
+	slices.Sort(names)
+	base := strings.TrimSuffix(name, ".csv")
+	if want := []string{base + "-2.csv", name}; !slices.Equal(names, want) {
+		t.Errorf("the two runs wrote %q, want %q", names, want)
+	}
+	for i := range h {
+		if errs[i] != nil || len(outs[i].Results) != 5 || infos[i].Out != outs[i].Out {
+			t.Errorf("run %d: %v, %d results, Info.Out %q, Outcome.Out %q", i, errs[i], len(outs[i].Results), infos[i].Out,
+				outs[i].Out)
+		}
+		h[i].out = outs[i].Out
+		if got := h[i].rows(); !slices.Equal(got, count(5)) {
+			t.Errorf("%s holds units %v, want 0..4", outs[i].Out, got)
+		}
+	}
+	third := newHarness(t)
+	third.out = name
+	s := third.spec(5, 1)
+	s.DefaultOut, s.Sharding = true, &Sharding{Shard{0, 2}, testMeta}
+	out, err := Run(s)
+	if err != nil || out.Out != base+"-3.csv" {
+		t.Fatalf("a third run on the name: %q, %v; want %s-3.csv", out.Out, err, base)
+	}
+	if _, err := os.Stat(RunFilePath(out.Out)); err != nil {
+		t.Errorf("the sharded run's run file: %v", err)
+	}
+}

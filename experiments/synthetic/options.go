@@ -13,6 +13,7 @@ import (
 	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
@@ -70,13 +71,16 @@ type Options struct {
 	Settings hparams.Settings
 	Seed     uint64 // the tasks' seed (datasets.SyntheticOptions.Seed)
 	Workers  int    // units trained in parallel, one backend each (default 1)
-	// Out is the results CSV (default runs/<experiment>-<date>-<time>.csv); an existing file is an error
-	// unless Resume (continue it) or Force (overwrite it).
+	// Out is the results CSV (default runs/<experiment>-<date>-<time>.csv, numbered -2, -3, ... when taken:
+	// runner.Spec.DefaultOut); an existing file is an error unless Resume (continue it) or Force (overwrite it).
 	Out           string
 	Resume, Force bool
 	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
 	// e.g. backend.New; required by Run.
 	NewBackend func() (compute.Backend, error)
+	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
+	// the command line's --shard); nil: all of them.
+	Sharding *runner.Sharding
 }
 
 // TrainingSettings are the hyperparameters every model of these experiments trains with, before the

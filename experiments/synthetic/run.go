@@ -3,6 +3,7 @@
 package synthetic
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -100,6 +101,7 @@ type Outcome struct {
 // compiled once per worker and model. A unit that fails is reported and skipped; Run returns the first
 // such error with the outcome.
 func Run(o Options, report Report) (Outcome, error) {
+	defaultOut := o.Out == ""
 	o, err := o.withDefaults(time.Now())
 	if err != nil {
 		return Outcome{}, err
@@ -114,7 +116,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		return out, err
 	}
 	run, err := runner.Run(runner.Spec[Unit, Result]{
-		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force,
+		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
 		Units: units, Key: Unit.key, Describe: func(u Unit) string {
 			return fmt.Sprintf("%s on %s task %d, %d pairs", u.Model, u.Family, u.Task, u.NumTrain)
 		},
@@ -125,17 +127,20 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend,
+		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[Unit, Result], error) {
 			return &worker{o: o, backend: b, pool: pool, solvers: map[[2]string]*arcsolver.Solver{}}, nil
 		},
 		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
+			o.Out = info.Out
 			if report.Start != nil {
 				report.Start(RunInfo{Options: o, Backend: info.Backend, Units: info.Units, Done: info.Done})
 			}
 		}},
 	})
 	out.Results, out.Elapsed = run.Results, run.Elapsed
+	out.Out = cmp.Or(run.Out, out.Out)
+	out.Options.Out = out.Out
 	if o.Resume {
 		others, readErr := otherRows(o.Out, units)
 		out.Others = others

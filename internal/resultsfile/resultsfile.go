@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/latformer/latformer/internal/atomicfile"
 )
@@ -45,6 +46,35 @@ func Open(path string, header []string, resume, force bool) (*csv.Writer, func()
 		w.Flush()
 	}
 	return w, func() { f.Close() }, w.Error()
+}
+
+// maxNumbered bounds the numbered names Create tries after the first.
+const maxNumbered = 1000
+
+// Create creates a new results file with the header at path or, when path is taken, at the first free
+// of path with -2, -3, ... before its extension, and returns the writer, the function that closes the
+// file and the path it created. Each name is created exclusively (O_EXCL), so runs that start together
+// (the same default name, to the second) never share a file.
+func Create(path string, header []string) (*csv.Writer, func(), string, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, "", err
+	}
+	ext := filepath.Ext(path)
+	name := path
+	for n := 2; ; n++ {
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o644)
+		if errors.Is(err, os.ErrExist) && n <= maxNumbered {
+			name = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), n, ext)
+			continue
+		}
+		if err != nil {
+			return nil, nil, "", err
+		}
+		w := csv.NewWriter(f)
+		_ = w.Write(header)
+		w.Flush()
+		return w, func() { f.Close() }, name, w.Error()
+	}
 }
 
 // WriteAtomic replaces the file at path with the header and records (atomicfile.Write: a crash leaves

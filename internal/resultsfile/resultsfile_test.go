@@ -64,3 +64,55 @@ func TestOpenReadWrite(t *testing.T) {
 		t.Errorf("missing file: got %v, want os.ErrNotExist", err)
 	}
 }
+
+// TestCreateNumbers checks that Create takes the name it is given when it is free, else the first free
+// numbered one (-2, -3, ... before the extension), never a file that exists, and that files created at
+// the same time from one name are distinct, each with its header.
+func TestCreateNumbers(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "runs", "solve-20261205-120000.csv")
+	header := []string{"a", "b"}
+	var got []string
+	for range 3 {
+		_, closeFn, name, err := Create(path, header)
+		if err != nil {
+			t.Fatal(err)
+		}
+		closeFn()
+		got = append(got, filepath.Base(name))
+	}
+	want := []string{"solve-20261205-120000.csv", "solve-20261205-120000-2.csv", "solve-20261205-120000-3.csv"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names %v, want %v", got, want)
+	}
+
+	// 8 at once from one name: 8 files.
+	names := make(chan string, 8)
+	for range 8 {
+		go func() {
+			w, closeFn, name, err := Create(filepath.Join(dir, "same.csv"), header)
+			if err != nil {
+				t.Error(err)
+				names <- ""
+				return
+			}
+			w.Write([]string{name, "x"})
+			w.Flush()
+			closeFn()
+			names <- name
+		}()
+	}
+	seen := map[string]bool{}
+	for range 8 {
+		seen[<-names] = true
+	}
+	if len(seen) != 8 {
+		t.Errorf("8 files created at once from one name got %d names: %v", len(seen), seen)
+	}
+	for name := range seen {
+		rows, err := Read(name, header)
+		if err != nil || len(rows) != 1 || rows[0][0] != name {
+			t.Errorf("%s: %v, %v; want its header and its one row", name, rows, err)
+		}
+	}
+}
