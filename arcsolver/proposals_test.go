@@ -241,8 +241,8 @@ func TestLatticeProposalsGrid(t *testing.T) {
 			t.Fatalf("axis %d: %d canvas proposals (%v), want none", axis, len(props), err)
 		}
 		props, used, err := LatticeProposals(e, train, 3, true)
-		if err != nil || !used.GridLattice || len(props) == 0 {
-			t.Fatalf("axis %d: %d proposals, grid %v, err %v; want grid proposals", axis, len(props), used.GridLattice, err)
+		if err != nil || !used.Lattice.SizeRelative() || len(props) == 0 {
+			t.Fatalf("axis %d: %d proposals, grid %v, err %v; want grid proposals", axis, len(props), used.Lattice, err)
 		}
 		want := experts.Element{Scale: one}
 		want.Flip[axis] = true
@@ -310,8 +310,8 @@ func TestProposalsColorRoles(t *testing.T) {
 			t.Fatalf("seed %d: %d proposals, err %v", seed, len(props), err)
 		}
 		lattice, used, err := LatticeProposals(e, train, 3, true)
-		if err != nil || len(lattice) == 0 || used.GridLattice {
-			t.Fatalf("seed %d: LatticeProposals: %d proposals, grid %v, err %v; want canvas proposals", seed, len(lattice), used.GridLattice, err)
+		if err != nil || len(lattice) == 0 || used.Lattice.SizeRelative() {
+			t.Fatalf("seed %d: LatticeProposals: %d proposals, grid %v, err %v; want canvas proposals", seed, len(lattice), used.Lattice, err)
 		}
 		for _, p := range [][]Proposal{props, lattice} {
 			top := p[0]
@@ -362,8 +362,8 @@ func TestAnchoredMaskMatchesGather(t *testing.T) {
 			t.Fatalf("%s: %d canvas or grid proposals (%v), want none", family, len(props), err)
 		}
 		props, used, err := latticeProposals(e, train, 3, true, true)
-		if err != nil || !used.Anchored || len(props) == 0 {
-			t.Fatalf("%s: %d proposals, anchored %v, err %v; want anchored proposals", family, len(props), used.Anchored, err)
+		if err != nil || used.Lattice != experts.Anchored || len(props) == 0 {
+			t.Fatalf("%s: %d proposals, anchored %v, err %v; want anchored proposals", family, len(props), used.Lattice, err)
 		}
 		framed := WithFrames(props[0], train)
 		for _, p := range props {

@@ -22,7 +22,7 @@ type Proposal struct {
 }
 
 // Search is what the lattice search found on a task's training pairs (LatticeProposals): the proposals,
-// best first, as elements of Expert (the expert of the learner that may start at them: GridLattice when only
+// best first, as elements of Expert (the expert of the learner that may start at them: the grid lattice when only
 // size-relative elements fit), and the time it took. Learner.Fit starts its first restarts at the proposals.
 type Search struct {
 	Proposals []Proposal
@@ -33,7 +33,7 @@ type Search struct {
 // anchor returns the frame rule of an anchored search's proposals (they share it: Example.Frame is read
 // under the top one's); false for a nil search, another expert's, or no proposal.
 func (s *Search) anchor() (search.FrameRule, bool) {
-	if s == nil || !s.Expert.Anchored || len(s.Proposals) == 0 {
+	if s == nil || s.Expert.Lattice != experts.Anchored || len(s.Proposals) == 0 {
 		return search.FrameRule{}, false
 	}
 	return s.Proposals[0].Anchored()
@@ -113,7 +113,7 @@ func searchLattice(e experts.Expert, train []latformer.Example, max int, grid, a
 // table f(g·x, x) → y is consistent over all examples (search.Propose over T ∘ B, B in e.Bases(), T a
 // circular translation or, with the zero-fill gates, a zero-fill shift by up to 2^L - 1 per axis),
 // ranked as search.Propose ranks them (fewest parts, then table entries, then shift, then base), at
-// most max of them (0: all). Only the examples' Input and Output canvases are read. A GridLattice
+// most max of them (0: all). Only the examples' Input and Output canvases are read. A grid-lattice
 // expert's elements act on each example's grid (search.Group.Grid: size-relative elements, one element
 // for grids of different sizes), and so do the proposals the search returns for it.
 //
@@ -136,7 +136,7 @@ func proposals(e experts.Expert, examples []latformer.Example, max int, roles bo
 	}
 	bases := e.Bases()
 	group := search.Group{ZeroFill: e.Translation && e.ZeroFill, MaxShift: e.MaxShift(),
-		Grid: e.GridLattice && !e.Anchored, Anchored: e.Anchored}
+		Grid: e.Lattice == experts.Grid, Anchored: e.Lattice == experts.Anchored}
 	for _, b := range bases {
 		group.Bases = append(group.Bases, e.ActionOf(b))
 		group.BaseCost = append(group.BaseCost, b.Parts())
@@ -178,9 +178,9 @@ func proposals(e experts.Expert, examples []latformer.Example, max int, roles bo
 
 // LatticeProposals is the search of ParamGateInit "search" as the Solver runs it before choosing a
 // learner: the proposals of e (Proposals) and, when there are none, e is not a grid-lattice expert and
-// grid is true (ParamSearchLattices "grid"), those of e with GridLattice on (size-relative elements). It returns
+// grid is true (ParamSearchLattices "grid"), those of e with the grid lattice (size-relative elements). It returns
 // the expert whose elements the proposals are: a learner that starts at them must have that expert
-// (experts.ParamLattice set as its GridLattice says). Plain tables first on both lattices, then role
+// (experts.ParamLattice set as its Lattice says). Plain tables first on both lattices, then role
 // tables (canvas, then grid): an element whose plain table fits is never passed over for one that needs
 // color roles.
 func LatticeProposals(e experts.Expert, examples []latformer.Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
@@ -200,11 +200,9 @@ func LatticeProposalsAnchored(e experts.Expert, examples []latformer.Example, ma
 func latticeProposals(
 	e experts.Expert, examples []latformer.Example, max int, grid, anchored bool,
 ) ([]Proposal, experts.Expert, error) {
-	g := e
-	g.GridLattice = true
-	a := g
-	a.Anchored = true
-	tryGrid := !e.GridLattice && grid
+	g, a := e, e
+	g.Lattice, a.Lattice = experts.Grid, experts.Anchored
+	tryGrid := !e.Lattice.SizeRelative() && grid
 	for _, roles := range []bool{false, true} {
 		props, err := proposals(e, examples, max, roles)
 		if err != nil {

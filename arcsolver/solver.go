@@ -442,10 +442,10 @@ func (s *Solver) runSearch(sol *Solution, train []latformer.Example, rows, cols 
 		return err
 	}
 	sol.Search, sol.Lattice = search, "canvas"
-	if expert.GridLattice || (search.Expert.GridLattice && (s.search || s.opts.SearchOnly)) {
+	if expert.Lattice.SizeRelative() || (search.Expert.Lattice.SizeRelative() && (s.search || s.opts.SearchOnly)) {
 		sol.Lattice = "grid"
 	}
-	if search.Expert.Anchored && (s.search || s.opts.SearchOnly) {
+	if search.Expert.Lattice == experts.Anchored && (s.search || s.opts.SearchOnly) {
 		sol.Lattice = "anchored"
 	}
 	return nil
@@ -486,11 +486,11 @@ func frameRestarts(list string) string {
 // lattice already, else a variant.
 func (s *Solver) learnersFor(e experts.Expert) (*latformer.LearnerCache, error) {
 	own := experts.ExpertFromScope(s.store.RootScope(), e.Rows, e.Cols)
-	if own.GridLattice == e.GridLattice && own.Anchored == e.Anchored {
+	if own.Lattice == e.Lattice {
 		return s.cache, nil
 	}
 	lattice := experts.LatticeGrid
-	if e.Anchored {
+	if e.Lattice == experts.Anchored {
 		lattice = experts.LatticeAnchored // one frame per input, the search's
 	}
 	return s.variant(lattice, s.learning.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice},

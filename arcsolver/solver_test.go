@@ -63,8 +63,8 @@ func TestFitTakesTheSearchGiven(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 37))
 	train := gridFlipTask(t, rng, 1, 4)
 	props, used, err := LatticeProposals(experts.DefaultExpert(7, 7), train, 2, true)
-	if err != nil || len(props) == 0 || !used.GridLattice {
-		t.Fatalf("grid proposals: %d, grid lattice %v, %v", len(props), used.GridLattice, err)
+	if err != nil || len(props) == 0 || !used.Lattice.SizeRelative() {
+		t.Fatalf("grid proposals: %d, grid lattice %v, %v", len(props), used.Lattice, err)
 	}
 	grid := (&Search{Proposals: props, Expert: used}).starts(train)
 	const settings = "train_steps=5;augment_copies=1;train_restarts=1"

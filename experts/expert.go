@@ -49,13 +49,9 @@ type Expert struct {
 	// ShiftSoftmax holds the translation of each axis as a softmax over the signed shifts (Gates.Shift)
 	// instead of L binary layers (ParamTranslationGates).
 	ShiftSoftmax bool
-	// GridLattice: the actions act on each example's grid rather than the canvas (ParamLattice "grid");
-	// Gates.Extent must then be set.
-	GridLattice bool
-	// Anchored: a GridLattice expert whose grid is a box read off each input, cropped, acted on, and
-	// placed by a shift read off the input too (ParamLattice "anchored"; g(x) = T(a(x)) ∘ B, docs/arc-search.md
-	// "Elements that follow the input"); Gates.Extent must then hold the frames.
-	Anchored bool
+	// Lattice is what the actions act on (ParamLattice): the canvas, each example's grid, or a box read off
+	// each input (Gates.Extent holds the grids' extents or the frames).
+	Lattice Lattice
 	// FrameCandidates, for an Anchored expert, is the number K of candidate frames per input that a softmax
 	// gate chooses among (Gates.Frame; ParamFrameCandidates): the mask is the gates' mixture of the K
 	// anchored masks. 0: one frame per input, given.
@@ -106,13 +102,13 @@ func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
 	return e.GatesFor(scope, x, cond, nil)
 }
 
-// GatesFor is Gates with the grid extents or frames of a GridLattice expert (Gates.Extent; nil for a canvas
+// GatesFor is Gates with the grid extents or frames of a size-relative expert (Gates.Extent; nil for a canvas
 // expert). With candidate frames (FrameCandidates) a candidate that reads no box on an example's input
 // (H = 0) is never chosen there: its logit is pushed down before the softmax.
 func (e Expert) GatesFor(scope *model.Scope, x, cond, extent *Node) *Gates {
 	hard := model.GetGraphParamOr(scope, x.Graph(), HardGatesGraphParam, false)
 	logits := e.GateLogits(scope, x, cond)
-	if e.Anchored && e.FrameCandidates > 0 && extent != nil {
+	if e.Lattice == Anchored && e.FrameCandidates > 0 && extent != nil {
 		logits = e.withoutEmptyFrames(logits, extent)
 	}
 	var gates *Gates
@@ -184,7 +180,7 @@ func (m *LatticeMask) Batch() int {
 type MaskTerm struct {
 	Weight, Row, Col *Node
 	Rotate           bool
-	// Flip is the reversal J of the 90° rotation, [batch, rows, rows] per example (a GridLattice
+	// Flip is the reversal J of the 90° rotation, [batch, rows, rows] per example (a size-relative
 	// expert rotates each grid: J reverses its first W cells, W its number of columns); nil: the canvas'.
 	Flip *Node
 }
@@ -373,7 +369,7 @@ func constMatrix(g *Graph, dtype dtypes.DType, m *lattice.Matrix) *Node {
 
 // GridExtents returns [batch, 2] int32: the number of rows and of columns of the grid in each canvas of
 // tokens [batch, rows*cols] (row-major, grid at the top-left, pad elsewhere), that is the rows and columns
-// holding a non-pad token, at least 1. It is the Gates.Extent of a GridLattice expert.
+// holding a non-pad token, at least 1. It is the Gates.Extent of a size-relative expert.
 func GridExtents(tokens *Node, rows, cols int, pad int) *Node {
 	batch := tokens.Shape().Dimensions[0]
 	nonPad := ConvertDType(NotEqual(tokens, Scalar(tokens.Graph(), tokens.DType(), pad)), dtypes.Int32)
@@ -393,7 +389,7 @@ func perExampleKernel(g *Graph, dtype dtypes.DType, ext *Node, l int, build func
 	return Einsum("be,eij->bij", OneHot(idx, l, dtype), Concatenate(table, 0))
 }
 
-// gridKernels are the per-example kernels of a GridLattice expert along one axis, [batch, l, l] each:
+// gridKernels are the per-example kernels of a size-relative expert along one axis, [batch, l, l] each:
 // the reversal of the grid's first ext cells and the circular shifts by 2^k of them. They are built once
 // per extent and shared by every per-axis mask and rotation term that uses it.
 type gridKernels struct {
@@ -417,7 +413,7 @@ func (e Expert) newGridKernels(g *Graph, dtype dtypes.DType, ext *Node, l int) *
 // axisMask returns the per-axis mask A_a = T_a F_a S_a G ([batch, l, l]) for axis a (0 rows, 1 cols);
 // with smooth > 0 (the diffusion time) the translation and reflection parts are smoothed and G is left
 // out (the rotations are then mixed over C4 as a whole by mask). grid holds the kernels of the grid's
-// extent along this axis for a GridLattice expert (then A_a = S_a T_a F_a G, with F, G and T acting on
+// extent along this axis for a size-relative expert (then A_a = S_a T_a F_a G, with F, G and T acting on
 // the grid's first cells), nil for the canvas.
 func (e Expert) axisMask(
 	g *Graph, dtype dtypes.DType, gates *Gates, batch, axis int, smooth float64, grid *gridKernels,
@@ -542,7 +538,7 @@ func (e Expert) scaleAxis(g *Graph, dtype dtypes.DType, gates *Gates, batch, axi
 	if gates.Scale != nil {
 		probs := Reshape(Slice(gates.Scale, AxisRange(), AxisElem(axis), AxisRange()), batch, e.MaxScale)
 		var fromFrame *Node // [batch, 1, 1]: 1 where the example's frame sets the scaling (SR > 0)
-		if e.Anchored && gates.Extent != nil {
+		if e.Lattice == Anchored && gates.Extent != nil {
 			// An up-scaling read off the input (the frame's SR, SC): a one-hot over the factors instead of
 			// the gates', and no down-scaling.
 			factor := Reshape(Slice(gates.Extent, AxisRange(), AxisElem(6+axis)), batch)
@@ -583,7 +579,7 @@ func (e Expert) SmoothedMask(gates *Gates) *LatticeMask {
 }
 
 func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
-	if e.Anchored && e.FrameCandidates > 0 {
+	if e.Lattice == Anchored && e.FrameCandidates > 0 {
 		return e.frameMixture(gates, smooth)
 	}
 	var any *Node
@@ -597,15 +593,15 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 		exceptions.Panicf("Expert.Mask: all experts are disabled")
 	}
 	g, dtype, batch := any.Graph(), any.DType(), any.Shape().Dimensions[0]
-	// The grid's extents along rows and columns (GridLattice); after a 90° rotation they swap.
+	// The grid's extents along rows and columns (Lattice.SizeRelative); after a 90° rotation they swap.
 	var gridRows, gridCols *gridKernels
-	if e.GridLattice {
+	if e.Lattice.SizeRelative() {
 		if gates.Extent == nil {
-			exceptions.Panicf("Expert.Mask: a GridLattice expert needs Gates.Extent " +
+			exceptions.Panicf("Expert.Mask: a size-relative expert needs Gates.Extent " +
 				"(experts.GridExtents of the input tokens; layers.LatFormerBuilder.WithExtents)")
 		}
 		extRows, extCols := 0, 1
-		if e.Anchored {
+		if e.Lattice == Anchored {
 			if gates.Extent.Rank() != 2 || gates.Extent.Shape().Dimensions[1] != FrameLen {
 				exceptions.Panicf("Expert.Mask: an Anchored expert needs Gates.Extent [batch, %d] "+
 					"(the frames R0, C0, H, W, DR, DC, SR, SC), got %s", FrameLen, gates.Extent.Shape())
@@ -629,8 +625,8 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 	// The terms with a 90° rotation: the per-axis masks act on the rotated grid (extents swapped), and R
 	// reverses the grid's columns.
 	rowR, colR := row, col
-	var flipCols, flipRows *Node // per-example reversals of the grid's columns and rows (GridLattice)
-	if e.GridLattice {           // square canvas here, so the kernels of either extent fit either axis
+	var flipCols, flipRows *Node  // per-example reversals of the grid's columns and rows (Lattice.SizeRelative)
+	if e.Lattice.SizeRelative() { // square canvas here, so the kernels of either extent fit either axis
 		rowR = e.axisMask(g, dtype, gates, batch, 0, smooth, gridCols)
 		colR = e.axisMask(g, dtype, gates, batch, 1, smooth, gridRows)
 		flipCols, flipRows = gridCols.flip, gridRows.flip

@@ -457,7 +457,7 @@ func TestLatticeMaskSliceBatch(t *testing.T) {
 	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(41, 42))
 	e := DefaultExpert(4, 4)
-	e.GridLattice = true
+	e.Lattice = Grid
 	logits := testutil.NormalTensor(rng, 4, e.NumGates())
 	extents := tensors.FromValue([][]int32{{3, 4}, {4, 4}, {2, 2}, {4, 1}})
 	for _, smooth := range []bool{false, true} {

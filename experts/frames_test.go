@@ -16,7 +16,7 @@ import (
 // frame given.
 func frameExperts(l, k int) (withCandidates, single Expert) {
 	single = DefaultExpert(l, l)
-	single.GridLattice, single.Anchored = true, true
+	single.Lattice = Anchored
 	withCandidates = single
 	withCandidates.FrameCandidates = k
 	return withCandidates, single

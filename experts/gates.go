@@ -29,7 +29,7 @@ type Gates struct {
 	Scale      *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
 	Transpose  *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
 	// Extent is [batch, 2] int32, the rows and columns of each example's input grid (GridExtents); used
-	// only by a GridLattice expert, which requires it. It is an input, not a gate. For an Anchored expert
+	// only by a size-relative expert, which requires it. It is an input, not a gate. For an Anchored expert
 	// it is [batch, FrameLen] int32, each example's frame (R0, C0, H, W, DR, DC, SR, SC: search.Frame): the
 	// H x W box at (R0, C0) is the grid the expert acts on, moved to the top-left first, its result is
 	// shifted by (DR, DC) with zero fill, and where SR > 0 the example's up-scaling factors are SR x SC
@@ -182,7 +182,7 @@ var gateTable = []gateSegment{
 	{
 		// Which candidate frame the element acts on: a softmax over the candidates, all equal at the start.
 		name: "frame", family: 'b', field: func(g *Gates) **Node { return &g.Frame },
-		enabled: func(e Expert) bool { return e.Anchored && e.FrameCandidates > 0 },
+		enabled: func(e Expert) bool { return e.Lattice == Anchored && e.FrameCandidates > 0 },
 		dims:    func(e Expert) []int { return []int{e.FrameCandidates} },
 		softmax: true,
 		bias:    func(Expert, []int) float32 { return 0 },
@@ -394,7 +394,7 @@ func (e Expert) Action(v GateValues) lattice.Action { return e.ActionOf(e.Elemen
 
 // ActionOf returns el as a lattice.Action on the rows x cols lattice: Compose(translation, reflections,
 // scaling, rotation by 0, 90, 180 or 270°), that is, the rotation is applied first. The translation is a
-// lattice.Translation on its circular axes and a lattice.Shift on its zero-fill axes (ZeroFill). For a GridLattice
+// lattice.Translation on its circular axes and a lattice.Shift on its zero-fill axes (ZeroFill). For a size-relative
 // expert the element acts on the input grid and the scaling comes last: Compose(scaling, translation,
 // reflections, rotation), with translations circular on the grid (the deltas are shown modulo the
 // canvas side). Parts of disabled experts are left out.
@@ -445,7 +445,7 @@ func (e Expert) ActionOf(el Element) lattice.Action {
 		}
 	}
 	parts := append(append(append(trans, refl...), scale...), rot...)
-	if e.GridLattice {
+	if e.Lattice.SizeRelative() {
 		parts = append(append(append(scale, trans...), refl...), rot...)
 	}
 	switch len(parts) {

@@ -13,7 +13,7 @@ import (
 )
 
 // gridRef applies, on the host, the group element of hard config c to an H x W grid the way a
-// GridLattice expert does (rotation first, then flips, circular translation on the grid, then
+// grid-lattice expert does (rotation first, then flips, circular translation on the grid, then
 // up-scaling), and places the result at the top-left of an l x l canvas filled with pad.
 func gridRef(c Element, grid [][]float64, l int, pad float64) []float64 {
 	g := grid
@@ -64,7 +64,7 @@ func gridRef(c Element, grid [][]float64, l int, pad float64) []float64 {
 	return out
 }
 
-// TestGridLatticeHardGates checks the GridLattice expert (ParamLattice "grid"): with hard gates and grids of
+// TestGridLatticeHardGates checks the grid-lattice expert (ParamLattice "grid"): with hard gates and grids of
 // several sizes (square and not) on a 7x7 canvas, the mask applied to the canvas gives exactly the
 // rotated, flipped, circularly translated and up-scaled grid at the top-left, pad elsewhere, for every
 // translation, every combination of flips, rotations and up-scalings, and random combinations.
@@ -73,7 +73,7 @@ func TestGridLatticeHardGates(t *testing.T) {
 	const l = 7
 	const pad = 10.0
 	e := DefaultExpert(l, l)
-	e.GridLattice = true
+	e.Lattice = Grid
 	rng := rand.New(rand.NewPCG(3, 4))
 	var configs []Element
 	for _, c := range allConfigs(rng, e, 200) {

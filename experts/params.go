@@ -39,7 +39,7 @@ const (
 	// ParamZeroFill adds a zero-fill choice to the translation expert: per axis a gate γ makes the shifts
 	// fill with zeros (lattice.Shift) instead of wrapping around the canvas, and a gate δ makes them go
 	// backwards. A zero-fill shift is not a group element (lattice.Shift says what that means for the
-	// masks and the attention). The zero-fill shifts act on the canvas, also for a GridLattice expert.
+	// masks and the attention). The zero-fill shifts act on the canvas, also for a size-relative expert.
 	// Overlays of two halves of a grid need them on a per-task canvas [true].
 	ParamZeroFill = "expert_zero_fill"
 	// ParamLattice is the lattice the actions act on. LatticeCanvas: the whole canvas. LatticeGrid:
@@ -48,7 +48,7 @@ const (
 	// S_a T_a F_a G): a mirror of an H x W grid is then the same group element whatever H and W are, where on
 	// the canvas it is a flip followed by a translation that depends on the grid's size; outputs larger than
 	// the input (tilings) need the canvas. LatticeAnchored: the grid is a box read off each input (a frame:
-	// the box cropped, and the shift that places the result; Expert.Anchored), so that the element follows
+	// the box cropped, and the shift that places the result; Expert.Lattice Anchored), so that the element follows
 	// the input, g(x) = T(a(x)) ∘ B; the frames are an input of the model (latformer.Example.Frame), and the
 	// lattice search chooses the rule that reads them per task [canvas].
 	ParamLattice = "expert_lattice"
@@ -250,7 +250,10 @@ func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 	if err != nil {
 		panic(fmt.Sprintf("experts.ExpertFromScope: %s: %v", ParamExperts, err)) // hparams checked it
 	}
-	lattice := Param[string](scope, ParamLattice)
+	lattice, err := ParseLattice(Param[string](scope, ParamLattice))
+	if err != nil {
+		panic(fmt.Sprintf("experts.ExpertFromScope: %v", err)) // hparams checked it
+	}
 	e := Expert{
 		Rows: rows, Cols: cols,
 		Translation:         on["translation"],
@@ -261,15 +264,14 @@ func ExpertFromScope(scope *model.Scope, rows, cols int) Expert {
 		MaxScale:            Param[int](scope, ParamMaxScale),
 		GateHidden:          Param[int](scope, ParamGateHidden),
 		SmoothingTime:       SmoothingTime,
-		GridLattice:         lattice == LatticeGrid || lattice == LatticeAnchored,
-		Anchored:            lattice == LatticeAnchored,
+		Lattice:             lattice,
 		FlipGateInit:        FlipGateInit,
 		TranslationGateInit: Param[float64](scope, ParamTranslationGateInit),
 		ZeroFill:            Param[bool](scope, ParamZeroFill),
 		ZeroFillGateInit:    ZeroFillGateInit,
 		ShiftSoftmax:        Param[string](scope, ParamTranslationGates) == TranslationGatesSoftmax,
 	}
-	if e.Anchored {
+	if e.Lattice == Anchored {
 		e.FrameCandidates = Param[int](scope, ParamFrameCandidates)
 	}
 	if rows != cols {

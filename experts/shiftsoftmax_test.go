@@ -72,13 +72,13 @@ func TestShiftSoftmaxHardGates(t *testing.T) {
 	}
 }
 
-// TestShiftSoftmaxGrid: a GridLattice expert with ShiftSoftmax shifts each grid circularly by every shift
+// TestShiftSoftmaxGrid: a size-relative expert with ShiftSoftmax shifts each grid circularly by every shift
 // -(m-1)..m-1 (with flips and rotations at random), exactly as gridRef does on the host.
 func TestShiftSoftmaxGrid(t *testing.T) {
 	backend := testutil.Backend(t)
 	const l, pad = 6, 10.0
 	e := DefaultExpert(l, l)
-	e.GridLattice, e.ShiftSoftmax, e.ZeroFill, e.Scaling = true, true, false, false
+	e.Lattice, e.ShiftSoftmax, e.ZeroFill, e.Scaling = Grid, true, false, false
 	rng := rand.New(rand.NewPCG(5, 6))
 	checked := 0
 	for _, ext := range [][2]int{{3, 5}, {6, 6}, {2, 4}} {

@@ -98,8 +98,7 @@ func (l *Learner) newFitRun(examples []Example, starts *Starts, progress func(Pr
 	if starts != nil {
 		if starts.Expert != expert {
 			return nil, fmt.Errorf("the starts are elements of another expert "+
-				"(grid lattice %v, anchored %v) than the learner's (%v, %v)",
-				starts.Expert.GridLattice, starts.Expert.Anchored, expert.GridLattice, expert.Anchored)
+				"(lattice %v) than the learner's (%v)", starts.Expert.Lattice, expert.Lattice)
 		}
 		run.starts, run.hasStarts = starts.Elements[:min(len(starts.Elements), run.restarts)], true
 	}

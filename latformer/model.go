@@ -57,7 +57,7 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 	expert := experts.ExpertFromScope(scope, m.Rows, m.Cols)
 	out := &Outputs{Expert: expert}
 	var smoothX, extent *Node
-	if expert.Anchored {
+	if expert.Lattice == experts.Anchored {
 		// Every layer acts on the frames read off each input (experts.ParamLattice "anchored", Example.Frame).
 		frames := model.GetGraphParamOr[*Node](scope, tokens.Graph(), FramesGraphParam, nil)
 		if frames == nil {
@@ -66,7 +66,7 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 				FramesGraphParam)
 		}
 		extent = frames
-	} else if expert.GridLattice {
+	} else if expert.Lattice.SizeRelative() {
 		// Every layer acts on the input grid's lattice (experts.ParamLattice "grid").
 		extent = experts.GridExtents(tokens, m.Rows, m.Cols, datasets.PadToken)
 	}

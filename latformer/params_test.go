@@ -48,7 +48,7 @@ func TestFormerKeys(t *testing.T) {
 	}
 	// The experts the old switches built are the new keys' (ExpertFromScope).
 	old, now := expertOf(t, "expert_rotation=false;expert_anchored=true"), expertOf(t, "experts=translation,reflection,scaling;expert_lattice=anchored")
-	if old != now || old.Rotation || !old.Anchored || !old.GridLattice || !old.Scaling {
+	if old != now || old.Rotation || old.Lattice != experts.Anchored || !old.Scaling {
 		t.Errorf("the old switches build %+v, the new keys %+v", old, now)
 	}
 	for _, removed := range []string{"expert_gate_anneal=10", "expert_gate_noise=1", "augment_task_colors=true", "expert_hard_gates=true", "train_restarts_stop_at_fit=false"} {

@@ -215,7 +215,9 @@ func TestMaskOnlyMatchesDenseExpertMask(t *testing.T) {
 	const batch, heads, dv, l = 3, 2, 4, 5
 	for _, grid := range []bool{false, true} {
 		e := experts.DefaultExpert(l, l)
-		e.GridLattice = grid
+		if grid {
+			e.Lattice = experts.Grid
+		}
 		logits := make([][]float32, batch)
 		for b := range logits {
 			logits[b] = make([]float32, e.NumGates())

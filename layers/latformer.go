@@ -140,7 +140,7 @@ func (b *LatFormerBuilder) WithSmoothing(smoothing bool) *LatFormerBuilder {
 }
 
 // WithExtents sets the rows and columns of each example's input grid, [batch, 2] int32
-// (experts.GridExtents of the tokens). A GridLattice expert (experts.ParamLattice "grid") needs them; other
+// (experts.GridExtents of the tokens). A size-relative expert (experts.ParamLattice "grid") needs them; other
 // experts ignore them.
 func (b *LatFormerBuilder) WithExtents(extent *Node) *LatFormerBuilder {
 	b.extent = extent

@@ -169,7 +169,9 @@ func TestMaskedAttentionCoreFactoredMatchesDense(t *testing.T) {
 		grid, hard        bool
 	}{{4, 4, 1, false, false}, {4, 4, 2, false, true}, {4, 4, 1, true, false}, {3, 5, 2, false, false}, {5, 5, 1, true, true}} {
 		e := experts.DefaultExpert(c.rows, c.cols)
-		e.GridLattice = c.grid
+		if c.grid {
+			e.Lattice = experts.Grid
+		}
 		n := c.rows * c.cols
 		logits := testutil.NormalTensor(rng, batch, e.NumGates())
 		q, k, v := testutil.NormalTensor(rng, batch, c.heads, n, dh), testutil.NormalTensor(rng, batch, c.heads, n, dh), testutil.NormalTensor(rng, batch, c.heads, n, dh)
