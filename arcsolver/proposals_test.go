@@ -411,7 +411,11 @@ func checkMaskMatchesGather(t *testing.T, backend compute.Backend, used experts.
 	}
 	outs := graph.MustExecOnceN(backend, func(l, ext, x *graph.Node) []*graph.Node {
 		gates := used.GatesFromLogits(l, true)
-		gates.Extent = ext
+		if used.Lattice == experts.Anchored {
+			gates.Frames = ext
+		} else {
+			gates.Extent = ext
+		}
 		moved := graph.Einsum("bij,bj->bi", used.Mask(gates).Dense(), x)
 		return append([]*graph.Node{moved}, gates.GateTensors()...)
 	}, logits, extents, inputs)

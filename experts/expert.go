@@ -50,7 +50,7 @@ type Expert struct {
 	// instead of L binary layers (ParamTranslationGates).
 	ShiftSoftmax bool
 	// Lattice is what the actions act on (ParamLattice): the canvas, each example's grid, or a box read off
-	// each input (Gates.Extent holds the grids' extents or the frames).
+	// each input (Gates.Extent holds the grids' extents, Gates.Frames the frames).
 	Lattice Lattice
 	// FrameCandidates, for an Anchored expert, is the number K of candidate frames per input that a softmax
 	// gate chooses among (Gates.Frame; ParamFrameCandidates): the mask is the gates' mixture of the K
@@ -102,9 +102,10 @@ func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
 	return e.GatesFor(scope, x, cond, nil)
 }
 
-// GatesFor is Gates with the grid extents or frames of a size-relative expert (Gates.Extent; nil for a canvas
-// expert). With candidate frames (FrameCandidates) a candidate that reads no box on an example's input
-// (H = 0) is never chosen there: its logit is pushed down before the softmax.
+// GatesFor is Gates with the input a size-relative expert reads besides x: a Grid expert's grid extents
+// (Gates.Extent), an Anchored expert's frames (Gates.Frames); nil for a Canvas expert. With candidate frames
+// (FrameCandidates) a candidate that reads no box on an example's input (H = 0) is never chosen there: its
+// logit is pushed down before the softmax.
 func (e Expert) GatesFor(scope *model.Scope, x, cond, extent *Node) *Gates {
 	hard := model.GetGraphParamOr(scope, x.Graph(), HardGatesGraphParam, false)
 	logits := e.GateLogits(scope, x, cond)
@@ -124,7 +125,11 @@ func (e Expert) GatesFor(scope *model.Scope, x, cond, extent *Node) *Gates {
 		}
 		gates = soft
 	}
-	gates.Extent = extent
+	if e.Lattice == Anchored {
+		gates.Frames = extent
+	} else {
+		gates.Extent = extent
+	}
 	return gates
 }
 
@@ -133,7 +138,7 @@ func (e Expert) GatesFor(scope *model.Scope, x, cond, extent *Node) *Gates {
 func (e Expert) withoutEmptyFrames(logits, extent *Node) *Node {
 	k := e.FrameCandidates
 	if extent.Rank() != 3 || extent.Shape().Dimensions[1] != k || extent.Shape().Dimensions[2] != FrameLen {
-		exceptions.Panicf("Expert: %d candidate frames need Gates.Extent [batch, %d, %d], got %s", k, k, FrameLen,
+		exceptions.Panicf("Expert: %d candidate frames need Gates.Frames [batch, %d, %d], got %s", k, k, FrameLen,
 			extent.Shape())
 	}
 	empty := OneMinus(framesSet(extent, logits.DType()))
@@ -369,7 +374,7 @@ func constMatrix(g *Graph, dtype dtypes.DType, m *lattice.Matrix) *Node {
 
 // GridExtents returns [batch, 2] int32: the number of rows and of columns of the grid in each canvas of
 // tokens [batch, rows*cols] (row-major, grid at the top-left, pad elsewhere), that is the rows and columns
-// holding a non-pad token, at least 1. It is the Gates.Extent of a size-relative expert.
+// holding a non-pad token, at least 1. It is the Gates.Extent of a Grid expert.
 func GridExtents(tokens *Node, rows, cols int, pad int) *Node {
 	batch := tokens.Shape().Dimensions[0]
 	nonPad := ConvertDType(NotEqual(tokens, Scalar(tokens.Graph(), tokens.DType(), pad)), dtypes.Int32)
@@ -538,10 +543,10 @@ func (e Expert) scaleAxis(g *Graph, dtype dtypes.DType, gates *Gates, batch, axi
 	if gates.Scale != nil {
 		probs := Reshape(Slice(gates.Scale, AxisRange(), AxisElem(axis), AxisRange()), batch, e.MaxScale)
 		var fromFrame *Node // [batch, 1, 1]: 1 where the example's frame sets the scaling (SR > 0)
-		if e.Lattice == Anchored && gates.Extent != nil {
+		if e.Lattice == Anchored && gates.Frames != nil {
 			// An up-scaling read off the input (the frame's SR, SC): a one-hot over the factors instead of
 			// the gates', and no down-scaling.
-			factor := Reshape(Slice(gates.Extent, AxisRange(), AxisElem(6+axis)), batch)
+			factor := Reshape(Slice(gates.Frames, AxisRange(), AxisElem(6+axis)), batch)
 			set := ConvertDType(GreaterThan(factor, ScalarZero(g, factor.DType())), dtype)
 			onehot := OneHot(MinScalar(MaxScalar(AddScalar(factor, -1), 0), e.MaxScale-1), e.MaxScale, dtype)
 			probs = Add(Mul(Reshape(set, batch, 1), onehot), Mul(Reshape(OneMinus(set), batch, 1), probs))
@@ -596,21 +601,21 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 	// The grid's extents along rows and columns (Lattice.SizeRelative); after a 90° rotation they swap.
 	var gridRows, gridCols *gridKernels
 	if e.Lattice.SizeRelative() {
-		if gates.Extent == nil {
-			exceptions.Panicf("Expert.Mask: a size-relative expert needs Gates.Extent " +
+		extent, extRows, extCols := gates.Extent, 0, 1
+		switch {
+		case e.Lattice == Grid && extent == nil:
+			exceptions.Panicf("Expert.Mask: a Grid expert needs Gates.Extent " +
 				"(experts.GridExtents of the input tokens; layers.LatFormerBuilder.WithExtents)")
-		}
-		extRows, extCols := 0, 1
-		if e.Lattice == Anchored {
-			if gates.Extent.Rank() != 2 || gates.Extent.Shape().Dimensions[1] != FrameLen {
-				exceptions.Panicf("Expert.Mask: an Anchored expert needs Gates.Extent [batch, %d] "+
-					"(the frames R0, C0, H, W, DR, DC, SR, SC), got %s", FrameLen, gates.Extent.Shape())
+		case e.Lattice == Anchored:
+			extent, extRows, extCols = gates.Frames, 2, 3 // the box's H and W
+			if extent == nil || extent.Rank() != 2 || extent.Shape().Dimensions[1] != FrameLen {
+				exceptions.Panicf("Expert.Mask: an Anchored expert needs Gates.Frames [batch, %d] "+
+					"(the frames R0, C0, H, W, DR, DC, SR, SC), got %v", FrameLen, shapeOf(extent))
 			}
-			extRows, extCols = 2, 3
-			defer func() { lm = e.anchor(lm, gates.Extent) }()
+			defer func() { lm = e.anchor(lm, gates.Frames) }()
 		}
-		gridRows = e.newGridKernels(g, dtype, Reshape(Slice(gates.Extent, AxisRange(), AxisElem(extRows)), batch), e.Rows)
-		gridCols = e.newGridKernels(g, dtype, Reshape(Slice(gates.Extent, AxisRange(), AxisElem(extCols)), batch), e.Cols)
+		gridRows = e.newGridKernels(g, dtype, Reshape(Slice(extent, AxisRange(), AxisElem(extRows)), batch), e.Rows)
+		gridCols = e.newGridKernels(g, dtype, Reshape(Slice(extent, AxisRange(), AxisElem(extCols)), batch), e.Cols)
 	}
 	row := e.axisMask(g, dtype, gates, batch, 0, smooth, gridRows)
 	col := e.axisMask(g, dtype, gates, batch, 1, smooth, gridCols)
@@ -674,7 +679,7 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 }
 
 // anchor makes the grid-lattice mask lm anchor-relative with each example's frame (frames [batch, FrameLen]
-// int32: R0, C0, H, W, DR, DC, SR, SC; Gates.Extent of an Anchored expert; the scaling SR x SC is applied by
+// int32: R0, C0, H, W, DR, DC, SR, SC; Gates.Frames of an Anchored expert; the scaling SR x SC is applied by
 // scaleAxis): M' = (D_r ⊗ D_c) M (P_r ⊗ P_c), where
 // P crops the box (P_r[a', a] = 1 iff a = a' + R0 and a' < H: the box's row a' is the cropped grid's row a')
 // and D places the result (D_r[i, i'] = 1 iff i = i' + DR, zero fill). In the factors of a term this is
@@ -717,15 +722,15 @@ func (e Expert) anchor(lm *LatticeMask, frames *Node) *LatticeMask {
 }
 
 // frameMixture is the mask of an expert with candidate frames: Σ_k p_k M_k, M_k the anchored mask on each
-// example's candidate k (Gates.Extent [batch, K, FrameLen]) and p the frame gates with the empty candidates'
+// example's candidate k (Gates.Frames [batch, K, FrameLen]) and p the frame gates with the empty candidates'
 // weight removed and the rest renormalized. The K masks are one anchored mask on a batch of batch·K (every
 // example's gates repeated per candidate), kept as a Mixture of K rows per example.
 func (e Expert) frameMixture(gates *Gates, smooth float64) *LatticeMask {
 	k := e.FrameCandidates
-	frames := gates.Extent
+	frames := gates.Frames
 	if gates.Frame == nil || frames == nil || frames.Rank() != 3 || frames.Shape().Dimensions[1] != k ||
 		frames.Shape().Dimensions[2] != FrameLen {
-		exceptions.Panicf("Expert.Mask: %d candidate frames need Gates.Frame [batch, %d] and Gates.Extent "+
+		exceptions.Panicf("Expert.Mask: %d candidate frames need Gates.Frame [batch, %d] and Gates.Frames "+
 			"[batch, %d, %d]", k, k, k, FrameLen)
 	}
 	batch := frames.Shape().Dimensions[0]
@@ -737,7 +742,7 @@ func (e Expert) frameMixture(gates *Gates, smooth float64) *LatticeMask {
 	}
 	one := e
 	one.FrameCandidates = 0
-	rep := &Gates{Extent: Reshape(frames, batch*k, FrameLen)}
+	rep := &Gates{Frames: Reshape(frames, batch*k, FrameLen)}
 	for _, s := range gateTable {
 		if s.name == "frame" {
 			continue
@@ -767,4 +772,12 @@ func framesSet(frames *Node, dtype dtypes.DType) *Node {
 	dims := frames.Shape().Dimensions
 	h := Reshape(Slice(frames, AxisRange(), AxisRange(), AxisElem(2)), dims[0], dims[1])
 	return ConvertDType(GreaterThan(h, ScalarZero(h.Graph(), h.DType())), dtype)
+}
+
+// shapeOf is x's shape, or "nil" for none (for messages).
+func shapeOf(x *Node) any {
+	if x == nil {
+		return "nil"
+	}
+	return x.Shape()
 }

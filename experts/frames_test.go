@@ -53,9 +53,9 @@ func TestFrameCandidatesHard(t *testing.T) {
 	}
 	masks := MustExecOnceN(backend, func(lg, slg, fr, one *Node) []*Node {
 		gates := e.GatesFromLogits(lg, true)
-		gates.Extent = fr
+		gates.Frames = fr
 		sg := single.GatesFromLogits(slg, true)
-		sg.Extent = one
+		sg.Frames = one
 		return []*Node{e.Mask(gates).Dense(), single.Mask(sg).Dense()}
 	}, logits, singleLogits, frames, chosen)
 	got, want := tensors.MustCopyFlatData[float32](masks[0]), tensors.MustCopyFlatData[float32](masks[1])
@@ -103,7 +103,7 @@ func TestFrameCandidatesSoft(t *testing.T) {
 	}
 	out := MustExecOnceN(backend, func(lg, fr *Node) []*Node {
 		gates := e.GatesFromLogits(lg, false)
-		gates.Extent = fr
+		gates.Frames = fr
 		lm := e.Mask(gates)
 		mix := lm.Dense()
 		// The reference: the single-frame expert on each candidate, with the same gates, weighted by hand.
@@ -115,7 +115,7 @@ func TestFrameCandidatesSoft(t *testing.T) {
 		p := Mul(gates.Frame, Reshape(h, batch, k))
 		p = Div(p, ReduceAndKeep(p, ReduceSum, -1))
 		for c := range k {
-			sg.Extent = Reshape(Slice(fr, AxisRange(), AxisElem(c)), batch, FrameLen)
+			sg.Frames = Reshape(Slice(fr, AxisRange(), AxisElem(c)), batch, FrameLen)
 			term := Mul(single.Mask(&sg).Dense(), Reshape(Slice(p, AxisRange(), AxisElem(c)), batch, 1, 1))
 			if sum == nil {
 				sum = term

@@ -28,19 +28,21 @@ type Gates struct {
 	Rotation   *Node // [batch, 2]: ρ_1 (90° counter-clockwise), ρ_2 (180°).
 	Scale      *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
 	Transpose  *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
-	// Extent is [batch, 2] int32, the rows and columns of each example's input grid (GridExtents); used
-	// only by a size-relative expert, which requires it. It is an input, not a gate. For an Anchored expert
-	// it is [batch, FrameLen] int32, each example's frame (R0, C0, H, W, DR, DC, SR, SC: search.Frame): the
-	// H x W box at (R0, C0) is the grid the expert acts on, moved to the top-left first, its result is
-	// shifted by (DR, DC) with zero fill, and where SR > 0 the example's up-scaling factors are SR x SC
-	// instead of the scaling gates' (a scaling read off the input: a count).
+	// Extent is [batch, 2] int32, the rows and columns of each example's input grid (GridExtents), which
+	// a Grid expert requires. It is an input, not a gate.
 	Extent *Node
-	// Frame is [batch, K] with Expert.FrameCandidates = K: the probabilities of the candidate frames, Extent
-	// then [batch, K, FrameLen] (a candidate with H = 0 reads no box on the input and gets no weight).
+	// Frames is [batch, FrameLen] int32, each example's frame (R0, C0, H, W, DR, DC, SR, SC: search.Frame),
+	// which an Anchored expert requires: the H x W box at (R0, C0) is the grid the expert acts on, moved to
+	// the top-left first, its result is shifted by (DR, DC) with zero fill, and where SR > 0 the example's
+	// up-scaling factors are SR x SC instead of the scaling gates' (a scaling read off the input: a count).
+	// With Expert.FrameCandidates = K it is [batch, K, FrameLen]. It is an input, not a gate.
+	Frames *Node
+	// Frame is [batch, K] with Expert.FrameCandidates = K: the gates' probabilities of the candidate frames
+	// (a candidate with H = 0 reads no box on the input and gets no weight).
 	Frame *Node
 }
 
-// FrameLen is the length of an anchored expert's frame per example (Gates.Extent; search.Frame.Ints).
+// FrameLen is the length of an anchored expert's frame per example (Gates.Frames; search.Frame.Ints).
 const FrameLen = 8
 
 // Element is a group element in the expert's own parametrization: what a setting of hard gates selects.

@@ -14,7 +14,7 @@ const (
 	// shifts of the grid, scaling last); Gates.Extent holds the extents.
 	Grid
 	// Anchored: a box read off each input, cropped, acted on and placed by a shift read off the input too
-	// (g(x) = T(a(x)) ∘ B, docs/arc-search.md "Elements that follow the input"); Gates.Extent holds the frames.
+	// (g(x) = T(a(x)) ∘ B, docs/arc-search.md "Elements that follow the input"); Gates.Frames holds the frames.
 	Anchored
 )
 
