@@ -53,6 +53,9 @@ func TestRecipeSettings(t *testing.T) {
 		"evaluation":       "search_screen=true",
 		"paper-evaluation": "gate_init=paper;search_screen=true",
 	}
+	if n := len(Recipes()); n != len(want) {
+		t.Fatalf("%d recipes, want %d", n, len(want))
+	}
 	for _, r := range Recipes() {
 		text, ok := want[r.Name]
 		if !ok {

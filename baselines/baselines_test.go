@@ -61,6 +61,9 @@ func TestBaselinesTrain(t *testing.T) {
 	backend := testutil.Backend(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	train := examples(t, rng, lattice.Translation{Deltas: []int{1, 0}}, 6, 4, 3)
+	if n := len(Names()); n != 7 {
+		t.Fatalf("%d baselines, want the paper's 7 (Table 2)", n)
+	}
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			arch, _ := ByName(name)
@@ -161,6 +164,9 @@ func TestGatherTokens(t *testing.T) {
 		if i/side < 4 && i%side < 3 {
 			c.Cells[i] = int32(rng.IntN(datasets.NumColors))
 		}
+	}
+	if n := len(AugmentActions()); n != 11 {
+		t.Fatalf("%d augmentation actions, want 11", n)
 	}
 	for _, a := range AugmentActions() {
 		gather, ok := augmentGather(a, side, side)

@@ -88,6 +88,9 @@ func TestBases(t *testing.T) {
 	}
 	e := DefaultExpert(4, 4)
 	e.Scaling = false
+	if n := len(e.Bases()); n < 8 {
+		t.Fatalf("4x4: %d bases, want at least the 8 of the dihedral group", n)
+	}
 	for _, b := range e.Bases() {
 		if b.Flip == [2]bool{true, true} {
 			t.Errorf("4x4: the flip of both axes %+v is kept instead of the 180° rotation", b)
@@ -126,6 +129,9 @@ func TestElementRoundTrip(t *testing.T) {
 				els = append(els, el)
 				logits = append(logits, e.LogitsFor(el, 3))
 			}
+		}
+		if len(els) < 8*len(shifts) {
+			t.Fatalf("%d elements, want at least 8 bases x %d translations", len(els), len(shifts))
 		}
 		res, err := e.EvaluateLogits(backend, logits, true, false)
 		if err != nil {

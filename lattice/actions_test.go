@@ -239,6 +239,9 @@ func TestPermutationGathersApply(t *testing.T) {
 	} else {
 		t.Logf("Permutation(downscale(2), [5]) error: %v", err)
 	}
+	if count < 200 {
+		t.Errorf("%d permutations checked, want at least 200 (AllActions on %d lattices)", count, len(theorem1Lattices))
+	}
 	t.Logf("%d permutations checked", count)
 }
 

@@ -42,6 +42,11 @@ func TestTheorem1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// At least the translations, a reflection per axis and the identity; one check per action.
+		if want := minActions(dims); len(actions) < want || len(checks) != len(actions) {
+			t.Fatalf("dims %v: %d actions, %d checks; want at least %d actions, one check each", dims, len(actions),
+				len(checks), want)
+		}
 		worst := 0.0
 		for _, c := range checks {
 			worst = max(worst, c.MaxErr)
@@ -51,6 +56,16 @@ func TestTheorem1(t *testing.T) {
 		}
 		t.Logf("dims %v: %d actions, worst max abs error %.2e", dims, len(actions), worst)
 	}
+}
+
+// minActions is a floor on the number of actions lattice.AllActions lists on dims: the identity, every
+// single-axis translation and a reflection of each axis.
+func minActions(dims []int) int {
+	n := 1
+	for _, d := range dims {
+		n += d - 1 + 1
+	}
+	return n
 }
 
 // TestMaskedAttentionGradient checks the custom-gradient implementation against the decomposed

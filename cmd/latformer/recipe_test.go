@@ -127,6 +127,9 @@ func TestRecipesPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(text)
+	if n := len(synthetic.Recipes()); n < 6 {
+		t.Fatalf("%d recipes, want at least 6", n)
+	}
 	for _, r := range synthetic.Recipes() {
 		if !strings.Contains(page, "\n## `"+r.Name+"`\n") {
 			t.Errorf("docs/recipes.md: no section \"## `%s`\"", r.Name)

@@ -226,7 +226,11 @@ func TestTaskReproducesDefault(t *testing.T) {
 	for i := len(tasks) - 1; i >= 0; i -= 8 {
 		sub = append(sub, tasks[i])
 	}
-	for _, a := range All(sub, 1, Task) {
+	again := All(sub, 1, Task)
+	if len(sub) < 40 || len(again) != len(sub) {
+		t.Fatalf("%d annotations of %d tasks, want one per task and at least 40 tasks", len(again), len(sub))
+	}
+	for _, a := range again {
 		if !reflect.DeepEqual(a, def[a.TaskID]) {
 			t.Errorf("task %s: %+v on 1 worker, %+v committed", a.TaskID, a, def[a.TaskID])
 		}
@@ -281,7 +285,11 @@ func TestEvaluationPinned(t *testing.T) {
 	if len(anns) != 381 || !reflect.DeepEqual(counts, want) {
 		t.Errorf("%d evaluation annotations, counts %v; want 381, %v", len(anns), counts, want)
 	}
-	for _, a := range All(loadSplit(t, "evaluation", 381), 2, Task) {
+	computed := All(loadSplit(t, "evaluation", 381), 2, Task)
+	if len(computed) != 381 {
+		t.Fatalf("%d annotations computed, want 381", len(computed))
+	}
+	for _, a := range computed {
 		if !reflect.DeepEqual(a, anns[a.TaskID]) {
 			t.Errorf("task %s: committed %+v, computed %+v", a.TaskID, anns[a.TaskID], a)
 		}
