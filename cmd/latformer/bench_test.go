@@ -30,31 +30,6 @@ func TestBenchFlagErrors(t *testing.T) {
 	}
 }
 
-// TestTorchRows checks the parsing of --torch: labels, interpreters and extra arguments in order, and the
-// single "pytorch" row with --python when --torch is empty.
-func TestTorchRows(t *testing.T) {
-	o := benchOptions{pyExe: "/usr/bin/python3",
-		torches: " pytorch2=.venv-bench/bin/python ; pytorch2-compile=.venv-bench/bin/python --compile;pytorch1.13=/usr/bin/python3;"}
-	rows, err := o.torchRows()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []torchRow{{"pytorch2", ".venv-bench/bin/python", nil}, {"pytorch2-compile", ".venv-bench/bin/python", []string{"--compile"}},
-		{"pytorch1.13", "/usr/bin/python3", nil}}
-	if len(rows) != len(want) {
-		t.Fatalf("%d rows %+v, want %d", len(rows), rows, len(want))
-	}
-	for i := range want {
-		if rows[i].label != want[i].label || rows[i].python != want[i].python || !slices.Equal(rows[i].args, want[i].args) {
-			t.Errorf("row %d: %+v, want %+v", i, rows[i], want[i])
-		}
-	}
-	o.torches = ""
-	if rows, err := o.torchRows(); err != nil || len(rows) != 1 || rows[0].label != "pytorch" || rows[0].python != "/usr/bin/python3" {
-		t.Errorf("no --torch: %+v, %v; want one row pytorch with --python", rows, err)
-	}
-}
-
 // fakeReference is a reference script for /bin/sh speaking --serve's protocol: every step takes 1000 ms, and each
 // request (and "ready") is appended to the file $FAKE_REF_LOG, tagged with the script's first argument after
 // --canvas, so that the test sees which blocks ran in which order.

@@ -1,6 +1,6 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-package main
+package bench
 
 // The Go side of `latformer bench`: the host it reports, and the learner that times our training steps.
 
@@ -62,9 +62,9 @@ func buildSetting(key string) string {
 	return ""
 }
 
-// benchSettings are the hyperparameters of the reference configuration (d, d_ff, one color copy), before
+// ReferenceSettings are the hyperparameters of the reference configuration (d, d_ff, one color copy), before
 // --set.
-func benchSettings(dim, ffn int) hparams.Settings {
+func ReferenceSettings(dim, ffn int) hparams.Settings {
 	return hparams.Settings{{Key: latformer.ParamDim, Value: dim}, {Key: layers.ParamFFNDim, Value: ffn},
 		{Key: latformer.ParamAugment, Value: 1}}
 }
@@ -86,7 +86,7 @@ type goStepper struct {
 func newGoStepper(
 	cfg string, canvas, batch, dim, ffn, warm int, settings hparams.Settings, profile bool,
 ) (*goStepper, error) {
-	store, err := latformer.NewStore(benchSettings(dim, ffn).With(settings...))
+	store, err := latformer.NewStore(ReferenceSettings(dim, ffn).With(settings...))
 	if err != nil {
 		return nil, err
 	}
