@@ -183,7 +183,9 @@ func proposals(e experts.Expert, examples []latformer.Example, max int, roles bo
 // (experts.ParamLattice set as its Lattice says). Plain tables first on both lattices, then role
 // tables (canvas, then grid): an element whose plain table fits is never passed over for one that needs
 // color roles.
-func LatticeProposals(e experts.Expert, examples []latformer.Example, max int, grid bool) ([]Proposal, experts.Expert, error) {
+func LatticeProposals(
+	e experts.Expert, examples []latformer.Example, max int, grid bool,
+) ([]Proposal, experts.Expert, error) {
 	return latticeProposals(e, examples, max, grid, false)
 }
 
@@ -191,7 +193,9 @@ func LatticeProposals(e experts.Expert, examples []latformer.Example, max int, g
 // the grid has a plain table, the anchor-relative elements (ParamSearchLattices "anchored", as the Solver searches by
 // default): the proposals returned for an anchored expert (its Anchored set) carry their frame rule
 // (search.Proposal.Anchored), and WithFrames gives the examples' frames under them.
-func LatticeProposalsAnchored(e experts.Expert, examples []latformer.Example, max int) ([]Proposal, experts.Expert, error) {
+func LatticeProposalsAnchored(
+	e experts.Expert, examples []latformer.Example, max int,
+) ([]Proposal, experts.Expert, error) {
 	return latticeProposals(e, examples, max, true, true)
 }
 

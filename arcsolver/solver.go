@@ -274,7 +274,9 @@ func (s *Solver) tryFrames(start *Search, fit latformer.FitResult) bool {
 // latformer.FitResult.BetterThan, Fit's order of its restarts): it returns that learner (nil when it kept the canvas
 // fit) and puts its fit in sol.Fit, with the restarts and steps of both fits counted and the other fit's
 // SoftTop after the kept one's (the candidates named by their rules).
-func (s *Solver) fitFrames(sol *Solution, train []latformer.Example, progress func(latformer.Progress)) (*latformer.Learner, error) {
+func (s *Solver) fitFrames(
+	sol *Solution, train []latformer.Example, progress func(latformer.Progress),
+) (*latformer.Learner, error) {
 	rules := FrameCandidates(train, s.frames)
 	if _, ok := experts.FrameExperts(s.learning); len(rules) == 0 || !ok {
 		return nil, nil

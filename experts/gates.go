@@ -543,9 +543,9 @@ func ZeroFillFamily(families string) bool { return strings.ContainsAny(families,
 // translations (the letter z of FreeGates): every shift bit at sigmoid(0) = 0.5 (with ShiftSoftmax every
 // shift's logit at 0), so that all shifts of both directions are mixed evenly and the gradient tells which
 // to choose, and the zero-fill gate γ of each axis at sigmoid(2) (the direction δ at 0.5); the other gates
-// keep their initial biases (FreeGates holds them at the identity). Overlays of two halves of a grid are such shifts, by half the grid: from the
-// paper's initialization, where every gate starts near the identity, three or four gates would have to open
-// together. It is nil without the zero-fill translation gates.
+// keep their initial biases (FreeGates holds them at the identity). Overlays of two halves of a grid are
+// such shifts, by half the grid: from the paper's initialization, where every gate starts near the identity,
+// three or four gates would have to open together. It is nil without the zero-fill translation gates.
 func (e Expert) ZeroFillStart() []float32 {
 	if !e.Translation || !e.ZeroFill {
 		return nil

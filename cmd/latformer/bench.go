@@ -68,7 +68,8 @@ func runBench(args []string) error {
 		return err
 	}
 	var err error
-	if o.Settings, err = parseSettings(settingsText, latformer.Params(), bench.ReferenceSettings(o.Dim, o.FFN)); err != nil {
+	base := bench.ReferenceSettings(o.Dim, o.FFN)
+	if o.Settings, err = parseSettings(settingsText, latformer.Params(), base); err != nil {
 		return err
 	}
 	return bench.Run(o)
