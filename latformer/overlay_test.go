@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/internal/testutil"
 )
 
@@ -99,6 +100,56 @@ func TestOverlayNoSearchGateBeam(t *testing.T) {
 		}
 		if beam == 0 && hardFit {
 			t.Errorf("without the gate beam: hard fit after %d steps; the hard phase on each input's own reading was expected not to fit", fit.Steps)
+		}
+	}
+}
+
+// TestOverlayFitsWithHardGatesAtProposal checks the recipe of gate_init_train=hard on an AND and an XOR
+// of two halves with a constant output color: started at the task's element (the one the lattice search
+// finds: the zero-fill shift of the right half onto the left) with the gates held there,
+// the network fits every training pair with hard gates within the step budget (train_held_steps) and
+// predicts held-out pairs exactly; with the soft gates of the paper's training from the same element
+// (gate_init_train=soft) and the same budget it does not fit (checked on the AND).
+func TestOverlayFitsWithHardGatesAtProposal(t *testing.T) {
+	backend := testutil.Backend(t)
+	ops := map[string]func(a, b bool) bool{
+		"and": func(a, b bool) bool { return a && b },
+		"xor": func(a, b bool) bool { return a != b },
+	}
+	const base = "train_restarts=1;train_held_steps=150;train_steps=150"
+	for name, op := range ops {
+		rng := rand.New(rand.NewPCG(41, uint64(len(name))))
+		train := overlayExamples(t, rng, op, 3, 7, 5)
+		test := overlayExamples(t, rng, op, 3, 7, 20)
+		modes := []string{ProposalTrainHard, ProposalTrainSoft}
+		if name != "and" {
+			modes = modes[:1] // the soft comparison once is enough (it costs the whole budget)
+		}
+		for _, train_ := range modes {
+			l := newTestLearner(t, backend, base+";gate_init_train="+train_, 7)
+			expert := l.Expert()
+			el := experts.Element{Shift: [2]int{0, -4}, ZeroFill: [2]bool{false, true}}
+			fit, err := l.Fit(train, &Starts{Expert: expert, Elements: []experts.Element{el}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fit.Starts == 0 || fit.StartedAt != 0 {
+				t.Fatalf("%s: %d proposals, kept restart started at %d; want the start", name, fit.Starts, fit.StartedAt)
+			}
+			hardFit := fit.Fitted && fit.HardGates
+			exact := exactCount(t, l, test)
+			t.Logf("%s, gates %s: hard fit %v in %d steps, %d of %d held-out pairs exact", name, train_, hardFit, fit.Steps, exact, len(test))
+			switch train_ {
+			case ProposalTrainHard:
+				if !hardFit || fit.Steps >= 150 || exact != len(test) {
+					t.Errorf("%s, gates held at the proposal: hard fit %v in %d steps (budget 150), %d of %d held-out pairs exact; want a fit within the budget and all exact",
+						name, hardFit, fit.Steps, exact, len(test))
+				}
+			case ProposalTrainSoft:
+				if hardFit {
+					t.Errorf("%s, soft gates from the proposal: hard fit in %d steps; the soft mask was expected not to fit within 150", name, fit.Steps)
+				}
+			}
 		}
 	}
 }
