@@ -253,7 +253,8 @@ func (s *SavedSolution) Predict(test []latformer.Example) (Solution, error) {
 		return sol, err
 	}
 	if !s.meta.Network {
-		return sol, fmt.Errorf("saved solution %s: the solver trains a network for this task, and none was saved", s.dir)
+		return sol, fmt.Errorf("saved solution %s: the solver trains a network for this task, and none was saved",
+			s.dir)
 	}
 	start, cache, err := s.solver.startAt(&sol)
 	if err != nil {
@@ -300,7 +301,8 @@ func (s *SavedSolution) checkSearch(sol Solution) error {
 	if lattice != m.Lattice || proposals != m.Proposals || top != m.TopAction ||
 		!slices.Equal(table, m.TopTable) || anchor != m.TopAnchor {
 		return fmt.Errorf("saved solution %s: the lattice search on its training examples finds %d proposals "+
-			"(top %q %q, lattice %q), the saved solution %d (top %q %q, lattice %q): saved by another version of the search?",
+			"(top %q %q, lattice %q), the saved solution %d (top %q %q, lattice %q): "+
+			"saved by another version of the search?",
 			s.dir, proposals, anchor, top, lattice, m.Proposals, m.TopAnchor, m.TopAction, m.Lattice)
 	}
 	return nil

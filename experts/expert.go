@@ -22,13 +22,14 @@ import (
 //
 // Per axis a (rows, then cols) the experts build l_a x l_a masks
 //
-//	T_a = Π_k (α_{a,k} C^{2^k} + (1-α_{a,k}) I)              translation, C = lattice.TranslationMask1D(l_a, 1), k < L
+//	T_a = Π_k (α_{a,k} C^{2^k} + (1-α_{a,k}) I)              translation (k < L)
 //	    (or Σ_s π_{a,s} C^s, a softmax over the shifts, with ShiftSoftmax)
 //	F_a = φ_a J + (1-φ_a) I,  G = ρ_2 J + (1-ρ_2) I          reflection, and rotation by 180° = flip of both axes
 //	S_a = τ_a U_a^T + (1-τ_a) U_a,  U_a = Σ_h π_{a,h} M_S^(h)  scaling (softmax over h) and down-scaling gate τ
 //	A_a = T_a F_a S_a G                                       composition by the mask product (Appendix A)
 //
-// and the full mask is M = (A_rows ⊗ A_cols)(ρ_1 R + (1-ρ_1) I), with R the 90° rotation (Theorem 2:
+// with C = lattice.TranslationMask1D(l_a, 1), the one-step shift. The full mask is
+// M = (A_rows ⊗ A_cols)(ρ_1 R + (1-ρ_1) I), with R the 90° rotation (Theorem 2:
 // the Kronecker product of per-axis masks; composition by mask product, here done on the per-axis
 // l x l matrices so that no n x n product is ever formed). With hard gates M is exactly the binary mask
 // of the group element Expert.Action reads back: rotation first, then scaling, flips and translation.
@@ -78,7 +79,8 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 	}
 	hidden := activation.Relu(fastgraph.Dense(scope.In(GateHiddenScope), pooled, true, e.GateHidden))
 	out := scope.In(GateLogitsScope)
-	w := out.VariableWithShape(GateLogitsWeights, shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
+	w := out.VariableWithShape(GateLogitsWeights, shapes.Make(x.DType(), e.GateHidden, e.NumGates())).
+		NodeValue(x.Graph())
 	// The bias starts at the gates' initial logits (a constant initializer, so that re-initializing the
 	// variables, as the learner's restarts do, gives it back).
 	initialBias := tensors.FromValue(e.initialGateBias())
@@ -171,7 +173,8 @@ type LatticeMask struct {
 	Terms      []MaskTerm
 	// Mixture, when K > 0, is a sum over K candidates per example (Expert.FrameCandidates): every term's
 	// tensors hold K rows per example (row b·K+k is candidate k of example b), its Weight set, and the mask is
-	// M_b = Σ_k Σ_t w_t[b·K+k] (Row_t ⊗ Col_t)[b·K+k] R^{k_t}. Dense builds it by one product over the candidates.
+	// M_b = Σ_k Σ_t w_t[b·K+k] (Row_t ⊗ Col_t)[b·K+k] R^{k_t}. Dense builds it by one product over the
+	// candidates.
 	Mixture int
 }
 
@@ -348,7 +351,9 @@ func (m *LatticeMask) SliceBatch(lo, hi int) *LatticeMask {
 	}
 	out := &LatticeMask{Rows: m.Rows, Cols: m.Cols, Terms: make([]MaskTerm, len(m.Terms)), Mixture: m.Mixture}
 	for i, t := range m.Terms {
-		out.Terms[i] = MaskTerm{Weight: cut(t.Weight), Row: cut(t.Row), Col: cut(t.Col), Rotate: t.Rotate, Flip: cut(t.Flip)}
+		out.Terms[i] = MaskTerm{
+			Weight: cut(t.Weight), Row: cut(t.Row), Col: cut(t.Col), Rotate: t.Rotate, Flip: cut(t.Flip),
+		}
 	}
 	return out
 }
@@ -518,7 +523,8 @@ func (e Expert) shiftMixture(g *Graph, dtype dtypes.DType, gates *Gates, batch, 
 	}
 	var circular *Node
 	if grid == nil {
-		circular = Einsum("bs,sij->bij", probs, stack(func(s int) *lattice.Matrix { return lattice.TranslationMask1D(l, s) }))
+		shifts := stack(func(s int) *lattice.Matrix { return lattice.TranslationMask1D(l, s) })
+		circular = Einsum("bs,sij->bij", probs, shifts)
 	} else {
 		// Per extent n = 1..l the grid's shifts, [l, 2m-1, l, l], picked per example by its extent.
 		table := make([]*Node, l)

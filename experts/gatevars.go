@@ -58,7 +58,9 @@ func GateVariableOf(path string) (GateVariable, bool) {
 	if j <= 0 || scope[j+1:] != GateLogitsScope {
 		return GateVariable{}, false
 	}
-	parts := map[string]GatePart{GateLogitsWeights: GateWeights, GateLogitsBiases: GateBiases, FreeGatesVariable: GateFree}
+	parts := map[string]GatePart{
+		GateLogitsWeights: GateWeights, GateLogitsBiases: GateBiases, FreeGatesVariable: GateFree,
+	}
 	part, ok := parts[name]
 	if !ok {
 		return GateVariable{}, false

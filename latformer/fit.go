@@ -222,7 +222,8 @@ func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 		}
 	case experts.ZeroFillFamily(run.schedule[entry]):
 		if err := l.startZeroFill(); err != nil {
-			return restartOutcome{}, fmt.Errorf("restart %d (%s=%s): %w", r, ParamRestartExperts, run.schedule[entry], err)
+			return restartOutcome{}, fmt.Errorf("restart %d (%s=%s): %w",
+				r, ParamRestartExperts, run.schedule[entry], err)
 		}
 	}
 	run.restart = r

@@ -46,7 +46,8 @@ func (l *Learner) trainStep(
 ) []*Node {
 	g := in.tokens.Graph()
 	scope.Store().SetTraining(g, true)
-	out := l.modelOutputs(scope, in.tokens, in.targets, in.cond, in.frames) // teacher forcing for an autoregressive model
+	// Teacher forcing for an autoregressive model.
+	out := l.modelOutputs(scope, in.tokens, in.targets, in.cond, in.frames)
 	theLoss := crossEntropy(out.Logits, in.targets, in.rows)
 	if out.SmoothedLogits != nil {
 		// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.

@@ -150,7 +150,8 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 			return fmt.Errorf("example %d: input canvas is %dx%d, the learner's is %dx%d", i, ex.Input.Rows,
 				ex.Input.Cols, l.rows, l.cols)
 		}
-		if needOutput && (ex.Output.Rows != l.rows || ex.Output.Cols != l.cols || len(ex.Output.Cells) != l.rows*l.cols) {
+		if needOutput &&
+			(ex.Output.Rows != l.rows || ex.Output.Cols != l.cols || len(ex.Output.Cells) != l.rows*l.cols) {
 			return fmt.Errorf("example %d: output canvas is %dx%d, the learner's is %dx%d", i, ex.Output.Rows,
 				ex.Output.Cols, l.rows, l.cols)
 		}

@@ -70,7 +70,8 @@ func (l *Learner) startZeroFill() error {
 	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
 	bias := expert.ZeroFillStart()
 	if bias == nil {
-		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)", experts.ParamExperts, experts.ParamZeroFill)
+		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)",
+			experts.ParamExperts, experts.ParamZeroFill)
 	}
 	return l.setGateLogits(bias, false)
 }

@@ -60,7 +60,8 @@ func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Nod
 	var num, den *Node
 	for ti, t := range terms {
 		if len(t.Factors) != m {
-			exceptions.Panicf("KroneckerMaskAttention: term %d has %d factors for a %d-D lattice", ti, len(t.Factors), m)
+			exceptions.Panicf("KroneckerMaskAttention: term %d has %d factors for a %d-D lattice",
+				ti, len(t.Factors), m)
 		}
 		x := grid
 		if t.Perm != nil {

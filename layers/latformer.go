@@ -184,7 +184,8 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 		case AttentionMaskOnly:
 			return MultiMaskOnlyAttention(attnScope, x, lms, b.numHeads), gates, lm
 		}
-		exceptions.Panicf("LatFormer: attention %q unknown (want %q or %q)", b.attention, AttentionFull, AttentionMaskOnly)
+		exceptions.Panicf("LatFormer: attention %q unknown (want %q or %q)",
+			b.attention, AttentionFull, AttentionMaskOnly)
 		return nil, nil, nil
 	}
 	var attn []*Node

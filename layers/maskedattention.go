@@ -74,7 +74,8 @@ func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.Latti
 	batch, queryLen, keyLen := query.Shape().Dimensions[0], query.Shape().Dimensions[2], key.Shape().Dimensions[2]
 	for _, m := range masks {
 		if n := m.Rows * m.Cols; n != queryLen || n != keyLen {
-			exceptions.Panicf("MaskedAttentionCoreFactored: a %dx%d lattice mask needs queryLen = keyLen = %d, got %d and %d",
+			exceptions.Panicf(
+				"MaskedAttentionCoreFactored: a %dx%d lattice mask needs queryLen = keyLen = %d, got %d and %d",
 				m.Rows, m.Cols, n, queryLen, keyLen)
 		}
 		if len(m.Terms) == 0 {
@@ -238,7 +239,8 @@ func (c *attentionCore) forward(stopped []*Node) []*Node {
 			l, rT := stopped[idx], stopped[idx+1]
 			idx += 2
 			dense := DotGeneral(l, []int{4}, []int{0, 1, 2}, rT, []int{3}, []int{0, 1, 2}) // [b, i, j, c, e]
-			mask = broadcastMask(Reshape(dense, c.batch, 1, c.queryLen, c.keyLen), c.batch, c.heads, c.queryLen, c.keyLen)
+			mask = broadcastMask(Reshape(dense, c.batch, 1, c.queryLen, c.keyLen),
+				c.batch, c.heads, c.queryLen, c.keyLen)
 		}
 		outs[i] = c.maskedOutput(i, Reshape(mask, c.batch*c.heads, c.queryLen, c.keyLen))
 	}
@@ -397,7 +399,8 @@ type MaskedAttentionBuilder struct {
 // biases on and no mask (plain softmax attention). Variables live under scope.
 func MaskedAttention(scope *model.Scope, query, key, value *Node) *MaskedAttentionBuilder {
 	if query.Rank() != 3 || key.Rank() != 3 || value.Rank() != 3 {
-		exceptions.Panicf("MaskedAttention: query, key and value must have rank 3 [batch, seq, features], got %s, %s, %s",
+		exceptions.Panicf(
+			"MaskedAttention: query, key and value must have rank 3 [batch, seq, features], got %s, %s, %s",
 			query.Shape(), key.Shape(), value.Shape())
 	}
 	d := query.Shape().Dimensions[2]
@@ -448,8 +451,9 @@ func (b *MaskedAttentionBuilder) UseProjectionBias(use bool) *MaskedAttentionBui
 // Done builds the layer and returns its output, [batch, queryLen, outputDim].
 func (b *MaskedAttentionBuilder) Done() *Node {
 	project := func(name string, x *Node, dim int) *Node {
-		y := fastgraph.Dense(b.scope.In("%s", name), x, b.useProjectionBias, b.numHeads, dim) // [batch, seq, heads, dim]
-		return TransposeAllDims(y, 0, 2, 1, 3)                                                // [batch, heads, seq, dim]
+		// [batch, seq, heads, dim] to [batch, heads, seq, dim].
+		y := fastgraph.Dense(b.scope.In("%s", name), x, b.useProjectionBias, b.numHeads, dim)
+		return TransposeAllDims(y, 0, 2, 1, 3)
 	}
 	q := project("query", b.query, b.keyQueryDim)
 	k := project("key", b.key, b.keyQueryDim)
