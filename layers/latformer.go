@@ -22,16 +22,16 @@ const (
 	// ParamFFNDim is the hidden width of the feed-forward network; 0 means 4 x the model dimension (128
 	// for the paper's d = 32) [0].
 	ParamFFNDim = "latformer_ffn_dim"
-	// ParamAttention chooses how the layer attends [AttentionFull]: AttentionFull is the paper's masked
-	// attention, softmax(Q Kᵀ/√d) ⊙ M renormalized (Section 3.1); AttentionMaskOnly drops the query-key
-	// term and attends with the mask alone, (M / rowsum(M)) V, computed per lattice axis without the n x n
-	// mask (KroneckerMaskAttention). The two are equal when the softmax is uniform; mask-only has no query
-	// and key projections and cannot weigh cells by their content [full].
+	// ParamAttention chooses how the layer attends. AttentionFull is the paper's masked attention,
+	// softmax(Q Kᵀ/√d) ⊙ M renormalized (Section 3.1). AttentionMaskOnly drops the query-key term and
+	// attends with the mask alone, (M / rowsum(M)) V, computed per lattice axis without the n x n mask
+	// (KroneckerMaskAttention). The two agree when the softmax is uniform; mask-only has no query and key
+	// projections, so it cannot weigh cells by their content [full].
 	ParamAttention = "latformer_attention"
-	// ParamActions is the number of group actions a layer attends with [1]. With 2, the layer has a second
-	// mask expert and a second masked attention (own gates, projections and output) and adds both to the
-	// residual: the cells see g₁·x, g₂·x and x, y = f(g₁·x, g₂·x, x), as mirror tilings and symmetry
-	// completion need (the input and its mirror image side by side) [1].
+	// ParamActions is the number of group actions a layer attends with, 1 or 2. With 2 the layer has a
+	// second mask expert and a second masked attention (own gates, projections and output), both added to
+	// the residual, so that y = f(g₁·x, g₂·x, x). Mirror tilings and symmetry completion need it: they see
+	// the input and its mirror image side by side [1].
 	ParamActions = "latformer_actions"
 )
 
