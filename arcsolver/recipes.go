@@ -11,11 +11,10 @@ import (
 	"github.com/latformer/latformer/latformer"
 )
 
-// Recipe is a named way of solving a task: the hyperparameters (Settings) that say where the gates start
-// and which phases a restart trains through, and a paragraph (Doc) saying what it does step by step and
-// where it was chosen. Its Settings go first and a caller's own on top:
-// New(backend, RecipeNoSearch.Settings.With(mine...), opts). On the command line, --recipe NAME,
-// with --set on top. docs/recipes.md describes each.
+// Recipe is a named way of solving a task. Its Settings say where the gates start and which phases a
+// restart trains through. Doc says what it does step by step and where it was chosen. A caller's own
+// settings go on top: New(backend, RecipeNoSearch.Settings.With(mine...), opts). On the command line it
+// is --recipe NAME, with --set on top. docs/recipes.md describes each.
 type Recipe struct {
 	Name     string
 	Doc      string
@@ -127,8 +126,7 @@ var (
 	}
 )
 
-// Recipes returns the recipes of ARC: RecipeDefault, RecipePaper, RecipeNoSearch, RecipeEvaluation and
-// RecipePaperEvaluation. An experiment with recipes of its own adds them (synthetic.Recipes).
+// Recipes returns the recipes of ARC. An experiment with recipes of its own adds them.
 func Recipes() RecipeBook {
 	return RecipeBook{RecipeDefault, RecipePaper, RecipeNoSearch, RecipeEvaluation, RecipePaperEvaluation}
 }

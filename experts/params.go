@@ -237,11 +237,10 @@ func Params() hparams.Table { return maps.Clone(params) }
 // a new map on every call.
 func DefaultParams() map[string]any { return params.Defaults() }
 
-// Param returns the value of the expert hyperparameter key (one of the Param* constants) in scope, or
-// its default (DefaultParams) when scope does not set it; a value of another type than T (an int given
-// as a float64, say) is converted as model.GetParamOr converts it. T must be the type of the default:
-// string for ParamExperts and ParamLattice, bool for the switches, int for ParamTranslationLayers,
-// ParamMaxScale and ParamGateHidden, float64 for the rest.
+// Param returns the value of the expert hyperparameter key (a Param* constant) in scope, or its
+// default. T must be the default's type: string for ParamExperts, ParamLattice and
+// ParamTranslationGates, bool for the switches, int for the counts, float64 for the rest. A value of
+// another type, such as an int given as a float64, is converted as model.GetParamOr does.
 func Param[T any](scope *model.Scope, key string) T {
 	return model.GetParamOr(scope, key, defaultParams[key].(T))
 }

@@ -15,11 +15,10 @@ import (
 	"github.com/latformer/latformer/layers"
 )
 
-// Hyperparameters of the model and its training (model.Store keys; set them with --set "key=value;..."
-// or NewStore's settings). Their defaults and the values they accept are declared once, in the table
-// params below, which Params returns and DefaultParams reads; each doc comment ends with the default in
-// brackets (TestDocDefaults checks they agree). The expert and layer hyperparameters are in packages
-// experts (experts.Param*) and layers (layers.Param*).
+// Hyperparameters of the model and its training: model.Store keys, set with --set "key=value;..." or
+// NewStore's settings. The table params declares their defaults and allowed values. Each doc comment
+// ends with the default in brackets (TestDocDefaults). The expert and layer hyperparameters are in
+// packages experts and layers.
 const (
 	// ParamDim is the model dimension d [32].
 	ParamDim = "model_dim"
@@ -216,10 +215,10 @@ func must(t hparams.Table, err error) hparams.Table {
 	return t
 }
 
-// DefaultParams returns every hyperparameter of the model, its layers (layers.DefaultParams), experts
-// (experts.DefaultParams) and training with its default value, used to fill a model.Store before applying
-// settings. The optimizer is GoMLX's, chosen by optimizer.ParamOptimizer ("adam") and configured by its own
-// keys (optimizer.ParamLearningRate, optimizer.ParamAdamEpsilon, ...). The map is the caller's to change.
+// DefaultParams returns every hyperparameter of the model, its layers, experts and training, with its
+// default. It fills a model.Store before settings apply. The optimizer is GoMLX's, chosen by
+// optimizer.ParamOptimizer ("adam") and configured by its own keys, such as
+// optimizer.ParamLearningRate. The map is the caller's to change.
 func DefaultParams() map[string]any { return Params().Defaults() }
 
 // Param returns the value of the hyperparameter key of this package (one of its Param* constants) in
