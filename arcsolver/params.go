@@ -11,8 +11,8 @@ import (
 	"github.com/latformer/latformer/latformer"
 )
 
-// Hyperparameters of the solver's policy (set them with --set "key=value;..." like the model's; ParamsFor
-// joins both tables). Each doc comment ends with the default in brackets (TestDocDefaults).
+// Hyperparameters of the solver's policy, set with --set like the model's; ParamsFor joins both tables.
+// Each doc comment ends with the default in brackets (TestDocDefaults).
 const (
 	// ParamGateInit chooses where the restarts' gates start:
 	//   - "search": restart r starts at the r-th element that the training pairs determine (Proposals: one

@@ -13,8 +13,8 @@ import (
 	"github.com/latformer/latformer/hparams"
 )
 
-// Hyperparameters of the mask experts, read from the model.Store by ExpertFromScope and Gates (Param),
-// so that notebooks and the CLI can change them with --set "key=value;...". Defaults in brackets.
+// Hyperparameters of the mask experts, read from the model.Store by ExpertFromScope and Gates. Notebooks
+// and the CLI set them with --set "key=value;...". Defaults in brackets.
 const (
 	// ParamExperts lists the mask experts that compose, comma-separated: translation, rotation (C4, square
 	// canvases only), reflection (one flip gate per axis) and scaling (up-scaling factors 1..MaxScale per
@@ -69,8 +69,7 @@ const (
 	ParamFrameCandidates = "expert_frame_candidates"
 )
 
-// params declares every Param* key of this package with its default and the values it accepts, the one
-// place they are written.
+// params declares every Param* key of this package with its default and allowed values.
 var params = hparams.NewTable(
 	hparams.Def(ParamExperts, "all").Checked(checkExperts),
 	hparams.Def(ParamTranslationLayers, 5).AtLeast(1),
@@ -177,8 +176,7 @@ func withLattice(before hparams.Settings, anchored, on bool) hparams.Setting {
 	return hparams.Setting{Key: ParamLattice, Value: cur}
 }
 
-// Fixed values of the experts, not hyperparameters: no run sets them otherwise, or their ablation lost
-// (docs/hyperparameters.md, "Former keys").
+// Fixed values of the experts: constants, not hyperparameters (docs/hyperparameters.md, "Former keys").
 const (
 	// SmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask (Section 4.2).
 	SmoothingTime = 1.0
@@ -233,8 +231,7 @@ var defaultParams = params.Defaults()
 // Params returns the declarations of the mask experts' hyperparameters (the Param* keys).
 func Params() hparams.Table { return maps.Clone(params) }
 
-// DefaultParams returns the hyperparameters of the mask experts (the Param* keys) with their defaults,
-// a new map on every call.
+// DefaultParams returns the mask experts' hyperparameters with their defaults, in a new map.
 func DefaultParams() map[string]any { return params.Defaults() }
 
 // Param returns the value of the expert hyperparameter key (a Param* constant) in scope, or its

@@ -122,8 +122,8 @@ const (
 	ParamPadPairs = "train_pad_pairs"
 )
 
-// params declares every hyperparameter this package defines with its default and the values it accepts,
-// and the GoMLX optimizer keys it sets differently from GoMLX's own defaults: the one place they are written.
+// params declares this package's hyperparameters with their defaults and allowed values. It also
+// declares the GoMLX optimizer keys whose defaults differ from GoMLX's.
 var params = hparams.NewTable(
 	hparams.Def(ParamDim, 32).AtLeast(1),
 	hparams.Def(ParamNumLayers, 1).AtLeast(1),
@@ -244,8 +244,8 @@ func ParseSettingsFor(arch Architecture, text string) (hparams.Settings, error) 
 	return t.Parse(text)
 }
 
-// NewStore returns a model.Store holding DefaultParams, with settings applied on top; a key not of
-// Params or a value it does not accept is an error.
+// NewStore returns a model.Store holding DefaultParams with settings on top. An unknown key or a value
+// its key does not accept is an error.
 func NewStore(settings hparams.Settings) (*model.Store, error) {
 	return NewStoreFor(LatFormerArchitecture(), settings)
 }
