@@ -1,20 +1,20 @@
 // Copyright 2026 The LatFormer for Go Authors. SPDX-License-Identifier: Apache-2.0
 
-// Package arcsolver is the ARC solver's policy on top of the LatFormer learner (package latformer) and the
-// lattice search (package search). A Solver takes a task from its grids to a prediction:
+// Package arcsolver is the ARC solver's policy on top of the LatFormer learner (package latformer) and
+// the lattice search (package search). A Solver takes a task from its grids to a prediction:
 //
-//  1. The training pairs, on one canvas, go to the lattice search once (LatticeProposals): the group
-//     elements under which one color table maps every input to its output, on the canvas, then each
-//     input's grid, then boxes read off each input (ParamSearchLattices). With ParamGateInit "search"
-//     they start the network; with ParamSearchScreen a task the search finds nothing for goes untrained.
-//  2. The proposals choose the expert (canvas, grid or anchored lattice) and so the learner, and their
+//  1. The lattice search runs once on the training pairs (LatticeProposals). It finds the group elements
+//     under which one color table maps every input to its output: on the canvas, then on each input's
+//     grid, then on boxes read off each input (ParamSearchLattices). With ParamGateInit "search" they
+//     start the network. With ParamSearchScreen, a task the search finds nothing for goes untrained.
+//  2. The proposals choose the expert (canvas, grid or anchored lattice), and so the learner. Their
 //     elements become Fit's starts (latformer.Starts).
 //  3. latformer.Learner.Fit trains: restarts from the starts, then from the paper's initialization.
 //  4. Without the search, when no restart's hard gates fit, a second learner fits gates over candidate
-//     frames read off the inputs (FrameCandidates, experts.ParamFrameCandidates), and the better fit stays.
-//  5. latformer.Learner.Predict predicts the test outputs; the search's top proposal may replace the
+//     frames read off the inputs (FrameCandidates). The better fit stays.
+//  5. latformer.Learner.Predict predicts the test outputs. The search's top proposal may replace the
 //     network's predictions (ParamSearchFallback).
 //
 // Solver.Save and LoadSolution keep a solved task and predict again without training. Recipes names the
-// settings of the paper's rows and ours. The solver's hyperparameters are Params, joined with latformer's.
+// settings of the paper's rows and ours. Params holds the solver's hyperparameters and latformer's.
 package arcsolver

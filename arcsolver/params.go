@@ -11,38 +11,44 @@ import (
 	"github.com/latformer/latformer/latformer"
 )
 
-// Hyperparameters of the solver's policy (set them with --set "key=value;..." like the model's; ParamsFor
-// joins both tables). Each doc comment ends with the default in brackets (TestDocDefaults).
+// Hyperparameters of the solver's policy, set with --set like the model's; ParamsFor joins both tables.
+// Each doc comment ends with the default in brackets (TestDocDefaults).
 const (
-	// ParamGateInit chooses where the restarts' gates start: "search" starts restart r at the r-th
-	// element that the training pairs determine (Proposals: one color table f(g·x, x) → y consistent
-	// over all training pairs), the gates' logits at ±latformer.ParamGateInitMargin and the gating FFN's last
-	// weights at zero, and the restarts beyond the elements found (all of them when none is found) as
-	// "paper"; "paper" starts every restart at the paper's initialization (the experts' gate init
-	// hyperparameters), the paper's protocol. Read by the Solver, which runs the search and gives its elements to
-	// latformer.Learner.Fit [search].
+	// ParamGateInit chooses where the restarts' gates start:
+	//   - "search": restart r starts at the r-th element that the training pairs determine (Proposals: one
+	//     color table f(g·x, x) → y consistent over all training pairs), with the gates' logits at
+	//     ±latformer.ParamGateInitMargin and the gating FFN's last weights at zero. The restarts beyond the
+	//     elements found, all of them when none is found, start as with "paper".
+	//   - "paper": every restart starts at the paper's initialization (the experts' gate init
+	//     hyperparameters), as in the paper's protocol.
+	//
+	// The Solver reads it, runs the search and gives its elements to latformer.Learner.Fit [search].
 	ParamGateInit = "gate_init"
-	// ParamSearchLattices, with ParamGateInit "search", is how far the lattice search goes for a task
-	// whose training pairs no element of the canvas fits: experts.LatticeCanvas, no further;
-	// experts.LatticeGrid, then the size-relative elements of each input's own grid (experts.ParamLattice
-	// "grid": flips, turns and circular shifts of the grid), the task trained with that expert when one
-	// fits; experts.LatticeAnchored, then also, when no element of the grid fits with a plain color table,
-	// the anchor-relative elements (search.Group.Anchored: g(x) = T(a(x)) ∘ B, a base acting on a box read
-	// off each input and placed against another), trained with the anchored expert. Read by the Solver,
-	// which chooses the expert per task (LatticeProposals says which) [anchored].
+	// ParamSearchLattices is how far the lattice search goes, with ParamGateInit "search", for a task whose
+	// training pairs no element of the canvas fits:
+	//   - experts.LatticeCanvas: no further.
+	//   - experts.LatticeGrid: then the size-relative elements of each input's own grid (flips, turns and
+	//     circular shifts of the grid, experts.ParamLattice "grid"). When one fits, the task trains with
+	//     that expert.
+	//   - experts.LatticeAnchored: then also, when no element of the grid fits with a plain color table, the
+	//     anchor-relative elements (search.Group.Anchored: g(x) = T(a(x)) ∘ B, a base acting on a box read
+	//     off each input and placed against another), trained with the anchored expert.
+	//
+	// The Solver chooses the expert per task; LatticeProposals says which [anchored].
 	ParamSearchLattices = "search_lattices"
-	// ParamSearchFallback, with ParamGateInit "search": when the kept restart's hard gates do not fit
-	// every training pair but a proposal exists (its element and color table map every training input to
-	// its output), predict with the top proposal instead: the model that fits the training pairs is
-	// chosen, the network when it fits them. Read by the Solver [true].
+	// ParamSearchFallback predicts with the search's top proposal when the kept restart's hard gates do not
+	// fit every training pair but a proposal does (its element and color table map every training input to
+	// its output), with ParamGateInit "search". The prediction then comes from a model that fits the
+	// training pairs, the network's when it fits them. Read by the Solver [true].
 	ParamSearchFallback = "search_fallback"
-	// ParamSearchScreen: a task where the lattice search (canvas, then size-relative elements with
-	// ParamSearchLattices) finds no element is not trained and counts as unsolved, whatever ParamGateInit;
-	// the protocol of the evaluation split, where most tasks are beyond the group. Read by the Solver [false].
+	// ParamSearchScreen skips the training of a task where the lattice search (the canvas, then the
+	// lattices of ParamSearchLattices) finds no element, whatever ParamGateInit: the task counts as
+	// unsolved. It is the protocol of the evaluation split, where most tasks are beyond the group. Read by
+	// the Solver [false].
 	ParamSearchScreen = "search_screen"
 	// ParamFrameCopies is the number of color-permuted copies in the search-free solver's fit on candidate
-	// frames (Solver, experts.ParamFrameCandidates), whose steps cost about K/13 times the canvas fit's per
-	// copy at K candidates; 0: latformer.ParamAugment's [0].
+	// frames (experts.ParamFrameCandidates). It has its own key because, at K candidates, each copy costs
+	// about K/13 times what it costs in the canvas fit. 0 means latformer.ParamAugment's value [0].
 	ParamFrameCopies = "augment_frame_copies"
 )
 

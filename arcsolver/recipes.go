@@ -11,11 +11,10 @@ import (
 	"github.com/latformer/latformer/latformer"
 )
 
-// Recipe is a named way of solving a task: the hyperparameters (Settings) that say where the gates start
-// and which phases a restart trains through, and a paragraph (Doc) saying what it does step by step and
-// where it was chosen. Its Settings go first and a caller's own on top:
-// New(backend, RecipeNoSearch.Settings.With(mine...), opts). On the command line, --recipe NAME,
-// with --set on top. docs/recipes.md describes each.
+// Recipe is a named way of solving a task. Its Settings say where the gates start and which phases a
+// restart trains through. Doc says what it does step by step and where it was chosen. A caller's own
+// settings go on top: New(backend, RecipeNoSearch.Settings.With(mine...), opts). On the command line it
+// is --recipe NAME, with --set on top. docs/recipes.md describes each.
 type Recipe struct {
 	Name     string
 	Doc      string
@@ -52,28 +51,28 @@ var (
 		Doc: "LatFormer started at the elements the training pairs determine, the library's defaults " +
 			"(gate_init=search). The Solver runs the lattice search once: the canvas elements under which one color " +
 			"table maps every training input to its output, else the size-relative elements of each input's grid " +
-			"(search_lattices=grid), else the anchor-relative ones (search_lattices=anchored, the default), whose expert the " +
-			"task then trains. A task with no element on a canvas above 81 cells is not trained (train_max_cells). " +
-			"Restart r < min(3, proposals) starts at proposal r with the gates held at its element (gate_init_train=hard) " +
-			"for up to 200 steps (train_held_steps): only the color table learns. The restarts after them start at the " +
-			"paper's initialization with 100 soft steps (train_unproposed_steps); the restarts stop at the first " +
-			"whose hard gates fit every training pair. When none fits, the search's top proposal predicts instead " +
-			"(search_fallback). Chosen on the dev half of the annotated training tasks (docs/arc.md, \"Table 2 with " +
-			"the lattice search\" and \"Why the soft mask blocks the fit\"); Table 2's search row, " +
-			"results/arc_training_search.csv.",
+			"(search_lattices=grid), else the anchor-relative ones (search_lattices=anchored, the default), whose " +
+			"expert the task then trains. A task with no element on a canvas above 81 cells is not trained " +
+			"(train_max_cells). Restart r < min(3, proposals) starts at proposal r with the gates held at its " +
+			"element (gate_init_train=hard) for up to 200 steps (train_held_steps): only the color table learns. The " +
+			"restarts after them start at the paper's initialization with 100 soft steps (train_unproposed_steps); " +
+			"the restarts stop at the first whose hard gates fit every training pair. When none fits, the search's " +
+			"top proposal predicts instead (search_fallback). Chosen on the dev half of the annotated training tasks " +
+			"(docs/arc.md, \"Table 2 with the lattice search\" and \"Why the soft mask blocks the fit\"); Table 2's " +
+			"search row, results/arc_training_search.csv.",
 	}
 	// RecipePaper is the paper's protocol: the gates learn the element from their initialization.
 	RecipePaper = Recipe{
 		Name: "paper",
-		Doc: "The paper's protocol (Section 5.2, Appendix B.2): no lattice search anywhere (gate_init=paper). Up to 3 " +
-			"restarts (train_restarts; after the first only on canvases of at most 81 cells, train_max_cells), " +
+		Doc: "The paper's protocol (Section 5.2, Appendix B.2): no lattice search anywhere (gate_init=paper). Up to " +
+			"3 restarts (train_restarts; after the first only on canvases of at most 81 cells, train_max_cells), " +
 			"each from its own initialization with every gate near the identity, trains up to 500 steps " +
-			"(train_steps) with soft gates on 10 color-permuted copies of the training pairs, stopping once every copy " +
-			"is exact for 3 steps; no hard phase, no gate beam. The restarts stop at the first whose discretized gates " +
-			"fit every training pair, the best restart is kept, and it predicts with its hard or soft gates, whichever " +
-			"fits the training pairs better. The other defaults (initial gate logits, augmentation, restarts) were " +
-			"chosen on the dev half (docs/arc.md, \"How the defaults were chosen\"); Table 2's first row, " +
-			"results/arc_training.csv.",
+			"(train_steps) with soft gates on 10 color-permuted copies of the training pairs, stopping once every " +
+			"copy is exact for 3 steps; no hard phase, no gate beam. The restarts stop at the first whose " +
+			"discretized gates fit every training pair, the best restart is kept, and it predicts with its hard or " +
+			"soft gates, whichever fits the training pairs better. The other defaults (initial gate logits, " +
+			"augmentation, restarts) were chosen on the dev half (docs/arc.md, \"How the defaults were chosen\"); " +
+			"Table 2's first row, results/arc_training.csv.",
 		Settings: hparams.Settings{{Key: ParamGateInit, Value: GateInitPaper}},
 	}
 	// RecipeNoSearch is the best search-free recipe: the paper's start, then the gate beam held.
@@ -81,14 +80,14 @@ var (
 		Name: "nosearch",
 		Doc: "LatFormer without the search, gates from the paper's initialization (gate_init=paper), with the " +
 			"training recipe that finds more elements by gradient descent. Two restarts on every canvas " +
-			"(train_restarts=2, train_max_cells=0): the first frees the translation expert alone, its shift " +
-			"bits started at 0.5 and its zero-fill gates at sigmoid(2) (the z family), the second every expert from " +
-			"near the identity (train_restart_experts=z,all). Each trains 200 soft steps (train_steps); if its hard " +
-			"gates do not fit the training pairs then, the gate beam holds each of the 4 elements its soft gates make " +
-			"most probable for 25 steps (train_gate_beam=4, train_gate_beam_steps=25), the same element for every " +
-			"input, and continues the one with the lowest loss, held, up to 200 steps (train_hard_steps); undone " +
-			"unless it fits. Where no restart's hard gates fit, a second learner fits the same way on frames: its " +
-			"expert (turns, flips, scalings) acts on one of up to 64 candidate frames read off the inputs alone " +
+			"(train_restarts=2, train_max_cells=0): the first frees the translation expert alone, its shift bits " +
+			"started at 0.5 and its zero-fill gates at sigmoid(2) (the z family), the second every expert from near " +
+			"the identity (train_restart_experts=z,all). Each trains 200 soft steps (train_steps); if its hard gates " +
+			"do not fit the training pairs then, the gate beam holds each of the 4 elements its soft gates make most " +
+			"probable for 25 steps (train_gate_beam=4, train_gate_beam_steps=25), the same element for every input, " +
+			"and continues the one with the lowest loss, held, up to 200 steps (train_hard_steps); undone unless it " +
+			"fits. Where no restart's hard gates fit, a second learner fits the same way on frames: its expert " +
+			"(turns, flips, scalings) acts on one of up to 64 candidate frames read off the inputs alone " +
 			"(expert_frame_candidates; crops, in-place crops and crops scaled by the number of colors of every box a " +
 			"selection reads), chosen by a learned softmax gate, with 4 color copies (augment_frame_copies); the " +
 			"better fit predicts. Chosen on the dev half (docs/arc.md, \"Without the search\"); Table 2's no-search " +
@@ -118,16 +117,16 @@ var (
 	// RecipePaperEvaluation is RecipePaper screened by the search.
 	RecipePaperEvaluation = Recipe{
 		Name: "paper-evaluation",
-		Doc: "The paper's protocol with the search as a screen (gate_init=paper, search_screen=true): the search only " +
-			"decides which tasks train (those where it finds an element), and they train as the paper recipe does, " +
-			"from the gates' initialization; the others count as unsolved. The paper-protocol row of ARC-AGI-1's " +
-			"evaluation split (docs/arc.md, \"ARC-AGI-1's evaluation split\"); results/arc_evaluation.csv.",
+		Doc: "The paper's protocol with the search as a screen (gate_init=paper, search_screen=true): the search " +
+			"only decides which tasks train (those where it finds an element), and they train as the paper recipe " +
+			"does, from the gates' initialization; the others count as unsolved. The paper-protocol row of " +
+			"ARC-AGI-1's evaluation split (docs/arc.md, \"ARC-AGI-1's evaluation split\"); " +
+			"results/arc_evaluation.csv.",
 		Settings: hparams.Settings{{Key: ParamGateInit, Value: GateInitPaper}, {Key: ParamSearchScreen, Value: true}},
 	}
 )
 
-// Recipes returns the recipes of ARC: RecipeDefault, RecipePaper, RecipeNoSearch, RecipeEvaluation and
-// RecipePaperEvaluation. An experiment with recipes of its own adds them (synthetic.Recipes).
+// Recipes returns the recipes of ARC. An experiment with recipes of its own adds them.
 func Recipes() RecipeBook {
 	return RecipeBook{RecipeDefault, RecipePaper, RecipeNoSearch, RecipeEvaluation, RecipePaperEvaluation}
 }

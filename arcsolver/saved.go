@@ -19,15 +19,15 @@ import (
 	"github.com/latformer/latformer/search"
 )
 
-// SolutionFile is the file of a saved solution's directory that describes it (JSON); the fitted learner's
-// variables are beside it in GoMLX checkpoint files (checkpoint-*.json and .bin).
+// SolutionFile is the JSON file that describes a saved solution. The learner's variables are beside it
+// in GoMLX checkpoint files.
 const SolutionFile = "solution.json"
 
 // savedFormat is the version of SolutionFile's layout.
 const savedFormat = 1
 
 // savedSolution is the content of SolutionFile: what prediction needs besides the learner's variables,
-// and what the solve found, which LoadSolution checks against the search run again.
+// and what the search found, which LoadSolution checks.
 type savedSolution struct {
 	Format       int
 	Architecture string // Architecture.Name
@@ -37,26 +37,24 @@ type savedSolution struct {
 	SearchOnly bool
 	// Rows x Cols is the canvas of the training examples and of the test examples to predict.
 	Rows, Cols int
-	// Train are the training examples: the lattice search runs on them again when the solution is loaded
-	// (its proposals, with their elements, color tables and an anchor's frame rule, are a function of them).
+	// Train are the training examples. The lattice search runs on them again when the solution is loaded.
 	Train []savedExample
-	// Network: a network was fitted (its variables are in the checkpoint), with Fit (the fallback's rule
-	// reads it), SoftGates (it predicts with soft gates: only they fitted) and the length of its conditioning
-	// vectors CondDim.
-	Network   bool
-	Fit       latformer.FitResult
+	// Network says whether a network was fitted; its variables are in the checkpoint.
+	Network bool
+	// Fit is the network's fit, which the fallback's rule reads.
+	Fit latformer.FitResult
+	// SoftGates says whether the network predicts with soft gates.
 	SoftGates bool
-	CondDim   int
-	// What the search found: the lattice, the number of proposals and the top one's element, color table
-	// (search.Proposal.Table) and frame rule (search.Proposal.Anchored; "" when not anchored), checked
-	// on load.
+	// CondDim is the length of the conditioning vectors.
+	CondDim int
+	// What the search found, checked on load: the lattice, the number of proposals, and the top one's
+	// element, color table and frame rule.
 	Lattice   string
 	Proposals int
 	TopAction string
 	TopTable  []int8
 	TopAnchor string
-	// Frames name the candidate frame rules the network acts on (Solver's fitFrames; FrameCandidates of the
-	// training examples, checked on load), none for a network on the canvas or the search's frame.
+	// Frames name the candidate frame rules the network acts on (fitFrames), checked on load.
 	Frames []string `json:",omitempty"`
 	// Source and Action of the predictions of the test examples the task was solved with (for a reader).
 	Source, Action string
@@ -68,13 +66,14 @@ type savedExample struct {
 	Cond          []float32 `json:",omitempty"`
 }
 
-// Save saves the task the last Solve solved in dir (created; a directory holding an earlier saved solution
-// is replaced, any other non-empty one refused): the fitted learner's store (its variables, gates and
-// optimizer state included, and its hyperparameters) with GoMLX's checkpoint package, and SolutionFile:
-// the settings, the canvas, the training examples (the search runs on them again: its proposals are a
-// function of them), the FitResult and what the search found. LoadSolution reads it back. The directory
-// is written beside dir and renamed into place, so an interrupted Save leaves no half of one. Save must
-// come before the next Solve (which drops what it needs) and before Close.
+// Save saves the task the last Solve solved in dir, for LoadSolution. It writes the fitted learner's
+// store (variables, optimizer state and hyperparameters) with GoMLX's checkpoint package. SolutionFile
+// holds the settings, the canvas, the training examples, the FitResult and what the search found; the
+// search runs again on the examples when loaded.
+//
+// Save creates dir. It replaces a directory holding an earlier saved solution and refuses any other
+// non-empty one. It writes beside dir and renames into place, so an interrupted Save leaves nothing
+// half-written. Call Save before the next Solve and before Close.
 func (s *Solver) Save(dir string) error {
 	if s.last == nil {
 		return errors.New("Solver.Save: no task solved " +
@@ -110,8 +109,8 @@ func (s *Solver) Save(dir string) error {
 	return nil
 }
 
-// replaceDir fills a new directory beside dir with fill and renames it to dir, replacing a directory
-// that holds a saved solution (SolutionFile) or nothing; another one is refused.
+// replaceDir fills a new directory beside dir and renames it to dir. It replaces an empty directory or
+// a saved solution, and refuses any other.
 func replaceDir(dir string, fill func(tmp string) error) error {
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -148,8 +147,8 @@ func replaceDir(dir string, fill func(tmp string) error) error {
 	return os.Rename(tmp, dir)
 }
 
-// SavedSolution is a task's solution loaded from the directory Solver.Save wrote (LoadSolution): it
-// predicts test examples as the Solver that saved it did after fitting, without training.
+// SavedSolution is a task's solution loaded by LoadSolution. It predicts test examples as the Solver
+// that saved it did, without training.
 type SavedSolution struct {
 	dir     string
 	meta    savedSolution
@@ -157,9 +156,8 @@ type SavedSolution struct {
 	learner *latformer.Learner // loaded on first use
 }
 
-// ReadSavedArchitecture returns the name of the architecture (Architecture.Name) of the solution saved in
-// dir and whether it is the lattice search's alone (Options.SearchOnly): what LoadSolution's caller
-// needs to choose the architecture (a baseline's comes from package baselines).
+// ReadSavedArchitecture returns the architecture name of the solution saved in dir, and whether it is
+// the search's alone (Options.SearchOnly). LoadSolution's caller needs them to choose the architecture.
 func ReadSavedArchitecture(dir string) (name string, searchOnly bool, err error) {
 	meta, err := readSaved(dir)
 	return meta.Architecture, meta.SearchOnly, err
@@ -186,8 +184,8 @@ func readSaved(dir string) (savedSolution, error) {
 	return meta, nil
 }
 
-// LoadSolution loads the solution Solver.Save wrote in dir, for the architecture arch (its name must be
-// the saved one: ReadSavedArchitecture says which), on backend. Nothing is trained: Predict predicts.
+// LoadSolution loads the solution Solver.Save wrote in dir, on backend. arch must be the saved
+// architecture (ReadSavedArchitecture). Nothing is trained.
 func LoadSolution(backend compute.Backend, dir string, arch latformer.Architecture) (*SavedSolution, error) {
 	meta, err := readSaved(dir)
 	if err != nil {
@@ -224,12 +222,11 @@ func (s *SavedSolution) Close() {
 	s.solver.Close()
 }
 
-// Predict predicts the outputs of the test examples as Solver.Solve did after fitting: the lattice search
-// runs again on the saved training examples (its proposals, their elements and color tables and an anchor's
-// frame rule, are a function of them; what it finds is checked against what was saved), the network's
-// variables come from the checkpoint, and the fallback's rule (ParamSearchFallback) reads the saved
-// FitResult. For the test examples the task was solved with, the Solution's predictions, sources and
-// actions are those Solve returned, to the bit (TestSaveLoadPredictsTheSame); its Fit is the saved one.
+// Predict predicts the outputs of the test examples as Solver.Solve did after fitting. The lattice
+// search runs again on the saved training examples, and its result is checked against what was saved.
+// The network's variables come from the checkpoint, and the fallback (ParamSearchFallback) reads the
+// saved FitResult. On the test examples of the original Solve, the predictions, sources and actions
+// are those Solve returned, to the bit (TestSaveLoadPredictsTheSame).
 func (s *SavedSolution) Predict(test []latformer.Example) (Solution, error) {
 	var sol Solution
 	rows, cols := s.meta.Rows, s.meta.Cols
@@ -253,7 +250,8 @@ func (s *SavedSolution) Predict(test []latformer.Example) (Solution, error) {
 		return sol, err
 	}
 	if !s.meta.Network {
-		return sol, fmt.Errorf("saved solution %s: the solver trains a network for this task, and none was saved", s.dir)
+		return sol, fmt.Errorf("saved solution %s: the solver trains a network for this task, and none was saved",
+			s.dir)
 	}
 	start, cache, err := s.solver.startAt(&sol)
 	if err != nil {
@@ -300,14 +298,14 @@ func (s *SavedSolution) checkSearch(sol Solution) error {
 	if lattice != m.Lattice || proposals != m.Proposals || top != m.TopAction ||
 		!slices.Equal(table, m.TopTable) || anchor != m.TopAnchor {
 		return fmt.Errorf("saved solution %s: the lattice search on its training examples finds %d proposals "+
-			"(top %q %q, lattice %q), the saved solution %d (top %q %q, lattice %q): saved by another version of the search?",
+			"(top %q %q, lattice %q), the saved solution %d (top %q %q, lattice %q): "+
+			"saved by another version of the search?",
 			s.dir, proposals, anchor, top, lattice, m.Proposals, m.TopAnchor, m.TopAction, m.Lattice)
 	}
 	return nil
 }
 
-// searchFound is what SolutionFile records of a search (nil: none ran) on a lattice: the lattice, the number
-// of proposals, and the top one's element, color table and frame rule.
+// searchFound is what SolutionFile records of a search, nil when none ran.
 func searchFound(search *Search, lattice string) (string, int, string, []int8, string) {
 	if search == nil || len(search.Proposals) == 0 {
 		n := 0

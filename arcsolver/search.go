@@ -13,25 +13,22 @@ import (
 	"github.com/latformer/latformer/search"
 )
 
-// Proposal is a group element of a mask expert under which one color table maps every training pair's
-// input to its output (search.Proposal: the table, the action T ∘ B), in the expert's own
-// parametrization: the hard gates set by Element.LogitsFor select exactly Action.
+// Proposal is a group element of a mask expert under which one color table maps every training input
+// to its output. Element is in the expert's own parametrization: the hard gates it sets select Action.
 type Proposal struct {
 	Element experts.Element
 	search.Proposal
 }
 
-// Search is what the lattice search found on a task's training pairs (LatticeProposals): the proposals,
-// best first, as elements of Expert (the expert of the learner that may start at them: the grid lattice when only
-// size-relative elements fit), and the time it took. Learner.Fit starts its first restarts at the proposals.
+// Search is what the lattice search found on a task's training pairs: the proposals, best first, as
+// elements of Expert, and the time it took. Learner.Fit starts its first restarts at the proposals.
 type Search struct {
 	Proposals []Proposal
 	Expert    experts.Expert
 	Elapsed   time.Duration
 }
 
-// anchor returns the frame rule of an anchored search's proposals (they share it: Example.Frame is read
-// under the top one's); false for a nil search, another expert's, or no proposal.
+// anchor returns the frame rule that an anchored search's proposals share, or false.
 func (s *Search) anchor() (search.FrameRule, bool) {
 	if s == nil || s.Expert.Lattice != experts.Anchored || len(s.Proposals) == 0 {
 		return search.FrameRule{}, false
@@ -39,8 +36,7 @@ func (s *Search) anchor() (search.FrameRule, bool) {
 	return s.Proposals[0].Anchored()
 }
 
-// starts returns the proposals' elements as Fit's Starts (nil for a nil search), with the colors of an
-// anchored search's rule kept by the augmentation (keepColors).
+// starts returns the proposals' elements as Fit's Starts, with an anchored rule's colors kept fixed.
 func (s *Search) starts(train []latformer.Example) *latformer.Starts {
 	if s == nil {
 		return nil
@@ -55,12 +51,10 @@ func (s *Search) starts(train []latformer.Example) *latformer.Starts {
 	return st
 }
 
-// keepColors are the colors an anchored rule reads, which the augmentation keeps fixed like the output-only
-// colors: those it names (search.Selection.ColorNamed: the box it crops, the box it places against) are
-// constants of the rule (the frames were read off the examples' own colors, and a copy that recolored the
-// cropped object and the reference alike would ask one cell that nothing lands on for both "the object's
-// color, gone" and "the reference's, kept"); so are the colors of the objects a rule that names no color
-// picks (the largest, the smallest), where they are the same on every training input (sameObjectColors).
+// keepColors are the colors an anchored rule reads, which the augmentation keeps fixed like the
+// output-only colors. The colors the rule names (search.Selection.ColorNamed) are constants of the rule,
+// since the frames were read off the examples' own colors. So are the colors of the objects a rule picks
+// without naming a color (the largest, the smallest), where they are the same on every training input.
 func keepColors(rule search.FrameRule, train []latformer.Example) []int32 {
 	inputs := make([]datasets.Canvas, len(train))
 	for i, ex := range train {
@@ -84,9 +78,8 @@ func keepColors(rule search.FrameRule, train []latformer.Example) []int32 {
 	return keep
 }
 
-// sameObjectColors returns the colors of the object the selection picks (search.Selection.ObjectColors),
-// where they are the same on every input: then the rule, though it names no color, reads objects of those
-// colors, and they are kept fixed like the colors a rule names.
+// sameObjectColors returns the colors of the object the selection picks, if they are the same on every
+// input. The rule then reads objects of those colors, so they are kept fixed.
 func sameObjectColors(s search.Selection, inputs []datasets.Canvas) ([]int, bool) {
 	var first []int
 	for i, in := range inputs {
@@ -110,15 +103,13 @@ func searchLattice(e experts.Expert, train []latformer.Example, max int, grid, a
 }
 
 // Proposals returns the elements that e's hard gates can encode on its canvas and under which one color
-// table f(g·x, x) → y is consistent over all examples (search.Propose over T ∘ B, B in e.Bases(), T a
-// circular translation or, with the zero-fill gates, a zero-fill shift by up to 2^L - 1 per axis),
-// ranked as search.Propose ranks them (fewest parts, then table entries, then shift, then base), at
-// most max of them (0: all). Only the examples' Input and Output canvases are read. A grid-lattice
-// expert's elements act on each example's grid (search.Group.Grid: size-relative elements, one element
-// for grids of different sizes), and so do the proposals the search returns for it.
+// table f(g·x, x) → y is consistent over all examples. It searches T ∘ B with B in e.Bases() and T a
+// circular translation or, with the zero-fill gates, a zero-fill shift (search.Propose). It returns at
+// most max of them (0: all), ranked as search.Propose ranks them. Only the examples' Input and Output
+// canvases are read. A grid-lattice expert's elements, and their proposals, act on each example's grid
+// (search.Group.Grid).
 //
-// Color roles (search.RoleTable): each proposal carries the role table of its element when one fits
-// (search.Proposal.WithRoles; its Predict reads it only where the plain table cannot map a cell), and when
+// Each proposal carries its element's color-role table when one fits (search.Proposal.WithRoles). When
 // no element has a plain table, the elements with a role table are proposed (search.ProposeRoles).
 func Proposals(e experts.Expert, examples []latformer.Example, max int) ([]Proposal, error) {
 	props, err := proposals(e, examples, max, false)
@@ -128,8 +119,7 @@ func Proposals(e experts.Expert, examples []latformer.Example, max int) ([]Propo
 	return proposals(e, examples, max, true)
 }
 
-// proposals is the search of Proposals with plain tables (each proposal with its role table where one
-// fits: search.Proposal.WithRoles), or with role tables only (roles: search.ProposeRoles).
+// proposals is the search of Proposals with plain tables, or with role tables only.
 func proposals(e experts.Expert, examples []latformer.Example, max int, roles bool) ([]Proposal, error) {
 	if len(examples) == 0 {
 		return nil, fmt.Errorf("Proposals: no examples")
@@ -145,8 +135,7 @@ func proposals(e experts.Expert, examples []latformer.Example, max int, roles bo
 	for i, ex := range examples {
 		inputs[i], outputs[i] = ex.Input, ex.Output
 	}
-	// The search's circular translations cover every shift of the canvas; the gates hold them modulo
-	// 2^L, and none without the translation expert: those the gates cannot hold are dropped below.
+	// The search covers every circular shift of the canvas. Those the gates cannot hold are dropped.
 	limit := max
 	if !e.Translation || e.MaxShift() < e.Rows-1 || e.MaxShift() < e.Cols-1 {
 		limit = 0
@@ -177,30 +166,28 @@ func proposals(e experts.Expert, examples []latformer.Example, max int, roles bo
 }
 
 // LatticeProposals is the search of ParamGateInit "search" as the Solver runs it before choosing a
-// learner: the proposals of e (Proposals) and, when there are none, e is not a grid-lattice expert and
-// grid is true (ParamSearchLattices "grid"), those of e with the grid lattice (size-relative elements). It returns
-// the expert whose elements the proposals are: a learner that starts at them must have that expert
-// (experts.ParamLattice set as its Lattice says). Plain tables first on both lattices, then role
-// tables (canvas, then grid): an element whose plain table fits is never passed over for one that needs
-// color roles.
+// learner. It returns the proposals of e (Proposals). When there are none and grid is set
+// (ParamSearchLattices "grid"), it returns those of e with the grid lattice. It also returns the expert
+// the proposals belong to; a learner that starts at them must have that expert. Plain tables come first
+// on both lattices, then role tables, so an element whose plain table fits always wins.
 func LatticeProposals(
 	e experts.Expert, examples []latformer.Example, max int, grid bool,
 ) ([]Proposal, experts.Expert, error) {
 	return latticeProposals(e, examples, max, grid, false)
 }
 
-// LatticeProposalsAnchored is LatticeProposals with the grid and then, where no element of the canvas or of
-// the grid has a plain table, the anchor-relative elements (ParamSearchLattices "anchored", as the Solver searches by
-// default): the proposals returned for an anchored expert (its Anchored set) carry their frame rule
-// (search.Proposal.Anchored), and WithFrames gives the examples' frames under them.
+// LatticeProposalsAnchored is LatticeProposals with the grid and then the anchor-relative elements
+// (ParamSearchLattices "anchored", the default). It tries them where no element of the canvas or the
+// grid has a plain table. The proposals for an anchored expert carry their frame rule
+// (search.Proposal.Anchored); WithFrames gives the examples' frames under them.
 func LatticeProposalsAnchored(
 	e experts.Expert, examples []latformer.Example, max int,
 ) ([]Proposal, experts.Expert, error) {
 	return latticeProposals(e, examples, max, true, true)
 }
 
-// latticeProposals is LatticeProposals, with anchored: after the canvas and the grid with plain tables,
-// the anchor-relative elements (search.Group.Anchored) before any role table.
+// latticeProposals is LatticeProposals. With anchored, it tries the anchor-relative elements after the
+// plain tables of the canvas and the grid, before any role table.
 func latticeProposals(
 	e experts.Expert, examples []latformer.Example, max int, grid, anchored bool,
 ) ([]Proposal, experts.Expert, error) {
@@ -225,11 +212,10 @@ func latticeProposals(
 			}
 			continue
 		}
-		// The anchor-relative elements where no plain table fits the canvas or the grid, and where one
-		// does but its element has at least anchoredCostMargin parts more than the best anchored one and
-		// that one's table copies what it reads (search.Proposal.Recolorings 0): a crop at an object,
-		// its first cell or the grid's tile, the output the input's part as it is, is then the simpler
-		// description, and the canvas or grid element of three or four parts a coincidence of the pairs.
+		// The anchor-relative elements are proposed where no plain table fits the canvas or the grid.
+		// They also win over a fitting element with at least anchoredCostMargin more parts than the best
+		// anchored one, when that one's table copies what it reads (Recolorings 0). A crop is then the
+		// simpler description, and a canvas or grid element of three or four parts a coincidence.
 		if len(props) > 0 && props[0].Cost() < 1+anchoredCostMargin {
 			return props, used, nil
 		}
@@ -249,12 +235,11 @@ func latticeProposals(
 	return nil, e, nil
 }
 
-// anchoredCostMargin is how many parts fewer (search.Proposal.Cost) the best anchor-relative element
-// must have than the best canvas or grid element with a plain table to be proposed instead of it.
+// anchoredCostMargin is how many fewer parts the best anchor-relative element needs to win over the
+// best canvas or grid element with a plain table.
 const anchoredCostMargin = 1
 
-// elementOf is the base element with the search's translation: a circular shift modulo the side (false
-// when the gates cannot hold it), a zero-fill shift by Delta.
+// elementOf is the base element with the search's translation, or false when the gates cannot hold it.
 func elementOf(e experts.Expert, base experts.Element, shift [2]search.AxisShift) (experts.Element, bool) {
 	el := base
 	for a, side := range []int{e.Rows, e.Cols} {
@@ -271,9 +256,8 @@ func elementOf(e experts.Expert, base experts.Element, shift [2]search.AxisShift
 	return el, true
 }
 
-// sameFrames keeps the anchored proposals whose frames on every example are the top proposal's, at most
-// max of them (0: all): the frames are one input of the model for every restart (Example.Frame), so the
-// restarts differ only in their bases.
+// sameFrames keeps at most max anchored proposals (0: all) whose frames are the top proposal's. The
+// frames are one model input for every restart, so the restarts differ only in their bases.
 func sameFrames(props []Proposal, examples []latformer.Example, max int) []Proposal {
 	if len(props) == 0 {
 		return nil
@@ -301,8 +285,8 @@ func sameFrames(props []Proposal, examples []latformer.Example, max int) []Propo
 	return out
 }
 
-// WithFrames returns copies of the examples with each input's frame under the proposal (Example.Frame; zero
-// where the proposal's rule reads no box on it, or where it is not anchored).
+// WithFrames returns copies of the examples with each input's frame under the proposal. A frame is
+// zero where the rule reads no box, or when the proposal is not anchored.
 func WithFrames(p Proposal, examples []latformer.Example) []latformer.Example {
 	out := make([]latformer.Example, len(examples))
 	for i, ex := range examples {
@@ -313,9 +297,8 @@ func WithFrames(p Proposal, examples []latformer.Example) []latformer.Example {
 	return out
 }
 
-// FrameCandidates returns the candidate frame rules of a task for an expert that learns which frame the task
-// acts on (experts.ParamFrameCandidates = k): search.FrameCandidates of the training inputs. Only the inputs
-// are read: the outputs never choose a candidate (TestFrameCandidatesReadNoOutput).
+// FrameCandidates returns up to k candidate frame rules of a task (search.FrameCandidates). Only the
+// inputs are read: the outputs never choose a candidate (TestFrameCandidatesReadNoOutput).
 func FrameCandidates(train []latformer.Example, k int) []search.FrameRule {
 	inputs := make([]datasets.Canvas, len(train))
 	for i, ex := range train {
@@ -324,9 +307,8 @@ func FrameCandidates(train []latformer.Example, k int) []search.FrameRule {
 	return search.FrameCandidates(inputs, k)
 }
 
-// WithFrameCandidates returns copies of the examples with each input's frame under every rule (Example.Frames;
-// an empty frame where a rule reads no box on the input): the same candidates, in the same order, for every
-// example of the task, training and test.
+// WithFrameCandidates returns copies of the examples with each input's frame under every rule
+// (Example.Frames). Every example, training and test, gets the same candidates in the same order.
 func WithFrameCandidates(rules []search.FrameRule, examples []latformer.Example) []latformer.Example {
 	out := make([]latformer.Example, len(examples))
 	for i, ex := range examples {

@@ -32,26 +32,26 @@ const (
 
 // Options configure a Solver. The zero value trains LatFormer with freshly compiled graphs per task.
 type Options struct {
-	// Architecture is the model to train (zero value: LatFormerArchitecture). The lattice search runs for
-	// LatFormer only: the baselines have no mask experts for it to start.
+	// Architecture is the model to train; the zero value is LatFormerArchitecture. The lattice search
+	// runs for LatFormer only, since the baselines have no mask experts to start.
 	Architecture latformer.Architecture
-	// SearchOnly predicts with the lattice search alone: the top proposal of LatticeProposals on the
-	// training pairs, its table generalized (search.Proposal.Generalize), applied to the test inputs; no
-	// network is trained.
+	// SearchOnly predicts with the lattice search's top proposal alone, its table generalized
+	// (search.Proposal.Generalize). No network is trained.
 	SearchOnly bool
-	// Reuse keeps each canvas' compiled graphs for the next task on that canvas (LearnerCache): the
-	// variables and the optimizer state are reset per task, so the results are those of fresh learners.
+	// Reuse keeps each canvas' compiled graphs for the next task on that canvas (LearnerCache). The
+	// variables are reset per task, so the results are those of fresh learners.
 	Reuse bool
 }
 
-// Solver solves tasks one after another on one backend, and is the one place that decides how: the
-// lattice search runs once per task (ParamGateInit "search", ParamSearchScreen, SearchOnly) and chooses
-// the expert (ParamSearchLattices: the grid lattice when only size-relative elements fit), a task it finds no
-// element for may go untrained (ParamSearchScreen, ParamMaxCells), Learner.Fit starts its first
-// restarts at the search's proposals, Learner.Predict predicts, and the top proposal may replace the
-// network's predictions (ParamSearchFallback). Every experiment solves its tasks with one; they differ
-// in how they place a task on a canvas and score the predictions. A Solver is not safe for concurrent
-// use: give each worker its own, on its own backend.
+// Solver solves tasks one after another on one backend. It is the one place that decides how:
+//   - the lattice search runs once per task and chooses the expert (ParamSearchLattices);
+//   - a task it finds no element for may go untrained (ParamSearchScreen, ParamMaxCells);
+//   - Learner.Fit starts its first restarts at the search's proposals;
+//   - Learner.Predict predicts, and the top proposal may replace its predictions (ParamSearchFallback).
+//
+// Every experiment solves its tasks with a Solver; they differ in how they place a task on a canvas and
+// score the predictions. A Solver is not safe for concurrent use: give each worker its own, on its own
+// backend.
 type Solver struct {
 	opts    Options
 	backend compute.Backend
@@ -59,26 +59,31 @@ type Solver struct {
 	settings, learning hparams.Settings
 	store              *model.Store            // the model's hyperparameters, for the expert the search runs on
 	cache              *latformer.LearnerCache // with Reuse, one learner per canvas; without, emptied after each task
-	// variants: the same with another lattice than the hyperparameters' (experts.ParamLattice "grid" or
-	// "anchored", as ParamSearchLattices lets the search choose), by that lattice; made when needed
-	// (learnersFor).
+	// variants are caches with another lattice than the hyperparameters', by lattice, made when the
+	// search chooses it (learnersFor).
 	variants map[string]*latformer.LearnerCache
-	// search: ParamGateInit is "search"; grid, anchored: ParamSearchLattices goes to the grid, to the
-	// anchored elements; fallback, screen: ParamSearchFallback, ParamSearchScreen; unproposedMaxCells:
-	// ParamMaxCells; restarts: ParamRestarts, the most proposals Fit starts at.
-	search, grid, anchored, fallback, screen bool
-	unproposedMaxCells, restarts             int
-	// frames: experts.ParamFrameCandidates, the candidate frames of a task the search does not start
-	// (fitFrames); 0: none. frameCopies: ParamFrameCopies.
-	frames, frameCopies int
+	// search says whether ParamGateInit is "search".
+	search bool
+	// grid and anchored say how far ParamSearchLattices goes.
+	grid, anchored bool
+	// fallback and screen are ParamSearchFallback and ParamSearchScreen.
+	fallback, screen bool
+	// unproposedMaxCells is ParamMaxCells.
+	unproposedMaxCells int
+	// restarts is ParamRestarts, the most proposals Fit starts at.
+	restarts int
+	// frames is experts.ParamFrameCandidates, for a task the search does not start (fitFrames); 0: none.
+	frames int
+	// frameCopies is ParamFrameCopies.
+	frameCopies int
 	// last is the task Solve solved last, for Save (nil before the first, or after Close).
 	last *solved
 	// searches counts the lattice searches run (TestSolverSearchesOnce).
 	searches int
 }
 
-// New returns a Solver for the hyperparameters of settings (ParamsFor the architecture: the solver's and the
-// model's); bad settings are an error here, before any work.
+// New returns a Solver for the hyperparameters of settings, the solver's and the model's (ParamsFor).
+// Bad settings are an error here, before any work.
 func New(backend compute.Backend, settings hparams.Settings, opts Options) (*Solver, error) {
 	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {
 		opts.Architecture = latformer.LatFormerArchitecture()
@@ -120,36 +125,33 @@ func (s *Solver) Close() {
 
 // Solution is what Solver.Solve made of a task.
 type Solution struct {
-	// Predictions are the predicted test canvases, one per test example, made by Source; nil where there
-	// is none (an untrained task, or a test input the top proposal's table cannot map).
+	// Predictions are the predicted test canvases, one per test example, made by Source. An entry is nil
+	// where there is none.
 	Predictions []*datasets.Canvas
 	Source      string
-	// Action and Action2 are the group elements behind Predictions: the network's hard gates on the first
-	// test input (Prediction.Action and, with layers.ParamActions = 2, Action2), or the top proposal's
-	// action (Action2 nil); nil for none.
+	// Action and Action2 are the group elements behind Predictions: the network's hard gates on the
+	// first test input, or the top proposal's action. Action2 is set with two actions only.
 	Action, Action2 lattice.Action
 	// Network are the trained network's own predictions and Fit its training (nil and zero when no
 	// network was trained).
 	Network []latformer.Prediction
 	Fit     latformer.FitResult
-	// Search is the lattice search's result (nil when it did not run: ParamGateInit "paper" without
-	// ParamSearchScreen, or a model without mask experts). Lattice is the lattice of the elements the
-	// task was solved over: "canvas", or "grid" for the size-relative ones (experts.ParamLattice, or
-	// chosen by ParamSearchLattices; "anchored" for the anchor-relative ones); "" when no search ran.
-	Search  *Search
+	// Search is the lattice search's result, nil when it did not run (ParamGateInit "paper" without
+	// ParamSearchScreen, or a model without mask experts).
+	Search *Search
+	// Lattice is the lattice of the elements the task was solved over: "canvas", "grid" or "anchored"
+	// (experts.ParamLattice, or chosen by ParamSearchLattices); "" when no search ran.
 	Lattice string
-	// Top is the search's top proposal when it competed with the network (ParamGateInit "search") or
-	// predicted alone (SearchOnly), and Searched its predictions of the test outputs (nil where its table
-	// cannot map a test input).
-	Top      *Proposal
+	// Top is the search's top proposal when it competed with the network or predicted alone.
+	Top *Proposal
+	// Searched are Top's predictions of the test outputs, nil where its table cannot map the input.
 	Searched []*datasets.Canvas
-	// Anchor is the frame rule of an anchor-relative element (search.FrameRule's String: the box cropped
-	// from each input and where the result goes), "" for the others.
+	// Anchor is the frame rule of an anchor-relative element (search.FrameRule.String), else "".
 	Anchor string
 }
 
-// ActionName names the solution's group element (with an anchored element's frame rule first): "g1 + g2"
-// with two actions, "" for none.
+// ActionName names the solution's group element, after an anchored element's frame rule. It is
+// "g1 + g2" with two actions, "" for none.
 func (s Solution) ActionName() string {
 	name := latformer.ActionName(s.Action, s.Action2)
 	if s.Anchor != "" && name != "" {
@@ -162,16 +164,15 @@ func (s Solution) ActionName() string {
 type Alternative struct {
 	// Canvas is the predicted output canvas, nil where By has no prediction for the input.
 	Canvas *datasets.Canvas
-	// By is SourceNetwork (the trained network), SourceSearch (the search's top proposal) or "proposal k"
-	// (the search's k-th, from 1, its table generalized as the top one's).
+	// By is SourceNetwork, SourceSearch (the top proposal) or "proposal k" (the search's k-th, from 1).
 	By string
 }
 
 // Alternatives returns, for each test example, the solution's other predictions of its output, best
-// first: the other source's (the top proposal's where the network predicted, the network's where the
-// proposal did), then those of the search's next proposals in rank order. test are the examples Solve
-// predicted (Example.Input is read). An entry may equal the solution's own prediction: ARC Prize's second
-// attempt is the first whose grid differs.
+// first. The other source's prediction comes first: the top proposal's where the network predicted, the
+// network's where the proposal did. The search's next proposals follow in rank order. test are the
+// examples Solve predicted. An entry may equal the solution's own prediction; ARC Prize's second
+// attempt is the first that differs.
 func (s Solution) Alternatives(test []latformer.Example) ([][]Alternative, error) {
 	out := make([][]Alternative, len(test))
 	add := func(by string, preds []*datasets.Canvas) {
@@ -210,10 +211,9 @@ func (s Solution) Alternatives(test []latformer.Example) ([][]Alternative, error
 	return out, nil
 }
 
-// Solve solves one task from its training examples (Input and Output on one canvas, read by the search
-// and by Fit only) and predicts the output of each test example (its Input and Cond; the Output is not
-// read). progress, if not nil, gets the training progress. Save, until the next Solve, saves what it
-// fitted.
+// Solve solves one task from its training examples, on one canvas, and predicts the output of each
+// test example from its Input and Cond. progress, if not nil, gets the training progress. Until the
+// next Solve, Save saves what it fitted.
 func (s *Solver) Solve(train, test []latformer.Example, progress func(latformer.Progress)) (sol Solution, err error) {
 	if len(train) == 0 {
 		return sol, fmt.Errorf("Solver.Solve: no training examples")
@@ -261,19 +261,17 @@ func (s *Solver) Solve(train, test []latformer.Example, progress func(latformer.
 	return sol, nil
 }
 
-// tryFrames says whether a task goes on to the candidate frames (fitFrames): the solver has them
-// (experts.ParamFrameCandidates), the search did not start the fit, the model has mask experts, and no
-// restart's hard gates fitted the training pairs on the canvas.
+// tryFrames says whether a task goes on to the candidate frames (fitFrames). It does when the solver
+// has them, the search did not start the fit, and no restart's hard gates fitted on the canvas.
 func (s *Solver) tryFrames(start *Search, fit latformer.FitResult) bool {
 	return s.frames > 0 && start == nil && s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name &&
 		!(fit.Fitted && fit.HardGates)
 }
 
-// fitFrames fits a second learner, whose expert acts on a frame it learns among the task's candidate frames
-// (FrameCandidates: read off the inputs alone), and keeps it when it fits better than the canvas fit (by
-// latformer.FitResult.BetterThan, Fit's order of its restarts): it returns that learner (nil when it kept the canvas
-// fit) and puts its fit in sol.Fit, with the restarts and steps of both fits counted and the other fit's
-// SoftTop after the kept one's (the candidates named by their rules).
+// fitFrames fits a second learner, whose expert acts on a frame it learns among the task's candidate
+// frames (FrameCandidates). It keeps that learner when it fits better than the canvas fit
+// (latformer.FitResult.BetterThan) and returns it, else nil. sol.Fit gets the kept fit, with the
+// restarts and steps of both counted and the other fit's SoftTop after the kept one's.
 func (s *Solver) fitFrames(
 	sol *Solution, train []latformer.Example, progress func(latformer.Progress),
 ) (*latformer.Learner, error) {
@@ -330,8 +328,8 @@ func ruleElements(names []string, rules []search.FrameRule) []string {
 	return out
 }
 
-// nameFrame names the frame rule the network's hard gates chose on the first test input (sol.Anchor) when
-// the learner acts on the candidate frames rules (none: nothing to name).
+// nameFrame sets sol.Anchor to the frame rule the hard gates chose on the first test input, when the
+// learner acts on the candidate frames.
 func nameFrame(sol *Solution, learner *latformer.Learner, rules []search.FrameRule) {
 	if len(rules) == 0 || len(sol.Network) == 0 {
 		return
@@ -342,9 +340,8 @@ func nameFrame(sol *Solution, learner *latformer.Learner, rules []search.FrameRu
 	}
 }
 
-// solved is what Save needs of the task Solve solved last: its training examples (the search runs on them
-// again when the solution is loaded), its canvas, the learner that fitted them (nil when none did) and the
-// solution.
+// solved is what Save needs of the task Solve solved last: its training examples, its canvas, the
+// learner that fitted them (nil when none did) and the solution.
 type solved struct {
 	train      []latformer.Example
 	rows, cols int
@@ -355,8 +352,8 @@ type solved struct {
 	frames []search.FrameRule
 }
 
-// forget drops the last task's solution (Save) and, without Options.Reuse, the compiled graphs and
-// variables of its learners: kept until now for Save, they are no use to the next task.
+// forget drops the last task's solution and, without Options.Reuse, its learners' graphs and variables.
+// Save needed them; the next task does not.
 func (s *Solver) forget() {
 	s.last = nil
 	if !s.opts.Reuse {
@@ -364,9 +361,8 @@ func (s *Solver) forget() {
 	}
 }
 
-// predictUntrained predicts the tasks the solver does not train a network for: with SearchOnly by the
-// search's top proposal, and a task the search found no element for that goes untrained (untrained) by
-// nothing. It reports whether it did.
+// predictUntrained predicts the tasks the solver does not train a network for, and reports whether it
+// did. With SearchOnly the top proposal predicts; an untrained task gets no prediction.
 func (s *Solver) predictUntrained(sol *Solution, test []latformer.Example, cells int) (bool, error) {
 	if s.opts.SearchOnly {
 		return true, s.predictBySearch(sol, test)
@@ -378,9 +374,9 @@ func (s *Solver) predictUntrained(sol *Solution, test []latformer.Example, cells
 	return false, nil
 }
 
-// startAt returns the search whose proposals the network's restarts start at (nil: the paper's
-// initialization; ParamGateInit "search" only) and the learners of the expert those proposals are elements
-// of (the solver's own without a search). An anchor-relative element's frame rule goes to sol.Anchor.
+// startAt returns the search whose proposals the restarts start at, nil for the paper's
+// initialization. It also returns the learners of those proposals' expert. An anchor-relative
+// element's frame rule goes to sol.Anchor.
 func (s *Solver) startAt(sol *Solution) (*Search, *latformer.LearnerCache, error) {
 	start := sol.Search
 	if !s.search || start == nil {
@@ -394,8 +390,7 @@ func (s *Solver) startAt(sol *Solution) (*Search, *latformer.LearnerCache, error
 }
 
 // withFramesOf returns the examples with their frames under the start's top proposal when it is
-// anchor-relative (the element follows the input: every example reads its frame under the rule of the
-// proposals), else the examples as they are.
+// anchor-relative, else the examples as they are.
 func withFramesOf(start *Search, examples []latformer.Example) []latformer.Example {
 	if _, ok := start.anchor(); ok {
 		return WithFrames(start.Proposals[0], examples)
@@ -403,9 +398,9 @@ func withFramesOf(start *Search, examples []latformer.Example) []latformer.Examp
 	return examples
 }
 
-// predict predicts the test examples with the fitted learner and, when its restarts started at the
-// search's proposals, with the top proposal too, which may replace the network's predictions
-// (ParamSearchFallback, fallBack). sol.Fit must be the learner's fit.
+// predict predicts the test examples with the fitted learner. When its restarts started at the
+// search's proposals, the top proposal predicts too and may replace the network's predictions
+// (fallBack). sol.Fit must be the learner's fit.
 func (s *Solver) predict(sol *Solution, learner *latformer.Learner, test []latformer.Example, start *Search) error {
 	var err error
 	if sol.Network, err = learner.Predict(test); err != nil {
@@ -424,10 +419,10 @@ func (s *Solver) predict(sol *Solution, learner *latformer.Learner, test []latfo
 	return nil
 }
 
-// runSearch runs the lattice search on the training examples when the solver needs it (ParamGateInit
-// "search", ParamSearchScreen or SearchOnly, on a model with mask experts), over the canvas elements and,
-// as far as ParamSearchLattices says, the size-relative and anchor-relative ones (LatticeProposals),
-// keeping as many proposals as Fit may start at. It records the search and its lattice in sol.
+// runSearch runs the lattice search on the training examples when the solver needs it: with
+// ParamGateInit "search", ParamSearchScreen or SearchOnly, on a model with mask experts. It searches
+// as far as ParamSearchLattices says (LatticeProposals) and keeps as many proposals as Fit may start
+// at. It records the search and its lattice in sol.
 func (s *Solver) runSearch(sol *Solution, train []latformer.Example, rows, cols int) error {
 	latFormer := s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name
 	if !s.opts.SearchOnly && !((s.search || s.screen) && latFormer) {
@@ -453,16 +448,16 @@ func (s *Solver) runSearch(sol *Solution, train []latformer.Example, rows, cols 
 	return nil
 }
 
-// untrained says whether a task on a canvas of the given cells that the search finds no element for goes
-// untrained: ParamSearchScreen, or ParamGateInit "search" on a canvas above ParamMaxCells.
+// untrained says whether a task the search finds no element for goes untrained on a canvas of cells:
+// with ParamSearchScreen, or ParamGateInit "search" above ParamMaxCells.
 func (s *Solver) untrained(cells int) bool {
 	return s.screen || (s.search && s.unproposedMaxCells > 0 && cells > s.unproposedMaxCells)
 }
 
-// framesVariant returns the learners whose expert learns its frame among n candidates (fitFrames): an
-// anchored expert with experts.ParamFrameCandidates = n rounded up to a multiple of 8 (at most the solver's),
-// so that tasks with about as many candidates share compiled graphs, the solver's experts but the
-// translation (experts.FrameExperts), ParamFrameCopies augmented copies and frameRestarts.
+// framesVariant returns the learners whose expert learns its frame among n candidates (fitFrames). The
+// expert is anchored, with the solver's experts but the translation. n is rounded up to a multiple of
+// 8, so that tasks with about as many candidates share compiled graphs. They train ParamFrameCopies
+// copies with frameRestarts.
 func (s *Solver) framesVariant(n int) (*latformer.LearnerCache, error) {
 	k := min(s.frames, (n+7)/8*8)
 	list, _ := experts.FrameExperts(s.learning)
@@ -476,16 +471,15 @@ func (s *Solver) framesVariant(n int) (*latformer.LearnerCache, error) {
 	return s.variant(fmt.Sprintf("frames%d", k), settings)
 }
 
-// frameRestarts is the restart schedule (ParamRestartExperts) of a fit on candidate frames: the solver's, with
-// the zero-fill translation letters (z, v, h) read as t, since a frame expert has no translation: there they
-// free the frame gates alone (experts.Expert.FreeGates frees those always), the crop as it is.
+// frameRestarts is the restart schedule (ParamRestartExperts) of a fit on candidate frames. It is the
+// solver's, with z, v and h read as t: a frame expert has no translation, so they free the frame gates
+// alone.
 func frameRestarts(list string) string {
 	return strings.NewReplacer("z", "t", "v", "t", "h", "t").Replace(list)
 }
 
-// learnersFor returns the cache of learners whose expert has e's lattice (the canvas, each input's grid, or
-// the boxes read off each input, one frame per input): the solver's own when its hyperparameters give that
-// lattice already, else a variant.
+// learnersFor returns the cache of learners whose expert has e's lattice: the solver's own when its
+// hyperparameters give that lattice, else a variant.
 func (s *Solver) learnersFor(e experts.Expert) (*latformer.LearnerCache, error) {
 	own := experts.ExpertFromScope(s.store.RootScope(), e.Rows, e.Cols)
 	if own.Lattice == e.Lattice {
@@ -534,8 +528,8 @@ func (s *Solver) predictBySearch(sol *Solution, test []latformer.Example) error 
 	return nil
 }
 
-// fallBack predicts the test outputs with the search's top proposal too (sol.Top, sol.Searched) and, with
-// ParamSearchFallback, lets it replace the network's predictions by useProposal's rule.
+// fallBack also predicts the test outputs with the top proposal (sol.Top, sol.Searched). With
+// ParamSearchFallback, useProposal decides whether it replaces the network's predictions.
 func (s *Solver) fallBack(sol *Solution, learner *latformer.Learner, test []latformer.Example) error {
 	top := sol.Search.Proposals[0]
 	searched, err := proposalPredictions(top, test)
@@ -555,16 +549,17 @@ func (s *Solver) fallBack(sol *Solution, learner *latformer.Learner, test []latf
 	return nil
 }
 
-// useProposal is the fallback's rule (ParamSearchFallback), given the network's predictions and the top
+// useProposal is the fallback's rule (ParamSearchFallback). It gets the network's predictions, the top
 // proposal's (searched), and whether the network's hard gates select the top proposal's element
-// (sameElement). A network prediction is never replaced by an empty one: the proposal predicts only when
-// its table maps every test input. Then it predicts when no restart's hard gates fit the training pairs (a
-// single element and table that fit them all is preferred to a soft mixture, as Fit prefers a restart
-// whose hard gates fit); and when they fit with the proposal's own element but predict otherwise: the two
-// differ only in how the color table answers keys no training cell has, and the search's table answers
-// them by explicit rules (search.Proposal.Generalize). Where the hard gates fit another element (a later
-// proposal), the network predicts. Chosen on the dev half of Table 2's tasks (docs/arc-search.md, "The
-// fallback").
+// (sameElement). The proposal predicts only when its table maps every test input, so a network
+// prediction is never replaced by an empty one. Then it predicts in two cases:
+//   - No restart's hard gates fit the training pairs. One element and table that fit them all beat a
+//     soft mixture, as Fit prefers a restart whose hard gates fit.
+//   - They fit with the proposal's own element but predict otherwise. The two then differ only on color
+//     keys no training cell has, which the search's table answers by explicit rules
+//     (search.Proposal.Generalize).
+//
+// Where the hard gates fit another element, the network predicts (docs/arc-search.md, "The fallback").
 func useProposal(fit latformer.FitResult, sameElement bool, network, searched []*datasets.Canvas) bool {
 	for _, c := range searched {
 		if c == nil {
@@ -585,9 +580,8 @@ func useProposal(fit latformer.FitResult, sameElement bool, network, searched []
 	return false
 }
 
-// proposalPredictions applies a proposal, its table generalized (search.Proposal.Generalize), to the test
-// inputs: nil where the table cannot map a cell (the plain table, and the color-role table where the
-// proposal has one: search.Proposal.Predict).
+// proposalPredictions applies a proposal, its table generalized, to the test inputs. An entry is nil
+// where the table cannot map a cell (search.Proposal.Predict).
 func proposalPredictions(top Proposal, test []latformer.Example) ([]*datasets.Canvas, error) {
 	general := top.Generalize()
 	preds := make([]*datasets.Canvas, len(test))

@@ -79,7 +79,8 @@ func NewWithConfig(cfg string) (compute.Backend, error) {
 	if err != nil {
 		hint := ""
 		if name, _, _ := strings.Cut(cfg, ":"); name == "xla" && !slices.Contains(compute.List(), "xla") {
-			hint = `; XLA is not linked into this program: import _ "github.com/latformer/latformer/xlabackend" (needs cgo)`
+			hint = `; XLA is not linked into this program: ` +
+				`import _ "github.com/latformer/latformer/xlabackend" (needs cgo)`
 		}
 		return nil, fmt.Errorf("creating GoMLX backend %q (from $%s or the default; compiled-in backends: %v)%s: %w",
 			cfg, compute.ConfigEnvVar, compute.List(), hint, err)

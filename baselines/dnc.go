@@ -129,7 +129,8 @@ func buildDNC(scope *model.Scope, k int, tokens *Node) *latformer.Outputs {
 	size := dncInterfaceSize(z.heads, z.width)
 	interfaceScope := scope.In("interface")
 	interfaceWeights := interfaceScope.VariableWithShape("weights", shapes.Make(x.DType(), z.hidden, size)).NodeValue(g)
-	interfaceBias := ExpandAxes(interfaceScope.VariableWithShape("biases", shapes.Make(x.DType(), size)).NodeValue(g), 0)
+	interfaceBias := ExpandAxes(
+		interfaceScope.VariableWithShape("biases", shapes.Make(x.DType(), size)).NodeValue(g), 0)
 
 	state := newDNCState(g, x.DType(), batch, z)
 	h := Zeros(g, shapes.Make(x.DType(), batch, z.hidden))

@@ -103,7 +103,8 @@ func maskedConv3x3(scope *model.Scope, x *Node, d int, mask []float32) *Node {
 	scope = scope.In("conv")
 	kernel := scope.VariableWithShape("weights", shapes.Make(x.DType(), 3, 3, ch, d)).NodeValue(x.Graph())
 	if mask != nil {
-		kernel = Mul(kernel, ConvertDType(Const(x.Graph(), tensors.FromFlatDataAndDimensions(mask, 3, 3, 1, 1)), x.DType()))
+		maskNode := Const(x.Graph(), tensors.FromFlatDataAndDimensions(mask, 3, 3, 1, 1))
+		kernel = Mul(kernel, ConvertDType(maskNode, x.DType()))
 	}
 	bias := scope.VariableWithShape("biases", shapes.Make(x.DType(), d)).NodeValue(x.Graph())
 	// Zero padding by concatenation: the pure-Go backend has no gradient for Pad.
@@ -114,7 +115,8 @@ func maskedConv3x3(scope *model.Scope, x *Node, d int, mask []float32) *Node {
 	patches := make([]*Node, 0, 9)
 	for dy := range 3 {
 		for dx := range 3 {
-			patches = append(patches, Slice(padded, AxisRange(), AxisRange(dy, dy+rows), AxisRange(dx, dx+cols), AxisRange()))
+			patches = append(patches,
+				Slice(padded, AxisRange(), AxisRange(dy, dy+rows), AxisRange(dx, dx+cols), AxisRange()))
 		}
 	}
 	unrolled := Reshape(Concatenate(patches, -1), batch*rows*cols, 9*ch)
@@ -212,7 +214,10 @@ func relativeAttention(scope *model.Scope, x *Node, rows, cols, numHeads, clip i
 	qHeads := TransposeAllDims(Reshape(q, batch, n, numHeads, dh), 0, 2, 1, 3) // [batch, heads, n, dh]
 	// The attention scales q·k by 1/√dh and then adds the bias; Shaw et al. scale the sum.
 	bias := MulScalar(relativeLogits(scope, qHeads, rows, cols, clip), 1/math.Sqrt(float64(dh)))
-	return attention.MultiHeadAttention(scope, q, k, v, numHeads, dh).WithPreProjected(true).WithAttentionBias(bias).Done()
+	return attention.MultiHeadAttention(scope, q, k, v, numHeads, dh).
+		WithPreProjected(true).
+		WithAttentionBias(bias).
+		Done()
 }
 
 // relativeLogits returns AttentionRel's relative key term q_i·(a_r[Δrow] + a_c[Δcol]) for q [batch, heads,

@@ -83,7 +83,8 @@ func (o *Options) torchRows() ([]torchRow, error) {
 		label, cmd, ok := strings.Cut(entry, "=")
 		label, fields := strings.TrimSpace(label), strings.Fields(cmd)
 		if !ok || label == "" || len(fields) == 0 || strings.ContainsAny(label, " /") {
-			return nil, fmt.Errorf("--torch: %q is not label=interpreter [args] (a label without spaces or slashes)", entry)
+			return nil, fmt.Errorf("--torch: %q is not label=interpreter [args] (a label without spaces or slashes)",
+				entry)
 		}
 		if seen[label] {
 			return nil, fmt.Errorf("--torch: label %q given twice", label)
@@ -396,7 +397,8 @@ func (o *Options) printReference(c int, r *reference, ours []benchSide, other fl
 		case !r.factored:
 			fmt.Printf("bench ratio %s/%s canvas=%d attention=%s: %.2f (below 1 means faster than %s's full step)\n",
 				s.ours, label, c, s.attention, benchstat.Ratio(s.stats.MedianMs, st.MedianMs), label)
-			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f (min/min; the line above is median/median)\n",
+			fmt.Printf("bench ratio-min %s/%s canvas=%d attention=%s: %.2f "+
+				"(min/min; the line above is median/median)\n",
 				s.ours, label, c, s.attention, benchstat.Ratio(s.stats.MinMs, st.MinMs))
 		case s.attention == "factored":
 			fmt.Printf("bench ratio %s/%s canvas=%d attention=factored: %.2f (same work)\n",

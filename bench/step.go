@@ -46,7 +46,8 @@ func printHost() {
 	if _, unknown := benchstat.ApplyGODEBUG(h.Flags, os.Getenv("GODEBUG")); len(unknown) > 0 {
 		fmt.Printf("simd: GODEBUG names cpu.%s, which Go does not know and ignores "+
 			"(it printed \"GODEBUG: unknown cpu feature\"); "+
-			"cpu.avx512f=off or GOMLX_GO_SIMD_AVX512=false turn the AVX-512 kernels off\n", strings.Join(unknown, ", cpu."))
+			"cpu.avx512f=off or GOMLX_GO_SIMD_AVX512=false turn the AVX-512 kernels off\n",
+			strings.Join(unknown, ", cpu."))
 	}
 }
 

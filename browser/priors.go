@@ -54,7 +54,8 @@ var Priors = []Prior{
 	{"scaling", groupGeometry, "Upscaling, downscaling",
 		"scale a shape or the grid by an integer factor (Table 2: Scale + Translate)", datasets.CategoryScale},
 	{"elastic-distortion", groupGeometry, "Elastic distortion", "stretch or bend a shape", ""},
-	{"containment", groupGeometry, "Containing, inside, outside", "being contained, inside or outside of a perimeter", ""},
+	{"containment", groupGeometry, "Containing, inside, outside",
+		"being contained, inside or outside of a perimeter", ""},
 	{"drawing-lines", groupGeometry, "Drawing lines, projections",
 		"draw lines, connect points, orthogonal projections", ""},
 	{"copying", groupGeometry, "Copying, repeating objects", "copy or repeat an object", ""},
@@ -133,5 +134,6 @@ func PersonCategory(priors []string) (cat datasets.Category, why string) {
 		return datasets.Category(transforms[0]), ""
 	}
 	sort.Strings(transforms)
-	return datasets.CategoryNone, "two transformations (" + strings.Join(transforms, " and ") + "): no column of Table 2"
+	return datasets.CategoryNone,
+		"two transformations (" + strings.Join(transforms, " and ") + "): no column of Table 2"
 }

@@ -150,13 +150,14 @@ func (s *Server) loadTasks() error {
 		n := 0
 		for _, t := range tasks {
 			if !ValidTaskID(t.ID) {
-				s.log.Printf("warning: %s: task file name %q is not a valid task id (letters, digits, - and _): left out",
+				s.log.Printf(
+					"warning: %s: task file name %q is not a valid task id (letters, digits, - and _): left out",
 					dir, t.ID)
 				continue
 			}
 			if prev, dup := s.tasks[t.ID]; dup {
-				s.log.Printf("warning: task %s is in both the %s and the %s split: the %s one is shown", t.ID, prev.split,
-					split, prev.split)
+				s.log.Printf("warning: task %s is in both the %s and the %s split: the %s one is shown",
+					t.ID, prev.split, split, prev.split)
 				continue
 			}
 			e := &taskEntry{task: t, split: split}

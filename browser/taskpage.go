@@ -323,7 +323,8 @@ func runViewOf(run *resultsRun, t datasets.Task, cell int) runView {
 		}
 		m.Mask = &pic
 		if res.HardGates {
-			m.Caption = fmt.Sprintf("The model's mask (hard gates: exactly the mask of %s on the %dx%d canvas, %d cells).",
+			m.Caption = fmt.Sprintf(
+				"The model's mask (hard gates: exactly the mask of %s on the %dx%d canvas, %d cells).",
 				part, canvas, canvas, canvas*canvas)
 		} else {
 			m.Caption = fmt.Sprintf("The mask of %s, the action the soft gates round to, on the %dx%d canvas; the "+

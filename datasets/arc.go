@@ -298,7 +298,8 @@ func ARCSplitDir(dataDir, split string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("no ARC %s split in the data directory %s (%w): "+
 			"run `latformer download --data %s` to fetch ARC (needs internet), "+
-			"or set $%s (or pass -data) to a directory that holds arc/%s", split, dataDir, err, dataDir, EnvDataDir, split)
+			"or set $%s (or pass -data) to a directory that holds arc/%s",
+			split, dataDir, err, dataDir, EnvDataDir, split)
 	}
 	if !info.IsDir() {
 		return "", fmt.Errorf("ARC %s split: %s is not a directory", split, dir)

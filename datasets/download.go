@@ -241,7 +241,8 @@ func arcArchiveEntry(name string) string {
 	case len(parts) == 4 && parts[1] == "data" && (parts[2] == "training" || parts[2] == "evaluation"):
 		base := parts[3]
 		id := strings.TrimSuffix(base, ".json")
-		if !strings.HasSuffix(base, ".json") || id == "" || strings.ContainsAny(base, `\:`) || strings.HasPrefix(base, ".") {
+		if !strings.HasSuffix(base, ".json") || id == "" ||
+			strings.ContainsAny(base, `\:`) || strings.HasPrefix(base, ".") {
 			return ""
 		}
 		return parts[2] + "/" + base
@@ -307,7 +308,8 @@ func extractARCArchive(ctx context.Context, zipPath, dst string, opts DownloadOp
 		got, want int
 	}{{"training", m.Training, opts.ExpectedTraining}, {"evaluation", m.Evaluation, opts.ExpectedEvaluation}} {
 		if c.got == 0 || (c.want > 0 && c.got != c.want) {
-			return nil, fmt.Errorf("archive has %d %s tasks under <root>/data/%s, expected %d", c.got, c.split, c.split, c.want)
+			return nil, fmt.Errorf("archive has %d %s tasks under <root>/data/%s, expected %d",
+				c.got, c.split, c.split, c.want)
 		}
 	}
 	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })

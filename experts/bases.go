@@ -14,9 +14,8 @@ import (
 	"github.com/latformer/latformer/lattice"
 )
 
-// Parts returns the number of non-identity parts of el: 1 for the translation if it shifts any axis,
-// 1 per flipped axis, 1 for a rotation (Quarter not a multiple of 4) and 1 per axis scaled by a factor
-// other than 1. A search ranks simpler elements first by it.
+// Parts returns the number of non-identity parts of el: a translation, each flipped axis, a rotation,
+// and each scaled axis. A search ranks simpler elements first by it.
 func (el Element) Parts() int {
 	n := 0
 	if el.Shift != [2]int{} {
@@ -39,14 +38,14 @@ func (el Element) Parts() int {
 // basesCache holds Bases per expert configuration (an Expert is a comparable value).
 var basesCache sync.Map // Expert -> []Element
 
-// Bases returns every non-translation element the expert's hard gates can express on its canvas: the
-// flips of each axis, the quarter turns (only with Rotation on a square canvas) and the up- or
-// down-scalings by 1..MaxScale of each axis, of the enabled experts only. No two have the same mask
-// (ActionOf on the rows x cols canvas; e.g. flipping both axes is the 180° rotation on a square canvas,
-// and on a small canvas several scaling factors coincide): of elements with the same mask the one with
-// the fewest Parts is kept, then the first in the enumeration order (flips, then turns, then scalings
-// vary fastest to slowest). They are sorted by Parts, the identity first. A search over the elements
-// T ∘ B (B a base, T a translation) then never visits one mask twice.
+// Bases returns every non-translation element the expert's hard gates can express on its canvas. These
+// are the flips of each axis, the quarter turns (with Rotation on a square canvas) and the scalings by
+// 1..MaxScale of each axis, for the enabled experts only. They are sorted by Parts, the identity first.
+//
+// No two bases have the same mask on the canvas. For example, flipping both axes is the 180° rotation
+// on a square canvas. Of elements with the same mask, the one with the fewest Parts is kept, then the
+// first enumerated. A search over the elements T ∘ B (B a base, T a translation) thus never visits one
+// mask twice.
 func (e Expert) Bases() []Element {
 	if cached, ok := basesCache.Load(e); ok {
 		return slices.Clone(cached.([]Element))
@@ -92,8 +91,8 @@ type axisScaling struct {
 	down   bool
 }
 
-// axisScalings lists the scalings the gates can set on one axis: factor 1, then up by 2..MaxScale, then
-// down by 2..MaxScale (only factor 1 without the scaling expert).
+// axisScalings lists the scalings the gates can set on one axis: factor 1, then up and then down by
+// 2..MaxScale.
 func (e Expert) axisScalings() []axisScaling {
 	out := []axisScaling{{factor: 1}}
 	if !e.Scaling {
@@ -108,9 +107,9 @@ func (e Expert) axisScalings() []axisScaling {
 }
 
 // SameMask reports whether actions a and b have the same mask on the expert's rows x cols canvas. It
-// compares what they do to two fixed probes of random integers (Action.Apply, exact in float64): a
-// mask whose rows hold 0s and 1s, as every element's of the experts does, is determined by the probes
-// up to a chance coincidence of sums of random 30-bit integers, with no n x n mask formed.
+// compares what they do to two fixed probes of random integers (Action.Apply, exact in float64), so no
+// n x n mask is formed. The probes determine a 0/1 mask, as every element's is, up to a chance
+// coincidence of sums of random 30-bit integers.
 func (e Expert) SameMask(a, b lattice.Action) (bool, error) {
 	ka, err := e.maskSignature(a)
 	if err != nil {

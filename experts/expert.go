@@ -16,54 +16,53 @@ import (
 )
 
 // Expert is the lattice mask expert of a LatFormer layer for a rows x cols canvas (Section 4.1,
-// Appendix A): the product of a translation, a rotation, a reflection and a scaling expert, each a gated
-// CNN applied to the identity with frozen kernels (Corollary 1). Only the gates are learned; they come
-// from a small FFN of the layer input (one set of gates per example).
+// Appendix A). It is the product of a translation, a rotation, a reflection and a scaling expert, each
+// a gated CNN applied to the identity with frozen kernels (Corollary 1). Only the gates are learned.
+// A small FFN of the layer input computes them, one set per example.
 //
 // Per axis a (rows, then cols) the experts build l_a x l_a masks
 //
-//	T_a = Π_k (α_{a,k} C^{2^k} + (1-α_{a,k}) I)              translation, C = lattice.TranslationMask1D(l_a, 1), k < L
+//	T_a = Π_k (α_{a,k} C^{2^k} + (1-α_{a,k}) I)              translation (k < L)
 //	    (or Σ_s π_{a,s} C^s, a softmax over the shifts, with ShiftSoftmax)
 //	F_a = φ_a J + (1-φ_a) I,  G = ρ_2 J + (1-ρ_2) I          reflection, and rotation by 180° = flip of both axes
 //	S_a = τ_a U_a^T + (1-τ_a) U_a,  U_a = Σ_h π_{a,h} M_S^(h)  scaling (softmax over h) and down-scaling gate τ
 //	A_a = T_a F_a S_a G                                       composition by the mask product (Appendix A)
 //
-// and the full mask is M = (A_rows ⊗ A_cols)(ρ_1 R + (1-ρ_1) I), with R the 90° rotation (Theorem 2:
-// the Kronecker product of per-axis masks; composition by mask product, here done on the per-axis
-// l x l matrices so that no n x n product is ever formed). With hard gates M is exactly the binary mask
-// of the group element Expert.Action reads back: rotation first, then scaling, flips and translation.
-// (With soft gates, the 180° gate G acts on each axis separately, a relaxation of the C4 mixture that is
-// exact at hard gates; SmoothedMask mixes the four rotations exactly.)
+// with C = lattice.TranslationMask1D(l_a, 1), the one-step shift. The full mask is
+// M = (A_rows ⊗ A_cols)(ρ_1 R + (1-ρ_1) I), with R the 90° rotation (Theorem 2). The products are
+// taken on the per-axis l x l matrices, so no n x n product is formed.
+//
+// With hard gates, M is exactly the binary mask of the group element that Expert.Action reads back:
+// rotation first, then scaling, flips and translation. With soft gates, the 180° gate G acts on each
+// axis separately. That relaxes the C4 mixture and is exact at hard gates; SmoothedMask mixes the four
+// rotations exactly.
 type Expert struct {
 	Rows, Cols                                 int
 	Translation, Rotation, Reflection, Scaling bool
 	TranslationLayers, MaxScale, GateHidden    int
 	SmoothingTime                              float64
-	// FlipGateInit is the initial logit of the reflection and rotation gates (FlipGateInit), and
-	// TranslationGateInit that of the translation gates (ParamTranslationGateInit).
+	// FlipGateInit and TranslationGateInit are the initial logits of the reflection and rotation gates
+	// and of the translation gates.
 	FlipGateInit, TranslationGateInit float64
 	// ZeroFill adds the zero-fill gates to the translation expert (ParamZeroFill), starting at
 	// sigmoid(ZeroFillGateInit).
 	ZeroFill         bool
 	ZeroFillGateInit float64
-	// ShiftSoftmax holds the translation of each axis as a softmax over the signed shifts (Gates.Shift)
-	// instead of L binary layers (ParamTranslationGates).
+	// ShiftSoftmax holds each axis's translation as a softmax over shifts (ParamTranslationGates).
 	ShiftSoftmax bool
-	// Lattice is what the actions act on (ParamLattice): the canvas, each example's grid, or a box read off
-	// each input (Gates.Extent holds the grids' extents, Gates.Frames the frames).
+	// Lattice is what the actions act on (ParamLattice): the canvas, each grid, or a box per input.
 	Lattice Lattice
-	// FrameCandidates, for an Anchored expert, is the number K of candidate frames per input that a softmax
-	// gate chooses among (Gates.Frame; ParamFrameCandidates): the mask is the gates' mixture of the K
-	// anchored masks. 0: one frame per input, given.
+	// FrameCandidates is the number K of candidate frames per input of an Anchored expert. A softmax
+	// gate mixes their K anchored masks. 0 means one given frame per input.
 	FrameCandidates int
 }
 
 // N returns the number of cells Rows*Cols, the size of the masks.
 func (e Expert) N() int { return e.Rows * e.Cols }
 
-// GateLogits computes the gate logits from the layer input x [batch, n, d] and an optional conditioning
-// vector cond [batch, dc] (nil for none): a 2-layer FFN (ReLU) on the mean over the cells of x,
-// concatenated with cond. Output: [batch, NumGates()]. Variables are created under scope.
+// GateLogits computes the gate logits [batch, NumGates()] from the layer input x [batch, n, d] and an
+// optional conditioning vector cond [batch, dc]. It is a 2-layer ReLU FFN on the mean of x over the
+// cells, concatenated with cond. Its variables live under scope.
 func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 	if x.Rank() != 3 || x.Shape().Dimensions[1] != e.N() {
 		exceptions.Panicf("Expert.GateLogits: x must be [batch, %d, d] for a %dx%d canvas, got %s", e.N(), e.Rows,
@@ -78,15 +77,16 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 	}
 	hidden := activation.Relu(fastgraph.Dense(scope.In(GateHiddenScope), pooled, true, e.GateHidden))
 	out := scope.In(GateLogitsScope)
-	w := out.VariableWithShape(GateLogitsWeights, shapes.Make(x.DType(), e.GateHidden, e.NumGates())).NodeValue(x.Graph())
-	// The bias starts at the gates' initial logits (a constant initializer, so that re-initializing the
-	// variables, as the learner's restarts do, gives it back).
+	w := out.VariableWithShape(GateLogitsWeights, shapes.Make(x.DType(), e.GateHidden, e.NumGates())).
+		NodeValue(x.Graph())
+	// The bias starts at the gates' initial logits. A constant initializer gives it back when a restart
+	// re-initializes the variables.
 	initialBias := tensors.FromValue(e.initialGateBias())
 	bias := out.WithInitializer(initializer.BroadcastTensorToShape(initialBias)).
 		VariableWithShape(GateLogitsBiases, shapes.Make(dtypes.Float32, e.NumGates())).NodeValue(x.Graph())
 	logits := Add(MatMul(hidden, w), ExpandAxes(ConvertDType(bias, x.DType()), 0))
-	// The free-gate mask (FreeGates; a non-trainable variable, all ones unless a learner's restart
-	// restricts the experts): a gate that is not free is held at its identity setting.
+	// The free-gate mask (FreeGates) is a non-trainable variable, all ones unless a restart restricts the
+	// experts. A gate that is not free is held at its identity setting.
 	free := out.WithInitializer(initializer.BroadcastTensorToShape(tensors.FromValue(e.FreeGatesAll()))).
 		VariableWithShape(FreeGatesVariable, shapes.Make(dtypes.Float32, e.NumGates())).
 		SetTrainable(false).NodeValue(x.Graph())
@@ -96,16 +96,16 @@ func (e Expert) GateLogits(scope *model.Scope, x, cond *Node) *Node {
 }
 
 // Gates computes the gates for input x [batch, n, d] and optional conditioning cond [batch, dc]. They
-// are discretized when the graph parameter HardGatesGraphParam is true (prediction, the held phases);
-// with ParamStraightThrough they are discretized in the forward pass and soft in the backward pass.
+// are discretized when the graph parameter HardGatesGraphParam is true. With ParamStraightThrough, the
+// forward pass discretizes them and the backward pass uses the soft ones.
 func (e Expert) Gates(scope *model.Scope, x, cond *Node) *Gates {
 	return e.GatesFor(scope, x, cond, nil)
 }
 
-// GatesFor is Gates with the input a size-relative expert reads besides x: a Grid expert's grid extents
-// (Gates.Extent), an Anchored expert's frames (Gates.Frames); nil for a Canvas expert. With candidate frames
-// (FrameCandidates) a candidate that reads no box on an example's input (H = 0) is never chosen there: its
-// logit is pushed down before the softmax.
+// GatesFor is Gates with the extra input of a size-relative expert: a Grid expert's grid extents
+// (Gates.Extent), or an Anchored expert's frames (Gates.Frames). It is nil for a Canvas expert. A
+// candidate frame that reads no box on an example's input (H = 0) is never chosen there: its logit is
+// pushed down before the softmax.
 func (e Expert) GatesFor(scope *model.Scope, x, cond, extent *Node) *Gates {
 	hard := model.GetGraphParamOr(scope, x.Graph(), HardGatesGraphParam, false)
 	logits := e.GateLogits(scope, x, cond)
@@ -133,8 +133,8 @@ func (e Expert) GatesFor(scope *model.Scope, x, cond, extent *Node) *Gates {
 	return gates
 }
 
-// withoutEmptyFrames lowers the frame logits of the candidates that read no box (H = 0 in extent
-// [batch, K, FrameLen]) by 1e4, so that neither the softmax nor its argmax picks them.
+// withoutEmptyFrames lowers by 1e4 the frame logits of candidates that read no box (H = 0), so that
+// neither the softmax nor its argmax picks them.
 func (e Expert) withoutEmptyFrames(logits, extent *Node) *Node {
 	k := e.FrameCandidates
 	if extent.Rank() != 3 || extent.Shape().Dimensions[1] != k || extent.Shape().Dimensions[2] != FrameLen {
@@ -165,13 +165,13 @@ func (e Expert) withoutEmptyFrames(logits, extent *Node) *Node {
 //
 //	M = Σ_t w_t (Row_t ⊗ Col_t) R^{k_t},   k_t ∈ {0, 1}
 //
-// Dense materializes it as [batch, n, n]; everything before is on l x l matrices.
+// Dense materializes it as [batch, n, n]. Everything before works on l x l matrices.
 type LatticeMask struct {
 	Rows, Cols int
 	Terms      []MaskTerm
-	// Mixture, when K > 0, is a sum over K candidates per example (Expert.FrameCandidates): every term's
-	// tensors hold K rows per example (row b·K+k is candidate k of example b), its Weight set, and the mask is
-	// M_b = Σ_k Σ_t w_t[b·K+k] (Row_t ⊗ Col_t)[b·K+k] R^{k_t}. Dense builds it by one product over the candidates.
+	// Mixture, when K > 0, makes the mask a sum over K candidates per example (Expert.FrameCandidates).
+	// Every term's tensors then hold K rows per example, row b·K+k for candidate k of example b, and the
+	// mask is M_b = Σ_k Σ_t w_t[b·K+k] (Row_t ⊗ Col_t)[b·K+k] R^{k_t}.
 	Mixture int
 }
 
@@ -181,21 +181,20 @@ func (m *LatticeMask) Batch() int {
 }
 
 // MaskTerm is one term of a LatticeMask: Weight [batch] (nil means 1), Row [batch, rows, rows],
-// Col [batch, cols, cols], and whether the term is followed by a 90° rotation (applied first).
+// Col [batch, cols, cols], and an optional 90° rotation, applied first.
 type MaskTerm struct {
 	Weight, Row, Col *Node
 	Rotate           bool
-	// Flip is the reversal J of the 90° rotation, [batch, rows, rows] per example (a size-relative
-	// expert rotates each grid: J reverses its first W cells, W its number of columns); nil: the canvas'.
+	// Flip is the reversal J of the 90° rotation per example, [batch, rows, rows], or nil for the
+	// canvas' reversal. A size-relative expert rotates each grid, so J reverses its first W cells.
 	Flip *Node
 }
 
 // Dense returns the mask as a [batch, n, n] tensor with n = Rows*Cols (row-major cells).
 //
 // For a term without rotation, M[(i,j),(c,e)] = Row[i,c]·Col[j,e] (Kronecker product). With rotation,
-// (Row ⊗ Col) R [(i,j),(a,b)] = (Row J)[i,b]·Col[j,a], with J the reversal: still an outer product of two
-// l x l matrices, so no gather or n x n product is needed. It is one batched matrix product of the
-// Factors.
+// (Row ⊗ Col) R [(i,j),(a,b)] = (Row J)[i,b]·Col[j,a], with J the reversal. Both are outer products of
+// two l x l matrices, so Dense is one batched matrix product of the Factors.
 func (m *LatticeMask) Dense() *Node {
 	if m.Mixture > 0 {
 		return m.mixtureDense()
@@ -212,14 +211,13 @@ func (m *LatticeMask) Dense() *Node {
 //
 //	M[b, (i,j), (c,e)] = Σ_t L[b, i, j, c, t] · Rᵀ[b, i, j, t, e]
 //
-// with L [batch, Rows, Cols, Rows, T] and Rᵀ [batch, Rows, Cols, T, Cols] (term weights folded into L; a
-// term without rotation has L = Row[b,i,c] and Rᵀ = Col[b,j,e], one with rotation L = Col[b,j,c] and
-// Rᵀ = (Row J)[b,i,e]). They take n·(Rows+Cols)·T numbers instead of n². Batched matrix products with
-// batch axes (batch, i, j) turn them into the dense mask and back, which is how the full attention
-// (layers.MaskedAttentionCoreFactored) uses them. Rᵀ has the terms before the key axis, so that the mask's
-// product takes it as GoMLX's Go backend's kernels want it ([K, N]: on 2 examples, 1.4x faster than [N, K] at
-// canvas 30 and 2.5x at canvas 20, compute v0.1.14 on AVX-512), its gradient comes out in that layout, and the
-// terms are concatenated in blocks of Cols values.
+// with L [batch, Rows, Cols, Rows, T] and Rᵀ [batch, Rows, Cols, T, Cols]; the term weights are folded
+// into L. A term without rotation has L = Row[b,i,c] and Rᵀ = Col[b,j,e]. A term with rotation has
+// L = Col[b,j,c] and Rᵀ = (Row J)[b,i,e].
+//
+// The factors take n·(Rows+Cols)·T numbers instead of n². Batched matrix products over (batch, i, j)
+// turn them into the dense mask and back, as layers.MaskedAttentionCoreFactored does. Rᵀ has the terms
+// before the key axis, the [K, N] layout that GoMLX's Go backend multiplies fastest.
 func (m *LatticeMask) Factors() (l, rT *Node) {
 	if m.Mixture > 0 {
 		return m.Unmixed().Factors() // K times the terms: the attention takes a mixture dense (Dense) instead
@@ -231,8 +229,8 @@ func (m *LatticeMask) Factors() (l, rT *Node) {
 		if t.Weight != nil {
 			row = Mul(row, Reshape(t.Weight, batch, 1, 1))
 		}
-		// L indexed [b, i, j, key-axis, 1] and Rᵀ [b, i, j, 1, key-axis]: a row factor [b, i, ·] is the same for
-		// every j, a column factor [b, j, ·] for every i.
+		// L is [b, i, j, key-axis, 1] and Rᵀ [b, i, j, 1, key-axis]. A row factor [b, i, ·] is the same
+		// for every j, and a column factor [b, j, ·] for every i.
 		byRow := func(x *Node, transposed bool) *Node {
 			k := x.Shape().Dimensions[2]
 			if transposed {
@@ -264,10 +262,11 @@ func (m *LatticeMask) Factors() (l, rT *Node) {
 	return Concatenate(lhs, 4), Concatenate(rhs, 3)
 }
 
-// mixtureDense is Dense of a Mixture mask: the terms without rotation give M[b, (i, c), (j, e)] =
-// Σ_{k,t} (w Row)[b, k, t, i, c] · Col[b, k, t, j, e], one batched matrix product per example over the K·T
-// candidate terms, and those with rotation M[b, (i, e), (j, c)] = Σ (w Row J)[b, k, t, i, e] · Col[b, k, t, j, c];
-// each is transposed to [b, i, j, c, e] once. Far fewer and larger products than Factors' per-cell ones.
+// mixtureDense is Dense of a Mixture mask, by one batched matrix product per example over the K·T
+// candidate terms. These are far fewer and larger products than Factors' per-cell ones. The terms
+// without rotation give M[b, (i, c), (j, e)] = Σ_{k,t} (w Row)[b, k, t, i, c] · Col[b, k, t, j, e]. Those
+// with rotation give M[b, (i, e), (j, c)] = Σ (w Row J)[b, k, t, i, e] · Col[b, k, t, j, c]. Each result
+// is transposed to [b, i, j, c, e] once.
 func (m *LatticeMask) mixtureDense() *Node {
 	k, batch := m.Mixture, m.Batch()
 	perCandidate := func(x *Node) *Node {
@@ -306,8 +305,7 @@ func (m *LatticeMask) mixtureDense() *Node {
 	return Reshape(dense, batch, n, n)
 }
 
-// Unmixed returns a Mixture mask as a plain one, each candidate's terms sliced out (K times the terms);
-// a plain mask as it is.
+// Unmixed returns a Mixture mask as a plain one with K times the terms. A plain mask stays as it is.
 func (m *LatticeMask) Unmixed() *LatticeMask {
 	if m.Mixture == 0 {
 		return m
@@ -331,10 +329,9 @@ func (m *LatticeMask) Unmixed() *LatticeMask {
 	return out
 }
 
-// SliceBatch returns the mask of examples lo, ..., hi-1 of the batch: every term's per-example tensors
-// (Weight, Row, Col, Flip) sliced along their batch axis (K rows per example for a Mixture). The masked
-// attention computes slices of the batch separately (layers.MaskedAttentionCoreFactored) and slices the
-// masks with it.
+// SliceBatch returns the mask of examples lo, ..., hi-1 of the batch. It slices every term's
+// per-example tensors along their batch axis. The masked attention uses it to compute the batch in
+// slices (layers.MaskedAttentionCoreFactored).
 func (m *LatticeMask) SliceBatch(lo, hi int) *LatticeMask {
 	per := max(1, m.Mixture)
 	cut := func(x *Node) *Node {
@@ -348,18 +345,19 @@ func (m *LatticeMask) SliceBatch(lo, hi int) *LatticeMask {
 	}
 	out := &LatticeMask{Rows: m.Rows, Cols: m.Cols, Terms: make([]MaskTerm, len(m.Terms)), Mixture: m.Mixture}
 	for i, t := range m.Terms {
-		out.Terms[i] = MaskTerm{Weight: cut(t.Weight), Row: cut(t.Row), Col: cut(t.Col), Rotate: t.Rotate, Flip: cut(t.Flip)}
+		out.Terms[i] = MaskTerm{
+			Weight: cut(t.Weight), Row: cut(t.Row), Col: cut(t.Col), Rotate: t.Rotate, Flip: cut(t.Flip),
+		}
 	}
 	return out
 }
 
-// RowTimesReversal returns Row J of a rotation term ([batch, rows, rows]): the row factor times the
-// reversal J of the 90° rotation (the term's per-example Flip, or the canvas reversal). With it the term is
-// (Row J ⊗ Col) applied to the grid with its axes swapped, all per-axis products.
+// RowTimesReversal returns Row J [batch, rows, rows] of a rotation term: the row factor times the
+// rotation's reversal J. The term is then (Row J ⊗ Col) applied to the grid with its axes swapped.
 func (m *LatticeMask) RowTimesReversal(t MaskTerm) *Node { return m.rowTimesReversal(t.Row, t.Flip) }
 
-// rowTimesReversal: (Row J)[i, b] = Row[i, l-1-b], as a product with the constant reversal J (Reverse has
-// no gradient in GoMLX); an l x l product per example, negligible next to the n x n terms.
+// rowTimesReversal computes (Row J)[i, b] = Row[i, l-1-b] as a product with the reversal J, since
+// GoMLX's Reverse has no gradient. The l x l product is cheap next to the n x n terms.
 func (m *LatticeMask) rowTimesReversal(row, flip *Node) *Node {
 	if flip != nil {
 		return Einsum("bij,bjk->bik", row, flip)
@@ -372,9 +370,9 @@ func constMatrix(g *Graph, dtype dtypes.DType, m *lattice.Matrix) *Node {
 	return ConvertDType(ConstTensor(g, MatrixTensor(m)), dtype)
 }
 
-// GridExtents returns [batch, 2] int32: the number of rows and of columns of the grid in each canvas of
-// tokens [batch, rows*cols] (row-major, grid at the top-left, pad elsewhere), that is the rows and columns
-// holding a non-pad token, at least 1. It is the Gates.Extent of a Grid expert.
+// GridExtents returns the rows and columns, at least 1, of the grid in each canvas of tokens
+// [batch, rows*cols], as [batch, 2] int32. The grid is the top-left part holding non-pad tokens. It is
+// the Gates.Extent of a Grid expert.
 func GridExtents(tokens *Node, rows, cols int, pad int) *Node {
 	batch := tokens.Shape().Dimensions[0]
 	nonPad := ConvertDType(NotEqual(tokens, Scalar(tokens.Graph(), tokens.DType(), pad)), dtypes.Int32)
@@ -394,9 +392,9 @@ func perExampleKernel(g *Graph, dtype dtypes.DType, ext *Node, l int, build func
 	return Einsum("be,eij->bij", OneHot(idx, l, dtype), Concatenate(table, 0))
 }
 
-// gridKernels are the per-example kernels of a size-relative expert along one axis, [batch, l, l] each:
-// the reversal of the grid's first ext cells and the circular shifts by 2^k of them. They are built once
-// per extent and shared by every per-axis mask and rotation term that uses it.
+// gridKernels are the per-example kernels [batch, l, l] of a size-relative expert along one axis: the
+// reversal of the grid's first cells and their circular shifts by 2^k. All masks of an extent share
+// them.
 type gridKernels struct {
 	flip   *Node
 	shifts []*Node
@@ -415,11 +413,11 @@ func (e Expert) newGridKernels(g *Graph, dtype dtypes.DType, ext *Node, l int) *
 	return k
 }
 
-// axisMask returns the per-axis mask A_a = T_a F_a S_a G ([batch, l, l]) for axis a (0 rows, 1 cols);
-// with smooth > 0 (the diffusion time) the translation and reflection parts are smoothed and G is left
-// out (the rotations are then mixed over C4 as a whole by mask). grid holds the kernels of the grid's
-// extent along this axis for a size-relative expert (then A_a = S_a T_a F_a G, with F, G and T acting on
-// the grid's first cells), nil for the canvas.
+// axisMask returns the per-axis mask A_a = T_a F_a S_a G ([batch, l, l]) for axis a (0 rows, 1 cols).
+// With smooth > 0, the diffusion time, the translation and reflection parts are smoothed and G is left
+// out; the caller then mixes the rotations over C4 by mask. grid holds the kernels of the grid's extent
+// along this axis for a size-relative expert, nil for the canvas. With a grid, A_a = S_a T_a F_a G, and
+// F, G and T act on the grid's first cells.
 func (e Expert) axisMask(
 	g *Graph, dtype dtypes.DType, gates *Gates, batch, axis int, smooth float64, grid *gridKernels,
 ) *Node {
@@ -446,9 +444,8 @@ func (e Expert) axisMask(
 		flip = grid.flip
 		shift = func(k int) *Node { return grid.shifts[k] }
 	}
-	// Rightmost factor first: rotation by 180° (a flip of both axes; skipped when smoothing, where the
-	// C4 rotations are mixed as a whole), then scaling, flips and translation (on the grid lattice:
-	// flips, translation, then scaling).
+	// Rightmost factor first: the 180° rotation (skipped when smoothing mixes C4 as a whole), then
+	// scaling, flips and translation. On the grid lattice: flips, translation, then scaling.
 	if gates.Rotation != nil && smooth <= 0 {
 		result = mix(axisGate(gates.Rotation, 1), flip, result)
 	}
@@ -492,9 +489,8 @@ func (e Expert) axisMask(
 		}
 	}
 	if smooth > 0 && (gates.Shift != nil || gates.Translation != nil) {
-		// Heat diffusion on the cycle of translations of this axis (the translation grid is the
-		// product of the per-axis cycles, whose heat kernel is the Kronecker product). On the grid
-		// lattice this is the canvas' cycle, an approximation of the grid's.
+		// Heat diffusion on this axis's cycle of translations; the heat kernel of the product of cycles
+		// is the Kronecker product. On the grid lattice, the canvas' cycle approximates the grid's.
 		result = Einsum("ij,bjk->bik", constMatrix(g, dtype, lattice.CycleHeatKernel(l, smooth)), result)
 	}
 	if grid != nil {
@@ -503,9 +499,10 @@ func (e Expert) axisMask(
 	return result
 }
 
-// shiftMixture is the translation factor of axis a with ShiftSoftmax, [batch, l, l]: Σ_s π_s K(s) over the
-// shifts s = -(m-1)..m-1, with K(s) = γ Z^s + (1-γ) C^s (the zero-fill and the circular shift by s, γ the
-// zero-fill gate; C^s alone without it). On the grid lattice C^s is each grid's circular shift.
+// shiftMixture is the translation factor of axis a with ShiftSoftmax, [batch, l, l]. It is Σ_s π_s K(s)
+// over the shifts s = -(m-1)..m-1. K(s) = γ Z^s + (1-γ) C^s mixes the zero-fill and the circular shift by
+// s with the zero-fill gate γ; without zero fill, K(s) = C^s. On the grid lattice, C^s is each grid's
+// circular shift.
 func (e Expert) shiftMixture(g *Graph, dtype dtypes.DType, gates *Gates, batch, axis, l int, grid *gridKernels) *Node {
 	span := e.shiftSpan()
 	probs := Reshape(Slice(gates.Shift, AxisRange(), AxisElem(axis), AxisRange()), batch, 2*span-1)
@@ -518,7 +515,8 @@ func (e Expert) shiftMixture(g *Graph, dtype dtypes.DType, gates *Gates, batch, 
 	}
 	var circular *Node
 	if grid == nil {
-		circular = Einsum("bs,sij->bij", probs, stack(func(s int) *lattice.Matrix { return lattice.TranslationMask1D(l, s) }))
+		shifts := stack(func(s int) *lattice.Matrix { return lattice.TranslationMask1D(l, s) })
+		circular = Einsum("bs,sij->bij", probs, shifts)
 	} else {
 		// Per extent n = 1..l the grid's shifts, [l, 2m-1, l, l], picked per example by its extent.
 		table := make([]*Node, l)
@@ -544,8 +542,7 @@ func (e Expert) scaleAxis(g *Graph, dtype dtypes.DType, gates *Gates, batch, axi
 		probs := Reshape(Slice(gates.Scale, AxisRange(), AxisElem(axis), AxisRange()), batch, e.MaxScale)
 		var fromFrame *Node // [batch, 1, 1]: 1 where the example's frame sets the scaling (SR > 0)
 		if e.Lattice == Anchored && gates.Frames != nil {
-			// An up-scaling read off the input (the frame's SR, SC): a one-hot over the factors instead of
-			// the gates', and no down-scaling.
+			// An up-scaling read off the input (SR, SC): a one-hot over the factors, no down-scaling.
 			factor := Reshape(Slice(gates.Frames, AxisRange(), AxisElem(6+axis)), batch)
 			set := ConvertDType(GreaterThan(factor, ScalarZero(g, factor.DType())), dtype)
 			onehot := OneHot(MinScalar(MaxScalar(AddScalar(factor, -1), 0), e.MaxScale-1), e.MaxScale, dtype)
@@ -572,9 +569,9 @@ func (e Expert) Mask(gates *Gates) *LatticeMask {
 	return e.mask(gates, 0)
 }
 
-// SmoothedMask builds the smoothed mask of Section 4.2: the same gates, with every expert's mask
-// diffused by the heat kernel exp(-t L) of its group graph (t = SmoothingTime): the cycle of translations
-// of each axis, the 2-element flip groups, and the C4 cycle of 90° rotations.
+// SmoothedMask builds the smoothed mask of Section 4.2 from the same gates. Each expert's mask is
+// diffused by the heat kernel exp(-t L) of its group graph, with t = SmoothingTime. The graphs are the
+// translation cycles, the 2-element flip groups and the C4 cycle of rotations.
 func (e Expert) SmoothedMask(gates *Gates) *LatticeMask {
 	t := e.SmoothingTime
 	if t <= 0 {
@@ -627,8 +624,7 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 	if e.Rows != e.Cols {
 		exceptions.Panicf("Expert: the rotation expert needs a square canvas, got %dx%d", e.Rows, e.Cols)
 	}
-	// The terms with a 90° rotation: the per-axis masks act on the rotated grid (extents swapped), and R
-	// reverses the grid's columns.
+	// With a 90° rotation, the per-axis masks act on the rotated grid, and R reverses its columns.
 	rowR, colR := row, col
 	var flipCols, flipRows *Node  // per-example reversals of the grid's columns and rows (Lattice.SizeRelative)
 	if e.Lattice.SizeRelative() { // square canvas here, so the kernels of either extent fit either axis
@@ -678,13 +674,15 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 	return lm
 }
 
-// anchor makes the grid-lattice mask lm anchor-relative with each example's frame (frames [batch, FrameLen]
-// int32: R0, C0, H, W, DR, DC, SR, SC; Gates.Frames of an Anchored expert; the scaling SR x SC is applied by
-// scaleAxis): M' = (D_r ⊗ D_c) M (P_r ⊗ P_c), where
-// P crops the box (P_r[a', a] = 1 iff a = a' + R0 and a' < H: the box's row a' is the cropped grid's row a')
-// and D places the result (D_r[i, i'] = 1 iff i = i' + DR, zero fill). In the factors of a term this is
-// Row' = D_r Row P_r, Col' = D_c Col P_c; a term with the 90° rotation reads the input's rows through Col and
-// its columns through Row·Flip, so there Col' = D_c Col P_r and Flip' = Flip P_c. All l x l products.
+// anchor makes the grid-lattice mask lm anchor-relative with each example's frame. frames is
+// [batch, FrameLen] int32 (R0, C0, H, W, DR, DC, SR, SC), an Anchored expert's Gates.Frames; scaleAxis
+// applies the scaling SR x SC. The result is M' = (D_r ⊗ D_c) M (P_r ⊗ P_c):
+//   - P crops the box: P_r[a', a] = 1 iff a = a' + R0 and a' < H.
+//   - D places the result with zero fill: D_r[i, i'] = 1 iff i = i' + DR.
+//
+// In a term's factors this is Row' = D_r Row P_r and Col' = D_c Col P_c. A term with the 90° rotation
+// reads the input's rows through Col and its columns through Row·Flip, so there Col' = D_c Col P_r and
+// Flip' = Flip P_c. All are l x l products.
 func (e Expert) anchor(lm *LatticeMask, frames *Node) *LatticeMask {
 	g := frames.Graph()
 	batch := frames.Shape().Dimensions[0]
@@ -721,10 +719,10 @@ func (e Expert) anchor(lm *LatticeMask, frames *Node) *LatticeMask {
 	return out
 }
 
-// frameMixture is the mask of an expert with candidate frames: Σ_k p_k M_k, M_k the anchored mask on each
-// example's candidate k (Gates.Frames [batch, K, FrameLen]) and p the frame gates with the empty candidates'
-// weight removed and the rest renormalized. The K masks are one anchored mask on a batch of batch·K (every
-// example's gates repeated per candidate), kept as a Mixture of K rows per example.
+// frameMixture is the mask of an expert with candidate frames: Σ_k p_k M_k. M_k is the anchored mask on
+// each example's candidate k (Gates.Frames [batch, K, FrameLen]). p are the frame gates, renormalized
+// without the empty candidates. The K masks are one anchored mask on a batch of batch·K, each example's
+// gates repeated per candidate, kept as a Mixture of K rows per example.
 func (e Expert) frameMixture(gates *Gates, smooth float64) *LatticeMask {
 	k := e.FrameCandidates
 	frames := gates.Frames
@@ -766,8 +764,7 @@ func (e Expert) frameMixture(gates *Gates, smooth float64) *LatticeMask {
 	return out
 }
 
-// framesSet is [batch, K] of dtype: 1 where candidate frame k reads a box on the example's input (H > 0 in
-// frames [batch, K, FrameLen]), 0 where it reads none.
+// framesSet is [batch, K] of dtype: 1 where candidate frame k reads a box on the input (H > 0), else 0.
 func framesSet(frames *Node, dtype dtypes.DType) *Node {
 	dims := frames.Shape().Dimensions
 	h := Reshape(Slice(frames, AxisRange(), AxisRange(), AxisElem(2)), dims[0], dims[1])

@@ -18,39 +18,37 @@ import (
 // A field is nil when its expert is disabled. The layout of each field is given by gateTable.
 type Gates struct {
 	Translation *Node // [batch, 2, L]: α, layer k shifts by 2^k.
-	// Shift is [batch, 2, 2m-1] with Expert.ShiftSoftmax (instead of Translation): per axis the probabilities
-	// of the shifts -(m-1)..m-1, m = max(Rows, Cols).
+	// Shift replaces Translation with Expert.ShiftSoftmax. It is [batch, 2, 2m-1]: per axis, the
+	// probabilities of the shifts -(m-1)..m-1, m = max(Rows, Cols).
 	Shift *Node
-	// ZeroFill is [batch, 2, 2]: per axis, γ (the shifts fill with zeros instead of wrapping around) and δ
-	// (the zero-fill shifts go backwards); [batch, 2, 1], γ alone, with Shift (its shifts are signed).
+	// ZeroFill is [batch, 2, 2]: per axis, γ (fill with zeros, not wrap around) and δ (go backwards).
+	// With Shift, whose shifts are signed, it is [batch, 2, 1], γ alone.
 	ZeroFill   *Node
 	Reflection *Node // [batch, 2]: φ, flip of each axis.
 	Rotation   *Node // [batch, 2]: ρ_1 (90° counter-clockwise), ρ_2 (180°).
 	Scale      *Node // [batch, 2, MaxScale]: π, probabilities of the up-scaling factors 1..MaxScale.
 	Transpose  *Node // [batch, 2]: τ, down-scaling (transpose of the up-scaling mask) of each axis.
-	// Extent is [batch, 2] int32, the rows and columns of each example's input grid (GridExtents), which
-	// a Grid expert requires. It is an input, not a gate.
+	// Extent is [batch, 2] int32, each input grid's rows and columns (GridExtents), for a Grid expert.
+	// It is an input, not a gate.
 	Extent *Node
-	// Frames is [batch, FrameLen] int32, each example's frame (R0, C0, H, W, DR, DC, SR, SC: search.Frame),
-	// which an Anchored expert requires: the H x W box at (R0, C0) is the grid the expert acts on, moved to
-	// the top-left first, its result is shifted by (DR, DC) with zero fill, and where SR > 0 the example's
-	// up-scaling factors are SR x SC instead of the scaling gates' (a scaling read off the input: a count).
-	// With Expert.FrameCandidates = K it is [batch, K, FrameLen]. It is an input, not a gate.
+	// Frames is [batch, FrameLen] int32, each example's frame (R0, C0, H, W, DR, DC, SR, SC: search.Frame).
+	// An Anchored expert requires it. The H x W box at (R0, C0), moved to the top-left, is the grid the
+	// expert acts on, and its result is shifted by (DR, DC) with zero fill. Where SR > 0, the up-scaling
+	// factors are SR x SC instead of the scaling gates'. With Expert.FrameCandidates = K, it is
+	// [batch, K, FrameLen]. It is an input, not a gate.
 	Frames *Node
-	// Frame is [batch, K] with Expert.FrameCandidates = K: the gates' probabilities of the candidate frames
-	// (a candidate with H = 0 reads no box on the input and gets no weight).
+	// Frame is [batch, K], the probabilities of the K candidate frames (Expert.FrameCandidates).
 	Frame *Node
 }
 
 // FrameLen is the length of an anchored expert's frame per example (Gates.Frames; search.Frame.Ints).
 const FrameLen = 8
 
-// Element is a group element in the expert's own parametrization: what a setting of hard gates selects.
-// Fields of disabled experts are ignored.
+// Element is a group element in the expert's own parametrization, what a setting of hard gates
+// selects. Fields of disabled experts are ignored.
 type Element struct {
 	Shift [2]int // translation per axis (rows, columns); circular: the gates hold it modulo 2^L
-	// ZeroFill makes the translation of the axis a zero-fill shift (lattice.Shift) by Shift, whose sign
-	// is then its direction and whose magnitude the gates hold (below 2^L).
+	// ZeroFill makes the axis's translation a zero-fill shift (lattice.Shift) by the signed Shift.
 	ZeroFill [2]bool
 	Flip     [2]bool // reflection of each axis
 	Quarter  int     // counter-clockwise quarter turns, 0..3
@@ -61,10 +59,9 @@ type Element struct {
 }
 
 // gateSegment describes one segment of an expert's gate logits: its place in Gates, its shape per
-// example, how logits become gates, their initial bias, and how a hard setting encodes and decodes an
-// Element. gateTable lists the segments in the order of the logits; every function that knows about the
-// layout (NumGates, the initial bias, GatesFromLogits, GateTensors, DecodeGates, ElementOf, LogitsFor)
-// reads it, so a new kind of gate is one entry here plus the mask code that uses its Gates field.
+// example, how logits become gates, their initial bias, and how a hard setting encodes an Element.
+// gateTable lists the segments in the order of the logits. Every function that knows the layout reads
+// it, so a new kind of gate is one entry there plus the mask code that uses it.
 type gateSegment struct {
 	name    string               // key of the segment in GateValues
 	family  byte                 // the expert it belongs to, as FreeGates names it: 't', 'r', 'f', 's' (or 'b', frames)
@@ -73,8 +70,7 @@ type gateSegment struct {
 	dims    func(e Expert) []int // shape per example; a softmax runs over the last axis
 	softmax bool                 // softmax over the last axis (hard: one-hot argmax); else sigmoids (hard: > 0)
 	bias    func(e Expert, idx []int) float32
-	// on says whether gate idx is set (sigmoid segments) or is the argmax (softmax segments) in the hard
-	// setting that selects el.
+	// on says whether gate idx is set, or is the argmax, in the hard setting that selects el.
 	on func(e Expert, el Element, idx []int) bool
 	// set records in el what gate idx being set (or being the argmax) means.
 	set func(e Expert, el *Element, idx []int)
@@ -86,8 +82,8 @@ var gateTable = []gateSegment{
 		name: "translation", family: 't', field: func(g *Gates) **Node { return &g.Translation },
 		enabled: func(e Expert) bool { return e.Translation && !e.ShiftSoftmax },
 		dims:    func(e Expert) []int { return []int{2, e.TranslationLayers} },
-		// TranslationGateInit 0: every gate at 0.5, all 2^L shifts covered evenly, so the gradient tells
-		// which bit to set; negative: the expert starts near the identity.
+		// With 0, every shift bit starts at 0.5 and the gradient chooses; a negative value starts near
+		// the identity.
 		bias: func(e Expert, _ []int) float32 { return float32(e.TranslationGateInit) },
 		on: func(_ Expert, el Element, idx []int) bool {
 			s := el.Shift[idx[0]]
@@ -205,8 +201,8 @@ func (e Expert) MaxShift() int {
 	return 1<<e.TranslationLayers - 1
 }
 
-// shiftIndex is the entry of the softmax translation gates of axis a that holds el's shift: the signed
-// shift on a zero-fill axis, the circular shift modulo the side (0..side-1) otherwise.
+// shiftIndex is the entry of axis a's softmax translation gates that holds el's shift: signed on a
+// zero-fill axis, else modulo the side.
 func (e Expert) shiftIndex(el Element, a int) int {
 	s := el.Shift[a]
 	if !e.ZeroFill || !el.ZeroFill[a] {
@@ -215,9 +211,8 @@ func (e Expert) shiftIndex(el Element, a int) int {
 	return s + e.shiftSpan() - 1
 }
 
-// shiftIdentityLogit is the initial logit of shift 0 in the softmax translation gates (the others start at
-// 0): the one that gives the identity the probability the binary gates start it at, (1-σ(init))^L with
-// init = TranslationGateInit, the rest spread evenly over the other shifts.
+// shiftIdentityLogit is the initial logit of shift 0 in the softmax translation gates; the others
+// start at 0. It gives the identity the probability the binary gates start it at, (1-σ(init))^L.
 func (e Expert) shiftIdentityLogit() float32 {
 	layers := bits.Len(uint(e.shiftSpan() - 1))
 	p := math.Pow(1-1/(1+math.Exp(-e.TranslationGateInit)), float64(max(1, layers)))
@@ -272,11 +267,10 @@ func (e Expert) NumGates() int {
 	return n
 }
 
-// initialGateBias is the initial bias of the gate logits, segment by segment (see gateTable): translation
-// gates at sigmoid(TranslationGateInit), reflection and rotation gates at sigmoid(FlipGateInit), transpose
-// gates at sigmoid(-4) and the scaling softmax favouring h = 1. The small-group experts start near the
-// identity, but not so near that they cannot open (docs/hyperparameters.md, "Gate initialization", says how
-// each value was chosen).
+// initialGateBias is the initial bias of the gate logits, segment by segment (gateTable). Translation
+// gates start at sigmoid(TranslationGateInit), reflection and rotation gates at sigmoid(FlipGateInit),
+// transpose gates at sigmoid(-4), and the scaling softmax favours h = 1. The experts start near the
+// identity, but not so near that they cannot open (docs/hyperparameters.md says how each was chosen).
 func (e Expert) initialGateBias() []float32 {
 	bias := make([]float32, 0, e.NumGates())
 	for _, s := range e.segments() {
@@ -286,8 +280,8 @@ func (e Expert) initialGateBias() []float32 {
 }
 
 // GatesFromLogits turns logits [batch, NumGates()] into Gates: sigmoids, and a softmax over the scaling
-// factors. With hard = true the gates are discretized (sigmoid > 0.5 -> 1, argmax of the softmax), so the
-// mask is exactly the binary mask of one group element (Section 4.1).
+// factors. With hard, it discretizes them, so the mask is the binary mask of one group element
+// (Section 4.1).
 func (e Expert) GatesFromLogits(logits *Node, hard bool) *Gates {
 	batch := logits.Shape().Dimensions[0]
 	g := &Gates{}
@@ -312,14 +306,13 @@ func (e Expert) GatesFromLogits(logits *Node, hard bool) *Gates {
 	return g
 }
 
-// GateValues are the gates of one example read back from the graph outputs (host side), e.g. to show
-// or discretize what a trained model learned: for each enabled segment (by name: "translation",
-// "reflection", "rotation", "scale", "transpose"), its gates flattened row-major in the shape of the
-// corresponding Gates field without the batch axis.
+// GateValues are the gates of one example, read back on the host to show or discretize what a model
+// learned. They map each enabled segment's name ("translation", "scale", ...) to its gates, flattened
+// row-major without the batch axis.
 type GateValues map[string][]float64
 
-// GateTensors lists the gate nodes of the expert's enabled segments, in the order of the logits, to be
-// returned by a graph and decoded with DecodeGates.
+// GateTensors lists the gate nodes of the enabled segments in order, for a graph to return and
+// DecodeGates to decode.
 func (g *Gates) GateTensors() []*Node {
 	var out []*Node
 	for _, s := range gateTable {
@@ -367,15 +360,15 @@ func (e Expert) DecodeGates(ts []*tensors.Tensor) ([]GateValues, error) {
 	return vals, nil
 }
 
-// ElementOf returns the group element that the discretized gates select: gates > 0.5, argmax of the
-// scaling probabilities (the first on a tie): the most probable choice of every gate (LikelyElements).
+// ElementOf returns the group element the discretized gates select: the most probable choice of every
+// gate. Ties pick the first scaling factor.
 func (e Expert) ElementOf(v GateValues) Element {
 	choices := e.gateChoices(v)
 	return e.elementOfPicks(choices, make([]int, len(choices)))
 }
 
-// LogitsFor returns gate logits (±sharpness) that select el with hard gates. Soft settings are obtained
-// with a small sharpness (0 gives all sigmoid gates 0.5).
+// LogitsFor returns gate logits (±sharpness) that select el with hard gates. A small sharpness gives
+// soft gates.
 func (e Expert) LogitsFor(el Element, sharpness float32) []float32 {
 	out := make([]float32, 0, e.NumGates())
 	for _, s := range e.segments() {
@@ -390,16 +383,16 @@ func (e Expert) LogitsFor(el Element, sharpness float32) []float32 {
 	return out
 }
 
-// Action returns the group element that the discretized gates select, as a lattice.Action on the rows x
-// cols lattice whose Mask equals the expert's mask with hard gates. See ActionOf.
+// Action returns the group element the discretized gates select, as a lattice.Action (ActionOf). Its
+// Mask equals the expert's mask with hard gates.
 func (e Expert) Action(v GateValues) lattice.Action { return e.ActionOf(e.ElementOf(v)) }
 
 // ActionOf returns el as a lattice.Action on the rows x cols lattice: Compose(translation, reflections,
-// scaling, rotation by 0, 90, 180 or 270°), that is, the rotation is applied first. The translation is a
-// lattice.Translation on its circular axes and a lattice.Shift on its zero-fill axes (ZeroFill). For a size-relative
-// expert the element acts on the input grid and the scaling comes last: Compose(scaling, translation,
-// reflections, rotation), with translations circular on the grid (the deltas are shown modulo the
-// canvas side). Parts of disabled experts are left out.
+// scaling, rotation by 0, 90, 180 or 270°). The rotation applies first. The translation is a
+// lattice.Translation on its circular axes and a lattice.Shift on its zero-fill axes. For a
+// size-relative expert, the element acts on the input grid and the scaling comes last:
+// Compose(scaling, translation, reflections, rotation). Its translations are circular on the grid, with
+// the deltas shown modulo the canvas side. Parts of disabled experts are left out.
 func (e Expert) ActionOf(el Element) lattice.Action {
 	var trans, refl, scale, rot []lattice.Action
 	if e.Translation {
@@ -459,8 +452,8 @@ func (e Expert) ActionOf(el Element) lattice.Action {
 	return lattice.Compose(parts...)
 }
 
-// ElementName names el as the expert holds it: its action (ActionOf), preceded by "frame(k)∘" for an expert
-// with candidate frames, since the same action on another frame is another element.
+// ElementName names el by its action (ActionOf). With candidate frames, "frame(k)∘" comes first, since
+// the same action on another frame is another element.
 func (e Expert) ElementName(el Element) string {
 	if e.FrameCandidates > 0 {
 		return fmt.Sprintf("frame(%d)∘%s", el.Frame, e.ActionOf(el))
@@ -468,8 +461,7 @@ func (e Expert) ElementName(el Element) string {
 	return e.ActionOf(el).String()
 }
 
-// FreeGatesVariable is the name of the non-trainable variable, in the scope of the gate logits, that holds
-// an expert's free-gate mask (FreeGates).
+// FreeGatesVariable names the non-trainable variable that holds an expert's free-gate mask (FreeGates).
 const FreeGatesVariable = "free"
 
 // FreeGatesAll returns the free-gate mask with every gate free (the variable's initial value).
@@ -482,13 +474,16 @@ func (e Expert) FreeGatesAll() []float32 {
 }
 
 // FreeGates returns the free-gate mask [NumGates()] that leaves only the named experts' gates free to
-// learn: families is "all" or a combination of the letters t (translation, with its zero-fill gates),
-// z (the same gates as t, started by ZeroFillStart), v and h (the z family on one axis only: the rows',
-// vertical shifts, or the columns', horizontal shifts; the other axis held at no shift), r (rotation),
-// f (reflection) and s (scaling, with the down-scaling gate), e.g. "t" or "tfr". The other gates are held
-// at their identity setting (off, or scaling factor 1), so that a training run searches only the actions
-// of the named experts. Letters of disabled experts are accepted (they have no gates). The frame gates
-// (FrameCandidates) are always free: the frame is what the other experts act on.
+// learn. The other gates are held at their identity setting, so that training searches only the named
+// experts' actions. families is "all" or letters, such as "t" or "tfr", of:
+//   - t: translation, with its zero-fill gates;
+//   - z: the same gates as t, started by ZeroFillStart;
+//   - v, h: z on the rows' axis (vertical shifts) or the columns' (horizontal), the other axis held at
+//     no shift;
+//   - r: rotation; f: reflection; s: scaling, with the down-scaling gate.
+//
+// Letters of disabled experts are accepted; they have no gates. The frame gates (FrameCandidates) are
+// always free, since the frame is what the other experts act on.
 func (e Expert) FreeGates(families string) ([]float32, error) {
 	if err := CheckFamilies(families); err != nil {
 		return nil, err
@@ -518,8 +513,7 @@ func (e Expert) FreeGates(families string) ([]float32, error) {
 	return free, nil
 }
 
-// CheckFamilies returns an error unless families is an entry FreeGates accepts: "all" or letters of
-// t, z, v, h, r, f and s.
+// CheckFamilies returns an error unless FreeGates accepts families.
 func CheckFamilies(families string) error {
 	if families == "all" {
 		return nil
@@ -540,11 +534,10 @@ func CheckFamilies(families string) error {
 func ZeroFillFamily(families string) bool { return strings.ContainsAny(families, "zvh") }
 
 // ZeroFillStart returns the initial gate-logit biases of a restart that searches the zero-fill
-// translations (the letter z of FreeGates): every shift bit at sigmoid(0) = 0.5 (with ShiftSoftmax every
-// shift's logit at 0), so that all shifts of both directions are mixed evenly and the gradient tells which
-// to choose, and the zero-fill gate γ of each axis at sigmoid(2) (the direction δ at 0.5); the other gates
-// keep their initial biases (FreeGates holds them at the identity). Overlays of two halves of a grid are
-// such shifts, by half the grid: from the paper's initialization, where every gate starts near the identity,
+// translations (the letter z of FreeGates). Every shift bit starts at 0.5 (with ShiftSoftmax, every
+// shift's logit at 0), so all shifts of both directions mix evenly and the gradient chooses. The
+// zero-fill gate γ of each axis starts at sigmoid(2), the direction δ at 0.5. The other gates keep their
+// initial biases. Overlays of two halves of a grid are such shifts: from the paper's initialization,
 // three or four gates would have to open together. It is nil without the zero-fill translation gates.
 func (e Expert) ZeroFillStart() []float32 {
 	if !e.Translation || !e.ZeroFill {
@@ -566,6 +559,5 @@ func (e Expert) ZeroFillStart() []float32 {
 	return bias
 }
 
-// offGateLogits are the logits that hold each gate at its identity setting where the free-gate mask is 0:
-// sigmoid gates closed, the scaling softmax on factor 1, the shift softmax on shift 0.
+// offGateLogits hold each gate at its identity setting where the free-gate mask is 0.
 func (e Expert) offGateLogits() []float32 { return e.LogitsFor(Element{}, 30) }

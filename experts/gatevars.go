@@ -6,13 +6,14 @@ import (
 	"strings"
 )
 
-// The scopes and variables of an expert's gating FFN (Expert.GateLogits), under the scope the expert is
-// called with: the hidden layer in GateHiddenScope, the last layer in GateLogitsScope (its variables
-// GateLogitsWeights, GateLogitsBiases, and the free-gate mask FreeGatesVariable). Other packages find them
-// with GateVariableOf, never by writing the path.
+// The scopes and variables of an expert's gating FFN (Expert.GateLogits), under the expert's scope.
+// Other packages find them with GateVariableOf, never by writing the path.
 const (
-	GateHiddenScope   = "gate_hidden"
-	GateLogitsScope   = "gate_logits"
+	// GateHiddenScope is the scope of the hidden layer.
+	GateHiddenScope = "gate_hidden"
+	// GateLogitsScope is the scope of the last layer and of the free-gate mask (FreeGatesVariable).
+	GateLogitsScope = "gate_logits"
+	// GateLogitsWeights and GateLogitsBiases are the last layer's variables.
 	GateLogitsWeights = "weights"
 	GateLogitsBiases  = "biases"
 )
@@ -43,8 +44,7 @@ func (v GateVariable) ExpertScopeName() string {
 	return v.Expert[strings.LastIndex(v.Expert, "/")+1:]
 }
 
-// GateVariableOf says whether the variable at path (model.Variable.Path) belongs to a mask expert's gating
-// (Expert.GateLogits) and, if so, whose and which part.
+// GateVariableOf says whether the variable at path belongs to a mask expert's gating FFN, and which part.
 func GateVariableOf(path string) (GateVariable, bool) {
 	if k := strings.Index(path, "/"+GateHiddenScope+"/"); k > 0 {
 		return GateVariable{Expert: path[:k], Part: GateHidden}, true // the hidden layer's own scopes and variables
@@ -58,7 +58,9 @@ func GateVariableOf(path string) (GateVariable, bool) {
 	if j <= 0 || scope[j+1:] != GateLogitsScope {
 		return GateVariable{}, false
 	}
-	parts := map[string]GatePart{GateLogitsWeights: GateWeights, GateLogitsBiases: GateBiases, FreeGatesVariable: GateFree}
+	parts := map[string]GatePart{
+		GateLogitsWeights: GateWeights, GateLogitsBiases: GateBiases, FreeGatesVariable: GateFree,
+	}
 	part, ok := parts[name]
 	if !ok {
 		return GateVariable{}, false

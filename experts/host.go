@@ -22,9 +22,9 @@ type ExpertMasks struct {
 	Actions []lattice.Action
 }
 
-// EvaluateLogits computes, outside any model, what the expert produces for the given gate logits
-// ([batch][NumGates()]): the masks (with hard = discretized gates, smoothed = Section 4.2's smoothed
-// mask), the per-axis masks, the gates and the selected actions. For notebooks, figures and tests.
+// EvaluateLogits computes, outside any model, what the expert produces for gate logits
+// [batch][NumGates()]: masks, per-axis masks, gates and actions. hard discretizes the gates, and
+// smoothed gives Section 4.2's smoothed mask. Notebooks, figures and tests use it.
 func (e Expert) EvaluateLogits(backend compute.Backend, logits [][]float32, hard, smoothed bool) (*ExpertMasks, error) {
 	for i, l := range logits {
 		if len(l) != e.NumGates() {

@@ -10,11 +10,11 @@ type Lattice int
 const (
 	// Canvas: the whole canvas.
 	Canvas Lattice = iota
-	// Grid: each example's grid, its non-pad extent (size-relative elements: flips, turns and circular
-	// shifts of the grid, scaling last); Gates.Extent holds the extents.
+	// Grid is each example's grid, its non-pad extent (Gates.Extent). Flips, turns and circular shifts
+	// act on the grid, and scaling comes last.
 	Grid
-	// Anchored: a box read off each input, cropped, acted on and placed by a shift read off the input too
-	// (g(x) = T(a(x)) ∘ B, docs/arc-search.md "Elements that follow the input"); Gates.Frames holds the frames.
+	// Anchored is a box read off each input, cropped, acted on, and placed by a shift read off the input
+	// (Gates.Frames): g(x) = T(a(x)) ∘ B (docs/arc-search.md, "Elements that follow the input").
 	Anchored
 )
 
@@ -29,8 +29,7 @@ func (l Lattice) String() string {
 	return LatticeCanvas
 }
 
-// SizeRelative says whether the actions act on a grid of each example's own (Grid, Anchored) rather than on
-// the canvas.
+// SizeRelative says whether the actions act on each example's own grid rather than on the canvas.
 func (l Lattice) SizeRelative() bool { return l != Canvas }
 
 // ParseLattice reads a value of ParamLattice.

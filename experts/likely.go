@@ -8,15 +8,13 @@ import (
 	"sort"
 )
 
-// LikelyElements returns the k most probable group elements under soft gates v, most probable first,
-// reading the gates as independent choices: a sigmoid gate is set with its value as probability, a
-// softmax row (the scaling factors of an axis) picks a factor with its probability. The first is
-// ElementOf(v) (ties aside); the next ones set or clear the least certain gates. Gate settings that select
-// the same element (ElementName; for example a zero-fill direction without a zero-fill shift) count once.
+// LikelyElements returns the k most probable group elements under soft gates v, most probable first. It
+// reads the gates as independent choices: a sigmoid gate is set with its value as probability, and a
+// softmax row picks a factor with its probability. The first is ElementOf(v), ties aside; the next ones
+// set or clear the least certain gates. Settings that select the same element (ElementName) count once.
 //
-// Soft gates that mix elements (a restart that did not fit) keep probability mass on the gates the
-// training pairs left undecided; holding the gates at each of these elements in turn (Learner.Fit's gate
-// beam, ParamGateBeam) tries the discretizations that the gradient could not choose between.
+// Soft gates that mix elements keep probability on the gates the training pairs left undecided. The gate
+// beam of Learner.Fit (ParamGateBeam) holds the gates at each of these elements in turn.
 func (e Expert) LikelyElements(v GateValues, k int) []Element {
 	choices := e.gateChoices(v)
 	if len(choices) == 0 || k <= 0 {
@@ -36,8 +34,8 @@ func (e Expert) LikelyElements(v GateValues, k int) []Element {
 	return out
 }
 
-// gateChoice is one independent choice of the hard gates: a sigmoid gate (options off, on) or a softmax
-// row (one option per entry), its options sorted by decreasing probability (cost = -log p, ascending).
+// gateChoice is one independent choice of the hard gates: a sigmoid gate or a softmax row. Its options
+// are sorted by ascending cost, -log p.
 type gateChoice struct {
 	seg     gateSegment
 	idx     [][]int   // per option, the gate index set (for a sigmoid gate: option "on" sets idx)
@@ -89,8 +87,8 @@ func (e Expert) gateChoices(v GateValues) []gateChoice {
 	return out
 }
 
-// sortOptions orders a softmax row's options by ascending cost (stable: ties keep the first factor first,
-// as ElementOf's argmax does).
+// sortOptions orders a softmax row's options by ascending cost. Ties keep the first factor first, as
+// ElementOf does.
 func sortOptions(c *gateChoice) {
 	order := make([]int, len(c.cost))
 	for i := range order {
@@ -107,8 +105,7 @@ func sortOptions(c *gateChoice) {
 // elementOfPicks is the element that option pick[i] of every choice i selects.
 func (e Expert) elementOfPicks(choices []gateChoice, pick []int) Element {
 	var el Element
-	// The segments' set functions read what earlier segments set (the zero-fill direction negates the
-	// shift read so far): apply the choices in the order of the logits, as ElementOf does.
+	// A segment's set function reads what earlier ones set, so apply the choices in the logits' order.
 	for i, c := range choices {
 		if c.on[pick[i]] {
 			c.seg.set(e, &el, c.idx[pick[i]])
@@ -117,9 +114,9 @@ func (e Expert) elementOfPicks(choices []gateChoice, pick []int) Element {
 	return el
 }
 
-// enumerateBest calls visit with the option picks of the choices in order of increasing total cost (the
-// most probable joint setting first) until visit returns false or limit settings were visited. Each
-// setting is generated once: a setting's successors advance one choice at or after the last one advanced.
+// enumerateBest calls visit with the choices' option picks in order of increasing total cost, until
+// visit returns false or limit settings were visited. A setting's successors advance one choice at or
+// after the last one advanced, so each setting comes once.
 func enumerateBest(choices []gateChoice, visit func(pick []int) bool, limit int) {
 	start := bestNode{pick: make([]int, len(choices))}
 	for _, c := range choices {
@@ -144,8 +141,7 @@ func enumerateBest(choices []gateChoice, visit func(pick []int) bool, limit int)
 	}
 }
 
-// bestNode is a joint setting of enumerateBest: the option of every choice, the last choice advanced and
-// the total cost.
+// bestNode is a joint setting of enumerateBest.
 type bestNode struct {
 	pick []int
 	last int
@@ -167,16 +163,14 @@ func (h *bestHeap) Pop() any {
 }
 
 // ShiftNeighbors returns the elements one translation step from el on one axis, in the order rows −1,
-// rows +1, columns −1, columns +1: a circular shift moves modulo the axis's side, a zero-fill shift by one
-// cell of its signed amount (dropped where its magnitude would pass MaxShift, which the gates cannot
-// hold). Elements whose action equals el's or an earlier neighbor's are left out; nil without a
-// translation expert.
+// rows +1, columns −1, columns +1. A circular shift moves modulo the axis's side. A zero-fill shift moves
+// by one cell, and is dropped where it would pass MaxShift. Elements whose action equals el's or an
+// earlier neighbor's are left out. It returns nil without a translation expert.
 //
-// The translation gates hold a shift in binary, so two adjacent shifts can differ in every bit (7 = 0111
-// and 8 = 1000 on a 10-cell axis): soft gates that settled one cell off the training pairs' shift are a
-// local minimum that no single gate's flip leaves, and LikelyElements, which flips the least certain
-// gates, does not reach the neighbor. Learner.Fit's gate beam tries these too where
-// train_gate_beam_neighbors is set.
+// The translation gates hold a shift in binary, so adjacent shifts can differ in every bit (7 = 0111,
+// 8 = 1000). Soft gates one cell off the right shift are then a local minimum that flipping one gate
+// does not leave, and LikelyElements does not reach the neighbor. The gate beam tries these too with
+// train_gate_beam_neighbors.
 func (e Expert) ShiftNeighbors(el Element) []Element {
 	if !e.Translation {
 		return nil

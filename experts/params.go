@@ -13,60 +13,63 @@ import (
 	"github.com/latformer/latformer/hparams"
 )
 
-// Hyperparameters of the mask experts, read from the model.Store by ExpertFromScope and Gates (Param),
-// so that notebooks and the CLI can change them with --set "key=value;...". Defaults in brackets.
+// Hyperparameters of the mask experts, read from the model.Store by ExpertFromScope and Gates. Notebooks
+// and the CLI set them with --set "key=value;...". Defaults in brackets.
 const (
 	// ParamExperts lists the mask experts that compose, comma-separated: translation, rotation (C4, square
-	// canvases only), reflection (one flip gate per axis), scaling (up-scaling factors 1..MaxScale per axis,
-	// plus the transpose gate for down-scaling); "all" is the four [all].
+	// canvases only), reflection (one flip gate per axis) and scaling (up-scaling factors 1..MaxScale per
+	// axis, and a transpose gate for down-scaling). "all" means the four [all].
 	ParamExperts = "experts"
 	// ParamTranslationLayers is L, the number of gated shift layers per axis: shifts 0..2^L-1 [5].
 	ParamTranslationLayers = "expert_translation_layers"
-	// ParamTranslationGates is how the translation gates hold a shift. TranslationGatesBits is the paper's: L
-	// gated layers per axis, shift by 2^k each, so a shift is a binary number and neighbouring shifts can
-	// differ in every bit (7 = 0111, 8 = 1000). TranslationGatesSoftmax: one softmax per axis over the signed
-	// shifts -(m-1)..m-1, m the longer side, so the factor is a Toeplitz mixture of shifts and every shift is
-	// one logit away from the start [bits].
+	// ParamTranslationGates is how the translation gates hold a shift. TranslationGatesBits is the
+	// paper's: L gated layers per axis, shifting by 2^k each, so a shift is a binary number and neighbouring
+	// shifts can differ in every bit (7 = 0111, 8 = 1000). TranslationGatesSoftmax is one softmax per axis
+	// over the signed shifts -(m-1)..m-1, m the longer side: the factor is a Toeplitz mixture of shifts,
+	// and every shift is one logit away from the start [bits].
 	ParamTranslationGates = "expert_translation_gates"
-	// ParamMaxScale is the largest up-/down-scaling factor [5].
+	// ParamMaxScale is the largest up- or down-scaling factor [5].
 	ParamMaxScale = "expert_max_scale"
 	// ParamGateHidden is the hidden width of the gating FFN [64].
 	ParamGateHidden = "expert_gate_hidden"
-	// ParamTranslationGateInit is the initial logit of the translation gates: 0 starts every shift bit at
-	// 0.5 (all 2^L shifts mixed evenly), a negative value starts the expert near the identity, which the
-	// ARC ablations on the dev half preferred (docs/arc-ablations.md, "How the defaults were chosen") [-2].
+	// ParamTranslationGateInit is the initial logit of the translation gates. 0 starts every shift bit at
+	// 0.5, mixing all 2^L shifts evenly; a negative value starts the expert near the identity, which solves
+	// more ARC tasks (docs/arc-ablations.md, "How the defaults were chosen") [-2].
 	ParamTranslationGateInit = "expert_translation_gate_init"
-	// ParamZeroFill adds a zero-fill choice to the translation expert: per axis a gate γ makes the shifts
-	// fill with zeros (lattice.Shift) instead of wrapping around the canvas, and a gate δ makes them go
-	// backwards. A zero-fill shift is not a group element (lattice.Shift says what that means for the
-	// masks and the attention). The zero-fill shifts act on the canvas, also for a size-relative expert.
-	// Overlays of two halves of a grid need them on a per-task canvas [true].
+	// ParamZeroFill adds a zero-fill choice to the translation expert: per axis, a gate γ makes the shifts
+	// fill with zeros (lattice.Shift) instead of wrapping around the canvas, and a gate δ reverses them. A
+	// zero-fill shift is not a group element; lattice.Shift says what that means for the masks and the
+	// attention. The zero-fill shifts act on the canvas, also for a size-relative expert. Overlays of two
+	// halves of a grid need them [true].
 	ParamZeroFill = "expert_zero_fill"
-	// ParamLattice is the lattice the actions act on. LatticeCanvas: the whole canvas. LatticeGrid:
-	// the flips, the 180° rotation and the translations act on each example's own grid (the non-pad top-left
-	// rectangle of its input, see GridExtents) and the 90° rotation rotates that grid, scaled last (A_a =
-	// S_a T_a F_a G): a mirror of an H x W grid is then the same group element whatever H and W are, where on
-	// the canvas it is a flip followed by a translation that depends on the grid's size; outputs larger than
-	// the input (tilings) need the canvas. LatticeAnchored: the grid is a box read off each input (a frame:
-	// the box cropped, and the shift that places the result; Expert.Lattice Anchored), so that the element follows
-	// the input, g(x) = T(a(x)) ∘ B; the frames are an input of the model (latformer.Example.Frame), and the
-	// lattice search chooses the rule that reads them per task [canvas].
+	// ParamLattice is the lattice the actions act on:
+	//   - LatticeCanvas: the whole canvas.
+	//   - LatticeGrid: each example's own grid, the non-pad top-left rectangle of its input (GridExtents).
+	//     The flips, the 180° rotation and the translations act on that grid, the 90° rotation rotates it,
+	//     and scaling comes last (A_a = S_a T_a F_a G). A mirror of an H x W grid is then one group element
+	//     whatever H and W are; on the canvas it is a flip followed by a translation that depends on the
+	//     grid's size. Outputs larger than the input (tilings) need the canvas.
+	//   - LatticeAnchored: the grid is a box read off each input (a frame: the box cropped, and the shift
+	//     that places the result; Expert.Lattice Anchored), so the element follows the input,
+	//     g(x) = T(a(x)) ∘ B. The frames are an input of the model (latformer.Example.Frame).
+	//
+	// The lattice search chooses the lattice, and the rule that reads the frames, per task [canvas].
 	ParamLattice = "expert_lattice"
 	// ParamStraightThrough trains with straight-through hard gates: the forward pass uses the discretized
 	// gates (the exact mask of one group element, as at prediction), the backward pass the soft gates'
-	// gradient, so the gates cannot fit the training pairs with a soft mixture of actions that predicts
-	// wrongly with hard gates. Off on ARC, where it solves fewer dev tasks; two actions need it
+	// gradient. The gates then cannot fit the training pairs with a soft mixture of actions that predicts
+	// wrongly with hard gates. It is off for ARC, where it solves fewer tasks; two actions need it
 	// (latformer.TestTwoActions; docs/arc-ablations.md, "How the defaults were chosen") [false].
 	ParamStraightThrough = "expert_straight_through"
-	// ParamFrameCandidates is, with LatticeAnchored, the most candidate frames per input among which a softmax
-	// gate learns the one the task uses (Expert.FrameCandidates; latformer.Example.Frames holds them, computed
-	// from the inputs alone: search.FrameCandidates). With another lattice, a arcsolver.Solver that does not
-	// search fits such an expert after the canvas one whose hard gates did not fit. 0: none [0].
+	// ParamFrameCandidates is the most candidate frames per input, with LatticeAnchored, among which a
+	// softmax gate learns the one the task uses (Expert.FrameCandidates). The candidates come from the
+	// inputs alone (search.FrameCandidates) and are given in latformer.Example.Frames. With another
+	// lattice, an arcsolver.Solver that does not search fits such an expert after a canvas fit whose hard
+	// gates did not fit. 0 means none [0].
 	ParamFrameCandidates = "expert_frame_candidates"
 )
 
-// params declares every Param* key of this package with its default and the values it accepts, the one
-// place they are written.
+// params declares every Param* key of this package with its default and allowed values.
 var params = hparams.NewTable(
 	hparams.Def(ParamExperts, "all").Checked(checkExperts),
 	hparams.Def(ParamTranslationLayers, 5).AtLeast(1),
@@ -173,8 +176,7 @@ func withLattice(before hparams.Settings, anchored, on bool) hparams.Setting {
 	return hparams.Setting{Key: ParamLattice, Value: cur}
 }
 
-// Fixed values of the experts, not hyperparameters: no run sets them otherwise, or their ablation lost
-// (docs/hyperparameters.md, "Former keys").
+// Fixed values of the experts: constants, not hyperparameters (docs/hyperparameters.md, "Former keys").
 const (
 	// SmoothingTime is the diffusion time t of the heat kernels used by SmoothedMask (Section 4.2).
 	SmoothingTime = 1.0
@@ -229,15 +231,13 @@ var defaultParams = params.Defaults()
 // Params returns the declarations of the mask experts' hyperparameters (the Param* keys).
 func Params() hparams.Table { return maps.Clone(params) }
 
-// DefaultParams returns the hyperparameters of the mask experts (the Param* keys) with their defaults,
-// a new map on every call.
+// DefaultParams returns the mask experts' hyperparameters with their defaults, in a new map.
 func DefaultParams() map[string]any { return params.Defaults() }
 
-// Param returns the value of the expert hyperparameter key (one of the Param* constants) in scope, or
-// its default (DefaultParams) when scope does not set it; a value of another type than T (an int given
-// as a float64, say) is converted as model.GetParamOr converts it. T must be the type of the default:
-// string for ParamExperts and ParamLattice, bool for the switches, int for ParamTranslationLayers,
-// ParamMaxScale and ParamGateHidden, float64 for the rest.
+// Param returns the value of the expert hyperparameter key (a Param* constant) in scope, or its
+// default. T must be the default's type: string for ParamExperts, ParamLattice and
+// ParamTranslationGates, bool for the switches, int for the counts, float64 for the rest. A value of
+// another type, such as an int given as a float64, is converted as model.GetParamOr does.
 func Param[T any](scope *model.Scope, key string) T {
 	return model.GetParamOr(scope, key, defaultParams[key].(T))
 }

@@ -8,24 +8,22 @@ import (
 	"github.com/latformer/latformer/hparams"
 )
 
-// Architecture is a model that a Learner trains task by task: LatFormer (the default, LatFormerArchitecture)
-// or another with the same inputs and outputs, such as the baselines of package baselines. The learner's
-// training protocol (augmentation, steps, early stopping, restarts, prediction) is the same for all.
+// Architecture is a model that a Learner trains task by task: LatFormer (LatFormerArchitecture, the
+// default) or another with the same inputs and outputs, such as the baselines. All share the learner's
+// training protocol.
 type Architecture struct {
 	// Name identifies the architecture (the CLI's --model flag, the results' model column).
 	Name string
-	// Params declares the architecture's own hyperparameters, with their defaults and the values each
-	// accepts: NewStoreFor adds them to DefaultParams, so that --set accepts and checks them.
+	// Params declares the architecture's own hyperparameters. NewStoreFor adds them to DefaultParams,
+	// so that --set accepts and checks them.
 	Params hparams.Table
-	// Build builds the outputs for tokens [batch, rows*cols] (int32 tokens 0..10, row-major canvas) and
-	// the optional conditioning cond [batch, dc] (nil for none). Outputs.Logits is required; Gates (and
-	// Gates2) are nil for a model without mask experts, whose predictions then carry no gates or action.
+	// Build builds the outputs for tokens [batch, rows*cols] int32 and optional conditioning cond
+	// [batch, dc]. Outputs.Logits is required. A model without mask experts leaves Gates nil.
 	Build func(scope *model.Scope, rows, cols int, tokens, cond *Node) *Outputs
-	// BuildAutoregressive, when not nil, is used instead of Build for an autoregressive model (the
-	// PixelCNN baseline): it also gets previous [batch, rows*cols] int32, the output canvas so far, and
-	// must make the logits of cell k depend on previous only through the cells before k (row-major).
-	// The learner trains it on the target canvas (teacher forcing) and predicts cell by cell: rows*cols
-	// passes, each fixing one more cell of previous.
+	// BuildAutoregressive, when not nil, replaces Build for an autoregressive model such as the PixelCNN
+	// baseline. It also gets previous [batch, rows*cols] int32, the output canvas so far. The logits of
+	// cell k must depend on previous only through the cells before k (row-major). The learner trains it
+	// with teacher forcing and predicts cell by cell, in rows*cols passes.
 	BuildAutoregressive func(scope *model.Scope, rows, cols int, tokens, previous, cond *Node) *Outputs
 }
 

@@ -8,11 +8,10 @@ import (
 	"github.com/latformer/latformer/hparams"
 )
 
-// LearnerCache keeps one Learner per canvas and hands it out again, reset (Learner.Reset), for every
-// later task on the same canvas: a task's graphs depend only on its canvas, its batch shape and the
-// hyperparameters, so they are built and compiled once per canvas and batch shape instead of once per
-// task. With ParamPadPairs > 1 the batch shapes are few too. On XLA, where compiling a task's graphs
-// takes seconds, this is most of a task's time; on the Go backend it saves little.
+// LearnerCache keeps one Learner per canvas and hands it out again, reset, for every later task on the
+// same canvas. A task's graphs depend only on its canvas, its batch shape and the hyperparameters, so
+// they are compiled once per canvas and batch shape instead of once per task. ParamPadPairs > 1 keeps
+// the batch shapes few. This matters on XLA, where compiling takes seconds per task.
 //
 // A LearnerCache is not safe for concurrent use: give each worker its own, on its own backend.
 type LearnerCache struct {
@@ -22,8 +21,8 @@ type LearnerCache struct {
 	learners map[[2]int]*Learner
 }
 
-// NewLearnerCache returns an empty cache whose learners use the backend and the hyperparameters of
-// settings (see NewStore). Bad settings are an error here, before any work.
+// NewLearnerCache returns an empty cache whose learners use the backend and settings. Bad settings are
+// an error here, before any work.
 func NewLearnerCache(backend compute.Backend, settings hparams.Settings) (*LearnerCache, error) {
 	return NewLearnerCacheFor(LatFormerArchitecture(), backend, settings)
 }
@@ -40,8 +39,7 @@ func NewLearnerCacheFor(arch Architecture, backend compute.Backend, settings hpa
 	return &LearnerCache{arch: arch, backend: backend, settings: settings, learners: map[[2]int]*Learner{}}, nil
 }
 
-// Learner returns a learner for a rows x cols canvas as good as new (see Learner.Reset), and whether it
-// was reused (false: created now).
+// Learner returns a learner for a rows x cols canvas, as good as new, and whether it was reused.
 func (c *LearnerCache) Learner(rows, cols int) (l *Learner, reused bool, err error) {
 	key := [2]int{rows, cols}
 	if l = c.learners[key]; l != nil {

@@ -8,9 +8,8 @@ import (
 	"github.com/gomlx/gomlx/ml/model/checkpoint"
 )
 
-// SaveCheckpoint saves the learner's store (its variables, gates and optimizer state included, and its
-// hyperparameters) in dir (empty) with GoMLX's checkpoint package; the handler is detached from the store
-// afterwards (the store's loader is put back). LearnerCache.LoadCheckpoint reads it back.
+// SaveCheckpoint saves the learner's store, variables and hyperparameters, in the empty dir with GoMLX's
+// checkpoint package. LearnerCache.LoadCheckpoint reads it back.
 func (l *Learner) SaveCheckpoint(dir string) error {
 	prev := l.store.Loader()
 	defer l.store.SetLoader(prev)
@@ -21,11 +20,11 @@ func (l *Learner) SaveCheckpoint(dir string) error {
 	return h.Save()
 }
 
-// LoadCheckpoint makes a learner of the cache's architecture and hyperparameters on a rows x cols canvas,
-// its variables loaded from the checkpoint Learner.SaveCheckpoint wrote in dir, predicting with soft gates
-// (softGates) or hard ones, for conditioning vectors of condDim (0: none). It builds the prediction graphs
-// and checks that every variable they use was in the checkpoint (none initialized anew). The learner is
-// not the cache's: Close it.
+// LoadCheckpoint makes a learner on a rows x cols canvas from the checkpoint that Learner.SaveCheckpoint
+// wrote in dir, with the cache's architecture and hyperparameters. It predicts with soft gates when
+// softGates is set, else with hard ones; condDim is the conditioning vectors' length (0: none). It
+// checks that the checkpoint holds every variable the prediction graphs use. The caller must Close the
+// learner.
 func (c *LearnerCache) LoadCheckpoint(dir string, rows, cols int, softGates bool, condDim int) (*Learner, error) {
 	store, err := NewStoreFor(c.arch, c.settings)
 	if err != nil {
@@ -63,6 +62,5 @@ func (l *Learner) SoftGates() bool { return l.useSoft }
 // CondDim is the length of the conditioning vectors the learner was fitted with (0: none; -1 before Fit).
 func (l *Learner) CondDim() int { return l.condDim }
 
-// Close releases the compiled graphs and variables of a learner that is not a LearnerCache's (one
-// LoadCheckpoint made, or NewLearner's); the cache closes its own.
+// Close releases the graphs and variables of a learner that is not a LearnerCache's.
 func (l *Learner) Close() { l.close() }

@@ -15,20 +15,18 @@ type Progress struct {
 	Step, MaxSteps int
 	// Restart counts from 0 to Restarts-1 (ParamRestarts); Step starts again from 1 at each restart.
 	Restart, Restarts int
-	// Loss is the training loss and CellAccuracy the fraction of correct cells, both of the batch
-	// (all augmented copies) before this step's update; Exact is the fraction of exactly right canvases.
+	// Loss, CellAccuracy and Exact are the batch's loss, fraction of correct cells and fraction of exact
+	// canvases, before this step's update.
 	Loss, CellAccuracy, Exact float64
 	Elapsed                   time.Duration
-	// Held: the step trained with the gates held at their discretized values (a restart started at an
-	// element with ParamGateInitTrain "hard", or ParamHardSteps); Start is the start (Starts.Elements) the
-	// restart started at (-1: none).
-	Held  bool
+	// Held says whether the step trained with the gates held at their discretized values.
+	Held bool
+	// Start is the index in Starts.Elements the restart started at, -1 for none.
 	Start int
 }
 
-// Starts are where Fit's first restarts start, given as data: restart r < len(Elements) starts at
-// Elements[r], its gates set to select that element. An ARC solver makes them with a lattice search;
-// Fit only reads them.
+// Starts are where Fit's first restarts start: restart r < len(Elements) starts with its gates set to
+// select Elements[r]. An ARC solver makes them with a lattice search.
 type Starts struct {
 	// Expert is the expert whose elements they are: it must be the learner's.
 	Expert   experts.Expert
@@ -40,56 +38,55 @@ type Starts struct {
 
 // FitResult summarizes a Fit.
 type FitResult struct {
-	// Steps is the number of training steps taken; Fitted is true if the model used for prediction
-	// (HardGates: with discretized gates, else soft gates) predicts every training canvas exactly.
-	// Training stops early when the soft model has fitted all augmented copies for ParamFitPatience
-	// steps and the hard-gated model fits the training pairs.
-	Steps     int
-	Fitted    bool
+	// Steps is the number of training steps of the kept restart. Training stops early when the soft
+	// model has fitted all augmented copies for ParamFitPatience steps and the hard-gated model fits the
+	// training pairs.
+	Steps int
+	// Fitted says whether the model used for prediction predicts every training canvas exactly.
+	Fitted bool
+	// HardGates says whether prediction uses the discretized gates (else the soft ones).
 	HardGates bool
 	Loss      float64
 	Exact     float64
-	// Restarts ran (ParamRestarts; fewer when one before the last fitted: the restarts stop there), of which
-	// RestartsFitted fitted the training pairs with hard gates; Restart is the one kept (from 0), whose
-	// Steps, Loss and Exact are above; TotalSteps counts the steps of all of them.
+	// Restarts is the number of restarts that ran (ParamRestarts, fewer when one fitted before the last).
+	// RestartsFitted of them fitted the training pairs with hard gates. Restart is the one kept, from 0;
+	// Steps, Loss and Exact are its. TotalSteps counts the steps of all of them.
 	Restarts, RestartsFitted, Restart, TotalSteps int
-	// Elapsed is the whole Fit; Compile the part of it spent building and compiling graphs (zero when a
-	// reused learner already had them, see LearnerCache).
+	// Elapsed is the time of the whole Fit, and Compile the part spent compiling graphs.
 	Elapsed, Compile time.Duration
-	// Starts is the number of restarts that start at an element of the Starts given to Fit (restart
-	// r < Starts starts at Elements[r], if it runs), StartedAt the start the kept restart started at
-	// (-1: none).
+	// Starts is the number of restarts that start at an element of Fit's Starts. StartedAt is the start
+	// of the kept restart, -1 for none.
 	Starts, StartedAt int
-	// SoftTop names the SoftTopCount elements that the kept restart's soft gates, averaged over the
-	// training examples, make most probable (experts.Expert.LikelyElements), most probable first: where a
-	// fit failed, the elements gradient descent was choosing between. Nil without mask experts. A Solver that
-	// fitted the candidate frames too (experts.ParamFrameCandidates) appends the other fit's.
+	// SoftTop names the SoftTopCount elements that the kept restart's soft gates make most probable,
+	// averaged over the training examples, most probable first (experts.Expert.LikelyElements). Where a
+	// fit failed, they show what gradient descent was choosing between. It is nil without mask experts. A
+	// Solver that also fitted candidate frames appends that fit's.
 	SoftTop []string
 }
 
 // SoftTopCount is the number of elements FitResult.SoftTop names.
 const SoftTopCount = 3
 
-// Fit trains on the examples: every step uses ParamAugment color-permuted copies of all examples (the
-// first copy keeps the original colors; one permutation per copy shared by all examples and by input
-// and output, Appendix B.2; ParamAugmentKeepBlack and ParamAugmentFixOutputColors restrict the permutations),
-// Adam, and the cross-entropy over all canvas cells. It stops after
-// ParamSteps steps or when the training canvases are all exact for ParamFitPatience steps in a row.
-// progress (may be nil) is called after every step.
+// Fit trains on the examples with Adam and the cross-entropy over all canvas cells. Every step uses
+// ParamAugment color-permuted copies of all examples (Appendix B.2). The first copy keeps the original
+// colors, and each copy's permutation is shared by all examples, inputs and outputs alike.
+// ParamAugmentKeepBlack and ParamAugmentFixOutputColors restrict the permutations. Training stops after
+// ParamSteps steps, or when the training canvases are all exact for ParamFitPatience steps in a row.
+// progress, when not nil, is called after every step.
 //
-// With ParamRestarts = R > 1, training runs up to R times, each restart from its own initialization (seed
-// ParamSeed + 7919·r) and its own augmentation stream, and the restart kept for prediction is the best by:
-// its discretized gates predict every training pair exactly; then the fraction of training pairs
-// predicted exactly (with hard or soft gates, whichever is better); then the lower final training loss.
-// The first restart whose hard gates fit ends the search. Restart 0 is exactly
-// what R = 1 trains. Canvases of more than ParamMaxCells cells (when > 0) train once.
+// With ParamRestarts = R > 1, training runs up to R times. Each restart has its own initialization (seed
+// ParamSeed + 7919·r) and augmentation stream. The restart kept for prediction is the best by, in order:
+// its discretized gates predict every training pair exactly; the fraction of training pairs predicted
+// exactly, with hard or soft gates; the lower final training loss. The first restart whose hard gates
+// fit ends the restarts. Restart 0 is what R = 1 trains. Canvases of more than ParamMaxCells cells
+// (when > 0) train once.
 //
-// starts, when not nil, holds the elements the first restarts start at (its Expert must be the learner's):
-// restart r < min(R, len(starts.Elements)) starts at Elements[r], after its usual initialization the first
-// mask expert's gates of every layer set to select that element (startAt). Those restarts run also on
-// canvases above ParamMaxCells (ParamGateInitTrain, ParamHeldSteps); the restarts after them, and all of
-// them when starts has no elements, start at the paper's initialization with ParamUnproposedSteps soft
-// steps. With starts nil every restart starts at the paper's initialization.
+// starts, when not nil, holds the elements the first restarts start at; its Expert must be the
+// learner's. Restart r < min(R, len(starts.Elements)) starts at Elements[r]: after the usual
+// initialization, the first mask expert's gates of every layer are set to select it (startAt). These
+// restarts also run on canvases above ParamMaxCells. The later restarts start at the paper's
+// initialization with ParamUnproposedSteps soft steps. With starts nil, every restart starts at the
+// paper's initialization.
 func (l *Learner) Fit(examples []Example, starts *Starts, progress func(Progress)) (FitResult, error) {
 	if err := l.checkExamples(examples, true); err != nil {
 		return FitResult{}, fmt.Errorf("latformer.Learner.Fit: %w", err)
@@ -150,15 +147,15 @@ type restartOutcome struct {
 	// lossSum and lossSteps add up the losses of the last trainPhase's steps (the gate beam's probe).
 	lossSum   float64
 	lossSteps int
-	// hardFit: the hard-gated model predicts every training pair exactly. Otherwise useSoft says whether
-	// soft gates predict more of them than hard ones, and score is the better fraction.
+	// hardFit says whether the hard-gated model predicts every training pair exactly. Otherwise useSoft
+	// says whether the soft gates predict more of them, and score is the better fraction.
 	hardFit, useSoft bool
 	score            float64
 	variables        map[string]*tensors.Tensor // the trained variables, when kept for later
 }
 
-// better orders restarts: hard gates fitting first, then the fraction of training pairs predicted exactly
-// (with the better of hard and soft gates), then the lower final training loss; ties keep the earlier.
+// better orders restarts: hard gates fitting first, then the fraction of training pairs predicted
+// exactly, then the lower final loss. Ties keep the earlier.
 func (o restartOutcome) better(than *restartOutcome) bool {
 	if o.hardFit != than.hardFit {
 		return o.hardFit
@@ -169,8 +166,7 @@ func (o restartOutcome) better(than *restartOutcome) bool {
 	return o.loss < than.loss
 }
 
-// BetterThan orders fits as Fit orders its restarts: hard gates fitting the training pairs first, then the
-// fraction of them predicted exactly, then the lower final loss; a tie keeps other.
+// BetterThan orders fits as Fit orders its restarts. A tie keeps other.
 func (res FitResult) BetterThan(other FitResult) bool {
 	if hard, otherHard := res.Fitted && res.HardGates, other.Fitted && other.HardGates; hard != otherHard {
 		return hard
@@ -201,10 +197,10 @@ func (res *FitResult) keep(best *restartOutcome) {
 	}
 }
 
-// restart runs restart r of Fit from its own initialization, with the experts' gates its entry of
-// ParamRestartExperts frees and, for r < len(run.starts), the gates started at start r; else, for an
-// entry with the letter z, v or h (experts.ZeroFillFamily), the translation gates started at the centre of
-// the zero-fill shifts (experts.Expert.ZeroFillStart).
+// restart runs restart r of Fit from its own initialization. Its entry of ParamRestartExperts says
+// which experts' gates learn. For r < len(run.starts) the gates start at start r. Otherwise, for an
+// entry with z, v or h (experts.ZeroFillFamily), the translation gates start at the centre of the
+// zero-fill shifts (experts.Expert.ZeroFillStart).
 func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 	if r > 0 {
 		if err := l.reinitialize(r); err != nil {
@@ -222,16 +218,16 @@ func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
 		}
 	case experts.ZeroFillFamily(run.schedule[entry]):
 		if err := l.startZeroFill(); err != nil {
-			return restartOutcome{}, fmt.Errorf("restart %d (%s=%s): %w", r, ParamRestartExperts, run.schedule[entry], err)
+			return restartOutcome{}, fmt.Errorf("restart %d (%s=%s): %w",
+				r, ParamRestartExperts, run.schedule[entry], err)
 		}
 	}
 	run.restart = r
 	return l.fitOnce(run)
 }
 
-// keepBetter returns the better of best (nil before the first restart) and out, releasing the other's
-// variables. When out is kept and more restarts follow (not last), it keeps a copy of out's trained
-// variables, which the next restart overwrites.
+// keepBetter returns the better of best (nil at first) and out, releasing the other's variables. When
+// out is kept and more restarts follow, it copies out's variables, which the next restart overwrites.
 func (l *Learner) keepBetter(best *restartOutcome, out restartOutcome, last bool) (*restartOutcome, error) {
 	if best != nil && !out.better(best) {
 		return best, nil
@@ -248,8 +244,8 @@ func (l *Learner) keepBetter(best *restartOutcome, out restartOutcome, last bool
 	return &out, nil
 }
 
-// restoreKept brings back the variables of the kept restart when an earlier restart than the last one is
-// kept, and predicts with the gates (hard or soft) that it chose.
+// restoreKept brings back the kept restart's variables, if it was not the last, and its choice of
+// hard or soft gates.
 func (l *Learner) restoreKept(best *restartOutcome) error {
 	if best.variables != nil {
 		if err := l.restore(best.variables); err != nil {

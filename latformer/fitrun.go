@@ -15,12 +15,10 @@ import (
 	"github.com/latformer/latformer/experts"
 )
 
-// fitRun is one Fit: its settings (fitSettings, read once from the store and the search) and what its restarts
-// share as they run (the minibatches' order, the current restart, the inputs of every step).
+// fitRun is one Fit: its settings and what its restarts share as they run.
 type fitRun struct {
 	fitSettings
-	// order is the minibatches' order (a permutation of the examples, shuffled again whenever next reaches
-	// its end; set for each restart by resetOrder), with minibatch > 0.
+	// order is the minibatches' order, a permutation of the examples reshuffled after each pass.
 	order []int
 	next  int
 	// restart is the restart under way, stepsCap the most steps it may take (its phases together), for
@@ -32,8 +30,8 @@ type fitRun struct {
 	progress              func(Progress)
 }
 
-// fitSettings is what a Fit reads before any training: the training hyperparameters, the examples and the
-// layout of a step's batch (copies of pairs, the padding rows), and the restarts' starts.
+// fitSettings is what a Fit reads before any training: the hyperparameters, the examples, the layout
+// of a step's batch and the restarts' starts.
 type fitSettings struct {
 	examples, padded     []Example
 	pairs, copies, batch int
@@ -51,28 +49,26 @@ type fitSettings struct {
 	// schedule holds the entries of ParamRestartExperts, freeMasks their experts.Expert.FreeGates masks.
 	schedule  []string
 	freeMasks [][]float32
-	// margin is ParamGateInitMargin; restart r < len(starts) starts at starts[r] (the first ParamRestarts
-	// of Starts.Elements); hasStarts: Fit was given Starts (maybe with no elements).
-	margin    float64
-	starts    []experts.Element
+	// margin is ParamGateInitMargin.
+	margin float64
+	// starts are the first ParamRestarts of Starts.Elements; restart r < len(starts) starts at starts[r].
+	starts []experts.Element
+	// hasStarts says whether Fit was given Starts, maybe with no elements.
 	hasStarts bool
-	// held: a restart that starts at an element trains with its gates held there (ParamGateInitTrain
-	// "hard"), for up to heldSteps steps (ParamHeldSteps).
+	// held says whether a restart at an element trains with its gates held there, for heldSteps steps.
 	held      bool
 	heldSteps int
-	// unstartedSteps is the soft-step budget of the restarts not started at an element when Fit has
-	// Starts (ParamUnproposedSteps; without, maxSteps).
+	// unstartedSteps is the soft-step budget of the restarts not started at an element.
 	unstartedSteps int
 }
 
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
 const hardCheckEvery = 10
 
-// newFitRun reads the training hyperparameters and checks them, before any training, against their
-// declarations (params.CheckScope: a store may be filled without Parse) and the restarts' expert schedule;
-// it takes the first elements of starts as the restarts' starts and lays out a step's batch: ParamAugment
-// copies of the pairs (all examples, or a minibatch of ParamBatchPairs), padded to a multiple of
-// ParamPadPairs with copies of the first one.
+// newFitRun reads the training hyperparameters and checks them before any training. A store may be
+// filled without Parse, so params.CheckScope checks them against their declarations. It takes the first
+// elements of starts as the restarts' starts. It lays out a step's batch: ParamAugment copies of the
+// pairs (all examples, or a minibatch of ParamBatchPairs), padded to a multiple of ParamPadPairs.
 func (l *Learner) newFitRun(examples []Example, starts *Starts, progress func(Progress)) (*fitRun, error) {
 	scope := l.store.RootScope()
 	if err := params.CheckScope(scope); err != nil {
@@ -130,8 +126,7 @@ func (l *Learner) newFitRun(examples []Example, starts *Starts, progress func(Pr
 	return run, nil
 }
 
-// augmentOptions are the color permutations the augmentation may use on the examples
-// (ParamAugmentKeepBlack, ParamAugmentFixOutputColors), with the starts' Keep colors fixed too.
+// augmentOptions are the color permutations the augmentation may use on the examples.
 func augmentOptions(scope *model.Scope, examples []Example, starts *Starts) datasets.AugmentOptions {
 	augment := datasets.AugmentOptions{KeepBlack: param[bool](scope, ParamAugmentKeepBlack)}
 	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
@@ -158,8 +153,8 @@ func (run *fitRun) needHard() bool {
 	return run.hardSteps > 0 || run.beam > 0 || (run.hasStarts && run.held)
 }
 
-// resetOrder starts the minibatches of a restart again from the examples' order: every restart draws
-// them from its own random stream, shuffling before its first step.
+// resetOrder restarts the minibatches from the examples' order. Every restart shuffles them with its
+// own random stream.
 func (run *fitRun) resetOrder() {
 	if run.minibatch == 0 {
 		return
@@ -170,8 +165,7 @@ func (run *fitRun) resetOrder() {
 	run.next = len(run.order)
 }
 
-// drawMinibatch sets run.padded to the next run.minibatch examples of a shuffled pass over all of them,
-// shuffling again (with rng) whenever a pass ends.
+// drawMinibatch sets run.padded to the next run.minibatch examples, reshuffling after each pass.
 func (run *fitRun) drawMinibatch(rng *rand.Rand) {
 	batch := make([]Example, 0, run.pairs)
 	for len(batch) < run.minibatch {
@@ -188,11 +182,10 @@ func (run *fitRun) drawMinibatch(rng *rand.Rand) {
 	run.padded = batch
 }
 
-// trainPhase runs up to steps training steps of exec (the soft-gated or the hard-gated training graph),
-// numbered after the done steps of earlier phases, and records them in out. It returns true, with out
-// marked as a hard fit, when the trained model (soft or hard gates, as exec has them) has fitted every
-// augmented copy for run.patience steps and the hard-gated model then predicts every training pair
-// exactly.
+// trainPhase runs up to steps training steps of exec, the soft-gated or the hard-gated training graph,
+// and records them in out. Its steps are numbered after the done steps of earlier phases. It returns
+// true, and marks out as a hard fit, when the trained model has fitted every augmented copy for
+// run.patience steps and the hard-gated model predicts every training pair exactly.
 func (l *Learner) trainPhase(
 	run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome,
 ) (bool, error) {
@@ -221,8 +214,7 @@ func (l *Learner) trainPhase(
 			streak = 0
 		}
 		if run.patience > 0 && streak >= run.patience && (streak-run.patience)%hardCheckEvery == 0 {
-			// The soft model fits: stop as soon as the discretized gates fit too (Section 4.1: the
-			// prediction uses hard gates).
+			// The soft model fits. Stop when the hard gates, which prediction uses, fit too.
 			hardExact, err := l.exactOnTraining(run.examples, false)
 			if err != nil {
 				return false, err
@@ -236,8 +228,8 @@ func (l *Learner) trainPhase(
 	return false, nil
 }
 
-// trainOneStep runs one training step of exec on the next augmented batch, sets out's loss and exact
-// fraction (of the real pairs' copies) and returns the batch's cell accuracy.
+// trainOneStep runs one training step of exec on the next batch. It sets out's loss and exact fraction
+// and returns the batch's cell accuracy.
 func (l *Learner) trainOneStep(run *fitRun, exec *model.Exec, rng *rand.Rand, out *restartOutcome) (float64, error) {
 	in := l.nextBatch(run, rng)
 	defer func() {
@@ -270,8 +262,8 @@ func (l *Learner) trainOneStep(run *fitRun, exec *model.Exec, rng *rand.Rand, ou
 	return float64(tensors.ToScalar[float32](outs[1])), nil
 }
 
-// nextBatch draws the next step's batch: the pairs (the next minibatch, when run has them) in run.copies
-// color-permuted copies, copy c of pair e at row c*run.pairs+e.
+// nextBatch draws the next step's batch: run.copies color-permuted copies of the pairs, copy c of pair
+// e at row c*run.pairs+e.
 func (l *Learner) nextBatch(run *fitRun, rng *rand.Rand) stepInputs[*tensors.Tensor] {
 	in := stepInputs[*tensors.Tensor]{cond: run.cond, rows: run.rowMask, frames: run.frames}
 	if run.minibatch > 0 {

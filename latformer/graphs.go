@@ -12,8 +12,8 @@ import (
 	"github.com/latformer/latformer/experts"
 )
 
-// modelOutputs builds the architecture's outputs; previous is the output canvas so far, used by an
-// autoregressive architecture only (the targets in training, the partial decoding in prediction).
+// modelOutputs builds the architecture's outputs. previous is the output canvas so far, for an
+// autoregressive architecture.
 func (l *Learner) modelOutputs(scope *model.Scope, tokens, previous, cond, frames *Node) *Outputs {
 	if frames != nil {
 		scope.SetGraphParam(tokens.Graph(), FramesGraphParam, frames)
@@ -24,8 +24,7 @@ func (l *Learner) modelOutputs(scope *model.Scope, tokens, previous, cond, frame
 	return l.arch.Build(scope, l.rows, l.cols, tokens, cond)
 }
 
-// stepGraph is the graph function of a training step (stepInputs in, trainStep's outputs out), with the
-// gates held at their discretized values when hard.
+// stepGraph is the graph function of a training step, with the gates held discretized when hard.
 func (l *Learner) stepGraph(opt optimizer.Interface, hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
 	return func(scope *model.Scope, inputs []*Node) []*Node {
 		if hard {
@@ -35,26 +34,26 @@ func (l *Learner) stepGraph(opt optimizer.Interface, hard bool) func(scope *mode
 	}
 }
 
-// trainStep builds one training step: the loss of the batch (the cross-entropy, plus the regularization
-// terms the architecture added with train.AddRegularizationLoss), the optimizer's update, and the cell
-// accuracy and per-example exactness of the batch's predictions (before the update).
+// trainStep builds one training step. It computes the batch's loss (the cross-entropy, plus any
+// regularization the architecture added with train.AddRegularizationLoss) and the optimizer's update.
+// It also returns the cell accuracy and per-example exactness of the predictions before the update.
 //
-// With frozenGates the gating FFNs' variables are left out of the update (not even the optimizer's
-// momentum moves them): the gates stay exactly where the soft training left them.
+// With frozenGates, the update leaves out the gating FFNs' variables, optimizer momentum included, so
+// the gates stay exactly where the soft training left them.
 func (l *Learner) trainStep(
 	scope *model.Scope, opt optimizer.Interface, in stepInputs[*Node], frozenGates bool,
 ) []*Node {
 	g := in.tokens.Graph()
 	scope.Store().SetTraining(g, true)
-	out := l.modelOutputs(scope, in.tokens, in.targets, in.cond, in.frames) // teacher forcing for an autoregressive model
+	// Teacher forcing for an autoregressive model.
+	out := l.modelOutputs(scope, in.tokens, in.targets, in.cond, in.frames)
 	theLoss := crossEntropy(out.Logits, in.targets, in.rows)
 	if out.SmoothedLogits != nil {
 		// Section 4.2: the sum of the cross-entropies of the plain and smoothed predictions.
 		theLoss = Add(theLoss, crossEntropy(out.SmoothedLogits, in.targets, in.rows))
 	}
 	if reg := train.GetRegularizationLoss(g); reg != nil {
-		// The architecture's own loss terms, added while it built its graph with GoMLX's
-		// train.AddRegularizationLoss (the DNC baseline's spectral regularization, GoMLX's regularizers).
+		// The architecture's own loss terms, added with GoMLX's train.AddRegularizationLoss.
 		theLoss = Add(theLoss, reg)
 	}
 	if frozenGates {
@@ -87,9 +86,9 @@ func isGateVariable(path string) bool {
 	return ok
 }
 
-// crossEntropy is the mean cross-entropy over all cells (pad cells included) of logits [batch, n, tokens]
-// against targets [batch, n], Appendix B.2. rows ([batch] bool, may be nil) leaves out the batch's padding
-// rows (ParamPadPairs): GoMLX's loss takes it as a mask of the cells, [batch, n].
+// crossEntropy is the mean cross-entropy of logits [batch, n, tokens] against targets [batch, n] over
+// all cells, pad cells included (Appendix B.2). rows ([batch] bool, may be nil) leaves out the batch's
+// padding rows (ParamPadPairs); GoMLX's loss takes it as a [batch, n] mask.
 func crossEntropy(logits, targets, rows *Node) *Node {
 	labels := []*Node{ExpandAxes(targets, -1)}
 	if rows != nil {
@@ -103,8 +102,8 @@ func rowsMask(rows, x *Node) *Node {
 	return BroadcastToDims(ExpandAxes(rows, -1), x.Shape().Dimensions...)
 }
 
-// cellAccuracy is the fraction of the cells, of the rows that are true in rows (all when nil), whose
-// argmax prediction equals the target.
+// cellAccuracy is the fraction of cells whose argmax prediction equals the target, over the rows set in
+// rows (all when nil).
 func cellAccuracy(logits, targets, rows *Node) *Node {
 	right := ConvertDType(Equal(ConvertDType(ArgMax(logits, -1), targets.DType()), targets), dtypes.Float32)
 	if rows == nil {
@@ -119,9 +118,8 @@ func exactPerExample(logits, targets *Node) *Node {
 	return ConvertDType(LogicalAll(Equal(pred, targets), -1), dtypes.Float32)
 }
 
-// predictGraph is the graph function of prediction (predictInputs in) with hard (discretized) or soft
-// gates: the argmax canvas [predictChunk, n] int32, then the gate tensors of the first layer's expert
-// and, with two actions, those of the second.
+// predictGraph is the graph function of prediction with hard or soft gates. It returns the argmax
+// canvas [predictChunk, n] int32, then the gate tensors of the first layer's expert(s).
 func (l *Learner) predictGraph(hard bool) func(scope *model.Scope, inputs []*Node) []*Node {
 	return func(scope *model.Scope, inputs []*Node) []*Node {
 		in := predictInputsOf(l, inputs)

@@ -10,13 +10,17 @@ import (
 	"github.com/latformer/latformer/experts"
 )
 
-// stepInputs are the inputs of a training step's graph: tokens and targets [batch, n] int32 canvases,
-// cond [batch, condDim] float32 (only when the learner has conditioning vectors) and rows [batch] bool,
-// false for the padding rows (only when ParamPadPairs > 1), and frames (framesShape; only for an
-// anchor-relative expert, experts.ParamLattice "anchored": Example.Frame or Frames). T is shapes.Shape to
-// compile the graph, *tensors.Tensor to call it and *Node inside it: fields is the one place that orders them.
+// stepInputs are the inputs of a training step's graph. T is shapes.Shape to compile the graph,
+// *tensors.Tensor to call it and *Node inside it. fields is the one place that orders them.
 type stepInputs[T any] struct {
-	tokens, targets, cond, rows, frames T
+	// tokens and targets are [batch, n] int32 canvases.
+	tokens, targets T
+	// cond is [batch, condDim] float32, only when the learner has conditioning vectors.
+	cond T
+	// rows is [batch] bool, false for the padding rows, only when ParamPadPairs > 1.
+	rows T
+	// frames (framesShape) are the frames of an anchor-relative expert (Example.Frame or Frames).
+	frames T
 }
 
 // fields returns the inputs the learner's step graph takes, in their order.
@@ -54,9 +58,8 @@ func stepInputShapes(l *Learner, batch int) []shapes.Shape {
 	return in.list(l)
 }
 
-// predictInputs are the inputs of a prediction graph: tokens [predictChunk, n] int32, previous
-// [predictChunk, n] int32, the output canvas decoded so far (only for an autoregressive architecture),
-// and cond [predictChunk, condDim] float32 (only when the learner has conditioning vectors).
+// predictInputs are the inputs of a prediction graph: tokens [predictChunk, n] int32, previous, the
+// output canvas decoded so far (autoregressive only), and cond [predictChunk, condDim] float32.
 type predictInputs[T any] struct {
 	tokens, previous, cond, frames T
 }
@@ -129,8 +132,8 @@ func callArgs(list []*tensors.Tensor) []any {
 	return out
 }
 
-// condTensor is the [copies*len(examples), condDim] float32 conditioning input of the examples repeated
-// copies times (copy c of example e at row c*len(examples)+e).
+// condTensor is the conditioning input of the examples repeated copies times, copy c of example e at
+// row c*len(examples)+e.
 func (l *Learner) condTensor(examples []Example, copies int) *tensors.Tensor {
 	t := tensors.FromShape(shapes.Make(dtypes.Float32, copies*len(examples), l.condDim))
 	tensors.MustMutableFlatData[float32](t, func(flat []float32) {
@@ -143,8 +146,7 @@ func (l *Learner) condTensor(examples []Example, copies int) *tensors.Tensor {
 	return t
 }
 
-// framesShape is the shape of the frames input for batch rows: [batch, experts.FrameLen] int32, or
-// [batch, K, experts.FrameLen] with K candidate frames.
+// framesShape is the shape of the frames input: [batch, FrameLen] or [batch, K, FrameLen] int32.
 func (l *Learner) framesShape(batch int) shapes.Shape {
 	if l.frameCandidates > 0 {
 		return shapes.Make(dtypes.Int32, batch, l.frameCandidates, experts.FrameLen)
@@ -152,8 +154,8 @@ func (l *Learner) framesShape(batch int) shapes.Shape {
 	return shapes.Make(dtypes.Int32, batch, experts.FrameLen)
 }
 
-// framesTensor is the frames input (framesShape) of the examples repeated copies times (copy c of example e
-// at row c*len(examples)+e): each example's Frame, or its candidate Frames, the missing ones all zero.
+// framesTensor is the frames input of the examples repeated copies times: each example's Frame, or its
+// candidate Frames padded with zeros.
 func (l *Learner) framesTensor(examples []Example, copies int) *tensors.Tensor {
 	t := tensors.FromShape(l.framesShape(copies * len(examples)))
 	per := experts.FrameLen * max(1, l.frameCandidates)
@@ -174,8 +176,8 @@ func (l *Learner) framesTensor(examples []Example, copies int) *tensors.Tensor {
 	return t
 }
 
-// makeRunTensors makes the step inputs that do not change from step to step: the padding rows' mask
-// (ParamPadPairs > 1) and the conditioning vectors (all pairs every step). release frees them.
+// makeRunTensors makes the step inputs that stay the same every step: the padding rows' mask, the
+// conditioning vectors and the frames.
 func (l *Learner) makeRunTensors(run *fitRun) {
 	if l.padPairs > 1 {
 		real := make([]bool, run.batch)

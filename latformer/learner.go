@@ -17,27 +17,26 @@ import (
 	"github.com/latformer/latformer/experts"
 )
 
-// Example is one training or test example on the canvas: input and expected output canvases (the
-// output may be empty for prediction), and an optional conditioning vector (e.g. a T5 embedding of the
-// task's description; all examples of a learner must have the same length, 0 for none).
+// Example is one training or test example on the canvas.
 type Example struct {
+	// Input and Output are the input and expected output canvases. Output may be empty for prediction.
 	Input, Output datasets.Canvas
-	Cond          []float32
-	// Frame is the input's frame for an anchor-relative expert (experts.ParamLattice "anchored"): the box the
-	// element acts on and the shift that places the result (search.Frame.Ints; the Solver sets it from
-	// the lattice search's rule). Other experts ignore it.
+	// Cond is an optional conditioning vector, such as a T5 embedding of the task's description. Its
+	// length is the same for all of a learner's examples.
+	Cond []float32
+	// Frame is the input's frame for an anchor-relative expert: the box the element acts on and the
+	// shift that places the result (search.Frame.Ints). Other experts ignore it.
 	Frame [experts.FrameLen]int32
-	// Frames are the input's candidate frames for an anchor-relative expert that learns which frame to act on
-	// (experts.ParamFrameCandidates = K > 0; at most K, the same rules for every example of a task:
-	// WithFrameCandidates). A candidate with H = 0 reads no box on this input. Frame is then ignored.
+	// Frames are the input's candidate frames, at most experts.ParamFrameCandidates, for an expert that
+	// learns which frame to act on. A candidate with H = 0 reads no box on this input. With Frames set,
+	// Frame is ignored.
 	Frames [][experts.FrameLen]int32
 }
 
-// Learner trains a fresh LatFormer on the examples of one task and predicts with it (Appendix B.2:
-// "we learn each task from scratch using only its training set").
+// Learner trains a fresh LatFormer on the examples of one task and predicts with it. Appendix B.2:
+// "we learn each task from scratch using only its training set".
 //
-// Concurrency: learners running at the same time each take a backend of their own (package backend),
-// as `latformer arc --workers N` does, so that every training gets its own worker pool.
+// Learners that run at the same time should each have their own backend, and so their own worker pool.
 type Learner struct {
 	arch       Architecture
 	backend    compute.Backend
@@ -53,8 +52,8 @@ type Learner struct {
 	padPairs        int
 	rng             *rand.Rand
 	stepExec        *model.Exec
-	// hardStepExec trains with the gates held at their discretized values (made by the first Fit that needs
-	// it: ParamHardSteps > 0, ParamGateBeam > 0, or starts held at their elements; else nil).
+	// hardStepExec trains with the gates held at their discretized values. The first Fit that needs it
+	// makes it.
 	hardStepExec *model.Exec
 	opt          optimizer.Interface // the training steps' optimizer
 	predExec     *model.Exec         // hard (discretized) gates
@@ -69,8 +68,8 @@ type Learner struct {
 	compiled map[*model.Exec]map[string]bool
 }
 
-// NewLearner creates a LatFormer learner for a rows x cols canvas. store holds the hyperparameters (see
-// NewStore; nil means the defaults) and receives the variables: use a fresh store per task.
+// NewLearner creates a LatFormer learner for a rows x cols canvas. store holds the hyperparameters (nil
+// for the defaults) and receives the variables, so use a fresh store per task.
 func NewLearner(backend compute.Backend, store *model.Store, rows, cols int) (*Learner, error) {
 	return NewLearnerFor(LatFormerArchitecture(), backend, store, rows, cols)
 }
@@ -114,11 +113,11 @@ func newAugmentationRNG(seed, r int) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(seed), 0x1a7f0+uint64(r)))
 }
 
-// Reset makes the learner as good as new for another task on the same canvas: every variable (weights,
-// gates and the optimizer's state) gets back the value it was initialized with, and the augmentation's
-// random numbers start again from the seed, while the compiled graphs are kept. Fit and Predict after
-// Reset give what they give on a new learner with the same hyperparameters (TestLearnerResetMatchesNew).
-// The conditioning vectors' length stays that of the first examples.
+// Reset makes the learner as good as new for another task on the same canvas, keeping the compiled
+// graphs. Every variable, optimizer state included, gets back its initial value, and the augmentation's
+// random numbers restart from the seed. Fit and Predict then give what a new learner with the same
+// hyperparameters gives (TestLearnerResetMatchesNew). The conditioning vectors' length stays that of
+// the first examples.
 func (l *Learner) Reset() error {
 	if err := l.restore(l.initial); err != nil {
 		return fmt.Errorf("latformer.Learner.Reset: %w", err)
@@ -139,8 +138,8 @@ func (l *Learner) Store() *model.Store { return l.store }
 // Architecture returns the architecture the learner trains.
 func (l *Learner) Architecture() Architecture { return l.arch }
 
-// checkExamples checks that the examples fit the learner's canvas (their outputs too when needOutput)
-// and have conditioning vectors of one length, which the first examples a learner sees set.
+// checkExamples checks that the examples fit the learner's canvas and that their conditioning vectors
+// have the length the first examples set.
 func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 	if len(examples) == 0 {
 		return fmt.Errorf("no examples")
@@ -150,7 +149,8 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 			return fmt.Errorf("example %d: input canvas is %dx%d, the learner's is %dx%d", i, ex.Input.Rows,
 				ex.Input.Cols, l.rows, l.cols)
 		}
-		if needOutput && (ex.Output.Rows != l.rows || ex.Output.Cols != l.cols || len(ex.Output.Cells) != l.rows*l.cols) {
+		if needOutput &&
+			(ex.Output.Rows != l.rows || ex.Output.Cols != l.cols || len(ex.Output.Cells) != l.rows*l.cols) {
 			return fmt.Errorf("example %d: output canvas is %dx%d, the learner's is %dx%d", i, ex.Output.Rows,
 				ex.Output.Cols, l.rows, l.cols)
 		}
@@ -173,9 +173,9 @@ func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
 	return nil
 }
 
-// prepare builds and compiles the training graphs for batch rows (none when batch is 0; with hard, the one
-// with hard gates too) and the prediction graphs, initializes the variables they create and keeps their
-// initial values for Reset. It returns the time it took (zero when everything was already compiled).
+// prepare builds and compiles the prediction graphs and the training graphs for batch rows: none when
+// batch is 0, and with hard also the hard-gated one. It initializes the new variables and keeps their
+// initial values for Reset. It returns the time it took, zero when everything was already compiled.
 func (l *Learner) prepare(batch int, hard bool) (time.Duration, error) {
 	start := time.Now()
 	if l.stepExec == nil {
@@ -237,8 +237,7 @@ func (l *Learner) compile(j compileJob) (bool, error) {
 	return true, nil
 }
 
-// compileOnce compiles exec's graph for the input shapes (a no-op when it already has it), turning a
-// graph-building panic into an error.
+// compileOnce compiles exec's graph for the input shapes, once, turning a panic into an error.
 func compileOnce(exec *model.Exec, inputShapes []shapes.Shape) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -270,8 +269,8 @@ func (l *Learner) initializeVariables() error {
 	return nil
 }
 
-// buildExecs creates the learner's execs: the training step with soft gates and prediction with hard and
-// with soft gates (prepare adds the training step with hard gates when a Fit needs it).
+// buildExecs creates the learner's execs: the soft-gated training step, and prediction with hard and
+// with soft gates.
 func (l *Learner) buildExecs() error {
 	var err error
 	if l.opt, err = optimizerFromStore(l.store); err != nil {
@@ -287,8 +286,7 @@ func (l *Learner) buildExecs() error {
 	return err
 }
 
-// optimizerFromStore is GoMLX's optimizer.FromStore (the optimizer named by optimizer.ParamOptimizer,
-// configured by its own hyperparameters), with an error instead of a panic for an unknown name.
+// optimizerFromStore is GoMLX's optimizer.FromStore with an error, not a panic, for an unknown name.
 func optimizerFromStore(store *model.Store) (opt optimizer.Interface, err error) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -18,9 +18,8 @@ type Model struct {
 	Rows, Cols int
 }
 
-// FramesGraphParam is the graph parameter (model.Scope.SetGraphParam) that holds the frames [batch, experts.FrameLen]
-// int32 of an anchor-relative expert (experts.ParamLattice "anchored"; Example.Frame): the learner sets it before
-// Build.
+// FramesGraphParam is the graph parameter that holds an anchor-relative expert's frames,
+// [batch, experts.FrameLen] int32. The learner sets it before Build.
 const FramesGraphParam = "latformer_frames"
 
 // Outputs are the graph outputs of Model.Build.
@@ -36,8 +35,8 @@ type Outputs struct {
 	Gates2 *experts.Gates
 }
 
-// Build builds the model on tokens [batch, n] (int32 tokens 0..10, n = Rows*Cols, row-major canvas) and
-// an optional conditioning vector cond [batch, dc] (nil for none; e.g. a T5 embedding):
+// Build builds the model on tokens [batch, n], int32 tokens 0..10 on the row-major canvas (n =
+// Rows*Cols). cond [batch, dc] is an optional conditioning vector, such as a T5 embedding, or nil:
 //
 //	x = onehot(tokens) W_embed        (with ParamNoise = w: ((1-w) onehot + w 1) W_embed, Appendix B.4)
 //	x = LatFormer layer(s)(x, cond)   (layers.LatFormer; the gates are per example)
@@ -87,9 +86,8 @@ func (m Model) Build(scope *model.Scope, tokens, cond *Node) *Outputs {
 	return out
 }
 
-// noisyOneHot is the one-hot encoding of tokens [batch, n] as [batch, n, NumTokens], with the noise of
-// Appendix B.4 at level w: (1-w) onehot + w 1, or (1-w) onehot + w u with u ~ U(0,1) per entry when
-// random (ParamNoiseRandom).
+// noisyOneHot is the one-hot encoding [batch, n, NumTokens] of tokens with the noise of Appendix B.4:
+// (1-w) onehot + w 1, or (1-w) onehot + w u with u ~ U(0,1) per entry when random.
 func noisyOneHot(scope *model.Scope, tokens *Node, w float64, random bool) *Node {
 	onehot := OneHot(tokens, datasets.NumTokens, dtypes.Float32)
 	if w <= 0 {

@@ -15,117 +15,115 @@ import (
 	"github.com/latformer/latformer/layers"
 )
 
-// Hyperparameters of the model and its training (model.Store keys; set them with --set "key=value;..."
-// or NewStore's settings). Their defaults and the values they accept are declared once, in the table
-// params below, which Params returns and DefaultParams reads; each doc comment ends with the default in
-// brackets (TestDocDefaults checks they agree). The expert and layer hyperparameters are in packages
-// experts (experts.Param*) and layers (layers.Param*).
+// Hyperparameters of the model and its training: model.Store keys, set with --set "key=value;..." or
+// NewStore's settings. The table params declares their defaults and allowed values. Each doc comment
+// ends with the default in brackets (TestDocDefaults). The expert and layer hyperparameters are in
+// packages experts and layers.
 const (
 	// ParamDim is the model dimension d [32].
 	ParamDim = "model_dim"
 	// ParamNumLayers is the number of LatFormer layers [1].
 	ParamNumLayers = "model_layers"
-	// ParamSmoothing trains with the extra smoothed-mask prediction of Section 4.2 [false].
+	// ParamSmoothing adds the smoothed-mask prediction of Section 4.2 to the training loss [false].
 	ParamSmoothing = "mask_smoothing"
 	// ParamNoise is the one-hot noise level w of Appendix B.4 applied to the inputs [0].
 	ParamNoise = "input_noise"
-	// ParamNoiseRandom replaces the all-ones vector of Appendix B.4's formula, ((1-w) onehot + w 1) W,
-	// by a random vector u ~ U(0,1)^11 drawn anew for every cell of every input, in training and in
-	// prediction: ((1-w) onehot + w u) W. The formula as written adds the same vector to every cell, an
-	// affine change of the embedding that the model can undo for any w < 1 (docs/noise.md) [false].
+	// ParamNoiseRandom replaces the all-ones vector of Appendix B.4's noise, ((1-w) onehot + w 1) W, by a
+	// random u ~ U(0,1)^11 drawn anew for every cell of every input, in training and in prediction. The
+	// formula as written adds the same vector to every cell, an affine change of the embedding that the
+	// model can undo for any w < 1 (docs/noise.md) [false].
 	ParamNoiseRandom = "input_noise_random"
 
 	// ParamSteps is the maximum number of training steps per task [500].
 	ParamSteps = "train_steps"
-	// ParamAugment is the number of color-permuted copies of the training pairs in every step
-	// (Appendix B.2 uses 10; the first copy is the original colors) [10].
+	// ParamAugment is the number of color-permuted copies of the training pairs in every step. The first
+	// copy keeps the original colors; Appendix B.2 uses 10 [10].
 	ParamAugment = "augment_copies"
-	// ParamAugmentKeepBlack keeps color 0 (black) fixed in the augmentation's permutations: ARC's
+	// ParamAugmentKeepBlack keeps color 0 (black) fixed in the augmentation's permutations, since ARC's
 	// background rules depend on it [true].
 	ParamAugmentKeepBlack = "augment_keep_black"
-	// ParamAugmentFixOutputColors keeps fixed the colors that the training outputs create and no
-	// training input has (datasets.OutputOnlyColors): a rule's constant colors, which a permutation
-	// would make a different rule in every copy (docs/arc-ablations.md, "A rule's constant colors") [true].
+	// ParamAugmentFixOutputColors keeps fixed the colors that the training outputs create and no training
+	// input has (datasets.OutputOnlyColors). They are a rule's constant colors: permuting them would make
+	// each copy a different rule (docs/arc-ablations.md, "A rule's constant colors") [true].
 	ParamAugmentFixOutputColors = "augment_fix_output_colors"
 	// ParamFitPatience stops training after this many consecutive steps with every training canvas
-	// predicted exactly (0 disables early stopping) [3].
+	// predicted exactly. 0 disables early stopping [3].
 	ParamFitPatience = "fit_patience"
 	// ParamSeed seeds the initialization and the augmentation [1].
 	ParamSeed = "seed"
-	// ParamRestarts is the number of training runs per task from different initializations; Fit keeps
-	// the best (see Learner.Fit) [3].
+	// ParamRestarts is the number of training runs per task, each from its own initialization. Fit keeps
+	// the best (Learner.Fit) [3].
 	ParamRestarts = "train_restarts"
-	// ParamMaxCells spends the costly training on the small canvases (rows·cols; 0: no limit): on a larger
-	// canvas only the first restart runs (and those started at a proposal), and a task the lattice search
-	// finds no element for (canvas or size-relative; ParamGateInit "search") is not trained and counts as
-	// unsolved, as with ParamSearchScreen. A step's cost grows with the square of the cells, and few large
-	// tasks fit (docs/arc-search.md, "That round's time, and its targets") [81].
+	// ParamMaxCells is the largest canvas (rows·cols) that gets the costly training; 0 means no limit. On a
+	// larger canvas only the first restart runs, and those started at a proposal. A task there for which the
+	// lattice search finds no element is not trained and counts as unsolved, as with
+	// arcsolver.ParamSearchScreen. A step's cost grows with the square of the cells (docs/arc-search.md) [81].
 	ParamMaxCells = "train_max_cells"
-	// ParamHardSteps continues a restart whose hard gates do not fit the training pairs after ParamSteps
-	// steps with up to this many steps with the gates held at their discretized values (gradient cut), so
-	// that the rest of the model learns the exact action prediction uses rather than a soft mixture
-	// (docs/arc-ablations.md, "How the defaults were chosen") [0].
+	// ParamHardSteps is the most steps a restart trains with its gates held at their discretized values
+	// (their gradient cut) when its hard gates do not fit the training pairs after ParamSteps. The rest of
+	// the model then learns the exact action that prediction uses, not a soft mixture
+	// (docs/arc-ablations.md, "How the defaults were chosen"). 0 disables this hard phase [0].
 	ParamHardSteps = "train_hard_steps"
-	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn (the others are
-	// held at the identity, experts.Expert.FreeGates): comma-separated entries, "all" or letters of t
-	// (translation), z (translation, started at the centre of its zero-fill shifts,
-	// experts.Expert.ZeroFillStart), v and h (the same on the rows' or the columns' axis only), r
-	// (rotation), f (reflection), s (scaling); restart r uses entry r modulo their number (a restart
-	// started at a proposal keeps the proposal's gates). "all" searches every action at every restart;
-	// "all,t" makes every second restart a translation-only search, which the full expert's gates often
-	// miss by opening a rotation or scaling that fits part of a translation task first
+	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn; the others are held
+	// at the identity (experts.Expert.FreeGates). It is a comma-separated list, and restart r uses entry r
+	// modulo its length. An entry is "all" or letters of t (translation), z (translation started at the
+	// centre of its zero-fill shifts, experts.Expert.ZeroFillStart), v and h (z on the rows' or the columns'
+	// axis only), r (rotation), f (reflection) and s (scaling). A restart started at a proposal keeps the
+	// proposal's gates. "all,t" makes every second restart translation-only, since the full expert often
+	// misses a translation by first opening a rotation or scaling that fits part of the task
 	// (docs/arc-ablations.md, "How the defaults were chosen") [all].
 	ParamRestartExperts = "train_restart_experts"
-	// ParamGateBeam > 0: a restart not started at a proposal whose hard gates do not fit after its soft
-	// steps holds, in turn, this many of the elements its soft gates make most probable (the settings of
-	// the gates left near 0.5, experts.Expert.LikelyElements) for ParamGateBeamSteps steps each, then trains
-	// the lowest-loss one (with ParamBatchPairs, its mean over the probe), held, up to ParamHardSteps steps in
-	// all, in place of the hard phase (docs/arc-ablations.md, "Without the search: the recipe"). 0: off [0].
+	// ParamGateBeam, when > 0, replaces the hard phase by a beam over elements. A restart not started at a
+	// proposal whose hard gates do not fit after its soft steps holds in turn each of this many elements
+	// its soft gates make most probable (the settings of the gates left near 0.5,
+	// experts.Expert.LikelyElements), ParamGateBeamSteps steps each. It then trains the one with the lowest
+	// loss, held, up to ParamHardSteps steps in all; with ParamBatchPairs the loss is the mean over the
+	// probe (docs/arc-ablations.md, "Without the search: the recipe"). 0 disables the beam [0].
 	ParamGateBeam = "train_gate_beam"
-	// ParamGateBeamSteps is the steps each element of the gate beam (ParamGateBeam) is held for before
-	// the best one is chosen [30].
+	// ParamGateBeamSteps is the number of steps each element of the gate beam (ParamGateBeam) is held
+	// before the best one is chosen [30].
 	ParamGateBeamSteps = "train_gate_beam_steps"
-	// ParamGateBeamNeighbors adds to the gate beam (ParamGateBeam) the elements one translation step from its
-	// first element on one axis (experts.Expert.ShiftNeighbors), each held for ParamGateBeamSteps steps: the
-	// gates hold a shift in binary, so soft gates one cell off (8 for 7: 1000 for 0111) differ from it in
-	// every bit, out of the beam's reach (docs/sample-efficiency.md, "Translations without the search") [false].
+	// ParamGateBeamNeighbors adds to the gate beam the elements one translation step away from its first
+	// element on one axis (experts.Expert.ShiftNeighbors), each held ParamGateBeamSteps steps. The gates
+	// hold a shift in binary, so soft gates one cell off (8 for 7: 1000 for 0111) differ in every bit,
+	// out of the beam's reach (docs/sample-efficiency.md, "Translations without the search") [false].
 	ParamGateBeamNeighbors = "train_gate_beam_neighbors"
-	// ParamBatchPairs > 0 trains on minibatches: every step takes this many of the training pairs (a
-	// shuffled pass over all of them, then another), each in ParamAugment color copies, instead of all of
-	// them; tasks with at most this many pairs train on all of them. For training sets of hundreds or
-	// thousands of pairs (the synthetic tasks of Figure 5); the fit checks that end training early still
-	// predict every training pair. 0 trains on all pairs in every step [0].
+	// ParamBatchPairs, when > 0, trains on minibatches: every step takes this many training pairs, each in
+	// ParamAugment color copies, from shuffled passes over all pairs. Tasks with at most this many pairs
+	// train on all of them. It is meant for training sets of hundreds or thousands of pairs (the synthetic
+	// tasks of Figure 5); the fit checks that stop training early still predict every training pair. 0
+	// trains on all pairs in every step [0].
 	ParamBatchPairs = "train_batch_pairs"
 	// ParamGateInitMargin is the magnitude of the gate logits that start a restart at a proposal
-	// (ParamGateInit "search"): sigmoid gates at sigmoid(±margin), the scaling softmax's chosen factor
-	// margin above the others' -margin [3.0].
+	// (arcsolver.ParamGateInit "search"): sigmoid gates start at sigmoid(±margin), and the scaling
+	// softmax's chosen factor at margin against -margin for the others [3.0].
 	ParamGateInitMargin = "gate_init_margin"
-	// ParamGateInitTrain, with ParamGateInit "search": how a restart that starts at a proposal trains.
-	// "hard" holds its gates at the proposal's element for the whole restart (the forward pass uses the
-	// discretized gates, exactly the mask that prediction uses, and the gating FFN is not updated), so the
-	// rest of the model learns the color table of that one element; "soft" trains the gates from
-	// sigmoid(±ParamGateInitMargin) as the paper trains them, where a mixture of elements can fit the
-	// training pairs in place of the element (docs/arc-search.md, "Why the soft mask blocks the fit") [hard].
+	// ParamGateInitTrain says how a restart that starts at a proposal trains (arcsolver.ParamGateInit
+	// "search"). "hard" holds the gates at the proposal's element for the whole restart: the forward pass
+	// uses the discretized gates, the gating FFN is not updated, and the rest of the model learns that
+	// element's color table. "soft" trains the gates from sigmoid(±ParamGateInitMargin) as the paper does;
+	// then a mixture of elements can fit the training pairs in place of the element (docs/arc-search.md,
+	// "Why the soft mask blocks the fit") [hard].
 	ParamGateInitTrain = "gate_init_train"
-	// ParamHeldSteps, with ParamGateInitTrain "hard": the step budget of the held phase, a restart that
-	// starts at a proposal with its gates held there, at most ParamSteps (0: ParamSteps). Such a restart
-	// either fits the training pairs within a few dozen steps or the element is wrong for the network, and
-	// the next restart starts at the next proposal [200].
+	// ParamHeldSteps is the step budget of a restart that starts at a proposal with its gates held there
+	// (ParamGateInitTrain "hard"). It is at most ParamSteps; 0 means ParamSteps. A held restart fits the
+	// training pairs within a few dozen steps or its element is wrong, and the next restart starts at the
+	// next proposal [200].
 	ParamHeldSteps = "train_held_steps"
-	// ParamUnproposedSteps, with ParamGateInit "search": the soft phase's budget of a restart that does not
-	// start at a proposal (a task without one, and the restarts after the proposals), trained as with
-	// "paper" otherwise; at most ParamSteps (0: ParamSteps). Where no element fits, the network rarely fits
-	// the pairs with a soft mixture or per-pair gates, at a large share of the run's time (docs/arc.md,
-	// "ARC-AGI-1's evaluation split") [100].
+	// ParamUnproposedSteps is the soft-step budget of a restart that does not start at a proposal, with
+	// arcsolver.ParamGateInit "search": a task without a proposal, or the restarts after the proposals.
+	// Such a restart otherwise trains as with "paper". The budget is at most ParamSteps; 0 means ParamSteps.
+	// Where no element fits, the network rarely fits the pairs anyway, so these restarts get a short budget
+	// (docs/arc.md, "ARC-AGI-1's evaluation split") [100].
 	ParamUnproposedSteps = "train_unproposed_steps"
-	// ParamPadPairs pads the training pairs of a task to a multiple of this number with masked-out copies
-	// (they take no part in the loss or the fit checks), so that tasks with different numbers of pairs
-	// share one compiled training graph (LearnerCache). 1 pads nothing [1].
+	// ParamPadPairs pads a task's training pairs to a multiple of this number with masked-out copies, which
+	// take no part in the loss or the fit checks. Tasks with different numbers of pairs then share one
+	// compiled training graph (LearnerCache). 1 pads nothing [1].
 	ParamPadPairs = "train_pad_pairs"
 )
 
-// params declares every hyperparameter this package defines with its default and the values it accepts,
-// and the GoMLX optimizer keys it sets differently from GoMLX's own defaults: the one place they are written.
+// params declares this package's hyperparameters with their defaults and allowed values. It also
+// declares the GoMLX optimizer keys whose defaults differ from GoMLX's.
 var params = hparams.NewTable(
 	hparams.Def(ParamDim, 32).AtLeast(1),
 	hparams.Def(ParamNumLayers, 1).AtLeast(1),
@@ -217,10 +215,10 @@ func must(t hparams.Table, err error) hparams.Table {
 	return t
 }
 
-// DefaultParams returns every hyperparameter of the model, its layers (layers.DefaultParams), experts
-// (experts.DefaultParams) and training with its default value, used to fill a model.Store before applying
-// settings. The optimizer is GoMLX's, chosen by optimizer.ParamOptimizer ("adam") and configured by its own
-// keys (optimizer.ParamLearningRate, optimizer.ParamAdamEpsilon, ...). The map is the caller's to change.
+// DefaultParams returns every hyperparameter of the model, its layers, experts and training, with its
+// default. It fills a model.Store before settings apply. The optimizer is GoMLX's, chosen by
+// optimizer.ParamOptimizer ("adam") and configured by its own keys, such as
+// optimizer.ParamLearningRate. The map is the caller's to change.
 func DefaultParams() map[string]any { return Params().Defaults() }
 
 // Param returns the value of the hyperparameter key of this package (one of its Param* constants) in
@@ -246,8 +244,8 @@ func ParseSettingsFor(arch Architecture, text string) (hparams.Settings, error) 
 	return t.Parse(text)
 }
 
-// NewStore returns a model.Store holding DefaultParams, with settings applied on top; a key not of
-// Params or a value it does not accept is an error.
+// NewStore returns a model.Store holding DefaultParams with settings on top. An unknown key or a value
+// its key does not accept is an error.
 func NewStore(settings hparams.Settings) (*model.Store, error) {
 	return NewStoreFor(LatFormerArchitecture(), settings)
 }

@@ -11,32 +11,30 @@ import (
 	"github.com/latformer/latformer/experts"
 )
 
-// The phases of a restart, in the order they run (phasesOf reads the recipe from the hyperparameters):
+// The phases of a restart, in the order they run (phasesOf reads them from the hyperparameters):
 //
-//	heldPhase   a restart started at a proposal with ParamGateInitTrain "hard": the gates held at the
-//	            proposal's element for up to ParamHeldSteps steps, nothing else
-//	softPhase   the paper's training, soft gates: ParamSteps steps, or ParamUnproposedSteps for a restart
-//	            not started at a proposal when the search ran
-//	beamPhase   if the soft gates' hard reading does not fit (ParamGateBeam > 0, not at a proposal): each of
-//	            the likeliest elements held for ParamGateBeamSteps steps, the best continued, held, up to
-//	            ParamHardSteps; undone unless it fits
-//	hardPhase   else, if it does not fit (ParamHardSteps > 0): the gates held at their hard reading for up to
-//	            ParamHardSteps steps; undone unless it fits
+//	heldPhase   at a proposal, with ParamGateInitTrain "hard": the gates held at the proposal's
+//	            element for up to ParamHeldSteps steps; no other phase runs
+//	softPhase   the paper's training with soft gates: ParamSteps steps, or ParamUnproposedSteps for
+//	            a restart not started at a proposal when the search ran
+//	beamPhase   when the hard gates do not fit (ParamGateBeam > 0, not at a proposal): the gate beam;
+//	            undone unless it fits
+//	hardPhase   otherwise, when they do not fit (ParamHardSteps > 0): the gates held at their hard
+//	            reading for up to ParamHardSteps steps; undone unless it fits
 //
-// A phase that ends with the hard gates fitting every training pair ends the restart; after the last one
-// chooseGates picks hard or soft gates for prediction.
+// A phase that ends with the hard gates fitting every training pair ends the restart. After the last
+// phase, chooseGates picks hard or soft gates for prediction.
 
 // phase is one stage of a restart's training.
 type phase interface {
 	// maxSteps is the most steps the phase may take (for Progress.MaxSteps).
 	maxSteps(run *fitRun) int
-	// run trains the learner's variables, numbering its steps after those of the phases before it (in
-	// t.out.steps), and reports whether the hard gates then fit every training pair.
+	// run trains the learner's variables and reports whether the hard gates then fit every training
+	// pair. Its steps continue the earlier phases' numbering.
 	run(l *Learner, t *restartTraining) (fitted bool, err error)
 }
 
-// restartTraining is what the phases of one restart share: the run, the restart's augmentation stream,
-// when it started, and its outcome so far.
+// restartTraining is what the phases of one restart share.
 type restartTraining struct {
 	run   *fitRun
 	rng   *rand.Rand
@@ -63,9 +61,8 @@ func (l *Learner) phasesOf(run *fitRun) []phase {
 	return []phase{soft}
 }
 
-// fitOnce trains the current variables (one restart of Fit) through its phases (phasesOf) and scores the
-// result on the training pairs: a phase that ends in a hard fit ends the restart, else chooseGates picks
-// the hard or the soft gates.
+// fitOnce trains one restart of Fit through its phases and scores it on the training pairs. A phase
+// that ends in a hard fit ends the restart; otherwise chooseGates picks the hard or the soft gates.
 func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	out := restartOutcome{restart: run.restart}
 	t := &restartTraining{run: run, rng: l.rng, start: time.Now(), out: &out}
@@ -86,8 +83,8 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	return out, l.chooseGates(run.examples, &out)
 }
 
-// heldPhase trains a restart started at a proposal with its gates held at the proposal's element
-// (ParamGateInitTrain "hard") for up to steps steps (ParamHeldSteps): only the rest of the model learns.
+// heldPhase trains a restart with its gates held at the proposal's element, for up to steps steps.
+// Only the rest of the model learns.
 type heldPhase struct{ steps int }
 
 func (p heldPhase) maxSteps(*fitRun) int { return p.steps }
@@ -105,9 +102,9 @@ func (p softPhase) run(l *Learner, t *restartTraining) (bool, error) {
 	return l.trainPhase(t.run, l.stepExec, p.steps, t.out.steps, t.rng, t.start, t.out)
 }
 
-// hardPhase continues training with the gates held at their discretized values (ParamHardSteps). It either
-// ends in a hard fit or is undone: the soft model it started from may fit the training pairs where the
-// hard one does not, and is then the better prediction (its undone steps still count).
+// hardPhase continues training with the gates held at their discretized values (ParamHardSteps). It
+// ends in a hard fit or is undone, since the soft model may then be the better prediction. Undone steps
+// still count.
 type hardPhase struct{}
 
 func (hardPhase) maxSteps(run *fitRun) int { return run.hardSteps }
@@ -118,9 +115,9 @@ func (hardPhase) run(l *Learner, t *restartTraining) (bool, error) {
 	})
 }
 
-// keepIfFits runs try from a snapshot of the learner's weights (before, which try may restore between its
-// attempts): a try that ends in a hard fit is kept; otherwise the weights and the restart's outcome go back to
-// the soft model's, but for the steps the try took, which still count.
+// keepIfFits runs try from a snapshot of the learner's weights, before, which try may restore between
+// attempts. A try that ends in a hard fit is kept. Otherwise the weights and the restart's outcome go
+// back to the soft model's, except for the step count.
 func (l *Learner) keepIfFits(
 	t *restartTraining, try func(before map[string]*tensors.Tensor) (bool, error),
 ) (bool, error) {
@@ -141,11 +138,11 @@ func (l *Learner) keepIfFits(
 	return false, nil
 }
 
-// beamPhase continues a restart with the gate beam (ParamGateBeam): each of the run.beam elements its soft
-// gates make most probable (and, with ParamGateBeamNeighbors, the first one's translation neighbors) is held
-// for run.beamSteps steps from the soft model's weights, and the one with the lowest loss trains on, held,
-// until run.hardSteps steps of the phase in all. Like hardPhase it ends in a hard fit or is undone (its
-// steps still count).
+// beamPhase continues a restart with the gate beam (ParamGateBeam). Each of the run.beam elements its
+// soft gates make most probable is held for run.beamSteps steps from the soft model's weights; with
+// ParamGateBeamNeighbors, so are the first one's translation neighbors. The one with the lowest loss
+// trains on, held, up to run.hardSteps steps of the phase in all. Like hardPhase, it ends in a hard fit
+// or is undone.
 type beamPhase struct{}
 
 func (beamPhase) maxSteps(run *fitRun) int {
@@ -186,8 +183,7 @@ func (beamPhase) run(l *Learner, t *restartTraining) (bool, error) {
 			steps = out.steps
 			loss := out.loss
 			if run.minibatch > 0 && out.lossSteps > 0 {
-				// One step's loss is one draw of the minibatch's pairs: with minibatches, the probe's
-				// mean loss is the candidate's (without, every step sees every pair).
+				// With minibatches, one step's loss is one draw of pairs, so use the probe's mean.
 				loss = out.lossSum / float64(out.lossSteps)
 			}
 			if loss < bestLoss {
@@ -209,8 +205,7 @@ func (beamPhase) run(l *Learner, t *restartTraining) (bool, error) {
 	})
 }
 
-// withNeighbors appends to the beam's candidates the translation neighbors of the first
-// (experts.Expert.ShiftNeighbors) that are not among them already (ParamGateBeamNeighbors).
+// withNeighbors appends the first candidate's translation neighbors that are not candidates already.
 func withNeighbors(expert experts.Expert, candidates []experts.Element) []experts.Element {
 	seen := map[string]bool{}
 	for _, el := range candidates {
@@ -225,8 +220,8 @@ func withNeighbors(expert experts.Expert, candidates []experts.Element) []expert
 	return candidates
 }
 
-// likelyElements returns the k elements that the soft gates of the first mask expert, averaged over the
-// examples, make most probable (experts.Expert.LikelyElements).
+// likelyElements returns the k elements the first mask expert's soft gates make most probable,
+// averaged over the examples.
 func (l *Learner) likelyElements(examples []Example, k int) ([]experts.Element, error) {
 	preds, err := l.predict(examples, true)
 	if err != nil {
@@ -247,8 +242,8 @@ func (l *Learner) likelyElements(examples []Example, k int) ([]experts.Element, 
 	return expert.LikelyElements(mean, k), nil
 }
 
-// chooseGates ends a restart whose training did not end with the hard gates fitting the training pairs:
-// it predicts with whichever of hard or soft gates fits them best (model selection on training data only).
+// chooseGates ends a restart whose hard gates do not fit the training pairs. It picks whichever of
+// hard or soft gates fits them better.
 func (l *Learner) chooseGates(examples []Example, out *restartOutcome) error {
 	hard, err := l.scoreOnTraining(examples, false)
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 	latlayers "github.com/latformer/latformer/layers"
 )
 
-// predictChunk is the batch size of prediction: inputs are predicted in chunks of this size (the last
-// one padded) so that one compiled graph serves any number of inputs.
+// predictChunk is the batch size of prediction. Padded chunks let one compiled graph serve any number
+// of inputs.
 const predictChunk = 16
 
 // Prediction is the model's output for one input.
@@ -31,12 +31,10 @@ type Prediction struct {
 	Action2 lattice.Action
 }
 
-// ActionName names the group element of the prediction's gates: Action, "Action + Action2" with two
-// actions (layers.ParamActions), "" for a model without mask experts.
+// ActionName names the prediction's group element: ActionName(p.Action, p.Action2).
 func (p Prediction) ActionName() string { return ActionName(p.Action, p.Action2) }
 
-// ActionName names the elements of one or two actions (layers.ParamActions): "a", "a + a2" when a2 is not
-// nil, "" when a is nil.
+// ActionName names the elements of one or two actions: "a", or "a + a2". It is "" when a is nil.
 func ActionName(a, a2 lattice.Action) string {
 	if a == nil {
 		return ""
@@ -47,9 +45,8 @@ func ActionName(a, a2 lattice.Action) string {
 	return a.String() + " + " + a2.String()
 }
 
-// Predict predicts the output canvases of the inputs (Output fields are ignored) with discretized gates
-// (Section 4.1), or with soft gates if after Fit only the soft model fitted the training pairs
-// (FitResult.HardGates false).
+// Predict predicts the output canvases of the inputs with discretized gates (Section 4.1). After a Fit
+// where only the soft model fitted the training pairs, it uses soft gates.
 func (l *Learner) Predict(inputs []Example) ([]Prediction, error) {
 	return l.predict(inputs, l.useSoft)
 }
@@ -85,8 +82,8 @@ func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 	return preds, nil
 }
 
-// runChunk runs the prediction graph exec on up to predictChunk inputs (padded with copies of the last)
-// and returns its outputs: the predicted canvases, then the gate tensors.
+// runChunk runs the prediction graph exec on up to predictChunk inputs. It returns the predicted
+// canvases, then the gate tensors.
 func (l *Learner) runChunk(exec *model.Exec, chunk []Example) ([]*tensors.Tensor, error) {
 	n := l.rows * l.cols
 	padded := make([]Example, predictChunk)
@@ -118,8 +115,7 @@ func (l *Learner) runChunk(exec *model.Exec, chunk []Example) ([]*tensors.Tensor
 	}, n)
 }
 
-// decodeChunk turns the outputs of a prediction graph into the predictions of the chunk's first size
-// inputs: the canvases and, for a model with mask experts, the gates and the actions they select.
+// decodeChunk turns a prediction graph's outputs into the predictions of the chunk's first size inputs.
 func (l *Learner) decodeChunk(outs []*tensors.Tensor, size int) ([]Prediction, error) {
 	n := l.rows * l.cols
 	expert := experts.ExpertFromScope(l.store.Scope(""), l.rows, l.cols)
@@ -152,9 +148,9 @@ func (l *Learner) decodeChunk(outs []*tensors.Tensor, size int) ([]Prediction, e
 	return preds, nil
 }
 
-// decodeAutoregressive predicts the cells of an autoregressive model one by one in row-major order:
-// pass k feeds the cells fixed so far as the previous canvas and keeps the prediction of cell k. It
-// returns the last pass's outputs with the decoded canvas as outs[0].
+// decodeAutoregressive predicts an autoregressive model's cells one by one, in row-major order. Pass k
+// feeds the cells fixed so far and keeps the prediction of cell k. It returns the last pass's outputs,
+// with the decoded canvas as outs[0].
 func decodeAutoregressive(call func(previous []int32) ([]*tensors.Tensor, error), n int) ([]*tensors.Tensor, error) {
 	previous := make([]int32, predictChunk*n)
 	var outs []*tensors.Tensor
@@ -197,9 +193,8 @@ func (l *Learner) exactOnTraining(examples []Example, soft bool) (bool, error) {
 	return score == 1, err
 }
 
-// TrainBatch runs one training step (forward, backward, Adam update) on tokens and targets, both
-// [batch, n] int32 canvases, with no augmentation, and returns the loss. It is what `latformer bench`
-// times; Fit is the usual entry point.
+// TrainBatch runs one training step on tokens and targets, [batch, n] int32 canvases, without
+// augmentation, and returns the loss. `latformer bench` times it; Fit is the usual entry point.
 func (l *Learner) TrainBatch(tokens, targets *tensors.Tensor) (float64, error) {
 	if l.condDim < 0 {
 		l.condDim = 0

@@ -14,9 +14,9 @@ import (
 // restartSeed is the initialization seed of restart r > 0.
 func restartSeed(seed, r int) int64 { return int64(seed) + 7919*int64(r) }
 
-// reinitialize gives every variable the initial value of restart r > 0: the trainable ones are drawn
-// again by their initializers from restartSeed (once, and kept, so that a learner reused for another task
-// starts its restarts from the same values), the others (the optimizer's state) get their initial values.
+// reinitialize gives every variable the initial value of restart r > 0. The trainable ones are drawn
+// again by their initializers from restartSeed. They are drawn once and kept, so that a reused learner
+// starts its restarts from the same values. The others, the optimizer's state, get their initial values.
 func (l *Learner) reinitialize(r int) error {
 	if init, ok := l.restartInitial[r]; ok {
 		return l.restore(init)
@@ -111,9 +111,8 @@ func (l *Learner) restrictExperts(free []float32, families string) error {
 	return nil
 }
 
-// firstExpertGate returns the part of the gating a variable path is when it belongs to the gating FFN's
-// last layer or free-gate mask of a layer's first mask expert (experts.Expert.GateLogits under
-// layers.ExpertScope; the second action's, under layers.SecondExpertScope, is not), else 0.
+// firstExpertGate returns which gating part the variable at path is, when it is the last layer or the
+// free-gate mask of a layer's first mask expert, else 0.
 func firstExpertGate(path string) experts.GatePart {
 	if g, ok := experts.GateVariableOf(path); ok && g.ExpertScopeName() == latlayers.ExpertScope {
 		return g.Part

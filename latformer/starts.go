@@ -18,9 +18,8 @@ const (
 	ProposalTrainSoft = "soft"
 )
 
-// hasMaskExperts reports whether the learner's model has a mask expert (gate logits variables): a
-// search's proposals can start it. The variables exist once the graphs are built (Fit calls it after
-// prepare), so it is no answer before.
+// hasMaskExperts reports whether the learner's model has a mask expert that proposals can start. It
+// reads the variables, so it only answers after prepare.
 func (l *Learner) hasMaskExperts() bool {
 	for v := range l.store.IterVariables() {
 		if firstExpertGate(v.Path()) == experts.GateBiases {
@@ -30,17 +29,17 @@ func (l *Learner) hasMaskExperts() bool {
 	return false
 }
 
-// startAt sets the gating FFN's last layer of every layer's first mask expert so that its hard gates
-// select el whatever the input: the biases to el's logits ±margin (experts.Expert.LogitsFor) and the
-// weights to zero, so that the input-dependent part of the logits starts at zero and the training moves
-// the gates from el by gradient alone.
+// startAt makes the hard gates of every layer's first mask expert select el, whatever the input. It
+// sets the gating FFN's last biases to el's logits ±margin (experts.Expert.LogitsFor) and its last
+// weights to zero. The input-dependent part of the logits then starts at zero, and only the gradient
+// moves the gates from el.
 func (l *Learner) startAt(el experts.Element, margin float64) error {
 	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
 	return l.setGateLogits(expert.LogitsFor(el, float32(margin)), true)
 }
 
-// setGateLogits sets the biases of the gating FFN's last layer of every layer's first mask expert to bias
-// and, with zeroWeights, its weights to zero (the logits then start at bias whatever the input).
+// setGateLogits sets the last gating biases of every layer's first mask expert to bias. With
+// zeroWeights it zeroes the weights, so the logits start at bias whatever the input.
 func (l *Learner) setGateLogits(bias []float32, zeroWeights bool) error {
 	for v := range l.store.IterVariables() {
 		path := v.Path()
@@ -64,13 +63,13 @@ func (l *Learner) setGateLogits(bias []float32, zeroWeights bool) error {
 }
 
 // startZeroFill sets the gate-logit biases of every layer's first mask expert to
-// experts.Expert.ZeroFillStart (the weights keep their initialization): the restart searches the zero-fill
-// translations from their centre.
+// experts.Expert.ZeroFillStart, so the restart searches the zero-fill translations.
 func (l *Learner) startZeroFill() error {
 	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
 	bias := expert.ZeroFillStart()
 	if bias == nil {
-		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)", experts.ParamExperts, experts.ParamZeroFill)
+		return fmt.Errorf("the expert has no zero-fill translations (%s, %s)",
+			experts.ParamExperts, experts.ParamZeroFill)
 	}
 	return l.setGateLogits(bias, false)
 }

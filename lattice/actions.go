@@ -142,8 +142,8 @@ func Permutation(a Action, dims []int) ([]int, error) {
 			case 0:
 			case 1:
 				if perm[i] >= 0 {
-					return nil, fmt.Errorf("experts.Permutation: row %d of the mask of %s on dims %v has more than one 1 "+
-						"(columns %d and %d)", i, a, dims, perm[i], j)
+					return nil, fmt.Errorf("experts.Permutation: row %d of the mask of %s on dims %v "+
+						"has more than one 1 (columns %d and %d)", i, a, dims, perm[i], j)
 				}
 				perm[i] = j
 			default:

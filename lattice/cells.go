@@ -35,7 +35,8 @@ func actCheckTensor(dims []int, x []float64, feat int) (int, error) {
 		return 0, fmt.Errorf("feat must be >= 1, got %d", feat)
 	}
 	if len(x) != n*feat {
-		return 0, fmt.Errorf("x has %d values, want %d = %d cells (dims %v) x %d features", len(x), n*feat, n, dims, feat)
+		return 0, fmt.Errorf("x has %d values, want %d = %d cells (dims %v) x %d features",
+			len(x), n*feat, n, dims, feat)
 	}
 	return n, nil
 }

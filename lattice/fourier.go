@@ -188,7 +188,8 @@ func MaskFromFourierShift(o []int) (*Matrix, error) {
 func KernelFromFourierShift(o []int, i int) ([]float64, error) {
 	n := len(o)
 	if i < 0 || i >= n {
-		return nil, fmt.Errorf("experts.KernelFromFourierShift: row %d out of range for a shift vector of length %d", i, n)
+		return nil, fmt.Errorf("experts.KernelFromFourierShift: row %d out of range for a shift vector of length %d",
+			i, n)
 	}
 	tw := fourierTwiddles(n)
 	spec := make([]complex128, n)

@@ -123,7 +123,8 @@ func parseOneAction(p string) (Action, error) {
 		}
 		q, ok := strings.CutPrefix(rest, "x")
 		if !ok {
-			return nil, fmt.Errorf("%q: rot90(a,b) must be followed by x and the number of quarter turns, e.g. rot90(0,1)x1", p)
+			return nil, fmt.Errorf(
+				"%q: rot90(a,b) must be followed by x and the number of quarter turns, e.g. rot90(0,1)x1", p)
 		}
 		quarter, err := strconv.Atoi(strings.TrimSpace(q))
 		if err != nil {

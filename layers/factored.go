@@ -20,28 +20,25 @@ type KroneckerTerm struct {
 	Weight *Node // [batch], or nil for 1
 	// Factors are [batch, l_a, l_a], one per lattice axis, in the order of the axes after Perm.
 	Factors []*Node
-	// Perm: (P_t V) has lattice axis a equal to axis Perm[a] of V (a transposition of the grid); nil means
-	// no permutation. The dims of the axes after Perm are the factors' sizes.
+	// Perm permutes the lattice axes: axis a of P_t V is axis Perm[a] of V. nil means none.
 	Perm []int
 }
 
-// KroneckerMaskAttention is the masked attention of Section 3.1 when the attention weights come from the
-// mask alone (uniform softmax, no query-key term), computed without ever forming the n x n mask:
+// KroneckerMaskAttention is the masked attention of Section 3.1 with weights from the mask alone
+// (uniform softmax, no query-key term). It never forms the n x n mask:
 //
 //	output = (M / rowsum(M)) V,   M = Σ_t M_t  (see KroneckerTerm)
 //
-// Each term acts on the values as per-axis products, (F_1 ⊗ ... ⊗ F_m) P_t V = V ×_1 F_1 ... ×_m F_m,
-// which costs n·(l_1 + ... + l_m) multiply-adds per channel instead of n², and the row sums factor the
-// same way, rowsum(M_t) = w_t ⊗_a rowsum(F_a). Rows whose mask is all zero output zeros, as in
-// MaskedAttentionCore. With a uniform softmax it equals MaskedAttentionCore(Q, K, V, M) for every head
-// exactly up to rounding (TestKroneckerMaskAttentionMatchesDense: values and gradients on 1-D, 2-D and
-// 3-D lattices). The mask is the same for every head, so heads need no axis of their own: value is
-// [batch, n, channels] (heads × head dimension, in any order) with n = Π dims, row-major, and the output
-// has the same shape.
+// Each term acts on the values by per-axis products, (F_1 ⊗ ... ⊗ F_m) P_t V = V ×_1 F_1 ... ×_m F_m.
+// That costs n·(l_1 + ... + l_m) multiply-adds per channel instead of n². The row sums factor the same
+// way: rowsum(M_t) = w_t ⊗_a rowsum(F_a). Rows whose mask is all zero output zeros, as in
+// MaskedAttentionCore. It equals MaskedAttentionCore with a uniform softmax, up to rounding
+// (TestKroneckerMaskAttentionMatchesDense).
 //
-// Each per-axis product is one batched matrix product in the layout the values already have (the
-// factor is broadcast over the axes before its own), so no transposition is needed except the axis
-// permutation P_t of rotation terms.
+// The mask is the same for every head, so heads need no axis of their own. value is [batch, n, channels]
+// (heads × head dimension, in any order), with n = Π dims in row-major order; the output has its shape.
+// Each per-axis product is one batched matrix product in the values' own layout; only the rotation
+// terms' permutation P_t transposes.
 func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Node {
 	if value.Rank() != 3 {
 		exceptions.Panicf("KroneckerMaskAttention: value must be [batch, n, channels], got %s", value.Shape())
@@ -60,7 +57,8 @@ func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Nod
 	var num, den *Node
 	for ti, t := range terms {
 		if len(t.Factors) != m {
-			exceptions.Panicf("KroneckerMaskAttention: term %d has %d factors for a %d-D lattice", ti, len(t.Factors), m)
+			exceptions.Panicf("KroneckerMaskAttention: term %d has %d factors for a %d-D lattice",
+				ti, len(t.Factors), m)
 		}
 		x := grid
 		if t.Perm != nil {
@@ -103,21 +101,18 @@ func KroneckerMaskAttention(value *Node, dims []int, terms []KroneckerTerm) *Nod
 //
 //	out[b, lead..., i, rest..., c] = Σ_j F_a[b, i, j] in[b, lead..., j, rest..., c]
 //
-// (F_a broadcast over the axes before a), with a hand-written gradient (fastgraph.WithCustomVJP) whose
-// products are in the layouts the Go backend's kernels take without transposing an operand of x's size:
+// with F_a broadcast over the axes before a. Its gradient is hand-written (fastgraph.WithCustomVJP) so
+// that no operand of x's size is transposed:
 //
 //	d in = F_aᵀ ×_a d out                                      the forward product with F_aᵀ
 //	d F_a[b, i, j] = Σ_{lead, rest, c} d out[b, lead, i, rest, c] in[b, lead, j, rest, c]
 //
-// GoMLX's generic gradient of the same products computes d in as (d out)ᵀ F_a, which puts the contraction
-// over the l_a rows in the backend's transposed layout (slower kernels), and transposes d out and the result.
-// The values are the same sums in another order: equal to autodiff's within rounding
-// (TestKroneckerProductGradient; TestKroneckerMaskAttentionMatchesDense against the dense mask).
+// GoMLX's generic gradient computes d in as (d out)ᵀ F_a, which uses slower kernels and transposes
+// d out. Both compute the same sums, equal within rounding (TestKroneckerProductGradient).
 func kroneckerProduct(x *Node, factors []*Node) *Node {
 	m := len(factors)
 	batch := x.Shape().Dimensions[0]
-	// broadcastFactor returns f [batch, l, l] broadcast over the lattice axes before a (the product's batch
-	// axes), and the batch axes.
+	// broadcastFactor broadcasts f [batch, l, l] over the lattice axes before a, the product's batch axes.
 	broadcastFactor := func(f *Node, a int, lead []int) (*Node, []int) {
 		batchAxes := make([]int, a+1)
 		for i := range batchAxes {
@@ -171,9 +166,8 @@ func ones(k int) []int {
 	return out
 }
 
-// LatticeMaskTerms returns the factored terms of a 2-D experts.LatticeMask: a term without rotation is
-// Row ⊗ Col; a term with the 90° rotation, (Row ⊗ Col) R = (Row J ⊗ Col) with the grid's axes swapped
-// (J the reversal, per example for a grid-lattice expert).
+// LatticeMaskTerms returns the factored terms of a 2-D experts.LatticeMask. A term without rotation is
+// Row ⊗ Col. A term with the 90° rotation is (Row ⊗ Col) R = (Row J ⊗ Col) with the axes swapped.
 func LatticeMaskTerms(lm *experts.LatticeMask) []KroneckerTerm {
 	lm = lm.Unmixed()
 	terms := make([]KroneckerTerm, 0, len(lm.Terms))

@@ -22,23 +22,24 @@ const (
 	// ParamFFNDim is the hidden width of the feed-forward network; 0 means 4 x the model dimension (128
 	// for the paper's d = 32) [0].
 	ParamFFNDim = "latformer_ffn_dim"
-	// ParamAttention chooses how the layer attends [AttentionFull]: AttentionFull is the paper's masked
-	// attention, softmax(Q Kᵀ/√d) ⊙ M renormalized (Section 3.1); AttentionMaskOnly drops the query-key
-	// term and attends with the mask alone, (M / rowsum(M)) V, computed per lattice axis without the n x n
-	// mask (KroneckerMaskAttention). The two are equal when the softmax is uniform; mask-only has no query
-	// and key projections and cannot weigh cells by their content [full].
+	// ParamAttention chooses how the layer attends. AttentionFull is the paper's masked attention,
+	// softmax(Q Kᵀ/√d) ⊙ M renormalized (Section 3.1). AttentionMaskOnly drops the query-key term and
+	// attends with the mask alone, (M / rowsum(M)) V, computed per lattice axis without the n x n mask
+	// (KroneckerMaskAttention). The two agree when the softmax is uniform; mask-only has no query and key
+	// projections, so it cannot weigh cells by their content [full].
 	ParamAttention = "latformer_attention"
-	// ParamActions is the number of group actions a layer attends with [1]. With 2, the layer has a second
-	// mask expert and a second masked attention (own gates, projections and output) and adds both to the
-	// residual: the cells see g₁·x, g₂·x and x, y = f(g₁·x, g₂·x, x), as mirror tilings and symmetry
-	// completion need (the input and its mirror image side by side) [1].
+	// ParamActions is the number of group actions a layer attends with, 1 or 2. With 2 the layer has a
+	// second mask expert and a second masked attention (own gates, projections and output), both added to
+	// the residual, so that y = f(g₁·x, g₂·x, x). Mirror tilings and symmetry completion need it: they see
+	// the input and its mirror image side by side [1].
 	ParamActions = "latformer_actions"
 )
 
-// The scopes of a layer's mask experts (experts.GateVariableOf reads their gate variables' paths):
-// ExpertScope the first's, SecondExpertScope the second action's (ParamActions = 2).
+// The scopes of a layer's mask experts.
 const (
-	ExpertScope       = "expert"
+	// ExpertScope is the first expert's scope.
+	ExpertScope = "expert"
+	// SecondExpertScope is the second action's expert's scope (ParamActions = 2).
 	SecondExpertScope = "expert_2"
 )
 
@@ -48,8 +49,7 @@ const (
 	AttentionMaskOnly = "mask_only"
 )
 
-// params declares every Param* key of this package with its default and the values it accepts, the one
-// place they are written.
+// params declares every Param* key of this package with its default and allowed values.
 var params = hparams.NewTable(
 	hparams.Def(ParamNumHeads, 1).AtLeast(1),
 	hparams.Def(ParamFFNDim, 0).AtLeast(0),
@@ -63,14 +63,13 @@ var defaultParams = params.Defaults()
 // Params returns the declarations of the LatFormer layer's hyperparameters (the Param* keys).
 func Params() hparams.Table { return maps.Clone(params) }
 
-// DefaultParams returns the hyperparameters of the LatFormer layer (the Param* keys) with their
-// defaults, a new map on every call.
+// DefaultParams returns the layer's hyperparameters with their defaults, in a new map.
 func DefaultParams() map[string]any { return params.Defaults() }
 
-// Param returns the value of the layer hyperparameter key (one of the Param* constants) in scope, or its
-// default (DefaultParams) when scope does not set it; a value of another type than T (an int given as a
-// float64, say) is converted as model.GetParamOr converts it. T must be the type of the default (int
-// for ParamNumHeads, ParamFFNDim and ParamActions, string for ParamAttention).
+// Param returns the value of the layer hyperparameter key (a Param* constant) in scope, or its default.
+// T must be the default's type: int for ParamNumHeads, ParamFFNDim and ParamActions, string for
+// ParamAttention. A value of another type, such as an int given as a float64, is converted as
+// model.GetParamOr does.
 func Param[T any](scope *model.Scope, key string) T {
 	return model.GetParamOr(scope, key, defaultParams[key].(T))
 }
@@ -95,10 +94,10 @@ type LatFormerBuilder struct {
 //	h = LayerNorm(x + MaskedAttention(x; M))     (Section 3.1, multi-head, learned projections)
 //	y = LayerNorm(h + FFN([h, cond]))            (ReLU FFN; cond is broadcast to every cell)
 //
-// x is [batch, n, d] with n = expert.Rows*expert.Cols cells in row-major order. Hyperparameters come
-// from scope (ParamNumHeads, ParamFFNDim, and the experts.Param* keys used to build the expert with
-// experts.ExpertFromScope); the With* methods override them. With two actions (ParamActions) the
-// attention term is the sum of two masked attentions, each with its own expert:
+// x is [batch, n, d] with n = expert.Rows*expert.Cols cells in row-major order. The hyperparameters
+// come from scope (ParamNumHeads, ParamFFNDim, and the experts.Param* keys that
+// experts.ExpertFromScope reads). The With* methods override them. With two actions (ParamActions),
+// the attention term is the sum of two masked attentions, each with its own expert:
 //
 //	h = LayerNorm(x + MaskedAttention(x; M₁) + MaskedAttention(x; M₂))
 func LatFormer(scope *model.Scope, x *Node, expert experts.Expert) *LatFormerBuilder {
@@ -118,8 +117,8 @@ func LatFormer(scope *model.Scope, x *Node, expert experts.Expert) *LatFormerBui
 // WithActions sets the number of group actions the layer attends with, 1 or 2 (ParamActions).
 func (b *LatFormerBuilder) WithActions(n int) *LatFormerBuilder { b.actions = n; return b }
 
-// WithConditioning sets an optional conditioning vector cond [batch, dc] (e.g. a T5 sentence embedding
-// for LARC, Section 5.3), fed to the expert's gates and to the FFN.
+// WithConditioning sets a conditioning vector cond [batch, dc], fed to the expert's gates and the FFN.
+// LARC uses a T5 sentence embedding (Section 5.3).
 func (b *LatFormerBuilder) WithConditioning(cond *Node) *LatFormerBuilder { b.cond = cond; return b }
 
 // WithNumHeads sets the number of attention heads.
@@ -132,16 +131,15 @@ func (b *LatFormerBuilder) WithFFNDim(d int) *LatFormerBuilder { b.ffnDim = d; r
 // ParamAttention).
 func (b *LatFormerBuilder) WithAttention(kind string) *LatFormerBuilder { b.attention = kind; return b }
 
-// WithSmoothing also computes the prediction with the smoothed mask of Section 4.2 (sharing gates,
-// projections and softmax); it is returned in LatFormerOutput.Smoothed.
+// WithSmoothing also computes the prediction with the smoothed mask of Section 4.2, in
+// LatFormerOutput.Smoothed.
 func (b *LatFormerBuilder) WithSmoothing(smoothing bool) *LatFormerBuilder {
 	b.smoothing = smoothing
 	return b
 }
 
-// WithExtents sets the rows and columns of each example's input grid, [batch, 2] int32
-// (experts.GridExtents of the tokens). A size-relative expert (experts.ParamLattice "grid") needs them; other
-// experts ignore them.
+// WithExtents sets each input grid's rows and columns, [batch, 2] int32 (experts.GridExtents). A
+// size-relative expert needs them.
 func (b *LatFormerBuilder) WithExtents(extent *Node) *LatFormerBuilder {
 	b.extent = extent
 	return b
@@ -169,8 +167,7 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 		exceptions.Panicf("LatFormer: %s must be 1 or 2, got %d", ParamActions, b.actions)
 	}
 	out := &LatFormerOutput{}
-	// attend returns the masked attention of one action (and its smoothed variant): its expert's gates
-	// under expertScope, the attention's variables under attnScope.
+	// attend returns the masked attention of one action, and its smoothed variant.
 	attend := func(expertScope, attnScope *model.Scope) ([]*Node, *experts.Gates, *experts.LatticeMask) {
 		gates := b.expert.GatesFor(expertScope, x, b.cond, b.extent)
 		lm := b.expert.Mask(gates)
@@ -184,7 +181,8 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 		case AttentionMaskOnly:
 			return MultiMaskOnlyAttention(attnScope, x, lms, b.numHeads), gates, lm
 		}
-		exceptions.Panicf("LatFormer: attention %q unknown (want %q or %q)", b.attention, AttentionFull, AttentionMaskOnly)
+		exceptions.Panicf("LatFormer: attention %q unknown (want %q or %q)",
+			b.attention, AttentionFull, AttentionMaskOnly)
 		return nil, nil, nil
 	}
 	var attn []*Node
@@ -222,12 +220,11 @@ func (b *LatFormerBuilder) Done() *LatFormerOutput {
 	return out
 }
 
-// MultiLatticeMaskedAttention is multi-head masked self-attention of x [batch, n, d] with several
-// lattice masks that share the projections and the softmax (the plain and smoothed predictions of
-// Section 4.2), with the masks in factored form (MaskedAttentionCoreFactored); it returns one output
-// [batch, n, d] per mask. Each output equals MaskedAttention(scope, x, x, x) with numHeads heads of
-// dimension d/numHeads and that mask's Dense tensor, with the same variables (query, key, value and
-// output, under scope). It is the LatFormer layer's full attention.
+// MultiLatticeMaskedAttention is the LatFormer layer's full attention: multi-head masked self-attention
+// of x [batch, n, d] with several factored masks (MaskedAttentionCoreFactored). The masks share the
+// projections and the softmax, as the plain and smoothed predictions of Section 4.2 do. It returns one
+// output [batch, n, d] per mask. Each equals MaskedAttention(scope, x, x, x) with numHeads heads and
+// that mask's Dense tensor, with the same variables under scope.
 func MultiLatticeMaskedAttention(scope *model.Scope, x *Node, masks []*experts.LatticeMask, numHeads int) []*Node {
 	batch, n, d := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2]
 	if d%numHeads != 0 {
@@ -246,8 +243,8 @@ func MultiLatticeMaskedAttention(scope *model.Scope, x *Node, masks []*experts.L
 	return outs
 }
 
-// swapHeadsAndCells turns [batch, n, heads, dh] into [batch, heads, n, dh] and back: a transposition, or
-// for a single head a reshape (the Go backend would copy the tensor for the transposition all the same).
+// swapHeadsAndCells turns [batch, n, heads, dh] into [batch, heads, n, dh] and back. For one head,
+// where both layouts hold the same data, it reshapes instead of transposing.
 func swapHeadsAndCells(x *Node) *Node {
 	dims := x.Shape().Dimensions
 	if dims[1] == 1 || dims[2] == 1 {
@@ -256,11 +253,10 @@ func swapHeadsAndCells(x *Node) *Node {
 	return TransposeAllDims(x, 0, 2, 1, 3)
 }
 
-// MultiMaskOnlyAttention is MultiLatticeMaskedAttention without the query-key term: multi-head
-// attention whose weights are the rows of each mask, normalized, computed per lattice axis
-// (KroneckerMaskAttention) from the factored masks, so no n x n tensor is formed. It shares the value and
-// output projections (and their variable names) with MultiLatticeMaskedAttention and has no query or
-// key projection.
+// MultiMaskOnlyAttention is MultiLatticeMaskedAttention without the query-key term. Its weights are
+// each mask's normalized rows, computed per lattice axis (KroneckerMaskAttention), so no n x n tensor
+// is formed. It has MultiLatticeMaskedAttention's value and output projections, and no query or key
+// projection.
 func MultiMaskOnlyAttention(scope *model.Scope, x *Node, masks []*experts.LatticeMask, numHeads int) []*Node {
 	batch, n, d := x.Shape().Dimensions[0], x.Shape().Dimensions[1], x.Shape().Dimensions[2]
 	if d%numHeads != 0 {

@@ -17,9 +17,9 @@ import (
 //
 //	A = softmax(Q K^T / sqrt(d)) ⊙ M,    output = (A / (A 1 1^T)) V
 //
-// that is, the soft mask M ∈ [0, 1] multiplies the attention weights after the softmax and each row is
-// renormalized to sum to one. A query row whose masked weights are all zero (for instance a row of a
-// down-scaling mask that nothing lands on) outputs zeros instead of NaN.
+// The soft mask M ∈ [0, 1] multiplies the attention weights after the softmax, and each row is
+// renormalized to sum to one. A query row whose masked weights are all zero outputs zeros, not NaN; a
+// down-scaling mask has such rows.
 //
 // Shapes:
 //   - query: [batch, heads, queryLen, keyDim]
@@ -29,18 +29,16 @@ import (
 //     example, shared by the heads) or [batch, heads, queryLen, keyLen].
 //   - output: [batch, heads, queryLen, valueDim]
 //
-// Implementation notes (same math, fewer passes over the queryLen x keyLen tensors, which dominate the
-// cost): the softmax normalizer cancels in the renormalization, so the attention weights are computed
-// once with the fused softmax, and the whole layer has a hand-written gradient (fastgraph.WithCustomVJP) made of
-// matrix products and same-shape element-wise products only, with no transpose or broadcast of an n x n
-// tensor (on GoMLX's Go backend those iterate element by element). Its softmax gradient is dS = P ⊙ dP:
-// the Jacobian's second term, -P·rowsum(P ⊙ dP), is exactly zero here because the output is invariant to
-// rescaling a row of P, so this is the exact gradient, not an approximation (TestMaskedAttentionGradient
-// checks it against automatic differentiation of the decomposed formula).
+// The queryLen x keyLen tensors dominate the cost, so the implementation makes few passes over them.
+// The softmax normalizer cancels in the renormalization, so one fused softmax computes the weights. The
+// gradient is hand-written (fastgraph.WithCustomVJP) from matrix products and element-wise products
+// only: GoMLX's Go backend transposes and broadcasts an n x n tensor element by element. The softmax
+// gradient is dS = P ⊙ dP. This is exact: the Jacobian's other term, -P·rowsum(P ⊙ dP), is zero because
+// the output does not change when a row of P is rescaled (TestMaskedAttentionGradient checks it).
 //
-// In float32, if every key allowed by the mask has a softmax weight that underflows to zero (logits
-// more than ~100 apart), the row is treated as all-zero: this is a property of masking after the
-// softmax, shared by the paper's formulation.
+// In float32, a row where every key the mask allows has a softmax weight that underflows to zero
+// (logits more than ~100 apart) is treated as all-zero. Masking after the softmax, as the paper does,
+// has this property.
 func MaskedAttentionCore(query, key, value, mask *Node) *Node {
 	checkAttentionShapes(query, key, value)
 	dims := query.Shape().Dimensions
@@ -62,19 +60,21 @@ func denseAttentionInSlices(query, key, value, mask *Node, slices int) *Node {
 	})[0]
 }
 
-// MaskedAttentionCoreFactored is MaskedAttentionCore for several lattice masks given in factored form
-// (experts.LatticeMask): the scores and the softmax are computed once and shared, and one output is
-// returned per mask (the plain and smoothed predictions of Section 4.2). The n x n mask is formed from
-// the per-cell factors (LatticeMask.Factors) by one batched matrix product inside the layer, and its
-// gradient goes back to the factors by two more, so neither the mask nor its gradient is ever broadcast
-// or reduced element by element. Each output equals MaskedAttentionCore with that mask's Dense tensor.
+// MaskedAttentionCoreFactored is MaskedAttentionCore for several masks in factored form
+// (experts.LatticeMask). It shares the scores and the softmax, and returns one output per mask, such as
+// the plain and smoothed predictions of Section 4.2. Each output equals MaskedAttentionCore with that
+// mask's Dense tensor.
+//
+// The n x n mask is built from the per-cell factors (LatticeMask.Factors) by one batched matrix product,
+// and its gradient goes back by two more. No n x n tensor is broadcast or reduced element by element.
 // queryLen and keyLen must be Rows*Cols of every mask, and the masks' batch that of query.
 func MaskedAttentionCoreFactored(query, key, value *Node, masks []*experts.LatticeMask) []*Node {
 	checkAttentionShapes(query, key, value)
 	batch, queryLen, keyLen := query.Shape().Dimensions[0], query.Shape().Dimensions[2], key.Shape().Dimensions[2]
 	for _, m := range masks {
 		if n := m.Rows * m.Cols; n != queryLen || n != keyLen {
-			exceptions.Panicf("MaskedAttentionCoreFactored: a %dx%d lattice mask needs queryLen = keyLen = %d, got %d and %d",
+			exceptions.Panicf(
+				"MaskedAttentionCoreFactored: a %dx%d lattice mask needs queryLen = keyLen = %d, got %d and %d",
 				m.Rows, m.Cols, n, queryLen, keyLen)
 		}
 		if len(m.Terms) == 0 {
@@ -122,8 +122,7 @@ func weightBytes(query, key *Node) int {
 	return dims[1] * dims[2] * key.Shape().Dimensions[2] * query.DType().Size()
 }
 
-// sliceBatch returns examples lo, ..., hi-1 of x, or x itself when that is the whole batch or when x has a
-// batch axis of 1 (broadcast over the batch).
+// sliceBatch returns examples lo, ..., hi-1 of x, or x itself for the whole batch or a batch axis of 1.
 func sliceBatch(x *Node, batch, lo, hi int) *Node {
 	if hi-lo == batch || x.Shape().Dimensions[0] != batch {
 		return x
@@ -146,8 +145,7 @@ func checkAttentionShapes(query, key, value *Node) {
 	}
 }
 
-// coreMask is one mask of maskedAttentionCore: dense (any shape of MaskedAttentionCore) or factored,
-// M[b, (i,j), (c,e)] = Σ_t l[b,i,j,c,t]·rT[b,i,j,t,e] on a rows x cols lattice (LatticeMask.Factors).
+// coreMask is one mask of maskedAttentionCore, dense or factored (LatticeMask.Factors).
 type coreMask struct {
 	dense, l, rT *Node
 	rows, cols   int
@@ -164,9 +162,9 @@ type coreMask struct {
 // (= P ⊙ dP, see MaskedAttentionCore),  dQ = dS K/√d,  dK = dSᵀ Q/√d; a factored mask gets
 // dl = dM r and drᵀ = lᵀ dM per query cell.
 //
-// Inside, the batch and head axes are one ([batch·heads, n, ·]): the backend's matrix products take a single
-// batch axis, and it merges two by a Reshape, which copies an n x n operand that other ops still use (the
-// weights A_m, used by two products and a multiplication). The same products, on the same kernels.
+// Inside, the batch and head axes are merged into one ([batch·heads, n, ·]). The backend's matrix
+// products take a single batch axis, and merging two there would copy the n x n weights A_m, which
+// three ops use.
 func maskedAttentionCore(query, key, value *Node, masks []coreMask) []*Node {
 	dims := query.Shape().Dimensions
 	c := &attentionCore{masks: masks, batch: dims[0], heads: dims[1], queryLen: dims[2],
@@ -199,8 +197,7 @@ func mergeHeads(x *Node) *Node {
 }
 
 // attentionCore holds one maskedAttentionCore's shapes and the forward nodes its backward pass reuses.
-// The inputs are query, key, value ([batch·heads, n, ·]), then each mask's dense tensor or its two factors
-// l, rT.
+// Its inputs are query, key and value, then each mask's dense tensor or factors.
 type attentionCore struct {
 	masks                                    []coreMask
 	batch, heads, queryLen, keyLen, valueDim int
@@ -212,8 +209,7 @@ type attentionCore struct {
 	fwd                    []keptMask
 }
 
-// keptMask is the forward nodes of one mask kept for the backward pass: A_m, out_m, s_m with its zero rows
-// set to 1, and where s_m > 0.
+// keptMask is the forward nodes of one mask that the backward pass reuses.
 type keptMask struct {
 	weights, out, safe, positive *Node
 }
@@ -238,7 +234,8 @@ func (c *attentionCore) forward(stopped []*Node) []*Node {
 			l, rT := stopped[idx], stopped[idx+1]
 			idx += 2
 			dense := DotGeneral(l, []int{4}, []int{0, 1, 2}, rT, []int{3}, []int{0, 1, 2}) // [b, i, j, c, e]
-			mask = broadcastMask(Reshape(dense, c.batch, 1, c.queryLen, c.keyLen), c.batch, c.heads, c.queryLen, c.keyLen)
+			mask = broadcastMask(Reshape(dense, c.batch, 1, c.queryLen, c.keyLen),
+				c.batch, c.heads, c.queryLen, c.keyLen)
 		}
 		outs[i] = c.maskedOutput(i, Reshape(mask, c.batch*c.heads, c.queryLen, c.keyLen))
 	}
@@ -270,8 +267,7 @@ func (c *attentionCore) backward(dOuts []*Node) []*Node {
 		dSum = Where(f.positive, dSum, ZerosLike(dSum))
 		dProduct := Concatenate([]*Node{dNum, dSum}, -1)                                      // [bh, q, dv+1]
 		dWeights := DotGeneral(dProduct, []int{2}, []int{0}, c.valueOnes, []int{2}, []int{0}) // [bh, q, k]
-		// Aᵀ [dN, ds] as [dN, ds]ᵀ A: the small operand is transposed here, so that the Go backend's matrix
-		// product takes A as it is ([B, K, N]) instead of transposing the n x n tensor.
+		// Aᵀ [dN, ds] as [dN, ds]ᵀ A, so the small operand is transposed instead of the n x n one.
 		dProductT := TransposeAllDims(dProduct, 0, 2, 1) // [bh, dv+1, q]
 		dValueOnes = addOrSet(dValueOnes, DotGeneral(dProductT, []int{2}, []int{0}, f.weights, []int{1}, []int{0}))
 		dScores = addOrSet(dScores, Mul(f.weights, dWeights))                            // P ⊙ dP with dP = dA ⊙ M
@@ -293,8 +289,8 @@ func (c *attentionCore) backward(dOuts []*Node) []*Node {
 	return grads
 }
 
-// factorGradients turns dM (the gradient of a factored mask, [b, h, q, k]) into those of its factors l and
-// rT (LatticeMask.Factors): dl = dM r and drT = lᵀ dM per query cell.
+// factorGradients turns a factored mask's gradient dM into its factors': dl = dM r and drT = lᵀ dM per
+// query cell.
 func (c *attentionCore) factorGradients(m coreMask, dMask, l, rT *Node) (dl, drT *Node) {
 	if c.heads > 1 {
 		dMask = ReduceSum(dMask, 1)
@@ -345,8 +341,7 @@ func broadcastMask(mask *Node, batch, heads, queryLen, keyLen int) *Node {
 		mask = Reshape(mask, batch, 1, queryLen, keyLen)
 	}
 	if mask.Shape().Dimensions[0] != batch || mask.Shape().Dimensions[1] != heads {
-		// Broadcast once, explicitly: the Go backend runs an element-wise op on operands of one shape as a
-		// flat loop, and one with size-1 axes through a per-element broadcast iterator.
+		// Broadcast once: the Go backend runs same-shape element-wise ops as a flat loop, which is faster.
 		mask = BroadcastToDims(mask, batch, heads, queryLen, keyLen)
 	}
 	return mask
@@ -391,13 +386,15 @@ type MaskedAttentionBuilder struct {
 //
 //	head_h = MaskedAttentionCore(x_q W^Q_h, x_k W^K_h, x_v W^V_h; M),   output = concat_h(head_h) W^O
 //
-// query is [batch, queryLen, queryFeatures]; key and value are [batch, keyLen, features] (pass the same
-// node three times for self-attention). The defaults are 1 head, key/query and value dimensions equal to
-// the query's feature dimension, output dimension equal to the value's feature dimension, projection
-// biases on and no mask (plain softmax attention). Variables live under scope.
+// query is [batch, queryLen, queryFeatures]. key and value are [batch, keyLen, features]; pass the same
+// node three times for self-attention. Variables live under scope.
+//
+// The defaults: 1 head, key/query and value dimensions equal to the query's features, output dimension
+// equal to the value's features, projection biases on, and no mask (plain softmax attention).
 func MaskedAttention(scope *model.Scope, query, key, value *Node) *MaskedAttentionBuilder {
 	if query.Rank() != 3 || key.Rank() != 3 || value.Rank() != 3 {
-		exceptions.Panicf("MaskedAttention: query, key and value must have rank 3 [batch, seq, features], got %s, %s, %s",
+		exceptions.Panicf(
+			"MaskedAttention: query, key and value must have rank 3 [batch, seq, features], got %s, %s, %s",
 			query.Shape(), key.Shape(), value.Shape())
 	}
 	d := query.Shape().Dimensions[2]
@@ -408,8 +405,8 @@ func MaskedAttention(scope *model.Scope, query, key, value *Node) *MaskedAttenti
 	}
 }
 
-// WithMask sets the soft attention mask, [queryLen, keyLen] or [batch, queryLen, keyLen] (or
-// [batch, heads, queryLen, keyLen]) with values in [0, 1]. nil means no mask.
+// WithMask sets the soft attention mask, with values in [0, 1], in a shape MaskedAttentionCore accepts.
+// nil means no mask.
 func (b *MaskedAttentionBuilder) WithMask(mask *Node) *MaskedAttentionBuilder {
 	b.mask = mask
 	return b
@@ -448,8 +445,9 @@ func (b *MaskedAttentionBuilder) UseProjectionBias(use bool) *MaskedAttentionBui
 // Done builds the layer and returns its output, [batch, queryLen, outputDim].
 func (b *MaskedAttentionBuilder) Done() *Node {
 	project := func(name string, x *Node, dim int) *Node {
-		y := fastgraph.Dense(b.scope.In("%s", name), x, b.useProjectionBias, b.numHeads, dim) // [batch, seq, heads, dim]
-		return TransposeAllDims(y, 0, 2, 1, 3)                                                // [batch, heads, seq, dim]
+		// [batch, seq, heads, dim] to [batch, heads, seq, dim].
+		y := fastgraph.Dense(b.scope.In("%s", name), x, b.useProjectionBias, b.numHeads, dim)
+		return TransposeAllDims(y, 0, 2, 1, 3)
 	}
 	q := project("query", b.query, b.keyQueryDim)
 	k := project("key", b.key, b.keyQueryDim)

@@ -86,10 +86,11 @@ func BarChartSVG(title string, labels []string, seriesNames []string, values [][
 					seriesColors[s%len(seriesColors)])
 			}
 			if upright {
-				fmt.Fprintf(&sb, `<text transform="translate(%.1f,%.1f) rotate(-90)" font-size="10">%s</text>`, x+barW/2+3,
-					y-3, text)
+				fmt.Fprintf(&sb, `<text transform="translate(%.1f,%.1f) rotate(-90)" font-size="10">%s</text>`,
+					x+barW/2+3, y-3, text)
 			} else {
-				fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10">%s</text>`, x+barW/2, y-3, text)
+				fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10">%s</text>`,
+					x+barW/2, y-3, text)
 			}
 		}
 		fmt.Fprintf(&sb, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, x0+groupW*0.4, top+int(plotH)+18,
@@ -98,7 +99,8 @@ func BarChartSVG(title string, labels []string, seriesNames []string, values [][
 	for s, name := range seriesNames {
 		e := legend[s]
 		y := top + int(plotH) + bottom - 22 + 18*e.row
-		fmt.Fprintf(&sb, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, e.x, y, seriesColors[s%len(seriesColors)])
+		fmt.Fprintf(&sb, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`,
+			e.x, y, seriesColors[s%len(seriesColors)])
 		fmt.Fprintf(&sb, `<text x="%d" y="%d">%s</text>`, e.x+16, y+10, html.EscapeString(name))
 	}
 	sb.WriteString(`</svg>`)

@@ -144,7 +144,8 @@ func GridsRow(grids []Grid, cell int) *image.RGBA {
 	for _, im := range imgs {
 		b := im.Bounds()
 		for y := 0; y < b.Dy(); y++ {
-			copy(out.Pix[out.PixOffset(x, y):out.PixOffset(x+b.Dx(), y)], im.Pix[im.PixOffset(0, y):im.PixOffset(b.Dx(), y)])
+			copy(out.Pix[out.PixOffset(x, y):out.PixOffset(x+b.Dx(), y)],
+				im.Pix[im.PixOffset(0, y):im.PixOffset(b.Dx(), y)])
 		}
 		x += b.Dx() + cell
 	}

@@ -70,7 +70,8 @@ func (r FrameRule) String() string {
 	}
 	s += "@" + r.Dst.String()
 	if r.Dst.Kind() != SelOrigin {
-		s += fmt.Sprintf("[%s>%s,%s>%s]", edge(r.Align[0][0]), edge(r.Align[0][1]), edge(r.Align[1][0]), edge(r.Align[1][1]))
+		s += fmt.Sprintf("[%s>%s,%s>%s]",
+			edge(r.Align[0][0]), edge(r.Align[0][1]), edge(r.Align[1][0]), edge(r.Align[1][1]))
 	}
 	if r.Offset != [2]int{} {
 		s += fmt.Sprintf("+(%d,%d)", r.Offset[0], r.Offset[1])
@@ -86,7 +87,10 @@ type Frame struct{ R0, C0, H, W, DR, DC, SR, SC int }
 // Ints returns the frame as the int32 the expert's input holds (experts.FrameLen of them), in the order of
 // the struct.
 func (f Frame) Ints() [8]int32 {
-	return [8]int32{int32(f.R0), int32(f.C0), int32(f.H), int32(f.W), int32(f.DR), int32(f.DC), int32(f.SR), int32(f.SC)}
+	return [8]int32{
+		int32(f.R0), int32(f.C0), int32(f.H), int32(f.W),
+		int32(f.DR), int32(f.DC), int32(f.SR), int32(f.SC),
+	}
 }
 
 // FrameOf returns the frame of the rule on input c, for a base whose result on an H x W crop is an h x w

@@ -271,7 +271,8 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 					continue
 				}
 				el := frameElement{grid: base, rule: rule}
-				cost := group.BaseCost[bi] + 1 + boolInt(rule.Dst.Kind() != SelOrigin) + boolInt(rule.Offset != [2]int{}) +
+				cost := group.BaseCost[bi] + 1 +
+					boolInt(rule.Dst.Kind() != SelOrigin) + boolInt(rule.Offset != [2]int{}) +
 					boolInt(rule.Src.Win[0] > 0) + boolInt(rule.Src.Tile[0] > 0)
 				gathers := make([][]int32, len(pairs))
 				for k, p := range pairs {
@@ -280,7 +281,8 @@ func proposeAnchored(inputs, outputs []datasets.Canvas, group Group, max int) ([
 						gathers[k][i] = framedSource(gbs[k], frames[k], rows, cols, i)
 					}
 				}
-				s.add(Proposal{Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: cost, frame: &el}, gathers)
+				prop := Proposal{Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: cost, frame: &el}
+				s.add(prop, gathers)
 			}
 			if base.scale == nil && (src.Kind() == SelGrid || src.Kind() == SelForeground) {
 				if err := proposeScaledByColors(s, bi, base, src); err != nil {

@@ -44,8 +44,8 @@ func splitGridBase(b lattice.Action) (gridElement, error) {
 				return el, fmt.Errorf("%v: reflection of axis %d on a 2-D grid", b, p.Axis)
 			}
 			if el.quarter%2 != 0 {
-				return el, fmt.Errorf("%v: a reflection applied before a quarter turn is not in the grid expert's order "+
-					"(it turns first)", b)
+				return el, fmt.Errorf("%v: a reflection applied before a quarter turn "+
+					"is not in the grid expert's order (it turns first)", b)
 			}
 			el.flip[p.Axis] = !el.flip[p.Axis]
 		case lattice.Upscale, lattice.Downscale:
@@ -377,7 +377,9 @@ func gridProposal(
 		}
 		h.Write(int32Bytes(g))
 	}
-	prop := Proposal{Base: base, Shift: el.shift, Action: el.action(), Table: table, Roles: roles, cost: cost, grid: &el}
+	prop := Proposal{
+		Base: base, Shift: el.shift, Action: el.action(), Table: table, Roles: roles, cost: cost, grid: &el,
+	}
 	for _, v := range table {
 		if v >= 0 {
 			prop.Entries++

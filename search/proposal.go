@@ -205,7 +205,8 @@ var ErrNoTable = errors.New("proposal has no 11x11 table")
 // table's output is returned, with ok false.
 func (p Proposal) Predict(input datasets.Canvas) (out datasets.Canvas, ok bool, err error) {
 	if len(p.Table) != pairscan.Keys1 && (p.Table != nil || p.Roles == nil) {
-		return datasets.Canvas{}, false, fmt.Errorf("search.Proposal.Predict: %w (%d entries)", ErrNoTable, len(p.Table))
+		return datasets.Canvas{}, false,
+			fmt.Errorf("search.Proposal.Predict: %w (%d entries)", ErrNoTable, len(p.Table))
 	}
 	gather, err := p.Gather(input)
 	if err != nil {

@@ -250,7 +250,8 @@ func (s *proposer) searchClass(c *baseClass, identity bool) {
 					tab = &pt
 				}
 				var cnt [datasets.NumTokens]int32
-				if ok, cnt, _ = p.ScanRegion(s.bx[k], s.rowOff[i], s.colSrc[j], tab); !ok || (k > 0 && !pairscan.Merge(&t, &pt)) {
+				ok, cnt, _ = p.ScanRegion(s.bx[k], s.rowOff[i], s.colSrc[j], tab)
+				if !ok || (k > 0 && !pairscan.Merge(&t, &pt)) {
 					ok = false
 					break
 				}

@@ -250,7 +250,8 @@ func (rt *RoleTable) generalize() *RoleTable {
 			for a2 := range roleSyms {
 				for b2 := range roleSyms {
 					v := rt.Keys[a2*roleSyms+b2]
-					if v == 0 || roleClass(a2) != roleClass(a) || roleClass(b2) != roleClass(b) || (a2 == b2) != (a == b) {
+					if v == 0 || roleClass(a2) != roleClass(a) || roleClass(b2) != roleClass(b) ||
+						(a2 == b2) != (a == b) {
 						continue
 					}
 					m &= v

@@ -84,7 +84,8 @@ type selector struct {
 // selectors is the selection table. Its order is the order in which the anchored search tries the
 // selections as sources (frameSelections), which decides between proposals of equal rank.
 var selectors = []selector{
-	{kind: SelOrigin, name: "origin", box: func(datasets.Canvas, Selection) (Box, bool) { return Box{0, 0, 1, 1}, true },
+	{kind: SelOrigin, name: "origin",
+		box: func(datasets.Canvas, Selection) (Box, bool) { return Box{0, 0, 1, 1}, true },
 		doc: "the canvas' top-left cell: a crop stays at the corner"},
 	{kind: SelGrid, name: "grid", mods: modWindow | modInner, box: gridBox,
 		doc: "the grid (a416b8f3, ac0a08a4, b91ae062)"},
@@ -129,7 +130,8 @@ var selectors = []selector{
 	{kind: SelOdd, name: "common", mods: objectMods, mono: true, odd: oddCommon,
 		doc: "the first of the copies of the pattern most one-color objects or panels share (39a8645d)"},
 	{kind: SelSame, name: "same",
-		doc: "the source box itself: the result stays in place (1b60fb0c, 32597951, 6d75e8bb, 91714a58, a416b8f3, ...)"},
+		doc: "the source box itself: the result stays in place " +
+			"(1b60fb0c, 32597951, 6d75e8bb, 91714a58, a416b8f3, ...)"},
 }
 
 // objectMods are the modifiers of the rows that pick one thing: its first cell, a window, its inside.
@@ -522,7 +524,9 @@ func foreground(
 
 // objectBy is the box function of the largest or smallest object (mono: of one color, 4-connected).
 func objectBy(largest, mono bool) func(datasets.Canvas, Selection) (Box, bool) {
-	return foreground(func(c datasets.Canvas, fg func(int32) bool) (Box, bool) { return objectBox(c, fg, largest, mono) })
+	return foreground(func(c datasets.Canvas, fg func(int32) bool) (Box, bool) {
+		return objectBox(c, fg, largest, mono)
+	})
 }
 
 // holed is the box function of the holed object, or (inside) of the object inside a hole.

@@ -55,8 +55,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("vocab_size, d_model, d_kv, d_ff, num_layers and num_heads must be positive "+
 			"(got %d, %d, %d, %d, %d, %d)", c.VocabSize, c.DModel, c.DKV, c.DFF, c.NumLayers, c.NumHeads)
 	case c.RelativeBuckets < 2 || c.RelativeMaxDistance < 1:
-		return fmt.Errorf("relative_attention_num_buckets must be >= 2 and relative_attention_max_distance >= 1 (got %d, %d)",
-			c.RelativeBuckets, c.RelativeMaxDistance)
+		return fmt.Errorf("relative_attention_num_buckets must be >= 2 "+
+			"and relative_attention_max_distance >= 1 (got %d, %d)", c.RelativeBuckets, c.RelativeMaxDistance)
 	case c.FeedForwardProj != "relu" && c.FeedForwardProj != "gated-gelu":
 		return fmt.Errorf("feed_forward_proj %q is not supported (relu or gated-gelu)", c.FeedForwardProj)
 	case c.LayerNormEpsilon <= 0:

@@ -53,8 +53,10 @@ func encoderTensors(c Config) []string {
 	names := []string{"encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"}
 	for i := range c.NumLayers {
 		p := fmt.Sprintf("encoder.block.%d.layer.", i)
-		names = append(names, p+"0.layer_norm.weight", p+"0.SelfAttention.q.weight", p+"0.SelfAttention.k.weight",
-			p+"0.SelfAttention.v.weight", p+"0.SelfAttention.o.weight", p+"1.layer_norm.weight", p+"1.DenseReluDense.wo.weight")
+		names = append(names, p+"0.layer_norm.weight",
+			p+"0.SelfAttention.q.weight", p+"0.SelfAttention.k.weight",
+			p+"0.SelfAttention.v.weight", p+"0.SelfAttention.o.weight",
+			p+"1.layer_norm.weight", p+"1.DenseReluDense.wo.weight")
 		if c.Gated() {
 			names = append(names, p+"1.DenseReluDense.wi_0.weight", p+"1.DenseReluDense.wi_1.weight")
 		} else {
@@ -120,7 +122,8 @@ func Load(backend compute.Backend, dir string) (*Encoder, error) {
 		return nil, err
 	}
 	if tok.Size > c.VocabSize {
-		return nil, fmt.Errorf("t5: %s: the tokenizer has %d pieces, more than vocab_size %d", dir, tok.Size, c.VocabSize)
+		return nil, fmt.Errorf("t5: %s: the tokenizer has %d pieces, more than vocab_size %d",
+			dir, tok.Size, c.VocabSize)
 	}
 	path := filepath.Join(dir, "model.safetensors")
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
@@ -146,7 +149,8 @@ func Load(backend compute.Backend, dir string) (*Encoder, error) {
 	for _, name := range append(names, embeddingName) {
 		t := weights[name]
 		if want := shapes.Make(dtypes.Float32, expectedShape(c, name)...); !t.Shape().Equal(want) {
-			return nil, fmt.Errorf("t5: %s: tensor %s has shape %s, want %s for config.json", path, name, t.Shape(), want)
+			return nil, fmt.Errorf("t5: %s: tensor %s has shape %s, want %s for config.json",
+				path, name, t.Shape(), want)
 		}
 		if _, err := scope.CreateVariable(name, t); err != nil {
 			return nil, fmt.Errorf("t5: %w", err)

@@ -79,9 +79,11 @@ func LoadTokenizer(dir string, eosID int) (*Tokenizer, error) {
 		return nil, fmt.Errorf("t5: %s is a %s SentencePiece model, want UNIGRAM (T5's)", path, t)
 	}
 	ns := m.GetNormalizerSpec()
-	t := &Tokenizer{pieces: map[string]int{}, unkID: -1, eosID: eosID, Size: len(m.GetPieces()), file: filepath.Base(path),
+	t := &Tokenizer{
+		pieces: map[string]int{}, unkID: -1, eosID: eosID, Size: len(m.GetPieces()), file: filepath.Base(path),
 		addDummyPrefix: ns.GetAddDummyPrefix(), removeExtraSpaces: ns.GetRemoveExtraWhitespaces(),
-		escapeSpaces: ns.GetEscapeWhitespaces()}
+		escapeSpaces: ns.GetEscapeWhitespaces(),
+	}
 	if cm := ns.GetPrecompiledCharsmap(); len(cm) > 0 {
 		if t.charsMap, err = newCharsMap(cm); err != nil {
 			return nil, fmt.Errorf("t5: %s: %w", path, err)

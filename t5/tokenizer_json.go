@@ -81,7 +81,9 @@ func LoadTokenizerJSON(path string, eosID int) (*Tokenizer, error) {
 			"want a Unigram model with an unknown id and no byte fallback (T5's)",
 			path, j.Model.Type, j.Model.UnkID != nil, j.Model.ByteFallback)
 	}
-	t := &Tokenizer{pieces: map[string]int{}, unkID: -1, eosID: eosID, Size: len(j.Model.Vocab), file: filepath.Base(path)}
+	t := &Tokenizer{
+		pieces: map[string]int{}, unkID: -1, eosID: eosID, Size: len(j.Model.Vocab), file: filepath.Base(path),
+	}
 	for _, n := range j.Normalizer.steps() {
 		if n.Type == "Replace" && n.Pattern.Regex == " {2,}" && n.Content == " " {
 			// Runs of spaces to one, as older transformers converters wrote (the Hub's t5-small): the
@@ -113,7 +115,8 @@ func LoadTokenizerJSON(path string, eosID int) (*Tokenizer, error) {
 			t.escapeSpaces = true
 			t.addDummyPrefix = p.PrependScheme != "never" && (p.AddPrefixSpace == nil || *p.AddPrefixSpace)
 		default:
-			return nil, fmt.Errorf("t5: %s: pre-tokenizer %q is not supported (WhitespaceSplit and Metaspace are)", path, p.Type)
+			return nil, fmt.Errorf("t5: %s: pre-tokenizer %q is not supported (WhitespaceSplit and Metaspace are)",
+				path, p.Type)
 		}
 	}
 	pieces := make([]string, len(j.Model.Vocab))

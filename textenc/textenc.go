@@ -339,7 +339,8 @@ func NewCached(enc Encoder, dir string) (*Cached, error) {
 		return nil, fmt.Errorf("textenc: cache: %w", err)
 	default:
 		if err := json.Unmarshal(data, &c.vectors); err != nil {
-			return nil, fmt.Errorf("textenc: cache %s is not a JSON map of vectors (delete it to start over): %w", c.path, err)
+			return nil, fmt.Errorf("textenc: cache %s is not a JSON map of vectors (delete it to start over): %w",
+				c.path, err)
 		}
 		for k, v := range c.vectors {
 			if len(v) != enc.Dim() {

@@ -28,7 +28,8 @@ func runARC(args []string) error {
 	tasks := stringsFlag(fs, "tasks", nil,
 		"comma-separated task `ids` (overrides --category selection; their category is taken from the annotation)")
 	annotation := fs.String("annotation", "one-action", "annotation that selects and labels the tasks: "+
-		"one-action (the 84 tasks of Table 2, annotate.Task) or two-actions (those and 17 that fit y = f(g1·x, g2·x, x))")
+		"one-action (the 84 tasks of Table 2, annotate.Task) "+
+		"or two-actions (those and 17 that fit y = f(g1·x, g2·x, x))")
 	holdout := fs.String("holdout", "", "keep half of the selected tasks, split by a hash of the id: "+
 		"dev (to choose hyperparameters on) or eval (to report on); empty: all")
 	maxCanvas := fs.Int("max-canvas", 0, "leave out the tasks whose canvas side is above this (0: none); "+
@@ -91,7 +92,8 @@ func runARC(args []string) error {
 				"%d to solve with %d worker(s), model %s; results in %s",
 				info.Selected, o.Split, o.Category, info.Done, info.Selected-info.Done, o.Workers, o.Model, o.Out)
 			if info.LeftOut > 0 {
-				summary += fmt.Sprintf("\n%d tasks left out by --max-canvas %d (canvas side above it): in no table below",
+				summary += fmt.Sprintf(
+					"\n%d tasks left out by --max-canvas %d (canvas side above it): in no table below",
 					info.LeftOut, o.MaxCanvas)
 			}
 			bar = startRun(info.Backend, summary, info.Selected-info.Done, "solving", run.quiet)
@@ -120,8 +122,8 @@ func runARC(args []string) error {
 		fmt.Printf("failing only because of the output size (all cells of the expected grid right): %s\n",
 			strings.Join(sizeOnly, ", "))
 	}
-	fmt.Printf("time per phase, summed over the tasks solved now: search %.1f s, compile %.1f s, train+predict %.1f s\n",
-		phases[0], phases[1], phases[2])
+	fmt.Printf("time per phase, summed over the tasks solved now: "+
+		"search %.1f s, compile %.1f s, train+predict %.1f s\n", phases[0], phases[1], phases[2])
 	fmt.Printf("wall time %s; results written to %s\n", outcome.Elapsed.Round(time.Second), outcome.Out)
 	return err
 }

@@ -12,7 +12,8 @@ import (
 func runBench(args []string) error {
 	fs := newFlagSet("bench", "latformer bench [flags]",
 		"Times the training step (forward, backward, Adam) of the reference configuration and prints one\n"+
-			"\"bench canvas=N attention=full|factored ... step_ms=X\" line per canvas and attention path (X: the median),\n"+
+			"\"bench canvas=N attention=full|factored ... "+
+			"step_ms=X\" line per canvas and attention path (X: the median),\n"+
 			"then a \"bench stats\" line with the median, the minimum and the cores other processes used meanwhile.\n"+
 			"With --reference it times the PyTorch reference step over as many steps and prints the ratios\n"+
 			"median/median and min/min, and a warning when either side's timing was contended.")
@@ -39,7 +40,8 @@ func runBench(args []string) error {
 		"the library gets it (GoMLX's own backend default, its own module), timed at each --canvas interleaved "+
 		"with the other sides; empty: skip")
 	fs.StringVar(&o.FactoredRef, "factored-reference", "",
-		"path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), run with --reference; empty: skip")
+		"path of the PyTorch mask-only factored step (bench/latformer_factored_ref.py), "+
+			"run with --reference; empty: skip")
 	refCanvases := intsFlag(fs, "reference-canvas", []int{30}, "comma-separated canvas `sides` "+
 		"of the PyTorch reference steps and of the ratios (each must be among --canvas to get ratios)")
 	backends := stringsFlag(fs, "backends", []string{backend.Config()}, "comma-separated backend "+

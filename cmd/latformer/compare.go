@@ -34,9 +34,12 @@ var comparers = []struct {
 func runCompare(args []string) error {
 	fs := newFlagSet("compare", "latformer compare NEW.csv COMMITTED.csv",
 		"Compares the results file of a new run with another of the same experiment (the committed one in results/),\n"+
-			"unit by unit: how many units are in both and have the same outcome (an ARC or LARC task solved or not, a\n"+
-			"training run's test pairs exact, a registration's estimated translation), each unit whose outcome differs,\n"+
-			"and the units in one file only. The make targets of the experiments print it after a new run. Exit status\n"+
+			"unit by unit: "+
+			"how many units are in both and have the same outcome (an ARC or LARC task solved or not, a\n"+
+			"training run's test pairs exact, a registration's estimated translation), "+
+			"each unit whose outcome differs,\n"+
+			"and the units in one file only. "+
+			"The make targets of the experiments print it after a new run. Exit status\n"+
 			"0 whatever the outcomes; 1 when a file cannot be read.")
 	flags, files := splitFileArgs(args)
 	if err := parseFlags(fs, flags); err != nil {

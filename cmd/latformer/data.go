@@ -37,7 +37,8 @@ func runDownload(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\nARC training and evaluation tasks are in %s (verified, see MANIFEST.json)\n", filepath.Join(dir, "arc"))
+	fmt.Printf("\nARC training and evaluation tasks are in %s (verified, see MANIFEST.json)\n",
+		filepath.Join(dir, "arc"))
 	return nil
 }
 
@@ -45,7 +46,8 @@ func runAnnotate(args []string) error {
 	fs := newFlagSet("annotate", "latformer annotate [flags]",
 		"Annotates the ARC training (or evaluation) tasks by geometric prior (package datasets/annotate) "+
 			"and prints the per-category counts.")
-	dataFlag := fs.String("data", "", "data directory holding arc/<split> (default $"+datasets.EnvDataDir+", else ./data)")
+	dataFlag := fs.String("data", "",
+		"data directory holding arc/<split> (default $"+datasets.EnvDataDir+", else ./data)")
 	split := fs.String("split", "training",
 		"ARC split to annotate: training (Table 2's categories) or evaluation (the labels of the evaluation run)")
 	out := fs.String("out", "",

@@ -91,7 +91,9 @@ func runDemo(args []string) error {
 		return err
 	}
 	defer solver.Close()
-	o := demoOptions{canvas: *canvas, numTrain: *numTrain, numTest: *numTest, seed: *seed, outDir: *outDir, quiet: *quiet}
+	o := demoOptions{
+		canvas: *canvas, numTrain: *numTrain, numTest: *numTest, seed: *seed, outDir: *outDir, quiet: *quiet,
+	}
 	allExact := true
 	start := time.Now()
 	for _, task := range tasks {
@@ -200,7 +202,8 @@ func showLearned(sol arcsolver.Solution, task demoTask, in, want datasets.Canvas
 		return err
 	}
 	path := filepath.Join(o.outDir, task.name+"_mask.png")
-	if err := render.SavePNG(path, render.MaskImage(mask.Rows, mask.Cols, mask.Data, max(1, 400/mask.Rows))); err != nil {
+	img := render.MaskImage(mask.Rows, mask.Cols, mask.Data, max(1, 400/mask.Rows))
+	if err := render.SavePNG(path, img); err != nil {
 		return err
 	}
 	gpath := filepath.Join(o.outDir, task.name+"_example.png")

@@ -31,8 +31,10 @@ var larcQuick = struct {
 func runLARC(args []string) error {
 	fs := newFlagSet("larc", "latformer larc [flags]",
 		"Table 3: LatFormer on the geometric tasks of LARC's test split, trained per task on the input-output pairs\n"+
-			"alone (io) and with the embedding of the task's description fed to the mask experts' gates and the FFN (nl,\n"+
-			"LatFormer + NL). The text encoder is T5 with --t5 DIR (a Hugging Face checkpoint directory: config.json,\n"+
+			"alone (io) "+
+			"and with the embedding of the task's description fed to the mask experts' gates and the FFN (nl,\n"+
+			"LatFormer + NL). "+
+			"The text encoder is T5 with --t5 DIR (a Hugging Face checkpoint directory: config.json,\n"+
 			"model.safetensors, spiece.model or tokenizer.json) or, without weights, a bag-of-words stand-in (LSA)\n"+
 			"fitted on the descriptions of LARC's training split. One CSV row per task and condition, written as it\n"+
 			"finishes (--resume continues).")
@@ -112,8 +114,9 @@ func runLARC(args []string) error {
 			if r.Solved {
 				solved = "SOLVED"
 			}
-			bar.done(fmt.Sprintf("[%d/%d] %s %-9s %-2s %-8s test %d/%d  steps %d  %.1fs  %s", finished, total, r.ID, r.Category,
-				r.Condition, solved, r.TestExact, r.TestTotal, r.Steps, r.Seconds, r.Action), finished, total)
+			bar.done(fmt.Sprintf("[%d/%d] %s %-9s %-2s %-8s test %d/%d  steps %d  %.1fs  %s",
+				finished, total, r.ID, r.Category, r.Condition, solved, r.TestExact, r.TestTotal, r.Steps, r.Seconds,
+				r.Action), finished, total)
 		},
 		Error: func(err error) { bar.warn(err) },
 	}

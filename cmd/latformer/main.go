@@ -40,7 +40,8 @@ var commands = []struct {
 	name, help string
 	run        func(args []string) error
 }{
-	{"demo", "learn geometric tasks (rotation, translation, ...) from a few examples and show the learned masks", runDemo},
+	{"demo", "learn geometric tasks (rotation, translation, ...) from a few examples " +
+		"and show the learned masks", runDemo},
 	{"download", "download and verify the ARC-AGI-1 tasks (needs internet)", runDownload},
 	{"annotate", "annotate the ARC training tasks by geometric prior and print the per-category counts", runAnnotate},
 	{"arc", "solve ARC tasks one by one (train on each task's pairs, predict its tests) and print Table 2", runARC},
@@ -59,7 +60,8 @@ var commands = []struct {
 		"checking that they belong together", runMerge},
 	{"compare", "compare a new run's results file with the committed one, unit by unit " +
 		"(solved or not, which differ)", runCompare},
-	{"serve", "web page to browse the ARC tasks, their predictions and masks, and label the priors they need", runServe},
+	{"serve", "web page to browse the ARC tasks, their predictions and masks, " +
+		"and label the priors they need", runServe},
 	{"bench", "time the training step (forward, backward, Adam) of the reference configuration", runBench},
 }
 

@@ -15,9 +15,12 @@ func runMerge(args []string) error {
 	fs := newFlagSet("merge", "latformer merge [flags] OUT.csv SHARD.csv...",
 		"Joins the results files of the shards of one run (written with --shard I/N, each with its run file\n"+
 			"SHARD.csv.run.jsonl) into OUT.csv, one row per unit in the run's order, which the tables, figures and\n"+
-			"notebooks read as the file of an unsharded run. Refuses, writing nothing: files of different runs (command,\n"+
-			"settings, code version, data fingerprint), a unit with two different results (wall times aside), and units\n"+
-			"without a row (listed with their shard) unless --allow-missing. OUT.csv is written atomically, with a run\n"+
+			"notebooks read as the file of an unsharded run. Refuses, writing nothing: "+
+			"files of different runs (command,\n"+
+			"settings, code version, data fingerprint), "+
+			"a unit with two different results (wall times aside), and units\n"+
+			"without a row (listed with their shard) unless --allow-missing. "+
+			"OUT.csv is written atomically, with a run\n"+
 			"file of its own, so `--shard 0/1 --resume` continues it.")
 	force := fs.Bool("force", false, "replace OUT.csv if it exists")
 	allowMissing := fs.Bool("allow-missing", false, "write OUT.csv even if some units have no row (they are listed)")

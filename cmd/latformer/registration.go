@@ -18,9 +18,11 @@ import (
 func runRegistration(args []string) error {
 	fs := newFlagSet("registration", "latformer registration [flags]",
 		"Table 5 analogue: image registration on natural images (scikit-image's sample images). A second\n"+
-			"modality is an intensity transform of each image, translated; LatFormer (translation expert only) learns\n"+
+			"modality is an intensity transform of each image, translated; "+
+			"LatFormer (translation expert only) learns\n"+
 			"from the k x k patch pairs of a window and its translation is read from the gates. Success: relative\n"+
-			"registration error < 2%. Phase correlation and SIFT on the same windows: scripts/registration_reference.py\n"+
+			"registration error < 2%. Phase correlation and SIFT on the same windows: "+
+			"scripts/registration_reference.py\n"+
 			"on the --export directory. One CSV row per registration (--resume continues).")
 	images := fs.String("images", "", "directory of the images (default: $"+registration.EnvImagesDir+
 		", else scikit-image's sample images in the checkout's\n"+registration.VenvImagesGlob+
@@ -40,10 +42,12 @@ func runRegistration(args []string) error {
 	seed := fs.Uint64("seed", 0, "seed of the windows and translations")
 	export := fs.String("export", "",
 		"write the windows (16-bit PNG) and pairs.csv to this directory, for scripts/registration_reference.py")
-	reference := fs.String("reference", "", "the reference script's CSV (phase correlation, SIFT), shown beside LatFormer")
+	reference := fs.String("reference", "",
+		"the reference script's CSV (phase correlation, SIFT), shown beside LatFormer")
 	run := addRunFlags(fs, runHelp{unit: "registration", units: "registrations",
-		out: "runs/registration-<date>-<time>.csv",
-		set: `LatFormer hyperparameters after the registration settings, "key=value;..."`, recipes: arcsolver.Recipes()})
+		out:     "runs/registration-<date>-<time>.csv",
+		set:     `LatFormer hyperparameters after the registration settings, "key=value;..."`,
+		recipes: arcsolver.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

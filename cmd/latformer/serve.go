@@ -31,8 +31,10 @@ type serveOptions struct {
 func parseServeFlags(args []string) (serveOptions, error) {
 	fs := newFlagSet("serve", "latformer serve [--data DIR] [--results CSV]... [--labels FILE] [--addr 127.0.0.1:8080]",
 		"Serves a web page to browse the ARC tasks and label them (the paper's annotation interface, Appendix B.3,\n"+
-			"Figure 7b): a task list with filters (split, category of the annotation, solved in a results CSV), per task\n"+
-			"its pairs, the annotation's category and actions, the predictions, actions and masks of the results CSVs,\n"+
+			"Figure 7b): a task list with filters (split, category of the annotation, "+
+			"solved in a results CSV), per task\n"+
+			"its pairs, the annotation's category and actions, the predictions, "+
+			"actions and masks of the results CSVs,\n"+
 			"a form to label the priors a task needs (saved atomically to --labels), and the labels next to the\n"+
 			"definition (/export). Listens on the loopback interface unless --addr says otherwise; Ctrl-C stops it.")
 	dataFlag := fs.String("data", "",
@@ -49,10 +51,14 @@ func parseServeFlags(args []string) (serveOptions, error) {
 		return serveOptions{}, err
 	}
 	if _, _, err := net.SplitHostPort(*addr); err != nil {
-		return serveOptions{}, usageError{fmt.Errorf("--addr %q: want host:port, e.g. 127.0.0.1:8080 (%v)", *addr, err), fs}
+		return serveOptions{}, usageError{
+			fmt.Errorf("--addr %q: want host:port, e.g. 127.0.0.1:8080 (%v)", *addr, err), fs,
+		}
 	}
 	if *annotation != "one-action" && *annotation != "two-actions" {
-		return serveOptions{}, usageError{fmt.Errorf("--annotation %q: want one-action or two-actions", *annotation), fs}
+		return serveOptions{}, usageError{
+			fmt.Errorf("--annotation %q: want one-action or two-actions", *annotation), fs,
+		}
 	}
 	if *labels == "" {
 		return serveOptions{}, usageError{errors.New("--labels: empty path"), fs}

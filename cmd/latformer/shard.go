@@ -30,7 +30,9 @@ var placeFlags = map[string]bool{"out": true, "resume": true, "force": true, "wo
 
 // runMeta describes the run of command fs (parsed) reading the data at dataPaths.
 func runMeta(fs *flag.FlagSet, dataPaths []string) (runmeta.Meta, error) {
-	m := runmeta.Meta{Command: fs.Name(), Code: runmeta.CodeVersion(), Settings: []string{"backend=" + backend.Config()}}
+	m := runmeta.Meta{
+		Command: fs.Name(), Code: runmeta.CodeVersion(), Settings: []string{"backend=" + backend.Config()},
+	}
 	fs.VisitAll(func(f *flag.Flag) {
 		if !placeFlags[f.Name] {
 			m.Settings = append(m.Settings, f.Name+"="+f.Value.String())
@@ -82,7 +84,9 @@ func joinAll(dir string, names []string) []string {
 func (f *runFlags) prepare(fs *flag.FlagSet, data []string) error {
 	f.sharding = nil
 	if f.shard != "" && len(*f.devices) > 0 {
-		return usageError{errors.New("--shard and --devices exclude each other (--devices gives each device its shard)"), fs}
+		return usageError{
+			errors.New("--shard and --devices exclude each other (--devices gives each device its shard)"), fs,
+		}
 	}
 	if f.shard != "" {
 		sh, err := runner.ParseShard(f.shard)
@@ -103,7 +107,8 @@ func (f *runFlags) prepare(fs *flag.FlagSet, data []string) error {
 		return usageError{errors.New("--devices needs --out (the merged results file)"), fs}
 	}
 	if _, err := os.Stat(f.out); err == nil && !f.resume && !f.force {
-		return fmt.Errorf("%s already exists: --resume continues it, --force overwrites it, or choose another file", f.out)
+		return fmt.Errorf("%s already exists: --resume continues it, --force overwrites it, or choose another file",
+			f.out)
 	}
 	outs, err := f.runDevices(fs)
 	if err != nil {

@@ -21,8 +21,10 @@ func runSolve(args []string) error {
 	fs := newFlagSet("solve", "latformer solve [flags] FILE...",
 		"Solves the ARC tasks of the FILEs, each an ARC task JSON ({\"train\": [...], \"test\": [...]}, its id\n"+
 			"the file name), a folder of them, or an ARC Prize challenges file (task id -> task; test outputs may be\n"+
-			"absent): a fresh LatFormer per task, as `latformer arc` solves them. Prints each task's element and test\n"+
-			"predictions as grids, writes one CSV row per task (--resume continues a run) and, with --submission, the\n"+
+			"absent): a fresh LatFormer per task, as `latformer arc` solves them. "+
+			"Prints each task's element and test\n"+
+			"predictions as grids, writes one CSV row per task (--resume continues a run) and, "+
+			"with --submission, the\n"+
 			"ARC Prize submission (two attempts per test input).")
 	submission := fs.String("submission", "", "write the ARC Prize submission to this `file`: "+
 		"for each task id one {\"attempt_1\": grid, \"attempt_2\": grid} per test input "+

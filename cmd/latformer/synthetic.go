@@ -30,14 +30,19 @@ func runSynthetic(experiment string, args []string) error {
 	var fs *flag.FlagSet
 	if experiment == synthetic.Noise {
 		fs = newFlagSet(experiment, "latformer noise [flags]",
-			"Table 4: LatFormer learns each synthetic task (App. B.1) from 32 training pairs whose input one-hot vectors\n"+
-				"carry the noise of App. B.4, x = ((1-w) onehot + w 1) W, at several levels w; prints the mean test accuracy\n"+
+			"Table 4: LatFormer learns each synthetic task (App. B.1) "+
+				"from 32 training pairs whose input one-hot vectors\n"+
+				"carry the noise of App. B.4, x = ((1-w) onehot + w 1) W, at several levels w; "+
+				"prints the mean test accuracy\n"+
 				"per family and level. One CSV row per training run, written as it finishes (--resume continues).")
 	} else {
 		fs = newFlagSet(experiment, "latformer sample-efficiency [flags]",
-			"Figure 5: each model learns each synthetic task (App. B.1) from 1, 2, 4, ... training pairs and is scored by\n"+
-				"its exact-match accuracy on the task's test pairs; prints the mean and standard deviation per family and\n"+
-				"size, the number of examples each model needs for 0.9, and writes the figure (--svg). One CSV row per\n"+
+			"Figure 5: each model learns each synthetic task (App. B.1) from 1, 2, 4, ... "+
+				"training pairs and is scored by\n"+
+				"its exact-match accuracy on the task's test pairs; "+
+				"prints the mean and standard deviation per family and\n"+
+				"size, the number of examples each model needs for 0.9, and writes the figure (--svg). "+
+				"One CSV row per\n"+
 				"training run, written as it finishes (--resume continues).")
 	}
 	quick := fs.Bool("quick", false, "quick mode for CI: "+describe(quickOpts))
@@ -52,7 +57,8 @@ func runSynthetic(experiment string, args []string) error {
 		"anchor-relative elements: g = g(x)), transformer, attention_abs, attention_rel, cnn, transformer_aug "+
 		"(default: "+strings.Join(full.Models, ",")+")")
 	sizes := intsFlag(fs, "sizes", nil, "comma-separated training-set `sizes` (default "+joinInts(full.Sizes)+")")
-	noise := floatsFlag(fs, "noise", nil, "comma-separated noise `levels` w in [0,1] (default "+joinFloats(full.Noise)+")")
+	noise := floatsFlag(fs, "noise", nil,
+		"comma-separated noise `levels` w in [0,1] (default "+joinFloats(full.Noise)+")")
 	tasks := fs.Int("tasks", 0, "tasks per family, the first of each "+
 		"(default: 5 translations and 5 scalings, all 3 rotations and 4 reflections; "+
 		"0: all, 100 translations and 32 scalings)")
@@ -62,8 +68,9 @@ func runSynthetic(experiment string, args []string) error {
 	seed := fs.Uint64("seed", 0, "seed of the synthetic tasks")
 	svg := fs.String("svg", "", "write the figure (one panel per family) to this SVG file")
 	run := addRunFlags(fs, runHelp{unit: "training run", units: "training runs",
-		out:     "runs/" + experiment + "-<date>-<time>.csv",
-		set:     `hyperparameters for every model, "key=value;key=value" (after ` + synthetic.TrainingSettings.String() + `)`,
+		out: "runs/" + experiment + "-<date>-<time>.csv",
+		set: `hyperparameters for every model, "key=value;key=value" (after ` +
+			synthetic.TrainingSettings.String() + `)`,
 		recipes: synthetic.Recipes()})
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -125,7 +132,9 @@ func runSynthetic(experiment string, args []string) error {
 					o.Experiment, info.Units, describe(o), info.Done, info.Units-info.Done, o.Workers, o.Out),
 				info.Units-info.Done, "training", run.quiet)
 		},
-		Unit:  func(r synthetic.Result, finished, total int) { bar.done(unitLine(r, finished, total), finished, total) },
+		Unit: func(r synthetic.Result, finished, total int) {
+			bar.done(unitLine(r, finished, total), finished, total)
+		},
 		Error: func(err error) { bar.warn(err) },
 	}
 	outcome, err := synthetic.Run(o, report)

@@ -43,7 +43,8 @@ const (
 // PaperCounts are the numbers of ARC training tasks per category implied by the fractions of the
 // paper's Table 2 (its hand annotation), for comparison with Counts of the definition.
 var PaperCounts = map[datasets.Category]int{
-	datasets.CategoryTranslate: 52, datasets.CategoryRotate: 5, datasets.CategoryReflect: 44, datasets.CategoryScale: 11,
+	datasets.CategoryTranslate: 52, datasets.CategoryRotate: 5,
+	datasets.CategoryReflect: 44, datasets.CategoryScale: 11,
 }
 
 // Task decides the geometric category of an ARC task (the definition is the package doc): "none" with

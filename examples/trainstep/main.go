@@ -58,7 +58,10 @@ func trainSteps(backend compute.Backend, steps int) ([]float32, error) {
 				f[i] = int32((i + 1) % 10)
 			}
 		})
-		metrics, err := trainer.TrainStep(train.Batch{Inputs: []*tensors.Tensor{tokens}, Labels: []*tensors.Tensor{targets}})
+		metrics, err := trainer.TrainStep(train.Batch{
+			Inputs: []*tensors.Tensor{tokens},
+			Labels: []*tensors.Tensor{targets},
+		})
 		if err != nil {
 			return losses, err
 		}

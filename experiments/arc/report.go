@@ -194,7 +194,8 @@ func WriteSources(w io.Writer, run LoadedRun) {
 	}
 	fmt.Fprintf(w, "%s: the network predicted %d tasks (%d solved), the search's proposal %d (%d solved); "+
 		"the network alone would solve %d\n",
-		run.Name, count[SourceNetwork][0], count[SourceNetwork][1], count[SourceSearch][0], count[SourceSearch][1], netAlone)
+		run.Name, count[SourceNetwork][0], count[SourceNetwork][1],
+		count[SourceSearch][0], count[SourceSearch][1], netAlone)
 }
 
 // BaselineTable is Table 2's baseline rows: on the tasks the baselines ran (those of the first of runs),

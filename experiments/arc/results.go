@@ -323,7 +323,8 @@ func parseRecord(rec []string) (Result, error) {
 	if columns > 20 {
 		r.Source, r.Lattice, r.NetworkSolved = rec[18], rec[19], boolean(20)
 		if r.Source != SourceNetwork && r.Source != SourceSearch && r.Source != "" && firstErr == nil {
-			firstErr = fmt.Errorf("column %s: %q is neither %s nor %s", Header[18], rec[18], SourceNetwork, SourceSearch)
+			firstErr = fmt.Errorf("column %s: %q is neither %s nor %s",
+				Header[18], rec[18], SourceNetwork, SourceSearch)
 		}
 	}
 	if columns > 21 && rec[21] != "" {

@@ -315,7 +315,9 @@ func Run(o Options, report Report) (Outcome, error) {
 		Report: runner.Report[Result]{Done: report.Task, Error: report.Error, Start: func(info runner.Info) {
 			o.Out = info.Out
 			if report.Start != nil {
-				report.Start(RunInfo{Options: o, Backend: info.Backend, Selected: info.Units, Done: info.Done, LeftOut: leftOut})
+				report.Start(RunInfo{
+					Options: o, Backend: info.Backend, Selected: info.Units, Done: info.Done, LeftOut: leftOut,
+				})
 			}
 		}},
 	})

@@ -137,7 +137,8 @@ func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOp
 	}
 	for i, b := range opts.Buckets {
 		if b < 1 || b > datasets.MaxGridSide || (i > 0 && b <= opts.Buckets[i-1]) {
-			return nil, fmt.Errorf("canvas buckets must be ascending sides in 1..%d, got %v", datasets.MaxGridSide, opts.Buckets)
+			return nil, fmt.Errorf("canvas buckets must be ascending sides in 1..%d, got %v",
+				datasets.MaxGridSide, opts.Buckets)
 		}
 	}
 	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {

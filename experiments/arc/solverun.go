@@ -184,8 +184,9 @@ func solveRun(o SolveOptions, report SolveReport, now time.Time) (SolveOutcome, 
 	solverOpts := SolverOptions{Canvas: o.Canvas, Reuse: true, Architecture: arch, SearchOnly: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Solved]{
 		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut, Units: o.Tasks,
-		Key: func(t datasets.Task) string { return t.ID }, Describe: func(t datasets.Task) string { return "task " + t.ID },
-		Cost: func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
+		Key:      func(t datasets.Task) string { return t.ID },
+		Describe: func(t datasets.Task) string { return "task " + t.ID },
+		Cost:     func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
 		Check: func(r Solved, inRun bool) error {
 			if inRun && o.Load == "" && r.Model != o.Model {
 				return fmt.Errorf("results of model %s (task %s), this run trains %s", r.Model, r.ID, o.Model)

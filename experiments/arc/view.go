@@ -19,7 +19,8 @@ import (
 // DataMissingHTML is the notebooks' message when the ARC tasks are not found (err says why): where they were
 // looked for (envData is the value of $LATFORMER_DATA, "" when unset) and how to get them.
 func DataMissingHTML(err error, envData string) string {
-	where := "$" + datasets.EnvDataDir + " is not set here, so the notebook looked in the checkout's <code>data/</code> " +
+	where := "$" + datasets.EnvDataDir +
+		" is not set here, so the notebook looked in the checkout's <code>data/</code> " +
 		"(<code>../data</code> from its directory), where <code>latformer download</code> puts the tasks"
 	if envData != "" {
 		where = "$" + datasets.EnvDataDir + " is set here to <code>" + html.EscapeString(envData) +
@@ -57,7 +58,8 @@ func PredictionHTML(task datasets.Task, prediction datasets.Grid, label string, 
 		pred = render.Grid(prediction)
 	}
 	return render.ImagesRowHTML([]string{"test input", "expected", label}, []image.Image{
-		render.GridImage(render.Grid(task.Test[0].Input), cell), render.GridImage(render.Grid(task.Test[0].Output), cell),
+		render.GridImage(render.Grid(task.Test[0].Input), cell),
+		render.GridImage(render.Grid(task.Test[0].Output), cell),
 		render.GridImage(pred, cell)})
 }
 

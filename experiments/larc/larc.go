@@ -383,7 +383,9 @@ func Run(o Options, report Report) (Outcome, error) {
 		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
 			o.Out = info.Out
 			if report.Start != nil {
-				report.Start(RunInfo{Options: o, Backend: info.Backend, Tasks: len(sel.Tasks), Units: info.Units, Done: info.Done})
+				report.Start(RunInfo{
+					Options: o, Backend: info.Backend, Tasks: len(sel.Tasks), Units: info.Units, Done: info.Done,
+				})
 			}
 		}},
 	})

@@ -71,7 +71,9 @@ type Pair struct {
 
 // PairOptions say how pairs are drawn.
 type PairOptions struct {
-	ImagesDir     string   // "" : FindImagesDir's (the $LATFORMER_SKIMAGE_DATA, .venv or Debian directory holding Images)
+	// ImagesDir is the directory holding the images; "" means FindImagesDir's
+	// (the $LATFORMER_SKIMAGE_DATA, .venv or Debian directory holding Images).
+	ImagesDir     string
 	Images        []string // file names (nil: DefaultImages)
 	PairsPerImage int      // default 2
 	Patch         int      // s, the canvas side of LatFormer (default 16)

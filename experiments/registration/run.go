@@ -228,7 +228,8 @@ func Run(o Options, report Report) (Outcome, error) {
 	}
 	run, err := runner.Run(runner.Spec[job, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
-		Units: jobs, Key: job.key, Describe: func(j job) string { return fmt.Sprintf("pair %d (%s)", j.pair.ID, j.cond) },
+		Units: jobs, Key: job.key,
+		Describe: func(j job) string { return fmt.Sprintf("pair %d (%s)", j.pair.ID, j.cond) },
 		Check: func(r Result, _ bool) error {
 			if r.ID < len(pairs) && (pairs[r.ID].DR != r.DR || pairs[r.ID].DC != r.DC || pairs[r.ID].Image != r.Image) {
 				return fmt.Errorf("pair %d of other options (image %s, shift %d,%d)", r.ID, r.Image, r.DR, r.DC)

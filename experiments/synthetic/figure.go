@@ -80,8 +80,10 @@ func FigureSVG(points []Point, models []string, families []datasets.SyntheticFam
 		for len(series) > 0 && len(series[len(series)-1].X) == 0 {
 			series = series[:len(series)-1]
 		}
-		panel := render.LineChartSVG(render.LineChart{Title: fmt.Sprintf("(%c) %s", 'a'+i, f), XLabel: "training pairs",
-			YLabel: "mean test accuracy", LogX: true, YMin: 0, YMax: 1, Width: panelW, Height: panelH, Legend: true}, series)
+		panel := render.LineChartSVG(render.LineChart{
+			Title: fmt.Sprintf("(%c) %s", 'a'+i, f), XLabel: "training pairs", YLabel: "mean test accuracy",
+			LogX: true, YMin: 0, YMax: 1, Width: panelW, Height: panelH, Legend: true,
+		}, series)
 		// Nest the panel at its place: its own <svg> root gets x and y.
 		fmt.Fprintf(&sb, `<g transform="translate(%d 0)">%s</g>`, panelW*i, panel)
 	}
@@ -111,7 +113,8 @@ func WriteReach(w io.Writer, points []Point, models []string, families []dataset
 			case ok:
 				cells[i] = fmt.Sprintf("%.3g", n)
 			case largest[m+"|"+string(f)] > 0 && refOK:
-				cells[i] = fmt.Sprintf("> %d (> %.3gx)", largest[m+"|"+string(f)], float64(largest[m+"|"+string(f)])/ref)
+				cells[i] = fmt.Sprintf("> %d (> %.3gx)",
+					largest[m+"|"+string(f)], float64(largest[m+"|"+string(f)])/ref)
 			case largest[m+"|"+string(f)] > 0:
 				cells[i] = fmt.Sprintf("> %d", largest[m+"|"+string(f)])
 			default:

@@ -266,7 +266,8 @@ func (o Options) withDefaults(now time.Time) (Options, error) {
 		o.Canvas = datasets.MaxGridSide
 	}
 	if o.Canvas < 5 || o.Canvas > datasets.MaxGridSide {
-		return o, fmt.Errorf("canvas must be in 5..%d (the scaling family needs 5), got %d", datasets.MaxGridSide, o.Canvas)
+		return o, fmt.Errorf("canvas must be in 5..%d (the scaling family needs 5), got %d",
+			datasets.MaxGridSide, o.Canvas)
 	}
 	if o.NumTest == 0 {
 		o.NumTest = datasets.DefaultSyntheticTest

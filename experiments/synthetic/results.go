@@ -40,8 +40,8 @@ func (r Result) Record() []string {
 	return []string{r.Experiment, r.Model, string(r.Family), strconv.Itoa(r.Task), r.TaskName, strconv.Itoa(r.NumTrain),
 		strconv.FormatFloat(r.Noise, 'g', -1, 64), strconv.Itoa(r.Canvas), strconv.Itoa(r.TestExact),
 		strconv.Itoa(r.TestTotal), strconv.FormatFloat(r.Accuracy, 'f', 4, 64), strconv.FormatBool(r.Fitted),
-		strconv.Itoa(r.Steps), strconv.FormatFloat(r.TrainExact, 'f', 4, 64), strconv.FormatFloat(r.Seconds, 'f', 2, 64),
-		r.Action}
+		strconv.Itoa(r.Steps), strconv.FormatFloat(r.TrainExact, 'f', 4, 64),
+		strconv.FormatFloat(r.Seconds, 'f', 2, 64), r.Action}
 }
 
 // resultsFormat is how the rows of Header are written and read (runner.Format), keyed by unit.
@@ -219,7 +219,8 @@ func WriteTable(w io.Writer, points []Point, experiment string) {
 	} else {
 		slices.Sort(cols)
 	}
-	fmt.Fprintf(w, "| model | family | %s |\n|---|---|%s\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
+	fmt.Fprintf(w, "| model | family | %s |\n|---|---|%s\n",
+		strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
 	for _, k := range rows {
 		vals := make([]string, len(cols))
 		for i, c := range cols {

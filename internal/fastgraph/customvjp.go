@@ -51,7 +51,8 @@ func WithCustomVJP(inputs []*Node, forward func(in []*Node) []*Node, backward fu
 				}
 				grads = backward(dOutputs)
 				if len(grads) != len(inputs) {
-					exceptions.Panicf("WithCustomVJP: backward returned %d cotangents for %d inputs", len(grads), len(inputs))
+					exceptions.Panicf("WithCustomVJP: backward returned %d cotangents for %d inputs",
+						len(grads), len(inputs))
 				}
 			}
 			g := grads[i]

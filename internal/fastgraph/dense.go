@@ -26,7 +26,8 @@ func Dense(scope *model.Scope, x *Node, useBias bool, outputDimensions ...int) *
 	scope = scope.In("dense")
 	g := x.Graph()
 	if x.Rank() == 0 || len(outputDimensions) == 0 {
-		exceptions.Panicf("fastgraph.Dense: input %s must have rank >= 1 and at least one output dimension must be given",
+		exceptions.Panicf(
+			"fastgraph.Dense: input %s must have rank >= 1 and at least one output dimension must be given",
 			x.Shape())
 	}
 	in := x.Shape().Dimensions[x.Rank()-1]

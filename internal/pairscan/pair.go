@@ -34,7 +34,8 @@ type Pair struct {
 // NewCanvasPair makes a pair of an input and an output canvas of the same size.
 func NewCanvasPair(x, y datasets.Canvas) (*Pair, error) {
 	if x.Rows != y.Rows || x.Cols != y.Cols {
-		return nil, fmt.Errorf("input canvas %dx%d and output canvas %dx%d differ in size", x.Rows, x.Cols, y.Rows, y.Cols)
+		return nil, fmt.Errorf("input canvas %dx%d and output canvas %dx%d differ in size",
+			x.Rows, x.Cols, y.Rows, y.Cols)
 	}
 	if err := CheckCanvas(x); err != nil {
 		return nil, fmt.Errorf("input: %w", err)
