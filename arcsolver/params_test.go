@@ -3,7 +3,6 @@
 package arcsolver
 
 import (
-	"bytes"
 	"os"
 	"strings"
 	"testing"
@@ -52,27 +51,12 @@ func TestHyperparametersPage(t *testing.T) {
 // TestFormerKeys checks that the solver's keys issue 45 renamed or folded still read, as the settings that keep
 // their meaning, with a warning naming each.
 func TestFormerKeys(t *testing.T) {
-	var warnings bytes.Buffer
-	for _, c := range []struct{ old, now string }{
+	testutil.CheckFormerKeys(t, Params(), [][2]string{
 		{"gate_init_fallback=false", "search_fallback=false"},
 		{"gate_init_grid=false", "search_lattices=canvas"},
 		{"gate_init_anchored=false", "search_lattices=grid"},
 		{"gate_init_grid=true;gate_init_anchored=true", "search_lattices=anchored"},
-	} {
-		got, err := Params().ParseTo(c.old, &warnings)
-		if err != nil {
-			t.Errorf("%s: %v", c.old, err)
-			continue
-		}
-		if got.String() != c.now {
-			t.Errorf("%s reads as %s, want %s", c.old, got, c.now)
-		}
-	}
-	for _, old := range []string{"gate_init_fallback", "gate_init_grid", "gate_init_anchored"} {
-		if !strings.Contains(warnings.String(), `"`+old+`" is a former name`) {
-			t.Errorf("no warning for %s in %q", old, warnings.String())
-		}
-	}
+	}, []string{"gate_init_fallback", "gate_init_grid", "gate_init_anchored"})
 }
 
 // TestKeyCount holds the number of hyperparameters to issue 45's target, moved to 43 by issue 67's

@@ -3,7 +3,6 @@
 package latformer
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -19,8 +18,7 @@ func TestDocDefaults(t *testing.T) { testutil.CheckDocDefaults(t, ".", DefaultPa
 // their meaning (an expert equal to the one the old keys built), with a warning naming each, and that a
 // removed key is an error saying why.
 func TestFormerKeys(t *testing.T) {
-	var warnings bytes.Buffer
-	for _, c := range []struct{ old, now string }{
+	testutil.CheckFormerKeys(t, Params(), [][2]string{
 		{"gate_init_steps=150", "train_held_steps=150"},
 		{"gate_init_unproposed_steps=7", "train_unproposed_steps=7"},
 		{"train_restarts_max_cells=0", "train_max_cells=0"},
@@ -31,21 +29,7 @@ func TestFormerKeys(t *testing.T) {
 		{"expert_rotation=false;expert_reflection=false;expert_scaling=false", "experts=translation"},
 		{"expert_scaling=false;expert_scaling=true", "experts=all"},
 		{"expert_translation=false", "experts=rotation,reflection,scaling"},
-	} {
-		got, err := Params().ParseTo(c.old, &warnings)
-		if err != nil {
-			t.Errorf("%s: %v", c.old, err)
-			continue
-		}
-		if got.String() != c.now {
-			t.Errorf("%s reads as %s, want %s", c.old, got, c.now)
-		}
-	}
-	for _, old := range []string{"gate_init_steps", "expert_anchored", "expert_rotation"} {
-		if !strings.Contains(warnings.String(), `"`+old+`" is a former name`) {
-			t.Errorf("no warning for %s in %q", old, warnings.String())
-		}
-	}
+	}, []string{"gate_init_steps", "expert_anchored", "expert_rotation"})
 	// The experts the old switches built are the new keys' (ExpertFromScope).
 	old, now := expertOf(t, "expert_rotation=false;expert_anchored=true"), expertOf(t, "experts=translation,reflection,scaling;expert_lattice=anchored")
 	if old != now || old.Rotation || old.Lattice != experts.Anchored || !old.Scaling {
