@@ -5,7 +5,6 @@ package arcsolver
 import (
 	"fmt"
 
-	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
@@ -134,36 +133,33 @@ func DefaultParams() map[string]any { return Params().Defaults() }
 // defaultParams are the solver's own defaults.
 var defaultParams = params.Defaults()
 
-// policy is the solver's hyperparameters read from settings: a store of this package's keys alone.
-type policy struct{ store *model.Store }
+// policy is the solver's hyperparameters read from settings: this package's keys, each set or its default.
+type policy map[string]any
 
 // split checks settings against the architecture's table and the solver's (ParamsFor) and returns the
 // solver's policy and the settings of the model and its training (the rest), in their order.
 func split(arch latformer.Architecture, settings hparams.Settings) (policy, hparams.Settings, error) {
 	t, err := ParamsFor(arch)
 	if err != nil {
-		return policy{}, nil, err
+		return nil, nil, err
 	}
 	if settings, err = t.Check(settings); err != nil {
-		return policy{}, nil, err
+		return nil, nil, err
 	}
-	store := model.NewStore()
-	store.SetParams(params.Defaults())
+	own := policy(params.Defaults())
 	var rest hparams.Settings
 	for _, s := range settings {
-		if _, own := defaultParams[s.Key]; own {
-			store.SetParam(s.Key, s.Value)
+		if _, ok := own[s.Key]; ok {
+			own[s.Key] = s.Value // Check gave it its default's type
 			continue
 		}
 		rest = append(rest, s)
 	}
-	return policy{store: store}, rest, nil
+	return own, rest, nil
 }
 
 // param returns the solver's hyperparameter key (one of this package's Param* constants).
-func param[T any](p policy, key string) T {
-	return model.GetParamOr(p.store.RootScope(), key, defaultParams[key].(T))
-}
+func param[T any](p policy, key string) T { return p[key].(T) }
 
 // must returns t, panicking on err (the tables of this module's packages are disjoint).
 func must(t hparams.Table, err error) hparams.Table {

@@ -485,10 +485,7 @@ func (s *Solver) learnersFor(e experts.Expert) (*latformer.LearnerCache, error) 
 	if own.Lattice == e.Lattice {
 		return s.cache, nil
 	}
-	lattice := experts.LatticeGrid
-	if e.Lattice == experts.Anchored {
-		lattice = experts.LatticeAnchored // one frame per input, the search's
-	}
+	lattice := e.Lattice.String() // grid, or anchored: one frame per input, the search's
 	return s.variant(lattice, s.learning.With(hparams.Setting{Key: experts.ParamLattice, Value: lattice},
 		hparams.Setting{Key: experts.ParamFrameCandidates, Value: 0}))
 }

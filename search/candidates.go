@@ -27,15 +27,11 @@ func FrameCandidates(inputs []datasets.Canvas, max int) []FrameRule {
 		crops = append(crops, FrameRule{Src: s, Dst: origin})
 		inPlace = append(inPlace, FrameRule{Src: s, Dst: same})
 		scaled = append(scaled, FrameRule{Src: s, Dst: origin, ScaleByColors: true})
-		if s.Cell || s.Win[0] > 0 || s.Inner || s.Mirror != 0 {
+		if !s.movable() || s.Mirror != 0 {
 			continue
 		}
 		for _, ref := range refs {
-			if k := ref.Kind(); k == SelOrigin || k == SelSame || k == SelGrid || ref == s {
-				continue
-			}
-			placed = append(placed, FrameRule{Src: s, Dst: ref, Place: PlaceToward},
-				FrameRule{Src: s, Dst: ref, Place: PlaceTouch})
+			placed = append(placed, moves(s, ref)...)
 		}
 	}
 	var out []FrameRule

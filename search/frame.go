@@ -340,6 +340,19 @@ func (s *anchoredSearch) add(prop Proposal, gathers [][]int32) {
 	s.found = append(s.found, prop)
 }
 
+// movable says whether a source's box may be placed elsewhere: not a cell, window or inside of a box, whose
+// place is its box's (a mirrored box has its one placement, frameRules).
+func (s Selection) movable() bool { return !s.Cell && s.Win[0] == 0 && !s.Inner }
+
+// moves are the rules that move src's box toward ref's box, one step and up against it; none where ref is
+// no other box (the origin, src itself, the grid, src's own place).
+func moves(src, ref Selection) []FrameRule {
+	if k := ref.Kind(); k == SelOrigin || k == SelSame || k == SelGrid || ref == src {
+		return nil
+	}
+	return []FrameRule{{Src: src, Dst: ref, Place: PlaceToward}, {Src: src, Dst: ref, Place: PlaceTouch}}
+}
+
 // frameRules lists the rules of a source selection: the crop at the corner (not for the grid: that is
 // the size-relative element), and unless the base scales or the source is one cell, every reference,
 // alignment and offset.
@@ -348,7 +361,7 @@ func frameRules(src Selection, refs []Selection, scales bool) []FrameRule {
 	if src.Kind() != SelGrid {
 		out = append(out, FrameRule{Src: src, Dst: origin})
 	}
-	if scales || src.Cell || src.Win[0] > 0 || src.Inner {
+	if scales || !src.movable() {
 		return out
 	}
 	if src.Mirror != 0 {
@@ -360,10 +373,7 @@ func frameRules(src Selection, refs []Selection, scales bool) []FrameRule {
 		if ref.Kind() == SelOrigin {
 			continue
 		}
-		if ref.Kind() != SelSame && ref != src && ref.Kind() != SelGrid {
-			out = append(out, FrameRule{Src: src, Dst: ref, Place: PlaceToward},
-				FrameRule{Src: src, Dst: ref, Place: PlaceTouch})
-		}
+		out = append(out, moves(src, ref)...)
 		for al := range 16 {
 			align := [2][2]bool{{al&1 != 0, al&2 != 0}, {al&4 != 0, al&8 != 0}}
 			for _, dr := range frameOffsets {
