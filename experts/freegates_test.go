@@ -126,6 +126,31 @@ func TestFreeGates(t *testing.T) {
 			t.Errorf("example %d: held gates read back as %+v", b, el)
 		}
 	}
+	// The soft gates of the held experts are exactly the hard ones, 0 or 1 (TinyGate): no subnormal
+	// products in the masks, and no leakage into mask rows that should be empty.
+	soft := MustExecOnceN(backend, func(l *Node) []*Node { return e.GatesFromLogits(l, false).GateTensors() },
+		tensors.FromFlatDataAndDimensions(masked, 3, n))
+	softValues, err := e.DecodeGates(soft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for b := range softValues {
+		for name, vals := range softValues[b] {
+			if name == "translation" || name == "zerofill" || name == "shift" {
+				continue // free
+			}
+			for i, v := range vals {
+				if h := values[b][name][i]; v != h {
+					t.Fatalf("example %d: held %s gate %d is %g with soft gates, want exactly %g", b, name, i, v, h)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 3*(n-nT) {
+		t.Fatalf("checked %d held soft gates, want %d", checked, 3*(n-nT))
+	}
 }
 
 func boolToInt(b bool) int {
