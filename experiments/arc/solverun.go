@@ -23,18 +23,12 @@ import (
 // split's (the same Solver, with the same defaults), one CSV row per task, predictions with two attempts.
 type SolveOptions struct {
 	Tasks []datasets.Task // the tasks to solve (datasets.LoadTaskFiles); test outputs may be absent
-	// Model, Settings, Steps and Canvas are Options' (ignored with Load: the saved ones predict).
-	Model    string
-	Settings hparams.Settings
-	Steps    int
-	Canvas   int
-	// Workers, NewBackend, Out, Resume, Force and Sharding are Options'; Out "" means a new file
-	// runs/solve-<date>-<time>.csv (numbered -2, -3, ... when taken: runner.Spec.DefaultOut).
-	Workers       int
-	NewBackend    func() (compute.Backend, error)
-	Out           string
-	Resume, Force bool
-	Sharding      *runner.Sharding
+	// Model, Steps, Canvas and Options.Settings are Options' (ignored with Load: the saved ones predict).
+	Model  string
+	Steps  int
+	Canvas int
+	// Options are the results file (default runs/solve-<date>-<time>.csv), the workers and the settings.
+	runner.Options
 	// Save, when not "", saves each task's solution in Save/<task id> (Solver.Save); Load, when not "",
 	// predicts each task with the solution saved in Load/<task id> (LoadSaved), training nothing.
 	Save, Load string
@@ -101,12 +95,14 @@ func parseSolved(rec []string) (Solved, error) {
 	return r, nil
 }
 
-// SolveReport receives SolveRun's progress (runner.Report's calls, serialized; any may be nil).
-type SolveReport struct {
-	Start func(info runner.Info, o SolveOptions)
-	Task  func(r Solved, finished, total int)
-	Error func(err error)
+// SolveInfo describes a SolveRun about to start: the runner's Info and the options, defaults filled in.
+type SolveInfo struct {
+	runner.Info
+	Options SolveOptions
 }
+
+// SolveReport receives SolveRun's progress (runner.Report: serialized calls, any may be nil).
+type SolveReport = runner.Report[SolveInfo, Solved]
 
 // SolveOutcome is what SolveRun produced: the row of every task that has one (resumed and new), by id.
 type SolveOutcome struct {
@@ -206,12 +202,10 @@ func solveRun(o SolveOptions, report SolveReport, now time.Time) (SolveOutcome, 
 			w.solver = s
 			return w, nil
 		},
-		Report: runner.Report[Solved]{Done: report.Task, Error: report.Error, Start: func(info runner.Info) {
+		Report: report.Convert(func(info runner.Info) SolveInfo {
 			o.Out = info.Out
-			if report.Start != nil {
-				report.Start(info, o)
-			}
-		}},
+			return SolveInfo{Info: info, Options: o}
+		}),
 	})
 	out := SolveOutcome{Out: cmp.Or(run.Out, o.Out), Results: map[string]Solved{}, Elapsed: run.Elapsed}
 	for _, r := range run.Results {

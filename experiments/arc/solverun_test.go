@@ -39,8 +39,8 @@ func TestSolveRunsOfOneSecond(t *testing.T) {
 	var errs [2]error
 	var wg sync.WaitGroup
 	for i := range outs {
-		o := SolveOptions{Tasks: tasks, Model: LatticeSearch, NewBackend: backend.New}
-		report := SolveReport{Start: func(_ runner.Info, o SolveOptions) { started[i] = o.Out }}
+		o := SolveOptions{Tasks: tasks, Model: LatticeSearch, Options: runner.Options{NewBackend: backend.New}}
+		report := SolveReport{Start: func(info SolveInfo) { started[i] = info.Options.Out }}
 		wg.Go(func() { outs[i], errs[i] = solveRun(o, report, now) })
 	}
 	wg.Wait()
@@ -68,8 +68,8 @@ func TestLoadDamagedSolution(t *testing.T) {
 	dir := t.TempDir()
 	tasks := shiftTasks(t)
 	saved := filepath.Join(dir, "saved")
-	o := SolveOptions{Tasks: tasks, Model: LatticeSearch, NewBackend: backend.New, Out: filepath.Join(dir, "save.csv"),
-		Save: saved}
+	o := SolveOptions{Tasks: tasks, Model: LatticeSearch,
+		Save: saved, Options: runner.Options{NewBackend: backend.New, Out: filepath.Join(dir, "save.csv")}}
 	if _, err := SolveRun(o, SolveReport{}); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestLoadDamagedSolution(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reported []error
-	o = SolveOptions{Tasks: tasks, NewBackend: backend.New, Out: filepath.Join(dir, "load.csv"), Load: saved}
+	o = SolveOptions{Tasks: tasks, Load: saved, Options: runner.Options{NewBackend: backend.New, Out: filepath.Join(dir, "load.csv")}}
 	out, err := SolveRun(o, SolveReport{Error: func(err error) { reported = append(reported, err) }})
 	if err == nil || len(reported) != 1 {
 		t.Fatalf("a damaged solution: error %v, %d reported; want one", err, len(reported))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/backend"
+	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
@@ -138,8 +139,8 @@ func TestRun(t *testing.T) {
 	dir := writeTexture(t, 48, 3)
 	out := filepath.Join(t.TempDir(), "reg.csv")
 	export := filepath.Join(t.TempDir(), "pairs")
-	o := Options{NewBackend: backend.New, PairOptions: PairOptions{ImagesDir: dir, Images: []string{"blobs.png"}, PairsPerImage: 2, Patch: 8, Grid: 2, MaxShift: 2, Modality: "identity", Seed: 2},
-		Conditions: []string{Oracle}, Settings: hparams.Settings{{Key: latformer.ParamSteps, Value: 200}}, Out: out, Export: export}
+	o := Options{PairOptions: PairOptions{ImagesDir: dir, Images: []string{"blobs.png"}, PairsPerImage: 2, Patch: 8, Grid: 2, MaxShift: 2, Modality: "identity", Seed: 2},
+		Conditions: []string{Oracle}, Export: export, Options: runner.Options{NewBackend: backend.New, Settings: hparams.Settings{{Key: latformer.ParamSteps, Value: 200}}, Out: out}}
 	res, err := Run(o, Report{})
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +153,7 @@ func TestRun(t *testing.T) {
 	}
 	o.Resume = true
 	trained := 0
-	again, err := Run(o, Report{Pair: func(Result, int, int) { trained++ }})
+	again, err := Run(o, Report{Done: func(Result, int, int) { trained++ }})
 	if err != nil || trained != 0 || len(again.Results) != 2 {
 		t.Errorf("resume: %d trained, %d results, %v; want 0 and 2", trained, len(again.Results), err)
 	}

@@ -100,7 +100,7 @@ func (h *harness) spec(n, workers int) Spec[int, row] {
 			h.workers = append(h.workers, w)
 			return w, nil
 		},
-		Report: Report[row]{Error: func(err error) { h.errs = append(h.errs, err) }}}
+		Report: Report[Info, row]{Error: func(err error) { h.errs = append(h.errs, err) }}}
 }
 
 // rows reads the results file and checks that it holds each unit at most once.

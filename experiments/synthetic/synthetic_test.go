@@ -16,6 +16,7 @@ import (
 	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
+	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/resultsfile"
 	"github.com/latformer/latformer/internal/testutil"
@@ -34,10 +35,10 @@ func TestOptionsErrors(t *testing.T) {
 		{Options{Sizes: []int{4, 0}}, "sizes"},
 		{Options{Noise: []float64{1.5}}, "noise"},
 		{Options{Canvas: 4}, "canvas"},
-		{Options{Workers: -1}, "workers"},
-		{Options{Resume: true}, "resume needs"},
-		{Options{Resume: true, Force: true, Out: "x.csv"}, "contradict"},
-		{Options{Settings: hparams.Settings{{Key: "no_such_key", Value: 1}}}, "no_such_key"},
+		{Options{Options: runner.Options{Workers: -1}}, "workers"},
+		{Options{Options: runner.Options{Resume: true}}, "resume needs"},
+		{Options{Options: runner.Options{Resume: true, Force: true, Out: "x.csv"}}, "contradict"},
+		{Options{Options: runner.Options{Settings: hparams.Settings{{Key: "no_such_key", Value: 1}}}}, "no_such_key"},
 		{Options{Experiment: Noise, Models: []string{"transformer"}}, "input_noise"},
 	} {
 		_, err := c.o.withDefaults(time.Now())
@@ -235,8 +236,8 @@ func TestSummarizeAndReach(t *testing.T) {
 func TestRunAndResume(t *testing.T) {
 	t.Setenv(compute.ConfigEnvVar, "go")
 	out := filepath.Join(t.TempDir(), "se.csv")
-	o := Options{NewBackend: backend.New, RandomGrids: true, Families: []datasets.SyntheticFamily{datasets.FamilyRotation, datasets.FamilyReflection}, Tasks: 1,
-		Models: []string{ModelLatFormer}, Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 250, Out: out}
+	o := Options{RandomGrids: true, Families: []datasets.SyntheticFamily{datasets.FamilyRotation, datasets.FamilyReflection}, Tasks: 1,
+		Models: []string{ModelLatFormer}, Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 250, Options: runner.Options{NewBackend: backend.New, Out: out}}
 	first, err := Run(o, Report{})
 	if err != nil {
 		t.Fatal(err)
@@ -255,14 +256,14 @@ func TestRunAndResume(t *testing.T) {
 	}
 	o.Resume = true
 	trained := 0
-	again, err := Run(o, Report{Unit: func(Result, int, int) { trained++ }})
+	again, err := Run(o, Report{Done: func(Result, int, int) { trained++ }})
 	if err != nil || trained != 0 || len(again.Results) != 2 {
 		t.Errorf("resume of a finished run: %d trained, %d results, %v; want 0 and 2", trained, len(again.Results), err)
 	}
 	data, _ := os.ReadFile(out)
 	os.WriteFile(out, data[:len(data)-15], 0o644)
 	var warned error
-	cut, err := Run(o, Report{Unit: func(Result, int, int) { trained++ }, Error: func(err error) { warned = err }})
+	cut, err := Run(o, Report{Done: func(Result, int, int) { trained++ }, Error: func(err error) { warned = err }})
 	if err != nil || trained != 1 || len(cut.Results) != 2 || warned == nil || !strings.Contains(warned.Error(), "line 3") {
 		t.Errorf("resume of a cut file: %d trained, %d results, warning %v, %v; want 1, 2 and a warning naming line 3", trained, len(cut.Results), warned, err)
 	}
@@ -285,8 +286,8 @@ func TestSolverSettingsApply(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Helper()
-		o := Options{NewBackend: backend.New, RandomGrids: true, Families: []datasets.SyntheticFamily{family}, Tasks: 1, Models: []string{ModelLatFormerSearch},
-			Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 5, Settings: settings, Out: filepath.Join(t.TempDir(), "se.csv")}
+		o := Options{RandomGrids: true, Families: []datasets.SyntheticFamily{family}, Tasks: 1, Models: []string{ModelLatFormerSearch},
+			Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 5, Options: runner.Options{NewBackend: backend.New, Settings: settings, Out: filepath.Join(t.TempDir(), "se.csv")}}
 		out, err := Run(o, Report{})
 		if err != nil || len(out.Results) != 1 {
 			t.Fatalf("%s, %q: %d results, %v", family, text, len(out.Results), err)
@@ -334,8 +335,8 @@ func TestWorkerSolverPerModel(t *testing.T) {
 func TestAnchoredFamiliesLearned(t *testing.T) {
 	t.Setenv(compute.ConfigEnvVar, "go")
 	families := []datasets.SyntheticFamily{datasets.FamilyAnchorTouch, datasets.FamilyAnchorFlip, datasets.FamilyAnchorCrop}
-	o := Options{NewBackend: backend.New, RandomGrids: true, Families: families, Tasks: 1, Models: []string{ModelLatFormerAnchored, ModelLatFormerSearch},
-		Sizes: []int{4}, Canvas: 10, NumTest: 10, Steps: 300, Out: filepath.Join(t.TempDir(), "se.csv")}
+	o := Options{RandomGrids: true, Families: families, Tasks: 1, Models: []string{ModelLatFormerAnchored, ModelLatFormerSearch},
+		Sizes: []int{4}, Canvas: 10, NumTest: 10, Steps: 300, Options: runner.Options{NewBackend: backend.New, Out: filepath.Join(t.TempDir(), "se.csv")}}
 	out, err := Run(o, Report{})
 	if err != nil {
 		t.Fatal(err)
