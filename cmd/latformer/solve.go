@@ -40,11 +40,11 @@ func runSolve(args []string) error {
 	if err != nil {
 		return err
 	}
-	opts.Tasks, opts.Options = tasks, run.options(opts.Settings)
+	opts.Options = run.options(opts.Settings)
 	start := time.Now()
-	outcome, err := runUnits(unitReport[arc.SolveInfo, arc.Solved]{desc: "solving", quiet: run.quiet,
+	outcome, err := runUnits(unitReport[arc.RunInfo, arc.Result]{desc: "solving", quiet: run.quiet,
 		summary: solveSummary, line: solvedLines},
-		func(r arc.SolveReport) (arc.SolveOutcome, error) { return arc.SolveRun(opts, r) })
+		func(r arc.Report) (arc.Outcome, error) { return arc.SolveRun(tasks, opts, r) })
 	if outcome.Out == "" { // nothing started: bad options
 		return err
 	}
@@ -57,7 +57,7 @@ func runSolve(args []string) error {
 
 // solveFlags are the flags of `latformer solve` (the run flags aside).
 type solveFlags struct {
-	arc.SolveOptions
+	arc.Options
 	submission string
 }
 
@@ -93,8 +93,8 @@ func solveFlagSet() (*flag.FlagSet, *solveFlags, *runFlags) {
 
 // options returns the options the flags set, the settings of --recipe and --set checked against the
 // model's hyperparameters; with --load, a usage error for the flags it does not use.
-func (f *solveFlags) options(fs *flag.FlagSet, run *runFlags) (arc.SolveOptions, error) {
-	opts := f.SolveOptions
+func (f *solveFlags) options(fs *flag.FlagSet, run *runFlags) (arc.Options, error) {
+	opts := f.Options
 	if opts.Load != "" {
 		var given []string
 		fs.Visit(func(f *flag.Flag) {
@@ -122,7 +122,7 @@ func (f *solveFlags) options(fs *flag.FlagSet, run *runFlags) (arc.SolveOptions,
 }
 
 // solveSummary is the line under the backend's at the start of a solve run.
-func solveSummary(info arc.SolveInfo) string {
+func solveSummary(info arc.RunInfo) string {
 	o := info.Options
 	what := fmt.Sprintf("model %s", o.Model)
 	if o.Load != "" {
@@ -134,7 +134,7 @@ func solveSummary(info arc.SolveInfo) string {
 
 // printSolveSummary prints how many of the test outputs the task files have were predicted exactly and
 // writes the submission (to submission; "" for none).
-func printSolveSummary(tasks []datasets.Task, outcome arc.SolveOutcome, submission string) error {
+func printSolveSummary(tasks []datasets.Task, outcome arc.Outcome, submission string) error {
 	exact, known := 0, 0
 	for _, t := range tasks {
 		r := outcome.Results[t.ID]
@@ -159,7 +159,7 @@ func printSolveSummary(tasks []datasets.Task, outcome arc.SolveOutcome, submissi
 }
 
 // countDone counts the tasks that have a row.
-func countDone(tasks []datasets.Task, results map[string]arc.Solved) int {
+func countDone(tasks []datasets.Task, results map[string]arc.Result) int {
 	n := 0
 	for _, t := range tasks {
 		if _, ok := results[t.ID]; ok {
@@ -172,7 +172,7 @@ func countDone(tasks []datasets.Task, results map[string]arc.Solved) int {
 // solvedLines are the lines printed for a solved task: its id, the element and what predicted, then each
 // test input's two attempts as grids (digits, one row a line), with whether each is exact where the task
 // file has the test output.
-func solvedLines(r arc.Solved, finished, total int) string {
+func solvedLines(r arc.Result, finished, total int) string {
 	var sb strings.Builder
 	what := fmt.Sprintf("element %s, predicted by the %s", r.Action, r.Source)
 	switch {

@@ -43,15 +43,22 @@ type Options struct {
 	// Holdout keeps half of the selected tasks, split by a hash of the id (InHoldout): "dev" to choose
 	// hyperparameters on, "eval" to report on; "" keeps all.
 	Holdout string
-	Steps   int   // max training steps per task (0: the train_steps hyperparameter)
-	Canvas  int   // canvas side (0: per task, datasets.TaskCanvas; 30: the paper's)
-	Buckets []int // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
+	Steps   int // max training steps per task (0: the train_steps hyperparameter)
+	Canvas  int // canvas side (0: per task, datasets.TaskCanvas; 30: the paper's)
+	// Buckets are canvas sides, ascending: a task's canvas is rounded up to the first that holds it (a
+	// task larger than all keeps its own; nil: none). Fewer canvases mean fewer graphs to compile (XLA), but
+	// a larger canvas changes the lattice (the translations wrap around at its side) and costs more per step.
+	Buckets []int
 	// Model is the architecture to train: "latformer" (default) or a baseline (baselines.Names), or
 	// LatticeSearch: the lattice search alone, nothing trained.
 	Model string
 	// CompilePerTask builds and compiles every task's graphs anew instead of reusing those of an earlier
-	// task on the same canvas (SolverOptions.Reuse); the results are the same.
+	// task on the same canvas (arcsolver.Options.Reuse); the results are the same.
 	CompilePerTask bool
+	// Save, when not "", saves each task's solution in Save/<task id> (Solver.Save); Load, when not "",
+	// predicts each task with the solution saved in Load/<task id> (LoadSolution), training nothing (the
+	// saved model, settings and canvas). SolveRun only.
+	Save, Load string
 	// Options are the results file (default runs/arc-<split>-<category>-<date>-<time>.csv, one row per
 	// task), the workers and the hyperparameters (arcsolver.ParseSettingsFor the Model's architecture).
 	runner.Options
@@ -274,14 +281,11 @@ func Run(o Options, report Report) (Outcome, error) {
 	for _, t := range tasks {
 		out.Selected = append(out.Selected, t.ID)
 	}
-	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
-	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch,
-		SearchOnly: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
 		Units: tasks, Key: func(t datasets.Task) string { return t.ID },
 		Describe: func(t datasets.Task) string { return "task " + t.ID },
-		Cost:     func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
+		Cost:     func(t datasets.Task) float64 { return taskCost(t, o.canvas(t)) },
 		Check: func(r Result, _ bool) error {
 			if r.Model != o.Model {
 				return fmt.Errorf("results of model %s (task %s), this run trains %s", r.Model, r.ID, o.Model)
@@ -290,7 +294,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
-			s, err := NewSolver(b, o.Settings, solverOpts)
+			s, err := NewSolver(b, o)
 			if err != nil {
 				return nil, err
 			}
@@ -324,11 +328,11 @@ func (w worker) Do(task datasets.Task) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	row := Result{Category: w.annotations[task.ID].Category, TaskResult: res}
-	if row.Category == "" {
-		row.Category = datasets.CategoryNone
+	res.Category = w.annotations[task.ID].Category
+	if res.Category == "" {
+		res.Category = datasets.CategoryNone
 	}
-	return row, nil
+	return res, nil
 }
 
 func (w worker) Close() { w.solver.Close() }
