@@ -16,6 +16,7 @@ import (
 	"github.com/latformer/latformer/experiments/runner"
 )
 
+// runARC is `latformer arc` (Table 2): flags, the run through arc.Run, then the table and the times.
 func runARC(args []string) error {
 	fs := newFlagSet("arc", "latformer arc [flags]",
 		"Solves ARC tasks one by one: a fresh LatFormer is trained on each task's training pairs and predicts its\n"+

@@ -15,6 +15,7 @@ import (
 	"github.com/latformer/latformer/experiments/arc"
 )
 
+// runSolve is `latformer solve`: a user's task files solved through arc.SolveRun, then the submission.
 func runSolve(args []string) error {
 	fs, f, run := solveFlagSet()
 	files, err := parseFlagsArgs(fs, args)
