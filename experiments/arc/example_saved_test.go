@@ -25,9 +25,7 @@ func ExampleSolver_Save() {
 	}
 	task := tasks[0]
 	settings, _ := arcsolver.ParseSettings("train_steps=100;augment_copies=2")
-	o := arc.Options{}
-	o.Settings = settings
-	solver, err := arc.NewSolver(backend, o)
+	solver, err := arc.NewSolver(backend, arc.Options{Settings: settings})
 	if err != nil {
 		panic(err)
 	}

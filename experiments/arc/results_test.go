@@ -18,7 +18,6 @@ import (
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/datasets/annotate"
-	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
@@ -91,10 +90,10 @@ func TestReadResultsOldFormat(t *testing.T) {
 			t.Errorf("%d columns: old row read as %+v", columns, r)
 		}
 		settings := hparams.Settings{{Key: latformer.ParamSteps, Value: 2}, {Key: latformer.ParamAugment, Value: 1}, {Key: latformer.ParamRestarts, Value: 1}}
-		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Model: "cnn", Options: runner.Options{Out: path, Resume: true, NewBackend: backend.New, Settings: settings}}, Report{}); err == nil || !strings.Contains(err.Error(), "model latformer") {
+		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, NewBackend: backend.New, Model: "cnn", Settings: settings}, Report{}); err == nil || !strings.Contains(err.Error(), "model latformer") {
 			t.Errorf("%d columns: resuming LatFormer's file with the CNN: error %v", columns, err)
 		}
-		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Options: runner.Options{Out: path, Resume: true, NewBackend: backend.New, Settings: settings}}, Report{}); err != nil {
+		if _, err := Run(Options{DataDir: data, Tasks: []string{"abcd1234", "ef015678"}, Out: path, Resume: true, NewBackend: backend.New, Settings: settings}, Report{}); err != nil {
 			t.Fatalf("%d columns: resuming: %v", columns, err)
 		}
 		rows, err = ReadResults(path)
@@ -113,7 +112,7 @@ func TestOptions(t *testing.T) {
 		}
 	}
 	// A baseline's own hyperparameters are accepted with that baseline.
-	if o, err := (Options{Model: "cnn", Options: runner.Options{Settings: hparams.Settings{{Key: baselines.ParamDim, Value: 8}}}}).withDefaults(time.Time{}); err != nil || o.Model != "cnn" {
+	if o, err := (Options{Model: "cnn", Settings: hparams.Settings{{Key: baselines.ParamDim, Value: 8}}}).withDefaults(time.Time{}); err != nil || o.Model != "cnn" {
 		t.Errorf("cnn with baseline_dim: %v", err)
 	}
 	if o, _ := (Options{}).withDefaults(time.Time{}); o.Model != "latformer" {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/testutil"
 	"github.com/latformer/latformer/latformer"
@@ -122,7 +121,7 @@ func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
 		t.Errorf("scrambled test output: action %q, predictions %v (solved %v); want %q, %v, unsolved", res2.Action, res2.Predictions, res2.Solved, res.Action, res.Predictions)
 	}
 
-	off, err := NewSolver(testutil.Backend(t), Options{Model: LatticeSearch, Options: runner.Options{Settings: parse(t, "search_lattices=canvas")}})
+	off, err := NewSolver(testutil.Backend(t), Options{Model: LatticeSearch, Settings: parse(t, "search_lattices=canvas")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +192,7 @@ func TestUnproposedMaxCells(t *testing.T) {
 			t.Errorf("%s: untrained task predicted %v (source %q); want no prediction", c.settings, res.Predictions[0], res.Source)
 		}
 	}
-	if _, err := NewSolver(testutil.Backend(t), Options{Options: runner.Options{Settings: hparams.Settings{{Key: latformer.ParamMaxCells, Value: -1}}}}); err == nil {
+	if _, err := NewSolver(testutil.Backend(t), Options{Settings: hparams.Settings{{Key: latformer.ParamMaxCells, Value: -1}}}); err == nil {
 		t.Error("train_max_cells=-1: no error")
 	}
 }

@@ -77,9 +77,7 @@ func SolveTask(
 	backend compute.Backend, task datasets.Task, settings hparams.Settings, canvas int, cond []float32,
 	progress func(latformer.Progress),
 ) (Result, error) {
-	o := Options{Canvas: canvas, CompilePerTask: true}
-	o.Settings = settings
-	s, err := NewSolver(backend, o)
+	s, err := NewSolver(backend, Options{Canvas: canvas, CompilePerTask: true, Settings: settings})
 	if err != nil {
 		return Result{ID: task.ID}, err
 	}

@@ -20,9 +20,7 @@ func TestSolverArchitecture(t *testing.T) {
 	task := datasets.Task{ID: "t", Train: []datasets.Pair{{Input: g(1, 2, 3, 4), Output: g(2, 1, 4, 3)}, {Input: g(5, 6, 7, 8), Output: g(6, 5, 8, 7)}},
 		Test: []datasets.Pair{{Input: g(1, 3, 5, 7), Output: g(3, 1, 7, 5)}}}
 	for _, name := range []string{"", "pixelcnn", "cnn"} {
-		opts := Options{Model: name}
-		opts.Settings = parse(t, "train_steps=3;augment_copies=1;train_restarts=1")
-		s, err := NewSolver(backend, opts)
+		s, err := NewSolver(backend, Options{Model: name, Settings: parse(t, "train_steps=3;augment_copies=1;train_restarts=1")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/experiments/runner"
 )
 
 // shiftTasks are the tiny synthetic fixtures of datasets (a circular shift, a flip, a shift down).
@@ -39,7 +38,7 @@ func TestSolveRunsOfOneSecond(t *testing.T) {
 	var errs [2]error
 	var wg sync.WaitGroup
 	for i := range outs {
-		o := Options{Model: LatticeSearch, Options: runner.Options{NewBackend: backend.New}}
+		o := Options{Model: LatticeSearch, NewBackend: backend.New}
 		report := Report{Start: func(info RunInfo) { started[i] = info.Options.Out }}
 		wg.Go(func() { outs[i], errs[i] = solveRun(tasks, o, report, now) })
 	}
@@ -68,8 +67,7 @@ func TestLoadDamagedSolution(t *testing.T) {
 	dir := t.TempDir()
 	tasks := shiftTasks(t)
 	saved := filepath.Join(dir, "saved")
-	o := Options{Model: LatticeSearch,
-		Save: saved, Options: runner.Options{NewBackend: backend.New, Out: filepath.Join(dir, "save.csv")}}
+	o := Options{Model: LatticeSearch, NewBackend: backend.New, Out: filepath.Join(dir, "save.csv"), Save: saved}
 	if _, err := SolveRun(tasks, o, Report{}); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +81,7 @@ func TestLoadDamagedSolution(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reported []error
-	o = Options{Load: saved, Options: runner.Options{NewBackend: backend.New, Out: filepath.Join(dir, "load.csv")}}
+	o = Options{NewBackend: backend.New, Out: filepath.Join(dir, "load.csv"), Load: saved}
 	out, err := SolveRun(tasks, o, Report{Error: func(err error) { reported = append(reported, err) }})
 	if err == nil || len(reported) != 1 {
 		t.Fatalf("a damaged solution: error %v, %d reported; want one", err, len(reported))

@@ -406,7 +406,7 @@ type worker struct {
 func newWorker(b compute.Backend, o Options, cond map[string][]float32, encoderName string) (*worker, error) {
 	w := &worker{solvers: map[string]*arc.Solver{}, cond: cond, encoderName: encoderName}
 	for _, c := range o.Conditions {
-		s, err := arc.NewSolver(b, arc.Options{Options: runner.Options{Settings: o.Settings}})
+		s, err := arc.NewSolver(b, arc.Options{Settings: o.Settings})
 		if err != nil {
 			w.Close()
 			return nil, err

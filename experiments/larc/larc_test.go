@@ -14,7 +14,6 @@ import (
 
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 )
@@ -136,7 +135,7 @@ func TestRun(t *testing.T) {
 	data := writeData(t)
 	out := filepath.Join(t.TempDir(), "larc.csv")
 	enc := &recorder{name: "rec"}
-	o := Options{DataDir: data, Encoder: enc, Steps: 20, Options: runner.Options{NewBackend: backend.New, Settings: hparams.Settings{{Key: latformer.ParamAugment, Value: 1}, {Key: latformer.ParamRestarts, Value: 1}}, Out: out}}
+	o := Options{DataDir: data, NewBackend: backend.New, Encoder: enc, Steps: 20, Settings: hparams.Settings{{Key: latformer.ParamAugment, Value: 1}, {Key: latformer.ParamRestarts, Value: 1}}, Out: out}
 	outcome, err := Run(o, Report{})
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +187,7 @@ func TestRun(t *testing.T) {
 func TestReadResultsTruncated(t *testing.T) {
 	data := writeData(t)
 	out := filepath.Join(t.TempDir(), "larc.csv")
-	o := Options{DataDir: data, Conditions: []string{ConditionIO}, Steps: 5, Options: runner.Options{NewBackend: backend.New, Settings: hparams.Settings{{Key: latformer.ParamAugment, Value: 1}, {Key: latformer.ParamRestarts, Value: 1}}, Out: out}}
+	o := Options{DataDir: data, NewBackend: backend.New, Conditions: []string{ConditionIO}, Steps: 5, Settings: hparams.Settings{{Key: latformer.ParamAugment, Value: 1}, {Key: latformer.ParamRestarts, Value: 1}}, Out: out}
 	if _, err := Run(o, Report{}); err != nil {
 		t.Fatal(err)
 	}

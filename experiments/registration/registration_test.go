@@ -15,7 +15,6 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/backend"
-	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/latformer"
 	"github.com/latformer/latformer/lattice"
@@ -139,8 +138,8 @@ func TestRun(t *testing.T) {
 	dir := writeTexture(t, 48, 3)
 	out := filepath.Join(t.TempDir(), "reg.csv")
 	export := filepath.Join(t.TempDir(), "pairs")
-	o := Options{PairOptions: PairOptions{ImagesDir: dir, Images: []string{"blobs.png"}, PairsPerImage: 2, Patch: 8, Grid: 2, MaxShift: 2, Modality: "identity", Seed: 2},
-		Conditions: []string{Oracle}, Export: export, Options: runner.Options{NewBackend: backend.New, Settings: hparams.Settings{{Key: latformer.ParamSteps, Value: 200}}, Out: out}}
+	o := Options{NewBackend: backend.New, PairOptions: PairOptions{ImagesDir: dir, Images: []string{"blobs.png"}, PairsPerImage: 2, Patch: 8, Grid: 2, MaxShift: 2, Modality: "identity", Seed: 2},
+		Conditions: []string{Oracle}, Settings: hparams.Settings{{Key: latformer.ParamSteps, Value: 200}}, Out: out, Export: export}
 	res, err := Run(o, Report{})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/latformer/latformer/arcsolver"
-	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/latformer"
 )
 
@@ -30,7 +29,7 @@ func TestRecipeFig5NoSearch(t *testing.T) {
 			t.Errorf("%s: setting %d is %v (%T), want %v (%T)", r.Name, i, r.Settings[i], r.Settings[i].Value, s, s.Value)
 		}
 	}
-	o := Options{Steps: 300, Options: runner.Options{Settings: r.Settings}}
+	o := Options{Steps: 300, Settings: r.Settings}
 	unit := o.settings(ModelLatFormer, 0)
 	for key, want := range map[string]any{arcsolver.ParamGateInit: arcsolver.GateInitPaper, latformer.ParamSteps: 200,
 		latformer.ParamRestarts: 3, latformer.ParamRestartExperts: "t,all,all", latformer.ParamGateBeamNeighbors: true} {

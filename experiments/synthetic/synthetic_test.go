@@ -16,7 +16,6 @@ import (
 	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/experiments/runner"
 	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/resultsfile"
 	"github.com/latformer/latformer/internal/testutil"
@@ -35,10 +34,10 @@ func TestOptionsErrors(t *testing.T) {
 		{Options{Sizes: []int{4, 0}}, "sizes"},
 		{Options{Noise: []float64{1.5}}, "noise"},
 		{Options{Canvas: 4}, "canvas"},
-		{Options{Options: runner.Options{Workers: -1}}, "workers"},
-		{Options{Options: runner.Options{Resume: true}}, "resume needs"},
-		{Options{Options: runner.Options{Resume: true, Force: true, Out: "x.csv"}}, "contradict"},
-		{Options{Options: runner.Options{Settings: hparams.Settings{{Key: "no_such_key", Value: 1}}}}, "no_such_key"},
+		{Options{Workers: -1}, "workers"},
+		{Options{Resume: true}, "resume needs"},
+		{Options{Resume: true, Force: true, Out: "x.csv"}, "contradict"},
+		{Options{Settings: hparams.Settings{{Key: "no_such_key", Value: 1}}}, "no_such_key"},
 		{Options{Experiment: Noise, Models: []string{"transformer"}}, "input_noise"},
 	} {
 		_, err := c.o.withDefaults(time.Now())
@@ -236,8 +235,8 @@ func TestSummarizeAndReach(t *testing.T) {
 func TestRunAndResume(t *testing.T) {
 	t.Setenv(compute.ConfigEnvVar, "go")
 	out := filepath.Join(t.TempDir(), "se.csv")
-	o := Options{RandomGrids: true, Families: []datasets.SyntheticFamily{datasets.FamilyRotation, datasets.FamilyReflection}, Tasks: 1,
-		Models: []string{ModelLatFormer}, Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 250, Options: runner.Options{NewBackend: backend.New, Out: out}}
+	o := Options{NewBackend: backend.New, RandomGrids: true, Families: []datasets.SyntheticFamily{datasets.FamilyRotation, datasets.FamilyReflection}, Tasks: 1,
+		Models: []string{ModelLatFormer}, Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 250, Out: out}
 	first, err := Run(o, Report{})
 	if err != nil {
 		t.Fatal(err)
@@ -286,8 +285,8 @@ func TestSolverSettingsApply(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Helper()
-		o := Options{RandomGrids: true, Families: []datasets.SyntheticFamily{family}, Tasks: 1, Models: []string{ModelLatFormerSearch},
-			Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 5, Options: runner.Options{NewBackend: backend.New, Settings: settings, Out: filepath.Join(t.TempDir(), "se.csv")}}
+		o := Options{NewBackend: backend.New, RandomGrids: true, Families: []datasets.SyntheticFamily{family}, Tasks: 1, Models: []string{ModelLatFormerSearch},
+			Sizes: []int{4}, Canvas: 5, NumTest: 10, Steps: 5, Settings: settings, Out: filepath.Join(t.TempDir(), "se.csv")}
 		out, err := Run(o, Report{})
 		if err != nil || len(out.Results) != 1 {
 			t.Fatalf("%s, %q: %d results, %v", family, text, len(out.Results), err)
@@ -335,8 +334,8 @@ func TestWorkerSolverPerModel(t *testing.T) {
 func TestAnchoredFamiliesLearned(t *testing.T) {
 	t.Setenv(compute.ConfigEnvVar, "go")
 	families := []datasets.SyntheticFamily{datasets.FamilyAnchorTouch, datasets.FamilyAnchorFlip, datasets.FamilyAnchorCrop}
-	o := Options{RandomGrids: true, Families: families, Tasks: 1, Models: []string{ModelLatFormerAnchored, ModelLatFormerSearch},
-		Sizes: []int{4}, Canvas: 10, NumTest: 10, Steps: 300, Options: runner.Options{NewBackend: backend.New, Out: filepath.Join(t.TempDir(), "se.csv")}}
+	o := Options{NewBackend: backend.New, RandomGrids: true, Families: families, Tasks: 1, Models: []string{ModelLatFormerAnchored, ModelLatFormerSearch},
+		Sizes: []int{4}, Canvas: 10, NumTest: 10, Steps: 300, Out: filepath.Join(t.TempDir(), "se.csv")}
 	out, err := Run(o, Report{})
 	if err != nil {
 		t.Fatal(err)
