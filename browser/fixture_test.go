@@ -146,12 +146,12 @@ func newFixture(t *testing.T) *fixture {
 	// translate task wrong with two actions; the none task not run.
 	refl, shift := fx.tasks[idReflect], fx.tasks[idTranslate]
 	rows := []arc.Result{
-		{Category: datasets.CategoryReflect, TaskResult: arc.TaskResult{ID: idReflect, Solved: true, TestExact: 1, TestTotal: 1, Steps: 80, Canvas: 5,
-			HardGates: true, Action: "reflect(0)", Restarts: 1, RestartsFitted: 1, TotalSteps: 80, Model: "latformer", Predictions: []datasets.Grid{refl.Test[0].Output}}},
-		{Category: datasets.CategoryRotate, TaskResult: arc.TaskResult{ID: idRotate, TestTotal: 1, Steps: 500, Canvas: 5,
-			Action: "rot90(0,1)x1", Restarts: 1, TotalSteps: 500, Model: "latformer", Predictions: []datasets.Grid{nil}}},
-		{Category: datasets.CategoryTranslate, TaskResult: arc.TaskResult{ID: idTranslate, TestTotal: 1, Steps: 500, Canvas: 6, HardGates: true,
-			Action: "translate(0,1) + identity", Restarts: 1, TotalSteps: 500, Model: "latformer", Predictions: []datasets.Grid{shift.Test[0].Input}}},
+		{Category: datasets.CategoryReflect, ID: idReflect, Solved: true, TestExact: 1, TestTotal: 1, Steps: 80, Canvas: 5,
+			HardGates: true, Action: "reflect(0)", Restarts: 1, RestartsFitted: 1, TotalSteps: 80, Model: "latformer", Predictions: []datasets.Grid{refl.Test[0].Output}},
+		{Category: datasets.CategoryRotate, ID: idRotate, TestTotal: 1, Steps: 500, Canvas: 5,
+			Action: "rot90(0,1)x1", Restarts: 1, TotalSteps: 500, Model: "latformer", Predictions: []datasets.Grid{nil}},
+		{Category: datasets.CategoryTranslate, ID: idTranslate, TestTotal: 1, Steps: 500, Canvas: 6, HardGates: true,
+			Action: "translate(0,1) + identity", Restarts: 1, TotalSteps: 500, Model: "latformer", Predictions: []datasets.Grid{shift.Test[0].Input}},
 	}
 	fx.results = filepath.Join(fx.dir, "results.csv")
 	fx.old = filepath.Join(fx.dir, "old.csv")

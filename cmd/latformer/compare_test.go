@@ -28,7 +28,7 @@ func TestCompare(t *testing.T) {
 		return path
 	}
 	task := func(id string, solved bool) []string {
-		return arc.Result{TaskResult: arc.TaskResult{ID: id, Solved: solved, Model: "latformer"}, Category: datasets.CategoryRotate}.Record()
+		return arc.Result{ID: id, Solved: solved, Model: "latformer", Category: datasets.CategoryRotate}.Record()
 	}
 	newer := write("new.csv", arc.Header, task("aaaa0001", true), task("aaaa0002", false), task("aaaa0003", true), task("aaaa0005", true))
 	older := write("old.csv", arc.Header, task("aaaa0001", true), task("aaaa0002", true), task("aaaa0003", false), task("aaaa0004", false))

@@ -85,19 +85,46 @@ func runAnnotate(args []string) error {
 	}
 	start := time.Now()
 	anns := annotate.All(tasks, *workers, fn)
-	counts := annotate.Counts(anns)
 	fmt.Printf("annotated %d ARC %s tasks in %s (definition: %s)\n\n", len(anns), *split,
 		time.Since(start).Round(time.Millisecond), name)
+	printAnnotationCounts(anns, *split == "training", *twoActions)
+	if committed, err := committed(); err == nil {
+		printAgreement(anns, committed)
+	}
+	if *out != "" {
+		if err := annotate.Save(*out, anns); err != nil {
+			return err
+		}
+		fmt.Printf("written to %s\n", *out)
+	}
+	return nil
+}
+
+// printAgreement prints on how many tasks anns agree with the committed annotation.
+func printAgreement(anns []annotate.Annotation, committed map[string]annotate.Annotation) {
+	same := 0
+	for _, a := range anns {
+		if c, ok := committed[a.TaskID]; ok && c.Category == a.Category {
+			same++
+		}
+	}
+	fmt.Printf("\nagrees with the committed annotation on %d/%d tasks\n", same, len(anns))
+}
+
+// printAnnotationCounts prints the tasks per category of anns, beside the paper's counts (of the training
+// split), and with twoActions how many of each need two actions.
+func printAnnotationCounts(anns []annotate.Annotation, training, twoActions bool) {
+	counts := annotate.Counts(anns)
 	fmt.Printf("%-22s %6s %8s\n", "category", "ours", "paper≈")
 	for _, c := range datasets.Categories {
 		paper := "-" // the paper counts the training split
-		if *split == "training" {
+		if training {
 			paper = fmt.Sprint(annotate.PaperCounts[c])
 		}
 		fmt.Printf("%-22s %6d %8s\n", c, counts[c], paper)
 	}
 	fmt.Printf("%-22s %6d %8s\n", datasets.CategoryNone, counts[datasets.CategoryNone], "-")
-	if *twoActions {
+	if twoActions {
 		two := map[datasets.Category]int{}
 		for _, a := range anns {
 			if a.Note == annotate.NoteTwoActions {
@@ -108,20 +135,4 @@ func runAnnotate(args []string) error {
 			two[datasets.CategoryTranslate], two[datasets.CategoryRotate], two[datasets.CategoryReflect],
 			two[datasets.CategoryScale])
 	}
-	if committed, err := committed(); err == nil {
-		same := 0
-		for _, a := range anns {
-			if c, ok := committed[a.TaskID]; ok && c.Category == a.Category {
-				same++
-			}
-		}
-		fmt.Printf("\nagrees with the committed annotation on %d/%d tasks\n", same, len(anns))
-	}
-	if *out != "" {
-		if err := annotate.Save(*out, anns); err != nil {
-			return err
-		}
-		fmt.Printf("written to %s\n", *out)
-	}
-	return nil
 }

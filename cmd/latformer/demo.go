@@ -3,6 +3,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -40,64 +41,35 @@ func demoTasks(canvas int) map[string]demoTask {
 }
 
 func runDemo(args []string) error {
-	fs := newFlagSet("demo", "latformer demo [flags]",
-		"Learns geometric tasks (rotation, translation, ...) from a few examples each on a small canvas and\n"+
-			"prints the test accuracy (\"accuracy: 100/100\"), the learned group element and mask.")
-	taskNames := stringsFlag(fs, "tasks", []string{"rotate", "translate"},
-		"comma-separated `tasks`: rotate, translate, reflect, upscale")
-	canvas := fs.Int("canvas", 10, "canvas side (the grids live on a canvas x canvas lattice, 2..30)")
-	numTrain := fs.Int("train", 10, "number of training example pairs per task")
-	numTest := fs.Int("test", 100, "number of held-out test pairs per task")
-	seed := fs.Uint64("seed", 1, "seed of the task generator")
-	outDir := fs.String("out", "runs/demo",
-		"directory for the mask and example pictures (PNG, overwritten on each run); empty: none")
-	settingsText := fs.String("set", "", `hyperparameters, "key=value;key=value" `+
-		`(docs/hyperparameters.md: train_steps, model_dim, ...); the demo trains with gate_init=paper `+
-		`(the gates learn the element) unless this sets gate_init`)
-	quiet := fs.Bool("quiet", false, "no per-step progress")
+	fs, o := demoFlagSet()
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	// The demo shows the gates learning the group element from the paper's initialization; with
 	// --set gate_init=search they start at the lattice search's proposal instead.
 	base := hparams.Settings{{Key: arcsolver.ParamGateInit, Value: arcsolver.GateInitPaper}}
-	user, err := parseSettings(*settingsText, arcsolver.Params(), base)
+	user, err := parseSettings(o.settings, arcsolver.Params(), base)
 	if err != nil {
 		return err
 	}
-	settings := base.With(user...)
-	if *canvas < 2 || *canvas > datasets.MaxGridSide {
-		return fmt.Errorf("--canvas must be in 2..%d, got %d", datasets.MaxGridSide, *canvas)
-	}
-	if *numTrain < 1 || *numTest < 1 {
-		return fmt.Errorf("--train and --test must be positive")
-	}
-	all := demoTasks(*canvas)
-	var tasks []demoTask
-	for _, name := range *taskNames {
-		task, ok := all[name]
-		if !ok {
-			return fmt.Errorf("unknown task %q in --tasks (known: rotate, translate, reflect, upscale)", name)
-		}
-		tasks = append(tasks, task)
+	tasks, err := o.tasks()
+	if err != nil {
+		return err
 	}
 	b, err := backend.New()
 	if err != nil {
 		return err
 	}
 	fmt.Printf("backend: %s\n", backend.Describe(b))
-	solver, err := arcsolver.New(b, settings, arcsolver.Options{}) // a fresh learner per task
+	solver, err := arcsolver.New(b, base.With(user...), arcsolver.Options{}) // a fresh learner per task
 	if err != nil {
 		return err
 	}
 	defer solver.Close()
-	o := demoOptions{
-		canvas: *canvas, numTrain: *numTrain, numTest: *numTest, seed: *seed, outDir: *outDir, quiet: *quiet,
-	}
 	allExact := true
 	start := time.Now()
 	for _, task := range tasks {
-		exact, err := runDemoTask(solver, task, o)
+		exact, err := runDemoTask(solver, task, *o)
 		if err != nil {
 			return err
 		}
@@ -112,12 +84,55 @@ func runDemo(args []string) error {
 	return nil
 }
 
-// demoOptions are the flags of `latformer demo` that each task uses.
+// demoOptions are the flags of `latformer demo`.
 type demoOptions struct {
 	canvas, numTrain, numTest int
 	seed                      uint64
 	outDir                    string
 	quiet                     bool
+	taskNames                 *[]string // --tasks
+	settings                  string    // --set
+}
+
+// demoFlagSet returns the flag set of `latformer demo` and its flags.
+func demoFlagSet() (*flag.FlagSet, *demoOptions) {
+	fs := newFlagSet("demo", "latformer demo [flags]",
+		"Learns geometric tasks (rotation, translation, ...) from a few examples each on a small canvas and\n"+
+			"prints the test accuracy (\"accuracy: 100/100\"), the learned group element and mask.")
+	o := &demoOptions{}
+	o.taskNames = stringsFlag(fs, "tasks", []string{"rotate", "translate"},
+		"comma-separated `tasks`: rotate, translate, reflect, upscale")
+	fs.IntVar(&o.canvas, "canvas", 10, "canvas side (the grids live on a canvas x canvas lattice, 2..30)")
+	fs.IntVar(&o.numTrain, "train", 10, "number of training example pairs per task")
+	fs.IntVar(&o.numTest, "test", 100, "number of held-out test pairs per task")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the task generator")
+	fs.StringVar(&o.outDir, "out", "runs/demo",
+		"directory for the mask and example pictures (PNG, overwritten on each run); empty: none")
+	fs.StringVar(&o.settings, "set", "", `hyperparameters, "key=value;key=value" `+
+		`(docs/hyperparameters.md: train_steps, model_dim, ...); the demo trains with gate_init=paper `+
+		`(the gates learn the element) unless this sets gate_init`)
+	fs.BoolVar(&o.quiet, "quiet", false, "no per-step progress")
+	return fs, o
+}
+
+// tasks checks the canvas and the numbers of pairs and returns the tasks --tasks names.
+func (o demoOptions) tasks() ([]demoTask, error) {
+	if o.canvas < 2 || o.canvas > datasets.MaxGridSide {
+		return nil, fmt.Errorf("--canvas must be in 2..%d, got %d", datasets.MaxGridSide, o.canvas)
+	}
+	if o.numTrain < 1 || o.numTest < 1 {
+		return nil, fmt.Errorf("--train and --test must be positive")
+	}
+	all := demoTasks(o.canvas)
+	var tasks []demoTask
+	for _, name := range *o.taskNames {
+		task, ok := all[name]
+		if !ok {
+			return nil, fmt.Errorf("unknown task %q in --tasks (known: rotate, translate, reflect, upscale)", name)
+		}
+		tasks = append(tasks, task)
+	}
+	return tasks, nil
 }
 
 // runDemoTask solves one demo task with a fresh LatFormer (arcsolver.Solver), prints its accuracy, learned

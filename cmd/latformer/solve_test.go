@@ -101,9 +101,9 @@ func TestSolveCLI(t *testing.T) {
 }
 
 // readSolved reads the rows of a solve results CSV by task id.
-func readSolved(t *testing.T, path string) map[string]arc.Solved {
+func readSolved(t *testing.T, path string) map[string]arc.Result {
 	t.Helper()
-	rows, err := arc.ReadSolved(path)
+	rows, err := arc.ReadSolveResults(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experiments/synthetic"
 	"github.com/latformer/latformer/hparams"
@@ -26,6 +25,46 @@ func runNoise(args []string) error { return runSynthetic(synthetic.Noise, args) 
 
 // runSynthetic is `latformer sample-efficiency` (Figure 5) and `latformer noise` (Table 4).
 func runSynthetic(experiment string, args []string) error {
+	fs, f, run := syntheticFlagSet(experiment)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	o := f.options(fs, experiment)
+	table, err := synthetic.Params(o.Models)
+	if err != nil {
+		return usageError{fmt.Errorf("--models: %w", err), nil}
+	}
+	base := synthetic.TrainingSettings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
+	settings, err := run.settingsFor(table, base)
+	if err != nil {
+		return err
+	}
+	if err := run.prepare(fs, gridPaths(*f.dataDir, *f.randomGrids)); err != nil {
+		return err
+	}
+	o.Options = run.options(settings)
+	outcome, err := runUnits(unitReport[synthetic.RunInfo, synthetic.Result]{desc: "training", quiet: run.quiet,
+		summary: syntheticSummary, line: unitLine},
+		func(r synthetic.Report) (synthetic.Outcome, error) { return synthetic.Run(o, r) })
+	if outcome.Out == "" {
+		return err
+	}
+	return errors.Join(writeSynthetic(outcome, *f.svg), err)
+}
+
+// syntheticFlags are the flags of `latformer sample-efficiency` and `latformer noise` (the run flags aside).
+type syntheticFlags struct {
+	quick, randomGrids            *bool
+	dataDir, svg                  *string
+	families, models              *[]string
+	sizes                         *[]int
+	noise                         *[]float64
+	tasks, canvas, numTest, steps *int
+	seed                          *uint64
+}
+
+// syntheticFlagSet returns the flag set of the experiment's command, its flags and its run flags.
+func syntheticFlagSet(experiment string) (*flag.FlagSet, *syntheticFlags, *runFlags) {
 	full, quickOpts := synthetic.Full(experiment), synthetic.Quick(experiment)
 	var fs *flag.FlagSet
 	if experiment == synthetic.Noise {
@@ -45,104 +84,82 @@ func runSynthetic(experiment string, args []string) error {
 				"One CSV row per\n"+
 				"training run, written as it finishes (--resume continues).")
 	}
-	quick := fs.Bool("quick", false, "quick mode for CI: "+describe(quickOpts))
-	dataFlag := fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs "+
+	f := &syntheticFlags{}
+	f.quick = fs.Bool("quick", false, "quick mode for CI: "+describe(quickOpts))
+	f.dataDir = fs.String("data", "", "data directory holding arc/training/*.json, whose grids are the inputs "+
 		"(default $"+datasets.EnvDataDir+", else ./data)")
-	randomGrids := fs.Bool("random-grids", false, "inputs are random grids instead of ARC grids (no data needed)")
-	families := stringsFlag(fs, "families", nil, "comma-separated `families` "+
+	f.randomGrids = fs.Bool("random-grids", false, "inputs are random grids instead of ARC grids (no data needed)")
+	f.families = stringsFlag(fs, "families", nil, "comma-separated `families` "+
 		"(default all: translation,rotation,reflection,scaling; also the per-pair families anchor-corner, "+
 		"anchor-crop, anchor-flip, anchor-turn, anchor-touch)")
-	models := stringsFlag(fs, "models", nil, "comma-separated `models`: latformer, latformer_nosmooth, "+
+	f.models = stringsFlag(fs, "models", nil, "comma-separated `models`: latformer, latformer_nosmooth, "+
 		"latformer_search (gate_init=search), latformer_anchored (the search goes on to the grid's and "+
 		"anchor-relative elements: g = g(x)), transformer, attention_abs, attention_rel, cnn, transformer_aug "+
 		"(default: "+strings.Join(full.Models, ",")+")")
-	sizes := intsFlag(fs, "sizes", nil, "comma-separated training-set `sizes` (default "+joinInts(full.Sizes)+")")
-	noise := floatsFlag(fs, "noise", nil,
+	f.sizes = intsFlag(fs, "sizes", nil, "comma-separated training-set `sizes` (default "+joinInts(full.Sizes)+")")
+	f.noise = floatsFlag(fs, "noise", nil,
 		"comma-separated noise `levels` w in [0,1] (default "+joinFloats(full.Noise)+")")
-	tasks := fs.Int("tasks", 0, "tasks per family, the first of each "+
+	f.tasks = fs.Int("tasks", 0, "tasks per family, the first of each "+
 		"(default: 5 translations and 5 scalings, all 3 rotations and 4 reflections; "+
 		"0: all, 100 translations and 32 scalings)")
-	canvas := fs.Int("canvas", full.Canvas, "canvas side (the paper's is 30)")
-	numTest := fs.Int("test", full.NumTest, "test pairs per task")
-	steps := fs.Int("steps", full.Steps, "max training steps per run")
-	seed := fs.Uint64("seed", 0, "seed of the synthetic tasks")
-	svg := fs.String("svg", "", "write the figure (one panel per family) to this SVG file")
+	f.canvas = fs.Int("canvas", full.Canvas, "canvas side (the paper's is 30)")
+	f.numTest = fs.Int("test", full.NumTest, "test pairs per task")
+	f.steps = fs.Int("steps", full.Steps, "max training steps per run")
+	f.seed = fs.Uint64("seed", 0, "seed of the synthetic tasks")
+	f.svg = fs.String("svg", "", "write the figure (one panel per family) to this SVG file")
 	run := addRunFlags(fs, runHelp{unit: "training run", units: "training runs",
 		out: "runs/" + experiment + "-<date>-<time>.csv",
 		set: `hyperparameters for every model, "key=value;key=value" (after ` +
 			synthetic.TrainingSettings.String() + `)`,
 		recipes: synthetic.Recipes()})
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	o := full
-	if *quick {
-		o = quickOpts
+	return fs, f, run
+}
+
+// options returns the options of the mode (full or --quick) with the flags given on the command line
+// (fs, parsed) on top: an empty list keeps the mode's.
+func (f *syntheticFlags) options(fs *flag.FlagSet, experiment string) synthetic.Options {
+	o := synthetic.Full(experiment)
+	if *f.quick {
+		o = synthetic.Quick(experiment)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	o.DataDir, o.RandomGrids, o.Seed, o.Workers, o.NewBackend = *dataFlag, *randomGrids, *seed, run.workers, backend.New
-	// o holds the mode's settings; a flag given on the command line overrides them (an empty list keeps
-	// them).
+	o.DataDir, o.RandomGrids, o.Seed = *f.dataDir, *f.randomGrids, *f.seed
 	if set["canvas"] {
-		o.Canvas = *canvas
+		o.Canvas = *f.canvas
 	}
 	if set["test"] {
-		o.NumTest = *numTest
+		o.NumTest = *f.numTest
 	}
 	if set["steps"] {
-		o.Steps = *steps
+		o.Steps = *f.steps
 	}
 	if set["tasks"] {
-		o.Tasks, o.TasksOf = *tasks, nil
+		o.Tasks, o.TasksOf = *f.tasks, nil
 	}
-	if len(*families) > 0 {
+	if len(*f.families) > 0 {
 		o.Families = nil
-		for _, f := range *families {
-			o.Families = append(o.Families, datasets.SyntheticFamily(f))
+		for _, name := range *f.families {
+			o.Families = append(o.Families, datasets.SyntheticFamily(name))
 		}
 	}
-	if len(*models) > 0 {
-		o.Models = *models
+	if len(*f.models) > 0 {
+		o.Models = *f.models
 	}
-	if len(*sizes) > 0 {
-		o.Sizes = *sizes
+	if len(*f.sizes) > 0 {
+		o.Sizes = *f.sizes
 	}
-	if len(*noise) > 0 {
-		o.Noise = *noise
+	if len(*f.noise) > 0 {
+		o.Noise = *f.noise
 	}
-	table, err := synthetic.Params(o.Models)
-	if err != nil {
-		return usageError{fmt.Errorf("--models: %w", err), nil}
-	}
-	base := synthetic.TrainingSettings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
-	if o.Settings, err = run.settingsFor(table, base); err != nil {
-		return err
-	}
-	if err := run.prepare(fs, gridPaths(*dataFlag, *randomGrids)); err != nil {
-		return err
-	}
-	o.Out, o.Resume, o.Force, o.Sharding = run.out, run.resume, run.force, run.sharding
-	var bar *taskBar
-	report := synthetic.Report{
-		Start: func(info synthetic.RunInfo) {
-			o := info.Options
-			bar = startRun(info.Backend,
-				fmt.Sprintf("%s: %d training runs (%s), %d already done, %d to run with %d worker(s); results in %s",
-					o.Experiment, info.Units, describe(o), info.Done, info.Units-info.Done, o.Workers, o.Out),
-				info.Units-info.Done, "training", run.quiet)
-		},
-		Unit: func(r synthetic.Result, finished, total int) {
-			bar.done(unitLine(r, finished, total), finished, total)
-		},
-		Error: func(err error) { bar.warn(err) },
-	}
-	outcome, err := synthetic.Run(o, report)
-	bar.finish()
-	if outcome.Out == "" {
-		return err
-	}
-	return errors.Join(writeSynthetic(outcome, *svg), err)
+	return o
+}
+
+// syntheticSummary is the line under the backend's at the start of a run.
+func syntheticSummary(info synthetic.RunInfo) string {
+	o := info.Options
+	return fmt.Sprintf("%s: %d training runs (%s), %d already done, %d to run with %d worker(s); results in %s",
+		o.Experiment, info.Units, describe(o), info.Done, info.Units-info.Done, o.Workers, o.Out)
 }
 
 // writeSynthetic prints the tables of the results file of a run, the run's rows and those a resumed file
@@ -164,7 +181,7 @@ func writeSynthetic(outcome synthetic.Outcome, svg string) error {
 		}
 		fmt.Printf("figure written to %s\n", svg)
 	}
-	fmt.Printf("wall time %s; results written to %s\n", outcome.Elapsed.Round(1e9), outcome.Out)
+	printWall(outcome.Elapsed, outcome.Out)
 	return nil
 }
 

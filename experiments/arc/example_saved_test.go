@@ -25,7 +25,7 @@ func ExampleSolver_Save() {
 	}
 	task := tasks[0]
 	settings, _ := arcsolver.ParseSettings("train_steps=100;augment_copies=2")
-	solver, err := arc.NewSolver(backend, settings, arc.SolverOptions{})
+	solver, err := arc.NewSolver(backend, arc.Options{Settings: settings})
 	if err != nil {
 		panic(err)
 	}
@@ -40,7 +40,7 @@ func ExampleSolver_Save() {
 	}
 	solver.Close()
 
-	saved, err := arc.LoadSaved(backend, filepath.Join(dir, task.ID))
+	saved, err := arc.LoadSolution(backend, filepath.Join(dir, task.ID))
 	if err != nil {
 		panic(err)
 	}

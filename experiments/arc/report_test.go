@@ -17,7 +17,7 @@ import (
 
 // result is a row of category c, solved or not.
 func result(id string, c datasets.Category, solved bool) Result {
-	return Result{Category: c, TaskResult: TaskResult{ID: id, Solved: solved}}
+	return Result{Category: c, ID: id, Solved: solved}
 }
 
 // results indexes rows by id.

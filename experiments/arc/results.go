@@ -85,12 +85,6 @@ var CategoryTitle = map[datasets.Category]string{
 	datasets.CategoryNone: "(not annotated)",
 }
 
-// Result is one task's row of the results CSV: its annotated category and the outcome.
-type Result struct {
-	Category datasets.Category
-	TaskResult
-}
-
 // Record returns the CSV record of r (see Header).
 func (r Result) Record() []string {
 	gates := "soft"
@@ -292,9 +286,9 @@ func parseRecord(rec []string) (Result, error) {
 	if rec[9] != "hard" && rec[9] != "soft" && firstErr == nil {
 		firstErr = fmt.Errorf("column %s: %q is neither hard nor soft", Header[9], rec[9])
 	}
-	r := Result{Category: datasets.Category(rec[1]), TaskResult: TaskResult{
+	r := Result{Category: datasets.Category(rec[1]),
 		ID: rec[0], Solved: boolean(2), TestExact: atoi(3), TestTotal: atoi(4), SizeOnly: atoi(5),
-		Seconds: secs, Canvas: atoi(8), Action: rec[10]}}
+		Seconds: secs, Canvas: atoi(8), Action: rec[10]}
 	r.Steps, r.HardGates = atoi(6), rec[9] == "hard"
 	if columns > 11 {
 		compile, err := strconv.ParseFloat(rec[11], 64)

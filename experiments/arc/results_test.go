@@ -25,10 +25,10 @@ import (
 // TestReadResults checks the round trip of a row and that a malformed value is an error naming the line
 // and the column, with the rows of the other lines, before and after it, kept.
 func TestReadResults(t *testing.T) {
-	good := Result{Category: datasets.CategoryRotate, TaskResult: TaskResult{ID: "abcd1234", Solved: true, TestExact: 1,
+	good := Result{Category: datasets.CategoryRotate, ID: "abcd1234", Solved: true, TestExact: 1,
 		TestTotal: 1, Steps: 42, Seconds: 1.5, Canvas: 3, HardGates: true, Action: "rot90(0,1)x1",
 		Restarts: 3, RestartsFitted: 1, Restart: 2, TotalSteps: 1042, Model: "cnn", Source: SourceSearch, Lattice: "grid", NetworkSolved: true,
-		HasProposal: true, SearchSolved: true, NetworkAction: "reflect(1)", Predictions: []datasets.Grid{{{1, 2}, {3, 4}}, nil}}}
+		HasProposal: true, SearchSolved: true, NetworkAction: "reflect(1)", Predictions: []datasets.Grid{{{1, 2}, {3, 4}}, nil}}
 	good.SoftTop = []string{"rot90(0,1)x1", "reflect(1)", "identity"}
 	after := good
 	after.ID = "after000"
@@ -44,7 +44,7 @@ func TestReadResults(t *testing.T) {
 		t.Errorf("want an error naming line 3 and column test_exact, got %v", err)
 	}
 	got, ok := rows["abcd1234"]
-	if !ok || got.Category != good.Category || got.TaskResult.Action != good.Action || got.Steps != 42 || !got.HardGates ||
+	if !ok || got.Category != good.Category || got.Action != good.Action || got.Steps != 42 || !got.HardGates ||
 		got.Restarts != 3 || got.RestartsFitted != 1 || got.Restart != 2 || got.TotalSteps != 1042 || got.Model != "cnn" ||
 		got.Source != SourceSearch || got.Lattice != "grid" || !got.NetworkSolved || !got.HasProposal || !got.SearchSolved || got.NetworkAction != "reflect(1)" || !reflect.DeepEqual(got.Predictions, good.Predictions) ||
 		!reflect.DeepEqual(got.SoftTop, good.SoftTop) {
@@ -210,8 +210,8 @@ func TestReadResultsFor(t *testing.T) {
 		}
 		return path
 	}
-	row := Result{Category: datasets.CategoryRotate, TaskResult: TaskResult{ID: "abcd1234", Solved: true, TestExact: 1, TestTotal: 1,
-		Steps: 42, Seconds: 1.5, Canvas: 3, Restarts: 1, TotalSteps: 42, Model: "cnn", Source: SourceNetwork, NetworkSolved: true}}
+	row := Result{Category: datasets.CategoryRotate, ID: "abcd1234", Solved: true, TestExact: 1, TestTotal: 1,
+		Steps: 42, Seconds: 1.5, Canvas: 3, Restarts: 1, TotalSteps: 42, Model: "cnn", Source: SourceNetwork, NetworkSolved: true}
 	other := row
 	other.ID = "ef015678"
 	old := func(r Result) []string { return r.Record()[:18] } // the committed baselines' format before the migration

@@ -42,29 +42,26 @@ type Options struct {
 	MaxCanvas int
 	// Holdout keeps half of the selected tasks, split by a hash of the id (InHoldout): "dev" to choose
 	// hyperparameters on, "eval" to report on; "" keeps all.
-	Holdout  string
-	Workers  int              // tasks solved in parallel, one backend each (0: 1)
-	Steps    int              // max training steps per task (0: the train_steps hyperparameter)
-	Canvas   int              // canvas side (0: per task, datasets.TaskCanvas; 30: the paper's)
-	Buckets  []int            // canvas sides to round the per-task canvas up to (SolverOptions.Buckets; nil: none)
-	Settings hparams.Settings // hyperparameters (arcsolver.ParseSettingsFor the Model's architecture)
+	Holdout string
+	Steps   int // max training steps per task (0: the train_steps hyperparameter)
+	Canvas  int // canvas side (0: per task, datasets.TaskCanvas; 30: the paper's)
+	// Buckets are canvas sides, ascending: a task's canvas is rounded up to the first that holds it (a
+	// task larger than all keeps its own; nil: none). Fewer canvases mean fewer graphs to compile (XLA), but
+	// a larger canvas changes the lattice (the translations wrap around at its side) and costs more per step.
+	Buckets []int
 	// Model is the architecture to train: "latformer" (default) or a baseline (baselines.Names), or
 	// LatticeSearch: the lattice search alone, nothing trained.
 	Model string
 	// CompilePerTask builds and compiles every task's graphs anew instead of reusing those of an earlier
-	// task on the same canvas (SolverOptions.Reuse); the results are the same.
+	// task on the same canvas (arcsolver.Options.Reuse); the results are the same.
 	CompilePerTask bool
-	// Out is the results CSV, one row per task, written as tasks finish. "" means a new file
-	// runs/arc-<split>-<category>-<date>-<time>.csv (numbered -2, -3, ... when taken: runner.Spec.DefaultOut).
-	// An existing file is an error unless Resume (append, skipping the tasks already in it) or Force (overwrite).
-	Out           string
-	Resume, Force bool
-	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
-	// e.g. backend.New; required by Run.
-	NewBackend func() (compute.Backend, error)
-	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
-	// the command line's --shard); nil: all of them.
-	Sharding *runner.Sharding
+	// Save, when not "", saves each task's solution in Save/<task id> (Solver.Save); Load, when not "",
+	// predicts each task with the solution saved in Load/<task id> (LoadSolution), training nothing (the
+	// saved model, settings and canvas). SolveRun only.
+	Save, Load string
+	// Options are the results file (default runs/arc-<split>-<category>-<date>-<time>.csv, one row per
+	// task), the workers and the hyperparameters (arcsolver.ParseSettingsFor the Model's architecture).
+	runner.Options
 	// Curves, when set, receives every training step of every task (Curve): to see how restarts train,
 	// and to choose step budgets (a task's row says only how it ended). Called from the workers'
 	// goroutines, at the same time for different tasks.
@@ -237,24 +234,18 @@ func selectTasks(o Options) ([]datasets.Task, int, error) {
 	return kept, len(tasks) - len(kept), nil
 }
 
-// RunInfo describes a run that is about to start.
+// RunInfo describes a run that is about to start: the runner's Info (Units: the tasks selected) and
+// the options.
 type RunInfo struct {
-	Options  Options // with the defaults filled in (Out is the file written)
-	Backend  string  // backend.Describe of the workers' backend
-	Selected int     // tasks selected
-	Done     int     // of which already in the results file (Resume)
-	LeftOut  int     // tasks left out by Options.MaxCanvas (not among the selected)
+	runner.Info
+	Options Options // with the defaults filled in (Out is the file written)
+	LeftOut int     // tasks left out by Options.MaxCanvas (not among the selected)
 }
 
-// Report receives a run's progress. Any field may be nil. The calls are serialized.
-type Report struct {
-	Start func(RunInfo)
-	// Task is called when a task is finished (its row is already written): finished of total to solve.
-	Task func(r Result, finished, total int)
-	// Error is called when a task fails (the error names it; the run goes on and Run returns the first
-	// error at the end) or a bad line of a resumed results file is dropped.
-	Error func(err error)
-}
+// Report receives a run's progress (runner.Report): Done when a task is finished and its row written,
+// Error when a task fails (the run goes on and Run returns the first error at the end) or a bad line of
+// a resumed results file is dropped.
+type Report = runner.Report[RunInfo, Result]
 
 // Outcome is what a run produced.
 type Outcome struct {
@@ -290,14 +281,11 @@ func Run(o Options, report Report) (Outcome, error) {
 	for _, t := range tasks {
 		out.Selected = append(out.Selected, t.ID)
 	}
-	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
-	solverOpts := SolverOptions{Canvas: o.Canvas, Buckets: o.Buckets, Reuse: !o.CompilePerTask, Architecture: arch,
-		SearchOnly: o.Model == LatticeSearch}
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
 		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
 		Units: tasks, Key: func(t datasets.Task) string { return t.ID },
 		Describe: func(t datasets.Task) string { return "task " + t.ID },
-		Cost:     func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
+		Cost:     func(t datasets.Task) float64 { return taskCost(t, o.canvas(t)) },
 		Check: func(r Result, _ bool) error {
 			if r.Model != o.Model {
 				return fmt.Errorf("results of model %s (task %s), this run trains %s", r.Model, r.ID, o.Model)
@@ -306,20 +294,16 @@ func Run(o Options, report Report) (Outcome, error) {
 		},
 		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
-			s, err := NewSolver(b, o.Settings, solverOpts)
+			s, err := NewSolver(b, o)
 			if err != nil {
 				return nil, err
 			}
 			return worker{s, annotations, o.Curves}, nil
 		},
-		Report: runner.Report[Result]{Done: report.Task, Error: report.Error, Start: func(info runner.Info) {
+		Report: report.Convert(func(info runner.Info) RunInfo {
 			o.Out = info.Out
-			if report.Start != nil {
-				report.Start(RunInfo{
-					Options: o, Backend: info.Backend, Selected: info.Units, Done: info.Done, LeftOut: leftOut,
-				})
-			}
-		}},
+			return RunInfo{Info: info, Options: o, LeftOut: leftOut}
+		}),
 	})
 	for _, r := range run.Results {
 		out.Results[r.ID] = r
@@ -344,11 +328,11 @@ func (w worker) Do(task datasets.Task) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	row := Result{Category: w.annotations[task.ID].Category, TaskResult: res}
-	if row.Category == "" {
-		row.Category = datasets.CategoryNone
+	res.Category = w.annotations[task.ID].Category
+	if res.Category == "" {
+		res.Category = datasets.CategoryNone
 	}
-	return row, nil
+	return res, nil
 }
 
 func (w worker) Close() { w.solver.Close() }

@@ -42,7 +42,7 @@ func TestSolveBySearch(t *testing.T) {
 	seen := datasets.Grid{{2, 1, 3}, {3, 0, 1}, {1, 5, 0}}
 	task.Test = []datasets.Pair{{Input: seen, Output: flipRecolor(seen)}}
 
-	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{SearchOnly: true})
+	s, err := NewSolver(testutil.Backend(t), Options{Model: LatticeSearch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func gridFlipTask() datasets.Task {
 // scrambled gets the same action and the same predictions (the search reads training pairs only).
 func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
 	task := gridFlipTask()
-	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{SearchOnly: true})
+	s, err := NewSolver(testutil.Backend(t), Options{Model: LatticeSearch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestSolveBySearchGridNeverSeesTestOutputs(t *testing.T) {
 		t.Errorf("scrambled test output: action %q, predictions %v (solved %v); want %q, %v, unsolved", res2.Action, res2.Predictions, res2.Solved, res.Action, res.Predictions)
 	}
 
-	off, err := NewSolver(testutil.Backend(t), parse(t, "search_lattices=canvas"), SolverOptions{SearchOnly: true})
+	off, err := NewSolver(testutil.Backend(t), Options{Model: LatticeSearch, Settings: parse(t, "search_lattices=canvas")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestUnproposedMaxCells(t *testing.T) {
 			t.Errorf("%s: untrained task predicted %v (source %q); want no prediction", c.settings, res.Predictions[0], res.Source)
 		}
 	}
-	if _, err := NewSolver(testutil.Backend(t), hparams.Settings{{Key: latformer.ParamMaxCells, Value: -1}}, SolverOptions{}); err == nil {
+	if _, err := NewSolver(testutil.Backend(t), Options{Settings: hparams.Settings{{Key: latformer.ParamMaxCells, Value: -1}}}); err == nil {
 		t.Error("train_max_cells=-1: no error")
 	}
 }

@@ -45,7 +45,7 @@ func TestSelectionTasksBySearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSolver(testutil.Backend(t), nil, SolverOptions{SearchOnly: true})
+	s, err := NewSolver(testutil.Backend(t), Options{Model: LatticeSearch})
 	if err != nil {
 		t.Fatal(err)
 	}

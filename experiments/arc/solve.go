@@ -3,6 +3,7 @@
 package arc
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -13,9 +14,13 @@ import (
 	"github.com/latformer/latformer/latformer"
 )
 
-// TaskResult is the outcome of SolveTask for one task.
-type TaskResult struct {
+// Result is one task's report row: the task's solution (arcsolver.Solution, with its fit,
+// latformer.FitResult) scored against the task's test outputs, as Run and SolveRun write it (Header,
+// SolveHeader) and SolveTask returns it.
+type Result struct {
 	ID string
+	// Category is the task's annotated category (Run's rows; "" in SolveRun's and SolveTask's).
+	Category datasets.Category
 	// Solved is true iff every test output with a known answer is predicted exactly (Appendix B.2).
 	Solved bool
 	// TestExact of TestTotal test outputs are exact; SizeOnly counts the wrong ones whose cells inside
@@ -58,6 +63,8 @@ type TaskResult struct {
 	// does. SecondBy says which made it ("network", "search", "proposal k"; "" for none).
 	Second   []datasets.Grid
 	SecondBy []string
+	// Loaded says the solution was loaded (SolveRun with Options.Load), not trained.
+	Loaded bool
 }
 
 // SolveTask trains a fresh LatFormer on the task's training pairs only and predicts every test output
@@ -69,16 +76,16 @@ type TaskResult struct {
 func SolveTask(
 	backend compute.Backend, task datasets.Task, settings hparams.Settings, canvas int, cond []float32,
 	progress func(latformer.Progress),
-) (TaskResult, error) {
-	s, err := NewSolver(backend, settings, SolverOptions{Canvas: canvas})
+) (Result, error) {
+	s, err := NewSolver(backend, Options{Canvas: canvas, CompilePerTask: true, Settings: settings})
 	if err != nil {
-		return TaskResult{ID: task.ID}, err
+		return Result{ID: task.ID}, err
 	}
 	defer s.Close()
 	return s.Solve(task, cond, progress)
 }
 
-// Sources of a TaskResult's predictions (arcsolver.Solution's; an untrained task, arcsolver.SourceUntrained,
+// Sources of a Result's predictions (arcsolver.Solution's; an untrained task, arcsolver.SourceUntrained,
 // is recorded as SourceSearch: the search decided it).
 const (
 	SourceNetwork = arcsolver.SourceNetwork
@@ -96,70 +103,61 @@ const (
 // free color named by role) predicts.
 const LatticeSearch = "lattice_search"
 
-// SolverOptions configure a Solver: arcsolver.Options' fields (Architecture, SearchOnly, Reuse),
-// which mean what they mean there, and what ARC adds, the canvas each task is placed on (Canvas, Buckets).
-// The zero value solves each task on its own datasets.TaskCanvas with freshly compiled graphs, like
-// SolveTask.
-type SolverOptions struct {
-	// Canvas is the canvas side of every task (0: per task, datasets.TaskCanvas).
-	Canvas int
-	// Buckets are canvas sides, ascending: a task's canvas is rounded up to the first that holds it (a
-	// task larger than all keeps its own). Fewer canvases mean fewer graphs to compile (XLA), but a larger
-	// canvas changes the lattice (the translations wrap around at its side) and costs more per step.
-	Buckets []int
-	// Architecture is the model to train (zero value: LatFormer, latformer.LatFormerArchitecture).
-	Architecture latformer.Architecture
-	// SearchOnly predicts with the lattice search alone (the LatticeSearch model).
-	SearchOnly bool
-	// Reuse keeps each canvas' compiled graphs for the next task on that canvas.
-	Reuse bool
-}
-
-// Latformer returns the options of the arcsolver.Solver that solves the tasks.
-func (o SolverOptions) Latformer() arcsolver.Options {
-	return arcsolver.Options{Architecture: o.Architecture, SearchOnly: o.SearchOnly, Reuse: o.Reuse}
-}
-
 // Solver is the thin ARC adapter of arcsolver.Solver, which decides how a task is solved (the search, the
-// expert, the fit, the fallback): it places each ARC task on its canvas (SolverOptions.Canvas, Buckets),
+// expert, the fit, the fallback): it places each ARC task on its canvas (Options.Canvas, Buckets),
 // has its arcsolver.Solver solve it and scores the predictions against the task's test outputs
-// (TaskResult). It is not safe for concurrent use: give each
+// (Result). It is not safe for concurrent use: give each
 // worker its own, on its own backend.
 type Solver struct {
-	opts   SolverOptions
-	solver *arcsolver.Solver
+	opts       Options
+	model      string // the Result's Model: the architecture's name, or LatticeSearch
+	searchOnly bool   // the LatticeSearch model
+	solver     *arcsolver.Solver
 }
 
-// NewSolver returns a Solver; bad settings or options are an error here, before any work.
-func NewSolver(backend compute.Backend, settings hparams.Settings, opts SolverOptions) (*Solver, error) {
-	if opts.Canvas < 0 || opts.Canvas > datasets.MaxGridSide {
-		return nil, fmt.Errorf("canvas must be in 0..%d, got %d", datasets.MaxGridSide, opts.Canvas)
+// NewSolver returns a Solver of the options' Model (default latformer), Settings (with Steps), Canvas,
+// Buckets and CompilePerTask (the others are the run's); bad settings or options are an error here,
+// before any work.
+func NewSolver(backend compute.Backend, o Options) (*Solver, error) {
+	if o.Canvas < 0 || o.Canvas > datasets.MaxGridSide {
+		return nil, fmt.Errorf("canvas must be in 0..%d, got %d", datasets.MaxGridSide, o.Canvas)
 	}
-	for i, b := range opts.Buckets {
-		if b < 1 || b > datasets.MaxGridSide || (i > 0 && b <= opts.Buckets[i-1]) {
+	for i, b := range o.Buckets {
+		if b < 1 || b > datasets.MaxGridSide || (i > 0 && b <= o.Buckets[i-1]) {
 			return nil, fmt.Errorf("canvas buckets must be ascending sides in 1..%d, got %v",
-				datasets.MaxGridSide, opts.Buckets)
+				datasets.MaxGridSide, o.Buckets)
 		}
 	}
-	if opts.Architecture.Build == nil && !opts.Architecture.Autoregressive() {
-		opts.Architecture = latformer.LatFormerArchitecture()
-	}
-	solver, err := arcsolver.New(backend, settings, opts.Latformer())
+	arch, err := ModelArchitecture(cmp.Or(o.Model, "latformer"))
 	if err != nil {
 		return nil, err
 	}
-	return &Solver{opts: opts, solver: solver}, nil
+	settings := o.Settings
+	if o.Steps > 0 {
+		settings = settings.With(hparams.Setting{Key: latformer.ParamSteps, Value: o.Steps})
+	}
+	searchOnly := o.Model == LatticeSearch
+	solver, err := arcsolver.New(backend, settings,
+		arcsolver.Options{Architecture: arch, SearchOnly: searchOnly, Reuse: !o.CompilePerTask})
+	if err != nil {
+		return nil, err
+	}
+	model := arch.Name
+	if searchOnly {
+		model = LatticeSearch
+	}
+	return &Solver{opts: o, model: model, searchOnly: searchOnly, solver: solver}, nil
 }
 
 // Close releases the compiled graphs the solver keeps.
 func (s *Solver) Close() { s.solver.Close() }
 
-// Canvas returns the canvas side the solver uses for the task (SolverOptions).
+// Canvas returns the canvas side the solver uses for the task (Options.Canvas, Buckets).
 func (s *Solver) Canvas(task datasets.Task) int { return s.opts.canvas(task) }
 
 // canvas returns the canvas side of the task: Canvas, or datasets.TaskCanvas rounded up to the first bucket that
 // holds it.
-func (o SolverOptions) canvas(task datasets.Task) int {
+func (o Options) canvas(task datasets.Task) int {
 	if o.Canvas > 0 {
 		return o.Canvas
 	}
@@ -174,11 +172,8 @@ func (o SolverOptions) canvas(task datasets.Task) int {
 
 // Solve solves one task (see SolveTask): the task on its canvas, arcsolver.Solver.Solve, and the scores of
 // its predictions. Its errors do not name the task: the caller does (runner.Run names each unit).
-func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latformer.Progress)) (TaskResult, error) {
-	res := TaskResult{ID: task.ID, Model: s.opts.Architecture.Name, Canvas: s.Canvas(task)}
-	if s.opts.SearchOnly {
-		res.Model = LatticeSearch
-	}
+func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latformer.Progress)) (Result, error) {
+	res := Result{ID: task.ID, Model: s.model, Canvas: s.Canvas(task)}
 	start := time.Now()
 	train, test, err := taskExamples(task, res.Canvas, cond)
 	if err != nil {
@@ -188,7 +183,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 	if err != nil {
 		return res, err
 	}
-	if err := res.fill(task, sol, test, s.opts.SearchOnly); err != nil {
+	if err := res.fill(task, sol, test, s.searchOnly); err != nil {
 		return res, err
 	}
 	res.Seconds = time.Since(start).Seconds()
@@ -198,7 +193,7 @@ func (s *Solver) Solve(task datasets.Task, cond []float32, progress func(latform
 // fill records the solution of the task (its test examples test) in res: what the training and the search
 // did, the predictions and their scores, the network's and the top proposal's outcomes, and the second
 // guesses; searchOnly: the LatticeSearch model.
-func (res *TaskResult) fill(
+func (res *Result) fill(
 	task datasets.Task, sol arcsolver.Solution, test []latformer.Example, searchOnly bool,
 ) error {
 	res.record(sol, searchOnly)
@@ -238,7 +233,7 @@ func (res *TaskResult) fill(
 
 // record copies what the solution says of the training and the search into res; searchOnly: the
 // LatticeSearch model, whose top proposal counts as fitted with hard gates.
-func (res *TaskResult) record(sol arcsolver.Solution, searchOnly bool) {
+func (res *Result) record(sol arcsolver.Solution, searchOnly bool) {
 	res.FitResult = sol.Fit
 	if sol.Search != nil {
 		res.SearchSeconds = sol.Search.Elapsed.Seconds()
@@ -294,7 +289,7 @@ func taskExamples(task datasets.Task, canvas int, cond []float32) (train, test [
 
 // score records the predicted test canvases (nil: no prediction) in res: the predicted grids, how many
 // test outputs are exact and how many are wrong only in size, and Solved (every known test output exact).
-func (res *TaskResult) score(task datasets.Task, preds []*datasets.Canvas) {
+func (res *Result) score(task datasets.Task, preds []*datasets.Canvas) {
 	res.Solved = true
 	for i, p := range preds {
 		var grid datasets.Grid

@@ -8,7 +8,6 @@ import (
 	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/internal/testutil"
 
-	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/hparams"
 )
@@ -17,18 +16,11 @@ import (
 // PixelCNN included (a Solver without one trains LatFormer), and that the result names it.
 func TestSolverArchitecture(t *testing.T) {
 	backend := testutil.Backend(t)
-	var err error
 	g := func(a, b, c, d int) datasets.Grid { return datasets.Grid{{a, b}, {c, d}} }
 	task := datasets.Task{ID: "t", Train: []datasets.Pair{{Input: g(1, 2, 3, 4), Output: g(2, 1, 4, 3)}, {Input: g(5, 6, 7, 8), Output: g(6, 5, 8, 7)}},
 		Test: []datasets.Pair{{Input: g(1, 3, 5, 7), Output: g(3, 1, 7, 5)}}}
 	for _, name := range []string{"", "pixelcnn", "cnn"} {
-		opts := SolverOptions{}
-		if name != "" {
-			if opts.Architecture, err = baselines.ByName(name); err != nil {
-				t.Fatal(err)
-			}
-		}
-		s, err := NewSolver(backend, parse(t, "train_steps=3;augment_copies=1;train_restarts=1"), opts)
+		s, err := NewSolver(backend, Options{Model: name, Settings: parse(t, "train_steps=3;augment_copies=1;train_restarts=1")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,57 +19,29 @@ import (
 	"github.com/latformer/latformer/latformer"
 )
 
-// SolveOptions configure SolveRun (`latformer solve`): a user's tasks, solved as Run solves the ARC
-// split's (the same Solver, with the same defaults), one CSV row per task, predictions with two attempts.
-type SolveOptions struct {
-	Tasks []datasets.Task // the tasks to solve (datasets.LoadTaskFiles); test outputs may be absent
-	// Model, Settings, Steps and Canvas are Options' (ignored with Load: the saved ones predict).
-	Model    string
-	Settings hparams.Settings
-	Steps    int
-	Canvas   int
-	// Workers, NewBackend, Out, Resume, Force and Sharding are Options'; Out "" means a new file
-	// runs/solve-<date>-<time>.csv (numbered -2, -3, ... when taken: runner.Spec.DefaultOut).
-	Workers       int
-	NewBackend    func() (compute.Backend, error)
-	Out           string
-	Resume, Force bool
-	Sharding      *runner.Sharding
-	// Save, when not "", saves each task's solution in Save/<task id> (Solver.Save); Load, when not "",
-	// predicts each task with the solution saved in Load/<task id> (LoadSaved), training nothing.
-	Save, Load string
-}
-
-// Solved is one task's row of SolveRun's results CSV (SolveHeader): its TaskResult (scores count the test
-// outputs the task file has; a challenges file has none) and whether the solution was loaded (Load).
-type Solved struct {
-	TaskResult
-	Loaded bool
-}
-
 // SolveHeader is the header of SolveRun's results CSV: the task, the model, what made the predictions
 // (source: network or search; action: the element), the canvas, the training steps, the seconds, the test
 // outputs known and exactly predicted, the predictions (JSON, a grid or null per test input), the second
-// guesses (TaskResult.Second; null where none differs) and what made them (JSON list), and whether the
+// guesses (Result.Second; null where none differs) and what made them (JSON list), and whether the
 // solution was loaded from a saved one.
 var SolveHeader = []string{"id", "model", "source", "action", "canvas", "steps", "seconds", "test_exact", "test_total",
 	"predictions", "second", "second_by", "loaded"}
 
 // solveFormat writes and reads SolveHeader's rows (runner.Format).
-var solveFormat = runner.Format[Solved]{Header: SolveHeader, Record: Solved.Record, Parse: parseSolved,
-	Key: func(r Solved) string { return r.ID }}
+var solveFormat = runner.Format[Result]{Header: SolveHeader, Record: solveRecord, Parse: parseSolveRecord,
+	Key: func(r Result) string { return r.ID }}
 
-// Record returns the CSV record of r (SolveHeader).
-func (r Solved) Record() []string {
+// solveRecord returns the CSV record of r in SolveRun's results file (SolveHeader).
+func solveRecord(r Result) []string {
 	by, _ := json.Marshal(r.SecondBy)
 	return []string{r.ID, r.Model, r.Source, r.Action, strconv.Itoa(r.Canvas), strconv.Itoa(r.Steps),
 		strconv.FormatFloat(r.Seconds, 'f', 1, 64), strconv.Itoa(r.TestExact), strconv.Itoa(r.TestTotal),
 		PredictionsJSON(r.Predictions), PredictionsJSON(r.Second), string(by), strconv.FormatBool(r.Loaded)}
 }
 
-// parseSolved reads a record of SolveHeader, with an error naming the bad column.
-func parseSolved(rec []string) (Solved, error) {
-	var r Solved
+// parseSolveRecord reads a record of SolveHeader, with an error naming the bad column.
+func parseSolveRecord(rec []string) (Result, error) {
+	var r Result
 	if len(rec) != len(SolveHeader) {
 		return r, fmt.Errorf("%d columns, want %d", len(rec), len(SolveHeader))
 	}
@@ -101,22 +73,8 @@ func parseSolved(rec []string) (Solved, error) {
 	return r, nil
 }
 
-// SolveReport receives SolveRun's progress (runner.Report's calls, serialized; any may be nil).
-type SolveReport struct {
-	Start func(info runner.Info, o SolveOptions)
-	Task  func(r Solved, finished, total int)
-	Error func(err error)
-}
-
-// SolveOutcome is what SolveRun produced: the row of every task that has one (resumed and new), by id.
-type SolveOutcome struct {
-	Out     string
-	Results map[string]Solved
-	Elapsed time.Duration
-}
-
-// withDefaults returns o with its defaults filled in, or an error naming the bad option.
-func (o SolveOptions) withDefaults(now time.Time) (SolveOptions, error) {
+// solveDefaults returns o with SolveRun's defaults filled in, or an error naming the bad option.
+func (o Options) solveDefaults(tasks []datasets.Task, now time.Time) (Options, error) {
 	if o.Workers == 0 {
 		o.Workers = 1
 	}
@@ -124,7 +82,7 @@ func (o SolveOptions) withDefaults(now time.Time) (SolveOptions, error) {
 		o.Model = "latformer"
 	}
 	switch {
-	case len(o.Tasks) == 0:
+	case len(tasks) == 0:
 		return o, fmt.Errorf("no tasks to solve")
 	case o.Workers < 1:
 		return o, fmt.Errorf("workers must be >= 1, got %d", o.Workers)
@@ -139,7 +97,7 @@ func (o SolveOptions) withDefaults(now time.Time) (SolveOptions, error) {
 		return o, fmt.Errorf("save and load exclude each other: a loaded solution is saved already")
 	}
 	if o.Save != "" || o.Load != "" {
-		for _, t := range o.Tasks {
+		for _, t := range tasks {
 			if t.ID == "" || t.ID == "." || t.ID == ".." || strings.ContainsAny(t.ID, `/\`) {
 				return o, fmt.Errorf("task %q: its id cannot name the directory of its saved solution", t.ID)
 			}
@@ -164,56 +122,57 @@ func (o SolveOptions) withDefaults(now time.Time) (SolveOptions, error) {
 	return o, nil
 }
 
-// SolveRun solves the tasks of o (each trained on its training pairs and its test outputs predicted, or
-// predicted by the solution saved for it with Load) on o.Workers workers through experiments/runner, as Run
-// does: one row per task written as it finishes into o.Out (SolveHeader; Resume skips the tasks already
-// there), a failed task reported and the others solved. With Save each task's solution is saved as soon as
-// it is solved.
-func SolveRun(o SolveOptions, report SolveReport) (SolveOutcome, error) {
-	return solveRun(o, report, time.Now())
+// SolveRun solves a user's tasks (datasets.LoadTaskFiles; test outputs may be absent), as Run solves the
+// ARC split's (the same Solver, with the same defaults), each trained on its training pairs and its test
+// outputs predicted, or predicted by the solution saved for it with o.Load, on o.Workers workers through
+// experiments/runner: one row per task written as it finishes into o.Out (SolveHeader; default
+// runs/solve-<date>-<time>.csv; Resume skips the tasks already there), a failed task reported and the
+// others solved. With o.Save each task's solution is saved as soon as it is solved. The options that select
+// ARC tasks (DataDir, Split, Category, Tasks, ...) are not used.
+func SolveRun(tasks []datasets.Task, o Options, report Report) (Outcome, error) {
+	return solveRun(tasks, o, report, time.Now())
 }
 
 // solveRun is SolveRun started at now (the time in the default results file's name).
-func solveRun(o SolveOptions, report SolveReport, now time.Time) (SolveOutcome, error) {
+func solveRun(tasks []datasets.Task, o Options, report Report, now time.Time) (Outcome, error) {
 	defaultOut := o.Out == ""
-	o, err := o.withDefaults(now)
+	o, err := o.solveDefaults(tasks, now)
 	if err != nil {
-		return SolveOutcome{}, err
+		return Outcome{}, err
 	}
-	arch, _ := ModelArchitecture(o.Model) // checked by withDefaults
-	solverOpts := SolverOptions{Canvas: o.Canvas, Reuse: true, Architecture: arch, SearchOnly: o.Model == LatticeSearch}
-	run, err := runner.Run(runner.Spec[datasets.Task, Solved]{
-		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut, Units: o.Tasks,
+	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
+		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut, Units: tasks,
 		Key:      func(t datasets.Task) string { return t.ID },
 		Describe: func(t datasets.Task) string { return "task " + t.ID },
-		Cost:     func(t datasets.Task) float64 { return taskCost(t, solverOpts.canvas(t)) },
-		Check: func(r Solved, inRun bool) error {
+		Cost:     func(t datasets.Task) float64 { return taskCost(t, o.canvas(t)) },
+		Check: func(r Result, inRun bool) error {
 			if inRun && o.Load == "" && r.Model != o.Model {
 				return fmt.Errorf("results of model %s (task %s), this run trains %s", r.Model, r.ID, o.Model)
 			}
 			return nil
 		},
 		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
-		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Solved], error) {
+		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
 			w := &solveWorker{backend: b, save: o.Save, load: o.Load}
 			if o.Load != "" {
 				return w, nil
 			}
-			s, err := NewSolver(b, o.Settings, solverOpts)
+			s, err := NewSolver(b, o)
 			if err != nil {
 				return nil, err
 			}
 			w.solver = s
 			return w, nil
 		},
-		Report: runner.Report[Solved]{Done: report.Task, Error: report.Error, Start: func(info runner.Info) {
+		Report: report.Convert(func(info runner.Info) RunInfo {
 			o.Out = info.Out
-			if report.Start != nil {
-				report.Start(info, o)
-			}
-		}},
+			return RunInfo{Info: info, Options: o}
+		}),
 	})
-	out := SolveOutcome{Out: cmp.Or(run.Out, o.Out), Results: map[string]Solved{}, Elapsed: run.Elapsed}
+	out := Outcome{Out: cmp.Or(run.Out, o.Out), Results: map[string]Result{}, Elapsed: run.Elapsed}
+	for _, t := range tasks {
+		out.Selected = append(out.Selected, t.ID)
+	}
 	for _, r := range run.Results {
 		out.Results[r.ID] = r
 	}
@@ -227,26 +186,25 @@ type solveWorker struct {
 	save, load string
 }
 
-func (w *solveWorker) Do(task datasets.Task) (Solved, error) {
+func (w *solveWorker) Do(task datasets.Task) (Result, error) {
 	if w.load != "" {
-		saved, err := LoadSaved(w.backend, filepath.Join(w.load, task.ID))
+		saved, err := LoadSolution(w.backend, filepath.Join(w.load, task.ID))
 		if err != nil {
-			return Solved{}, err // runner.Run names the task
+			return Result{}, err // runner.Run names the task
 		}
 		defer saved.Close()
-		res, err := saved.Solve(task)
-		return Solved{TaskResult: res, Loaded: true}, err
+		return saved.Solve(task)
 	}
 	res, err := w.solver.Solve(task, nil, nil)
 	if err != nil {
-		return Solved{}, err
+		return Result{}, err
 	}
 	if w.save != "" {
 		if err := w.solver.Save(filepath.Join(w.save, task.ID)); err != nil {
-			return Solved{}, err
+			return Result{}, err
 		}
 	}
-	return Solved{TaskResult: res}, nil
+	return res, nil
 }
 
 func (w *solveWorker) Close() {
@@ -260,10 +218,10 @@ func (w *solveWorker) Close() {
 var NoPrediction = datasets.Grid{{0}}
 
 // Submission returns the ARC Prize submission of the tasks (in SolveRun's results, by id): for each test
-// input, attempt_1 the task's prediction and attempt_2 its second guess (TaskResult.Second), or
+// input, attempt_1 the task's prediction and attempt_2 its second guess (Result.Second), or
 // attempt_1 again where there is none; NoPrediction where there is no prediction, and for a task without
 // a row (it failed).
-func Submission(tasks []datasets.Task, results map[string]Solved) datasets.Submission {
+func Submission(tasks []datasets.Task, results map[string]Result) datasets.Submission {
 	sub := datasets.Submission{}
 	for _, t := range tasks {
 		r := results[t.ID]
@@ -286,11 +244,11 @@ func Submission(tasks []datasets.Task, results map[string]Solved) datasets.Submi
 	return sub
 }
 
-// ReadSolved reads a results CSV written by SolveRun, keyed by task id; a malformed line is skipped with
-// an error naming it, the other rows returned.
-func ReadSolved(path string) (map[string]Solved, error) {
+// ReadSolveResults reads a results CSV written by SolveRun, keyed by task id; a malformed line is skipped
+// with an error naming it, the other rows returned.
+func ReadSolveResults(path string) (map[string]Result, error) {
 	rows, err := solveFormat.Read(path)
-	byID := make(map[string]Solved, len(rows))
+	byID := make(map[string]Result, len(rows))
 	for _, r := range rows {
 		byID[r.ID] = r
 	}

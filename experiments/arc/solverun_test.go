@@ -13,7 +13,6 @@ import (
 
 	"github.com/latformer/latformer/backend"
 	"github.com/latformer/latformer/datasets"
-	"github.com/latformer/latformer/experiments/runner"
 )
 
 // shiftTasks are the tiny synthetic fixtures of datasets (a circular shift, a flip, a shift down).
@@ -34,14 +33,14 @@ func TestSolveRunsOfOneSecond(t *testing.T) {
 	tasks := shiftTasks(t)
 	t.Chdir(t.TempDir())
 	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
-	var outs [2]SolveOutcome
+	var outs [2]Outcome
 	var started [2]string
 	var errs [2]error
 	var wg sync.WaitGroup
 	for i := range outs {
-		o := SolveOptions{Tasks: tasks, Model: LatticeSearch, NewBackend: backend.New}
-		report := SolveReport{Start: func(_ runner.Info, o SolveOptions) { started[i] = o.Out }}
-		wg.Go(func() { outs[i], errs[i] = solveRun(o, report, now) })
+		o := Options{Model: LatticeSearch, NewBackend: backend.New}
+		report := Report{Start: func(info RunInfo) { started[i] = info.Options.Out }}
+		wg.Go(func() { outs[i], errs[i] = solveRun(tasks, o, report, now) })
 	}
 	wg.Wait()
 	got := []string{outs[0].Out, outs[1].Out}
@@ -54,7 +53,7 @@ func TestSolveRunsOfOneSecond(t *testing.T) {
 		if errs[i] != nil || started[i] != out.Out {
 			t.Errorf("run %d: %v; started on %q, outcome %q", i, errs[i], started[i], out.Out)
 		}
-		rows, err := ReadSolved(out.Out)
+		rows, err := ReadSolveResults(out.Out)
 		if err != nil || len(rows) != len(tasks) {
 			t.Errorf("%s: %d rows, %v; want %d", out.Out, len(rows), err, len(tasks))
 		}
@@ -68,9 +67,8 @@ func TestLoadDamagedSolution(t *testing.T) {
 	dir := t.TempDir()
 	tasks := shiftTasks(t)
 	saved := filepath.Join(dir, "saved")
-	o := SolveOptions{Tasks: tasks, Model: LatticeSearch, NewBackend: backend.New, Out: filepath.Join(dir, "save.csv"),
-		Save: saved}
-	if _, err := SolveRun(o, SolveReport{}); err != nil {
+	o := Options{Model: LatticeSearch, NewBackend: backend.New, Out: filepath.Join(dir, "save.csv"), Save: saved}
+	if _, err := SolveRun(tasks, o, Report{}); err != nil {
 		t.Fatal(err)
 	}
 	id := tasks[0].ID
@@ -83,8 +81,8 @@ func TestLoadDamagedSolution(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reported []error
-	o = SolveOptions{Tasks: tasks, NewBackend: backend.New, Out: filepath.Join(dir, "load.csv"), Load: saved}
-	out, err := SolveRun(o, SolveReport{Error: func(err error) { reported = append(reported, err) }})
+	o = Options{NewBackend: backend.New, Out: filepath.Join(dir, "load.csv"), Load: saved}
+	out, err := SolveRun(tasks, o, Report{Error: func(err error) { reported = append(reported, err) }})
 	if err == nil || len(reported) != 1 {
 		t.Fatalf("a damaged solution: error %v, %d reported; want one", err, len(reported))
 	}

@@ -69,23 +69,13 @@ type Options struct {
 	// Encoder embeds the descriptions (required with ConditionNL); wrap it in textenc.Cached to encode
 	// each description once across runs.
 	Encoder  textenc.Encoder
-	Category string           // "all" (default) or one category
-	Tasks    []string         // explicit task ids among the selected ones (nil: all)
-	Limit    int              // at most this many tasks, in id order (0: all); the quick mode
-	Workers  int              // tasks solved in parallel, one backend each (0: 1)
-	Steps    int              // max training steps per task (0: the train_steps hyperparameter)
-	Settings hparams.Settings // hyperparameters, after PaperSettings
-	// Out is the results CSV ("" : runs/larc-<date>-<time>.csv, numbered -2, -3, ... when taken:
-	// runner.Spec.DefaultOut); an existing file is an error unless Resume (append, skipping the rows already
-	// there) or Force (overwrite).
-	Out           string
-	Resume, Force bool
-	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
-	// e.g. backend.New; required by Run.
-	NewBackend func() (compute.Backend, error)
-	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
-	// the command line's --shard); nil: all of them.
-	Sharding *runner.Sharding
+	Category string   // "all" (default) or one category
+	Tasks    []string // explicit task ids among the selected ones (nil: all)
+	Limit    int      // at most this many tasks, in id order (0: all); the quick mode
+	Steps    int      // max training steps per task (0: the train_steps hyperparameter)
+	// Options are the results file (default runs/larc-<date>-<time>.csv), the workers and the
+	// hyperparameters (after PaperSettings).
+	runner.Options
 }
 
 func (o Options) withDefaults(now time.Time) (Options, error) {
@@ -301,23 +291,16 @@ func parseRecord(rec []string) (Result, error) {
 	return r, errors.Join(errs...)
 }
 
-// RunInfo describes a run about to start.
+// RunInfo describes a run about to start: the runner's Info (Units: task x condition) and the options.
 type RunInfo struct {
+	runner.Info
 	Options Options
-	Backend string
 	Tasks   int // selected tasks
-	Units   int // task x condition
-	Done    int // units already in the results file
 }
 
-// Report receives a run's progress; any field may be nil; calls are serialized.
-type Report struct {
-	Start func(RunInfo)
-	Unit  func(r Result, finished, total int)
-	// Error is called when a unit fails (the error names the task and condition; the run goes on) or a
-	// bad line of a resumed results file is dropped.
-	Error func(err error)
-}
+// Report receives a run's progress (runner.Report): Done per row, Error when a unit fails (the error
+// names the task and condition; the run goes on) or a bad line of a resumed results file is dropped.
+type Report = runner.Report[RunInfo, Result]
 
 // Outcome is a run's results: every row of the selected tasks and conditions, resumed ones included.
 type Outcome struct {
@@ -380,14 +363,10 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return w, nil
 		},
-		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
+		Report: report.Convert(func(info runner.Info) RunInfo {
 			o.Out = info.Out
-			if report.Start != nil {
-				report.Start(RunInfo{
-					Options: o, Backend: info.Backend, Tasks: len(sel.Tasks), Units: info.Units, Done: info.Done,
-				})
-			}
-		}},
+			return RunInfo{Info: info, Options: o, Tasks: len(sel.Tasks)}
+		}),
 	})
 	out.Results, out.Elapsed = run.Results, run.Elapsed
 	out.Out = cmp.Or(run.Out, out.Out)
@@ -427,7 +406,7 @@ type worker struct {
 func newWorker(b compute.Backend, o Options, cond map[string][]float32, encoderName string) (*worker, error) {
 	w := &worker{solvers: map[string]*arc.Solver{}, cond: cond, encoderName: encoderName}
 	for _, c := range o.Conditions {
-		s, err := arc.NewSolver(b, o.Settings, arc.SolverOptions{Reuse: true})
+		s, err := arc.NewSolver(b, arc.Options{Settings: o.Settings})
 		if err != nil {
 			w.Close()
 			return nil, err

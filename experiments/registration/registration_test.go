@@ -152,7 +152,7 @@ func TestRun(t *testing.T) {
 	}
 	o.Resume = true
 	trained := 0
-	again, err := Run(o, Report{Pair: func(Result, int, int) { trained++ }})
+	again, err := Run(o, Report{Done: func(Result, int, int) { trained++ }})
 	if err != nil || trained != 0 || len(again.Results) != 2 {
 		t.Errorf("resume: %d trained, %d results, %v; want 0 and 2", trained, len(again.Results), err)
 	}

@@ -54,22 +54,13 @@ var Settings = hparams.Settings{
 // Options describe a registration run.
 type Options struct {
 	PairOptions
-	Conditions []string         // Raw and/or Oracle (default both)
-	Settings   hparams.Settings // hyperparameters after Settings
-	Workers    int              // pairs registered in parallel (default 1)
+	Conditions []string // Raw and/or Oracle (default both)
 	// Export writes the pairs for the reference script to this directory (Export) before training ("":
 	// not written).
 	Export string
-	// Out is the results CSV (default runs/registration-<date>-<time>.csv, numbered -2, -3, ... when taken:
-	// runner.Spec.DefaultOut); an existing file is an error unless Resume or Force.
-	Out           string
-	Resume, Force bool
-	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
-	// e.g. backend.New; required by Run.
-	NewBackend func() (compute.Backend, error)
-	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
-	// the command line's --shard); nil: all of them.
-	Sharding *runner.Sharding
+	// Options are the results file (default runs/registration-<date>-<time>.csv), the workers and the
+	// hyperparameters (after Settings).
+	runner.Options
 }
 
 // Result is the registration of one pair under one condition.
@@ -138,21 +129,15 @@ func parseRecord(rec []string) (Result, error) {
 	return r, errors.Join(errs...)
 }
 
-// RunInfo describes a run about to start.
+// RunInfo describes a run about to start: the runner's Info (Units: pairs x conditions) and the options.
 type RunInfo struct {
-	Options     Options
-	Backend     string
-	Pairs, Done int // registrations of the run (pairs x conditions), of which already in the file
+	runner.Info
+	Options Options
 }
 
-// Report receives a run's progress; any field may be nil; calls are serialized.
-type Report struct {
-	Start func(RunInfo)
-	Pair  func(r Result, finished, total int)
-	// Error is called when a registration fails (the error names the pair and condition; the run goes
-	// on) or a bad line of a resumed results file is dropped.
-	Error func(err error)
-}
+// Report receives a run's progress (runner.Report): Done per row, Error when a registration fails (the
+// error names the pair and condition; the run goes on) or a bad line of a resumed results file is dropped.
+type Report = runner.Report[RunInfo, Result]
 
 // Outcome is what a run produced (resumed rows included).
 type Outcome struct {
@@ -244,12 +229,10 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return worker{solver, o.Patch}, nil
 		},
-		Report: runner.Report[Result]{Done: report.Pair, Error: report.Error, Start: func(info runner.Info) {
+		Report: report.Convert(func(info runner.Info) RunInfo {
 			o.Out = info.Out
-			if report.Start != nil {
-				report.Start(RunInfo{Options: o, Backend: info.Backend, Pairs: info.Units, Done: info.Done})
-			}
-		}},
+			return RunInfo{Info: info, Options: o}
+		}),
 	})
 	return Outcome{Out: cmp.Or(run.Out, o.Out), Results: run.Results, Elapsed: run.Elapsed}, err
 }

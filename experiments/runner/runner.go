@@ -31,6 +31,10 @@
 //     the run (runmeta.Meta), its units and shards, and the key of every row; a resumed shard refuses a
 //     file of another run or shard. Merge checks the files of a run's shards and joins them into one.
 //
+// The experiments share two shapes around Run: their options embed Options (the results file, the
+// workers, the shard, the settings), and their Run takes a Report whose Start sees Info inside the
+// experiment's own start info (Report.Convert).
+//
 // A unit's result must not depend on the order or the worker: the same units give the same rows with
 // any number of workers, and a resumed run the rows of an uninterrupted one.
 package runner
@@ -46,6 +50,7 @@ import (
 
 	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/backend"
+	"github.com/latformer/latformer/hparams"
 	"github.com/latformer/latformer/internal/resultsfile"
 	"github.com/latformer/latformer/internal/workpool"
 )
@@ -83,10 +88,28 @@ type Spec[U, R any] struct {
 	Workers    int
 	NewBackend func() (compute.Backend, error)
 	NewWorker  func(backend compute.Backend) (Worker[U, R], error)
-	Report     Report[R]
+	Report     Report[Info, R]
 	// Sharding runs one shard of the units (Partition by Key and Cost) and writes the run file beside
 	// Out (RunFilePath); nil: every unit and no run file.
 	Sharding *Sharding
+}
+
+// Options are the options of a run that every experiment shares; each experiment's options embed them.
+type Options struct {
+	// Out is the results CSV; "" means a new file of the experiment's default name (numbered -2, -3, ...
+	// when taken: Spec.DefaultOut). An existing file is an error unless Resume (append, skipping the units
+	// already in it) or Force (overwrite).
+	Out           string
+	Resume, Force bool
+	Workers       int // units run in parallel, one backend each (0: 1)
+	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
+	// e.g. backend.New; required by the experiments' Run.
+	NewBackend func() (compute.Backend, error)
+	// Sharding runs one shard of the units into Out, with a run file beside it (Spec.Sharding; the command
+	// line's --shard); nil: all of them.
+	Sharding *Sharding
+	// Settings are the hyperparameters (each experiment says what comes before them).
+	Settings hparams.Settings
 }
 
 // Info describes a run about to start.
@@ -97,14 +120,29 @@ type Info struct {
 	Done    int    // of which already in the results file
 }
 
-// Report receives a run's progress; the calls are serialized.
-type Report[R any] struct {
-	Start func(Info) // the workers are made, the units about to be handed out
+// RunnerInfo returns i: an experiment's start info embeds Info, and its callers reach this part of it
+// through this method.
+func (i Info) RunnerInfo() Info { return i }
+
+// Report receives a run's progress: I is what Start sees (Info, or an experiment's info that embeds
+// it), R a row. Any field may be nil; the calls are serialized.
+type Report[I, R any] struct {
+	Start func(I) // the workers are made, the units about to be handed out
 	// Done is called when a unit is finished and its row written: finished of total to run.
 	Done func(row R, finished, total int)
 	// Error is called when a unit fails (the error names it, the run goes on) or a line of a resumed file
 	// is dropped.
 	Error func(err error)
+}
+
+// Convert returns the report that Spec takes for r: its Start sees the experiment's info that info makes
+// from the runner's.
+func (r Report[I, R]) Convert(info func(Info) I) Report[Info, R] {
+	out := Report[Info, R]{Done: r.Done, Error: r.Error}
+	if r.Start != nil {
+		out.Start = func(i Info) { r.Start(info(i)) }
+	}
+	return out
 }
 
 // Outcome is what a run produced.

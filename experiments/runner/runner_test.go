@@ -100,7 +100,7 @@ func (h *harness) spec(n, workers int) Spec[int, row] {
 			h.workers = append(h.workers, w)
 			return w, nil
 		},
-		Report: Report[row]{Error: func(err error) { h.errs = append(h.errs, err) }}}
+		Report: Report[Info, row]{Error: func(err error) { h.errs = append(h.errs, err) }}}
 }
 
 // rows reads the results file and checks that it holds each unit at most once.
@@ -430,5 +430,26 @@ func TestDefaultOutNeverShared(t *testing.T) {
 	}
 	if _, err := os.Stat(RunFilePath(out.Out)); err != nil {
 		t.Errorf("the sharded run's run file: %v", err)
+	}
+}
+
+// TestReportConvert checks that a converted report hands Start the experiment's info made from the
+// runner's, keeps Done and Error, and leaves Start nil (the info never made) when the report has none.
+func TestReportConvert(t *testing.T) {
+	type expInfo struct {
+		Info
+		Note string
+	}
+	var got expInfo
+	made := 0
+	info := func(i Info) expInfo { made++; return expInfo{Info: i, Note: "extra"} }
+	r := Report[expInfo, int]{Start: func(e expInfo) { got = e }, Done: func(int, int, int) {}}
+	c := r.Convert(info)
+	c.Start(Info{Backend: "b", Units: 3, Done: 1})
+	if got.Note != "extra" || got.RunnerInfo().Units != 3 || got.Backend != "b" || c.Done == nil || c.Error != nil {
+		t.Errorf("converted Start saw %+v; Done set %v, Error set %v", got, c.Done != nil, c.Error != nil)
+	}
+	if empty := (Report[expInfo, int]{}).Convert(info); empty.Start != nil || made != 1 {
+		t.Errorf("a report without Start: converted Start set %v, info made %d times (want 1)", empty.Start != nil, made)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gomlx/compute"
 	"github.com/latformer/latformer/arcsolver"
 	"github.com/latformer/latformer/baselines"
 	"github.com/latformer/latformer/datasets"
@@ -66,21 +65,11 @@ type Options struct {
 	Canvas  int       // canvas side (default 30, the paper's)
 	NumTest int       // test pairs per task (default 100, the paper's)
 	Steps   int       // max training steps per unit (default 300)
-	// Settings are hyperparameters applied to every model, after the experiment's own (TrainingSettings)
-	// and the model's (ModelSettings).
-	Settings hparams.Settings
-	Seed     uint64 // the tasks' seed (datasets.SyntheticOptions.Seed)
-	Workers  int    // units trained in parallel, one backend each (default 1)
-	// Out is the results CSV (default runs/<experiment>-<date>-<time>.csv, numbered -2, -3, ... when taken:
-	// runner.Spec.DefaultOut); an existing file is an error unless Resume (continue it) or Force (overwrite it).
-	Out           string
-	Resume, Force bool
-	// NewBackend makes each worker's compute backend (workers never share one): the program's choice,
-	// e.g. backend.New; required by Run.
-	NewBackend func() (compute.Backend, error)
-	// Sharding runs one shard of the units into Out, with a run file beside it (runner.Spec.Sharding;
-	// the command line's --shard); nil: all of them.
-	Sharding *runner.Sharding
+	Seed    uint64    // the tasks' seed (datasets.SyntheticOptions.Seed)
+	// Options are the results file (default runs/<experiment>-<date>-<time>.csv), the workers and the
+	// hyperparameters applied to every model, after the experiment's own (TrainingSettings) and the
+	// model's (ModelSettings).
+	runner.Options
 }
 
 // TrainingSettings are the hyperparameters every model of these experiments trains with, before the

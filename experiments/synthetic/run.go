@@ -66,22 +66,15 @@ func (o Options) units() ([]Unit, error) {
 	return out, nil
 }
 
-// RunInfo describes a run that is about to start.
+// RunInfo describes a run that is about to start: the runner's Info and the options.
 type RunInfo struct {
+	runner.Info
 	Options Options // with the defaults filled in (Out is the file written)
-	Backend string  // the workers' backend
-	Units   int     // units of the run
-	Done    int     // of which already in the results file (Resume)
 }
 
-// Report receives a run's progress; any field may be nil; the calls are serialized.
-type Report struct {
-	Start func(RunInfo)
-	Unit  func(r Result, finished, total int) // a unit finished (its row is written)
-	// Error is called when a unit fails (the error names it; the run goes on) or a bad line of a resumed
-	// results file is dropped.
-	Error func(err error)
-}
+// Report receives a run's progress (runner.Report): Done per row, Error when a unit fails (the error
+// names it; the run goes on) or a bad line of a resumed results file is dropped.
+type Report = runner.Report[RunInfo, Result]
 
 // Outcome is what a run produced: every row of its units, resumed ones included.
 type Outcome struct {
@@ -131,12 +124,10 @@ func Run(o Options, report Report) (Outcome, error) {
 		NewWorker: func(b compute.Backend) (runner.Worker[Unit, Result], error) {
 			return &worker{o: o, backend: b, pool: pool, solvers: map[[2]string]*arcsolver.Solver{}}, nil
 		},
-		Report: runner.Report[Result]{Done: report.Unit, Error: report.Error, Start: func(info runner.Info) {
+		Report: report.Convert(func(info runner.Info) RunInfo {
 			o.Out = info.Out
-			if report.Start != nil {
-				report.Start(RunInfo{Options: o, Backend: info.Backend, Units: info.Units, Done: info.Done})
-			}
-		}},
+			return RunInfo{Info: info, Options: o}
+		}),
 	})
 	out.Results, out.Elapsed = run.Results, run.Elapsed
 	out.Out = cmp.Or(run.Out, out.Out)

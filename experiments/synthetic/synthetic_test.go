@@ -255,14 +255,14 @@ func TestRunAndResume(t *testing.T) {
 	}
 	o.Resume = true
 	trained := 0
-	again, err := Run(o, Report{Unit: func(Result, int, int) { trained++ }})
+	again, err := Run(o, Report{Done: func(Result, int, int) { trained++ }})
 	if err != nil || trained != 0 || len(again.Results) != 2 {
 		t.Errorf("resume of a finished run: %d trained, %d results, %v; want 0 and 2", trained, len(again.Results), err)
 	}
 	data, _ := os.ReadFile(out)
 	os.WriteFile(out, data[:len(data)-15], 0o644)
 	var warned error
-	cut, err := Run(o, Report{Unit: func(Result, int, int) { trained++ }, Error: func(err error) { warned = err }})
+	cut, err := Run(o, Report{Done: func(Result, int, int) { trained++ }, Error: func(err error) { warned = err }})
 	if err != nil || trained != 1 || len(cut.Results) != 2 || warned == nil || !strings.Contains(warned.Error(), "line 3") {
 		t.Errorf("resume of a cut file: %d trained, %d results, warning %v, %v; want 1, 2 and a warning naming line 3", trained, len(cut.Results), warned, err)
 	}
