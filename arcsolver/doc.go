@@ -17,4 +17,8 @@
 //
 // Solver.Save and LoadSolution keep a solved task and predict again without training. Recipes names the
 // settings of the paper's rows and ours. Params holds the solver's hyperparameters and latformer's.
+//
+// Files, in the order a task passes them: solver.go (Solver, Solve), search.go (step 1), frames.go and
+// candidates.go (step 4), solution.go (the Solution, and step 5's fallback); saved.go (Save, LoadSolution),
+// params.go and recipes.go.
 package arcsolver

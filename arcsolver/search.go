@@ -2,6 +2,9 @@
 
 package arcsolver
 
+// Step 1 of a task (doc.go): the lattice search's proposals, what the search predicts alone (predictUntrained), and
+// the frames of an anchored top proposal (WithFrames).
+
 import (
 	"fmt"
 	"slices"
@@ -297,28 +300,48 @@ func WithFrames(p Proposal, examples []latformer.Example) []latformer.Example {
 	return out
 }
 
-// FrameCandidates returns up to k candidate frame rules of a task (search.FrameCandidates). Only the
-// inputs are read: the outputs never choose a candidate (TestFrameCandidatesReadNoOutput).
-func FrameCandidates(train []latformer.Example, k int) []search.FrameRule {
-	inputs := make([]datasets.Canvas, len(train))
-	for i, ex := range train {
-		inputs[i] = ex.Input
+// predictUntrained predicts the tasks the solver does not train a network for, and reports whether it
+// did. With SearchOnly the top proposal predicts; an untrained task gets no prediction.
+func (s *Solver) predictUntrained(sol *Solution, test []latformer.Example, cells int) (bool, error) {
+	if s.opts.SearchOnly {
+		return true, s.predictBySearch(sol, test)
 	}
-	return search.FrameCandidates(inputs, k)
+	if sol.Search != nil && len(sol.Search.Proposals) == 0 && s.untrained(cells) {
+		sol.Source, sol.Predictions = SourceUntrained, make([]*datasets.Canvas, len(test))
+		return true, nil
+	}
+	return false, nil
 }
 
-// WithFrameCandidates returns copies of the examples with each input's frame under every rule
-// (Example.Frames). Every example, training and test, gets the same candidates in the same order.
-func WithFrameCandidates(rules []search.FrameRule, examples []latformer.Example) []latformer.Example {
-	out := make([]latformer.Example, len(examples))
-	for i, ex := range examples {
-		out[i] = ex
-		out[i].Frames = make([][experts.FrameLen]int32, len(rules))
-		for k, r := range rules {
-			if f, ok := r.FrameOn(ex.Input); ok {
-				out[i].Frames[k] = f.Ints()
-			}
-		}
+// untrained says whether a task the search finds no element for goes untrained on a canvas of cells:
+// with ParamSearchScreen, or ParamGateInit "search" above ParamMaxCells.
+func (s *Solver) untrained(cells int) bool {
+	return s.screen || (s.search && s.unproposedMaxCells > 0 && cells > s.unproposedMaxCells)
+}
+
+// predictBySearch predicts with the search's top proposal alone (SearchOnly): no prediction without one.
+func (s *Solver) predictBySearch(sol *Solution, test []latformer.Example) error {
+	sol.Source, sol.Predictions = SourceSearch, make([]*datasets.Canvas, len(test))
+	if len(sol.Search.Proposals) == 0 {
+		return nil
 	}
-	return out
+	top := sol.Search.Proposals[0]
+	searched, err := proposalPredictions(top, test)
+	if err != nil {
+		return err
+	}
+	sol.Top, sol.Searched, sol.Predictions, sol.Action = &top, searched, searched, top.Action
+	if rule, ok := top.Anchored(); ok {
+		sol.Anchor = rule.String()
+	}
+	return nil
+}
+
+// withFramesOf returns the examples with their frames under the start's top proposal when it is
+// anchor-relative, else the examples as they are.
+func withFramesOf(start *Search, examples []latformer.Example) []latformer.Example {
+	if _, ok := start.anchor(); ok {
+		return WithFrames(start.Proposals[0], examples)
+	}
+	return examples
 }

@@ -371,13 +371,6 @@ func (e Expert) DecodeGates(ts []*tensors.Tensor) ([]GateValues, error) {
 	return vals, nil
 }
 
-// ElementOf returns the group element the discretized gates select: the most probable choice of every
-// gate. Ties pick the first scaling factor.
-func (e Expert) ElementOf(v GateValues) Element {
-	choices := e.gateChoices(v)
-	return e.elementOfPicks(choices, make([]int, len(choices)))
-}
-
 // LogitsFor returns gate logits (±sharpness) that select el with hard gates. A small sharpness gives
 // soft gates.
 func (e Expert) LogitsFor(el Element, sharpness float32) []float32 {

@@ -8,6 +8,13 @@ import (
 	"sort"
 )
 
+// ElementOf returns the group element the discretized gates select: the most probable choice of every
+// gate. Ties pick the first scaling factor.
+func (e Expert) ElementOf(v GateValues) Element {
+	choices := e.gateChoices(v)
+	return e.elementOfPicks(choices, make([]int, len(choices)))
+}
+
 // LikelyElements returns the k most probable group elements under soft gates v, most probable first. It
 // reads the gates as independent choices: a sigmoid gate is set with its value as probability, and a
 // softmax row picks a factor with its probability. The first is ElementOf(v), ties aside; the next ones

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/latformer/latformer/experts"
 )
 
@@ -140,32 +139,6 @@ func (l *Learner) Fit(examples []Example, starts *Starts, progress func(Progress
 	return res, nil
 }
 
-// restartOutcome is the result of one restart of Fit.
-type restartOutcome struct {
-	restart, steps int
-	loss, exact    float64
-	// lossSum and lossSteps add up the losses of the last trainPhase's steps (the gate beam's probe).
-	lossSum   float64
-	lossSteps int
-	// hardFit says whether the hard-gated model predicts every training pair exactly. Otherwise useSoft
-	// says whether the soft gates predict more of them, and score is the better fraction.
-	hardFit, useSoft bool
-	score            float64
-	variables        map[string]*tensors.Tensor // the trained variables, when kept for later
-}
-
-// better orders restarts: hard gates fitting first, then the fraction of training pairs predicted
-// exactly, then the lower final loss. Ties keep the earlier.
-func (o restartOutcome) better(than *restartOutcome) bool {
-	if o.hardFit != than.hardFit {
-		return o.hardFit
-	}
-	if o.score != than.score {
-		return o.score > than.score
-	}
-	return o.loss < than.loss
-}
-
 // BetterThan orders fits as Fit orders its restarts. A tie keeps other.
 func (res FitResult) BetterThan(other FitResult) bool {
 	if hard, otherHard := res.Fitted && res.HardGates, other.Fitted && other.HardGates; hard != otherHard {
@@ -175,84 +148,4 @@ func (res FitResult) BetterThan(other FitResult) bool {
 		return res.Exact > other.Exact
 	}
 	return res.Loss < other.Loss
-}
-
-// count adds a finished restart to the totals.
-func (res *FitResult) count(out restartOutcome) {
-	res.TotalSteps += out.steps
-	res.Restarts++
-	if out.hardFit {
-		res.RestartsFitted++
-	}
-}
-
-// keep reports the kept restart.
-func (res *FitResult) keep(best *restartOutcome) {
-	res.Restart = best.restart
-	res.Steps, res.Loss, res.Exact = best.steps, best.loss, best.exact
-	res.HardGates = !best.useSoft
-	res.Fitted = best.hardFit || best.score == 1
-	if best.restart < res.Starts {
-		res.StartedAt = best.restart
-	}
-}
-
-// restart runs restart r of Fit from its own initialization. Its entry of ParamRestartExperts says
-// which experts' gates learn. For r < len(run.starts) the gates start at start r. Otherwise, for an
-// entry with z, v or h (experts.ZeroFillFamily), the translation gates start at the centre of the
-// zero-fill shifts (experts.Expert.ZeroFillStart).
-func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
-	if r > 0 {
-		if err := l.reinitialize(r); err != nil {
-			return restartOutcome{}, err
-		}
-	}
-	entry := r % len(run.schedule)
-	if err := l.restrictExperts(run.freeMasks[entry], run.schedule[entry]); err != nil {
-		return restartOutcome{}, err
-	}
-	switch {
-	case r < len(run.starts):
-		if err := l.startAt(run.starts[r], run.margin); err != nil {
-			return restartOutcome{}, fmt.Errorf("starting at element %d: %w", r, err)
-		}
-	case experts.ZeroFillFamily(run.schedule[entry]):
-		if err := l.startZeroFill(); err != nil {
-			return restartOutcome{}, fmt.Errorf("restart %d (%s=%s): %w",
-				r, ParamRestartExperts, run.schedule[entry], err)
-		}
-	}
-	run.restart = r
-	return l.fitOnce(run)
-}
-
-// keepBetter returns the better of best (nil at first) and out, releasing the other's variables. When
-// out is kept and more restarts follow, it copies out's variables, which the next restart overwrites.
-func (l *Learner) keepBetter(best *restartOutcome, out restartOutcome, last bool) (*restartOutcome, error) {
-	if best != nil && !out.better(best) {
-		return best, nil
-	}
-	if !last {
-		var err error
-		if out.variables, err = l.snapshot(); err != nil {
-			return best, err
-		}
-	}
-	if best != nil {
-		finalizeAll(best.variables)
-	}
-	return &out, nil
-}
-
-// restoreKept brings back the kept restart's variables, if it was not the last, and its choice of
-// hard or soft gates.
-func (l *Learner) restoreKept(best *restartOutcome) error {
-	if best.variables != nil {
-		if err := l.restore(best.variables); err != nil {
-			return err
-		}
-		finalizeAll(best.variables)
-	}
-	l.useSoft = best.useSoft
-	return nil
 }

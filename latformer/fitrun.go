@@ -5,8 +5,6 @@ package latformer
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/gomlx/gomlx/core/tensors"
@@ -65,104 +63,10 @@ type fitSettings struct {
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
 const hardCheckEvery = 10
 
-// newFitRun reads the training hyperparameters and checks them before any training. A store may be
-// filled without Parse, so params.CheckScope checks them against their declarations. It takes the first
-// elements of starts as the restarts' starts. It lays out a step's batch: ParamAugment copies of the
-// pairs (all examples, or a minibatch of ParamBatchPairs), padded to a multiple of ParamPadPairs.
-func (l *Learner) newFitRun(examples []Example, starts *Starts, progress func(Progress)) (*fitRun, error) {
-	scope := l.store.RootScope()
-	if err := params.CheckScope(scope); err != nil {
-		return nil, err
-	}
-	run := &fitRun{progress: progress, fitSettings: fitSettings{
-		examples: examples, copies: max(1, param[int](scope, ParamAugment)),
-		augment: augmentOptions(scope, examples, starts), maxSteps: param[int](scope, ParamSteps),
-		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
-		restarts: param[int](scope, ParamRestarts),
-		beam:     param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
-		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}}
-	run.margin = param[float64](scope, ParamGateInitMargin)
-	run.held = param[string](scope, ParamGateInitTrain) == ProposalTrainHard
-	if run.heldSteps = param[int](scope, ParamHeldSteps); run.heldSteps == 0 || run.heldSteps > run.maxSteps {
-		run.heldSteps = run.maxSteps
-	}
-	if run.unstartedSteps = param[int](scope, ParamUnproposedSteps); run.unstartedSteps == 0 ||
-		run.unstartedSteps > run.maxSteps || starts == nil {
-		run.unstartedSteps = run.maxSteps
-	}
-	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
-	if starts != nil {
-		if starts.Expert != expert {
-			return nil, fmt.Errorf("the starts are elements of another expert "+
-				"(lattice %v) than the learner's (%v)", starts.Expert.Lattice, expert.Lattice)
-		}
-		run.starts, run.hasStarts = starts.Elements[:min(len(starts.Elements), run.restarts)], true
-	}
-	run.schedule = strings.Split(param[string](scope, ParamRestartExperts), ",")
-	run.freeMasks = make([][]float32, len(run.schedule))
-	for i := range run.schedule {
-		run.schedule[i] = strings.TrimSpace(run.schedule[i])
-		var err error
-		if run.freeMasks[i], err = expert.FreeGates(run.schedule[i]); err != nil {
-			return nil, fmt.Errorf("%s: %w", ParamRestartExperts, err)
-		}
-	}
-	if maxCells := param[int](scope, ParamMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
-		run.restarts = max(1, len(run.starts)) // the restarts that start at an element run on any canvas
-	}
-	batchPairs := param[int](scope, ParamBatchPairs)
-	run.real = len(examples)
-	if batchPairs > 0 && len(examples) > batchPairs {
-		// Minibatches: every step takes batchPairs of the pairs (trainPhase draws them), all real.
-		run.minibatch, run.real = batchPairs, batchPairs
-		run.order = make([]int, len(examples)) // set for each restart by resetOrder
-	}
-	run.pairs = (run.real + l.padPairs - 1) / l.padPairs * l.padPairs
-	run.padded = examples[:run.real]
-	for len(run.padded) < run.pairs {
-		run.padded = append(run.padded[:len(run.padded):len(run.padded)], examples[0])
-	}
-	run.batch = run.copies * run.pairs
-	return run, nil
-}
-
-// augmentOptions are the color permutations the augmentation may use on the examples.
-func augmentOptions(scope *model.Scope, examples []Example, starts *Starts) datasets.AugmentOptions {
-	augment := datasets.AugmentOptions{KeepBlack: param[bool](scope, ParamAugmentKeepBlack)}
-	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
-	for i, ex := range examples {
-		inputs[i], outputs[i] = ex.Input, ex.Output
-	}
-	if param[bool](scope, ParamAugmentFixOutputColors) {
-		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
-	}
-	if starts != nil {
-		for _, c := range starts.Keep {
-			if !slices.Contains(augment.Fixed, c) {
-				augment.Fixed = append(augment.Fixed, c)
-			}
-		}
-		slices.Sort(augment.Fixed)
-	}
-	return augment
-}
-
 // needHard says whether the run trains with hard gates: ParamHardSteps, ParamGateBeam, or starts held at
 // their elements (ParamGateInitTrain "hard").
 func (run *fitRun) needHard() bool {
 	return run.hardSteps > 0 || run.beam > 0 || (run.hasStarts && run.held)
-}
-
-// resetOrder restarts the minibatches from the examples' order. Every restart shuffles them with its
-// own random stream.
-func (run *fitRun) resetOrder() {
-	if run.minibatch == 0 {
-		return
-	}
-	for i := range run.order {
-		run.order[i] = i
-	}
-	run.next = len(run.order)
 }
 
 // drawMinibatch sets run.padded to the next run.minibatch examples, reshuffling after each pass.

@@ -2,13 +2,183 @@
 
 package latformer
 
+// From a task's examples to the graphs' inputs, in the order Fit and Predict take them: the examples checked
+// (checkExamples), a Fit's batch laid out (newFitRun), the graphs compiled for its shapes (prepare), and the input
+// tensors of a training step and of a prediction chunk (runChunk).
+
 import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/support/exceptions"
+	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
 )
+
+// checkExamples checks that the examples fit the learner's canvas and that their conditioning vectors
+// have the length the first examples set.
+func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
+	if len(examples) == 0 {
+		return fmt.Errorf("no examples")
+	}
+	for i, ex := range examples {
+		if ex.Input.Rows != l.rows || ex.Input.Cols != l.cols || len(ex.Input.Cells) != l.rows*l.cols {
+			return fmt.Errorf("example %d: input canvas is %dx%d, the learner's is %dx%d", i, ex.Input.Rows,
+				ex.Input.Cols, l.rows, l.cols)
+		}
+		if needOutput &&
+			(ex.Output.Rows != l.rows || ex.Output.Cols != l.cols || len(ex.Output.Cells) != l.rows*l.cols) {
+			return fmt.Errorf("example %d: output canvas is %dx%d, the learner's is %dx%d", i, ex.Output.Rows,
+				ex.Output.Cols, l.rows, l.cols)
+		}
+		if l.frameCandidates > 0 && (len(ex.Frames) < 1 || len(ex.Frames) > l.frameCandidates) {
+			return fmt.Errorf("example %d: %d candidate frames (Example.Frames: arcsolver.WithFrameCandidates), "+
+				"want 1 to %s=%d", i, len(ex.Frames), experts.ParamFrameCandidates, l.frameCandidates)
+		}
+		if l.anchored && l.frameCandidates == 0 && needOutput && (ex.Frame[2] < 1 || ex.Frame[3] < 1) {
+			return fmt.Errorf("example %d: the anchor-relative expert (%s=%s) needs each training example's frame "+
+				"(Example.Frame: arcsolver.WithFrames with an anchored proposal), got %v", i, experts.ParamLattice,
+				experts.LatticeAnchored, ex.Frame)
+		}
+		if l.condDim >= 0 && len(ex.Cond) != l.condDim {
+			return fmt.Errorf("example %d: conditioning vector has length %d, want %d", i, len(ex.Cond), l.condDim)
+		}
+		if l.condDim < 0 {
+			l.condDim = len(ex.Cond)
+		}
+	}
+	return nil
+}
+
+// newFitRun reads the training hyperparameters and checks them before any training. A store may be
+// filled without Parse, so params.CheckScope checks them against their declarations. It takes the first
+// elements of starts as the restarts' starts. It lays out a step's batch: ParamAugment copies of the
+// pairs (all examples, or a minibatch of ParamBatchPairs), padded to a multiple of ParamPadPairs.
+func (l *Learner) newFitRun(examples []Example, starts *Starts, progress func(Progress)) (*fitRun, error) {
+	scope := l.store.RootScope()
+	if err := params.CheckScope(scope); err != nil {
+		return nil, err
+	}
+	run := &fitRun{progress: progress, fitSettings: fitSettings{
+		examples: examples, copies: max(1, param[int](scope, ParamAugment)),
+		augment: augmentOptions(scope, examples, starts), maxSteps: param[int](scope, ParamSteps),
+		hardSteps: param[int](scope, ParamHardSteps), patience: param[int](scope, ParamFitPatience),
+		restarts: param[int](scope, ParamRestarts),
+		beam:     param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
+		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}}
+	run.margin = param[float64](scope, ParamGateInitMargin)
+	run.held = param[string](scope, ParamGateInitTrain) == ProposalTrainHard
+	if run.heldSteps = param[int](scope, ParamHeldSteps); run.heldSteps == 0 || run.heldSteps > run.maxSteps {
+		run.heldSteps = run.maxSteps
+	}
+	if run.unstartedSteps = param[int](scope, ParamUnproposedSteps); run.unstartedSteps == 0 ||
+		run.unstartedSteps > run.maxSteps || starts == nil {
+		run.unstartedSteps = run.maxSteps
+	}
+	expert := experts.ExpertFromScope(scope, l.rows, l.cols)
+	if starts != nil {
+		if starts.Expert != expert {
+			return nil, fmt.Errorf("the starts are elements of another expert "+
+				"(lattice %v) than the learner's (%v)", starts.Expert.Lattice, expert.Lattice)
+		}
+		run.starts, run.hasStarts = starts.Elements[:min(len(starts.Elements), run.restarts)], true
+	}
+	run.schedule = strings.Split(param[string](scope, ParamRestartExperts), ",")
+	run.freeMasks = make([][]float32, len(run.schedule))
+	for i := range run.schedule {
+		run.schedule[i] = strings.TrimSpace(run.schedule[i])
+		var err error
+		if run.freeMasks[i], err = expert.FreeGates(run.schedule[i]); err != nil {
+			return nil, fmt.Errorf("%s: %w", ParamRestartExperts, err)
+		}
+	}
+	if maxCells := param[int](scope, ParamMaxCells); maxCells > 0 && l.rows*l.cols > maxCells {
+		run.restarts = max(1, len(run.starts)) // the restarts that start at an element run on any canvas
+	}
+	batchPairs := param[int](scope, ParamBatchPairs)
+	run.real = len(examples)
+	if batchPairs > 0 && len(examples) > batchPairs {
+		// Minibatches: every step takes batchPairs of the pairs (trainPhase draws them), all real.
+		run.minibatch, run.real = batchPairs, batchPairs
+		run.order = make([]int, len(examples)) // set for each restart by resetOrder
+	}
+	run.pairs = (run.real + l.padPairs - 1) / l.padPairs * l.padPairs
+	run.padded = examples[:run.real]
+	for len(run.padded) < run.pairs {
+		run.padded = append(run.padded[:len(run.padded):len(run.padded)], examples[0])
+	}
+	run.batch = run.copies * run.pairs
+	return run, nil
+}
+
+// augmentOptions are the color permutations the augmentation may use on the examples.
+func augmentOptions(scope *model.Scope, examples []Example, starts *Starts) datasets.AugmentOptions {
+	augment := datasets.AugmentOptions{KeepBlack: param[bool](scope, ParamAugmentKeepBlack)}
+	inputs, outputs := make([]datasets.Canvas, len(examples)), make([]datasets.Canvas, len(examples))
+	for i, ex := range examples {
+		inputs[i], outputs[i] = ex.Input, ex.Output
+	}
+	if param[bool](scope, ParamAugmentFixOutputColors) {
+		augment.Fixed = datasets.OutputOnlyColors(inputs, outputs)
+	}
+	if starts != nil {
+		for _, c := range starts.Keep {
+			if !slices.Contains(augment.Fixed, c) {
+				augment.Fixed = append(augment.Fixed, c)
+			}
+		}
+		slices.Sort(augment.Fixed)
+	}
+	return augment
+}
+
+// prepare builds and compiles the prediction graphs and the training graphs for batch rows: none when
+// batch is 0, and with hard also the hard-gated one. It initializes the new variables and keeps their
+// initial values for Reset. It returns the time it took, zero when everything was already compiled.
+func (l *Learner) prepare(batch int, hard bool) (time.Duration, error) {
+	start := time.Now()
+	if l.stepExec == nil {
+		if err := l.buildExecs(); err != nil {
+			return 0, err
+		}
+	}
+	if hard && l.hardStepExec == nil {
+		var err error
+		if l.hardStepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(l.opt, true)); err != nil {
+			return 0, err
+		}
+	}
+	predShapes := predictInputShapes(l)
+	jobs := []compileJob{{l.predExec, predShapes}, {l.softExec, predShapes}}
+	if batch > 0 {
+		stepShapes := stepInputShapes(l, batch)
+		jobs = append([]compileJob{{l.stepExec, stepShapes}}, jobs...)
+		if l.hardStepExec != nil {
+			jobs = append(jobs, compileJob{l.hardStepExec, stepShapes})
+		}
+	}
+	compiled := false
+	for _, j := range jobs {
+		done, err := l.compile(j)
+		if err != nil {
+			return 0, err
+		}
+		compiled = compiled || done
+	}
+	if err := l.initializeVariables(); err != nil {
+		return 0, err
+	}
+	if !compiled {
+		return 0, nil
+	}
+	return time.Since(start), nil
+}
 
 // stepInputs are the inputs of a training step's graph. T is shapes.Shape to compile the graph,
 // *tensors.Tensor to call it and *Node inside it. fields is the one place that orders them.
@@ -201,4 +371,37 @@ func (run *fitRun) release() {
 			t.MustFinalizeAll()
 		}
 	}
+}
+
+// runChunk runs the prediction graph exec on up to predictChunk inputs. It returns the predicted
+// canvases, then the gate tensors.
+func (l *Learner) runChunk(exec *model.Exec, chunk []Example) ([]*tensors.Tensor, error) {
+	n := l.rows * l.cols
+	padded := make([]Example, predictChunk)
+	for i := range padded {
+		padded[i] = chunk[min(i, len(chunk)-1)]
+	}
+	in := predictInputs[*tensors.Tensor]{tokens: tensors.FromShape(canvasShape(l, predictChunk))}
+	tensors.MustMutableFlatData[int32](in.tokens, func(tok []int32) {
+		for i, ex := range padded {
+			copy(tok[i*n:], ex.Input.Cells)
+		}
+	})
+	defer in.tokens.MustFinalizeAll()
+	if l.condDim > 0 {
+		in.cond = l.condTensor(padded, 1)
+		defer in.cond.MustFinalizeAll()
+	}
+	if l.anchored {
+		in.frames = l.framesTensor(padded, 1)
+		defer in.frames.MustFinalizeAll()
+	}
+	if !l.arch.Autoregressive() {
+		return exec.Call(callArgs(in.list(l))...)
+	}
+	return decodeAutoregressive(func(previous []int32) ([]*tensors.Tensor, error) {
+		in.previous = tensors.FromFlatDataAndDimensions(previous, predictChunk, n)
+		defer in.previous.MustFinalizeAll()
+		return exec.Call(callArgs(in.list(l))...)
+	}, n)
 }

@@ -5,7 +5,6 @@ package latformer
 import (
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/shapes"
@@ -113,20 +112,6 @@ func newAugmentationRNG(seed, r int) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(seed), 0x1a7f0+uint64(r)))
 }
 
-// Reset makes the learner as good as new for another task on the same canvas, keeping the compiled
-// graphs. Every variable, optimizer state included, gets back its initial value, and the augmentation's
-// random numbers restart from the seed. Fit and Predict then give what a new learner with the same
-// hyperparameters gives (TestLearnerResetMatchesNew). The conditioning vectors' length stays that of
-// the first examples.
-func (l *Learner) Reset() error {
-	if err := l.restore(l.initial); err != nil {
-		return fmt.Errorf("latformer.Learner.Reset: %w", err)
-	}
-	l.rng = newAugmentationRNG(l.seed, 0)
-	l.useSoft = false
-	return nil
-}
-
 // Expert returns the learner's mask expert on its canvas, as its hyperparameters configure it.
 func (l *Learner) Expert() experts.Expert {
 	return experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
@@ -137,83 +122,6 @@ func (l *Learner) Store() *model.Store { return l.store }
 
 // Architecture returns the architecture the learner trains.
 func (l *Learner) Architecture() Architecture { return l.arch }
-
-// checkExamples checks that the examples fit the learner's canvas and that their conditioning vectors
-// have the length the first examples set.
-func (l *Learner) checkExamples(examples []Example, needOutput bool) error {
-	if len(examples) == 0 {
-		return fmt.Errorf("no examples")
-	}
-	for i, ex := range examples {
-		if ex.Input.Rows != l.rows || ex.Input.Cols != l.cols || len(ex.Input.Cells) != l.rows*l.cols {
-			return fmt.Errorf("example %d: input canvas is %dx%d, the learner's is %dx%d", i, ex.Input.Rows,
-				ex.Input.Cols, l.rows, l.cols)
-		}
-		if needOutput &&
-			(ex.Output.Rows != l.rows || ex.Output.Cols != l.cols || len(ex.Output.Cells) != l.rows*l.cols) {
-			return fmt.Errorf("example %d: output canvas is %dx%d, the learner's is %dx%d", i, ex.Output.Rows,
-				ex.Output.Cols, l.rows, l.cols)
-		}
-		if l.frameCandidates > 0 && (len(ex.Frames) < 1 || len(ex.Frames) > l.frameCandidates) {
-			return fmt.Errorf("example %d: %d candidate frames (Example.Frames: arcsolver.WithFrameCandidates), "+
-				"want 1 to %s=%d", i, len(ex.Frames), experts.ParamFrameCandidates, l.frameCandidates)
-		}
-		if l.anchored && l.frameCandidates == 0 && needOutput && (ex.Frame[2] < 1 || ex.Frame[3] < 1) {
-			return fmt.Errorf("example %d: the anchor-relative expert (%s=%s) needs each training example's frame "+
-				"(Example.Frame: arcsolver.WithFrames with an anchored proposal), got %v", i, experts.ParamLattice,
-				experts.LatticeAnchored, ex.Frame)
-		}
-		if l.condDim >= 0 && len(ex.Cond) != l.condDim {
-			return fmt.Errorf("example %d: conditioning vector has length %d, want %d", i, len(ex.Cond), l.condDim)
-		}
-		if l.condDim < 0 {
-			l.condDim = len(ex.Cond)
-		}
-	}
-	return nil
-}
-
-// prepare builds and compiles the prediction graphs and the training graphs for batch rows: none when
-// batch is 0, and with hard also the hard-gated one. It initializes the new variables and keeps their
-// initial values for Reset. It returns the time it took, zero when everything was already compiled.
-func (l *Learner) prepare(batch int, hard bool) (time.Duration, error) {
-	start := time.Now()
-	if l.stepExec == nil {
-		if err := l.buildExecs(); err != nil {
-			return 0, err
-		}
-	}
-	if hard && l.hardStepExec == nil {
-		var err error
-		if l.hardStepExec, err = model.NewExec(l.backend, l.store, l.stepGraph(l.opt, true)); err != nil {
-			return 0, err
-		}
-	}
-	predShapes := predictInputShapes(l)
-	jobs := []compileJob{{l.predExec, predShapes}, {l.softExec, predShapes}}
-	if batch > 0 {
-		stepShapes := stepInputShapes(l, batch)
-		jobs = append([]compileJob{{l.stepExec, stepShapes}}, jobs...)
-		if l.hardStepExec != nil {
-			jobs = append(jobs, compileJob{l.hardStepExec, stepShapes})
-		}
-	}
-	compiled := false
-	for _, j := range jobs {
-		done, err := l.compile(j)
-		if err != nil {
-			return 0, err
-		}
-		compiled = compiled || done
-	}
-	if err := l.initializeVariables(); err != nil {
-		return 0, err
-	}
-	if !compiled {
-		return 0, nil
-	}
-	return time.Since(start), nil
-}
 
 // compileJob is an exec and the input shapes to compile its graph for.
 type compileJob struct {

@@ -83,6 +83,18 @@ func (l *Learner) fitOnce(run *fitRun) (restartOutcome, error) {
 	return out, l.chooseGates(run.examples, &out)
 }
 
+// resetOrder restarts the minibatches from the examples' order. Every restart shuffles them with its
+// own random stream.
+func (run *fitRun) resetOrder() {
+	if run.minibatch == 0 {
+		return
+	}
+	for i := range run.order {
+		run.order[i] = i
+	}
+	run.next = len(run.order)
+}
+
 // heldPhase trains a restart with its gates held at the proposal's element, for up to steps steps.
 // Only the rest of the model learns.
 type heldPhase struct{ steps int }
@@ -218,28 +230,6 @@ func withNeighbors(expert experts.Expert, candidates []experts.Element) []expert
 		}
 	}
 	return candidates
-}
-
-// likelyElements returns the k elements the first mask expert's soft gates make most probable,
-// averaged over the examples.
-func (l *Learner) likelyElements(examples []Example, k int) ([]experts.Element, error) {
-	preds, err := l.predict(examples, true)
-	if err != nil {
-		return nil, err
-	}
-	mean := experts.GateValues{}
-	for _, p := range preds {
-		for name, vals := range p.Gates {
-			if mean[name] == nil {
-				mean[name] = make([]float64, len(vals))
-			}
-			for i, v := range vals {
-				mean[name][i] += v / float64(len(preds))
-			}
-		}
-	}
-	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-	return expert.LikelyElements(mean, k), nil
 }
 
 // chooseGates ends a restart whose hard gates do not fit the training pairs. It picks whichever of

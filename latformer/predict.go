@@ -2,12 +2,14 @@
 
 package latformer
 
+// Prediction, and the scores on the training pairs by which Fit picks the gates and keeps the best restart
+// (scoreOnTraining, restartOutcome, keepBetter), and the elements the soft gates make likely (likelyElements).
+
 import (
 	"fmt"
 	"slices"
 
 	"github.com/gomlx/gomlx/core/tensors"
-	"github.com/gomlx/gomlx/ml/model"
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/lattice"
@@ -80,39 +82,6 @@ func (l *Learner) predict(inputs []Example, soft bool) ([]Prediction, error) {
 		preds = append(preds, chunkPreds...)
 	}
 	return preds, nil
-}
-
-// runChunk runs the prediction graph exec on up to predictChunk inputs. It returns the predicted
-// canvases, then the gate tensors.
-func (l *Learner) runChunk(exec *model.Exec, chunk []Example) ([]*tensors.Tensor, error) {
-	n := l.rows * l.cols
-	padded := make([]Example, predictChunk)
-	for i := range padded {
-		padded[i] = chunk[min(i, len(chunk)-1)]
-	}
-	in := predictInputs[*tensors.Tensor]{tokens: tensors.FromShape(canvasShape(l, predictChunk))}
-	tensors.MustMutableFlatData[int32](in.tokens, func(tok []int32) {
-		for i, ex := range padded {
-			copy(tok[i*n:], ex.Input.Cells)
-		}
-	})
-	defer in.tokens.MustFinalizeAll()
-	if l.condDim > 0 {
-		in.cond = l.condTensor(padded, 1)
-		defer in.cond.MustFinalizeAll()
-	}
-	if l.anchored {
-		in.frames = l.framesTensor(padded, 1)
-		defer in.frames.MustFinalizeAll()
-	}
-	if !l.arch.Autoregressive() {
-		return exec.Call(callArgs(in.list(l))...)
-	}
-	return decodeAutoregressive(func(previous []int32) ([]*tensors.Tensor, error) {
-		in.previous = tensors.FromFlatDataAndDimensions(previous, predictChunk, n)
-		defer in.previous.MustFinalizeAll()
-		return exec.Call(callArgs(in.list(l))...)
-	}, n)
 }
 
 // decodeChunk turns a prediction graph's outputs into the predictions of the chunk's first size inputs.
@@ -224,4 +193,103 @@ func (l *Learner) TrainBatch(tokens, targets *tensors.Tensor) (float64, error) {
 		o.MustFinalizeAll()
 	}
 	return lossValue, nil
+}
+
+// restartOutcome is the result of one restart of Fit.
+type restartOutcome struct {
+	restart, steps int
+	loss, exact    float64
+	// lossSum and lossSteps add up the losses of the last trainPhase's steps (the gate beam's probe).
+	lossSum   float64
+	lossSteps int
+	// hardFit says whether the hard-gated model predicts every training pair exactly. Otherwise useSoft
+	// says whether the soft gates predict more of them, and score is the better fraction.
+	hardFit, useSoft bool
+	score            float64
+	variables        map[string]*tensors.Tensor // the trained variables, when kept for later
+}
+
+// better orders restarts: hard gates fitting first, then the fraction of training pairs predicted
+// exactly, then the lower final loss. Ties keep the earlier.
+func (o restartOutcome) better(than *restartOutcome) bool {
+	if o.hardFit != than.hardFit {
+		return o.hardFit
+	}
+	if o.score != than.score {
+		return o.score > than.score
+	}
+	return o.loss < than.loss
+}
+
+// count adds a finished restart to the totals.
+func (res *FitResult) count(out restartOutcome) {
+	res.TotalSteps += out.steps
+	res.Restarts++
+	if out.hardFit {
+		res.RestartsFitted++
+	}
+}
+
+// keep reports the kept restart.
+func (res *FitResult) keep(best *restartOutcome) {
+	res.Restart = best.restart
+	res.Steps, res.Loss, res.Exact = best.steps, best.loss, best.exact
+	res.HardGates = !best.useSoft
+	res.Fitted = best.hardFit || best.score == 1
+	if best.restart < res.Starts {
+		res.StartedAt = best.restart
+	}
+}
+
+// keepBetter returns the better of best (nil at first) and out, releasing the other's variables. When
+// out is kept and more restarts follow, it copies out's variables, which the next restart overwrites.
+func (l *Learner) keepBetter(best *restartOutcome, out restartOutcome, last bool) (*restartOutcome, error) {
+	if best != nil && !out.better(best) {
+		return best, nil
+	}
+	if !last {
+		var err error
+		if out.variables, err = l.snapshot(); err != nil {
+			return best, err
+		}
+	}
+	if best != nil {
+		finalizeAll(best.variables)
+	}
+	return &out, nil
+}
+
+// restoreKept brings back the kept restart's variables, if it was not the last, and its choice of
+// hard or soft gates.
+func (l *Learner) restoreKept(best *restartOutcome) error {
+	if best.variables != nil {
+		if err := l.restore(best.variables); err != nil {
+			return err
+		}
+		finalizeAll(best.variables)
+	}
+	l.useSoft = best.useSoft
+	return nil
+}
+
+// likelyElements returns the k elements the first mask expert's soft gates make most probable,
+// averaged over the examples.
+func (l *Learner) likelyElements(examples []Example, k int) ([]experts.Element, error) {
+	preds, err := l.predict(examples, true)
+	if err != nil {
+		return nil, err
+	}
+	mean := experts.GateValues{}
+	for _, p := range preds {
+		for name, vals := range p.Gates {
+			if mean[name] == nil {
+				mean[name] = make([]float64, len(vals))
+			}
+			for i, v := range vals {
+				mean[name][i] += v / float64(len(preds))
+			}
+		}
+	}
+	expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
+	return expert.LikelyElements(mean, k), nil
 }

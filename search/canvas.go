@@ -63,21 +63,6 @@ func GridExtents(c datasets.Canvas) (rows, cols int) {
 	return count(rowUsed), count(colUsed)
 }
 
-// CountColors returns the number of colors of the canvas other than pad and its background (Background;
-// every color when the background is a tie).
-func CountColors(c datasets.Canvas) int {
-	bg := Background(c)
-	var seen [datasets.NumTokens]bool
-	n := 0
-	for _, v := range c.Cells {
-		if v != datasets.PadToken && int(v) != bg && !seen[v] {
-			seen[v] = true
-			n++
-		}
-	}
-	return n
-}
-
 // firstCell is the 1 x 1 box of the first cell of b, in reading order, that is neither pad nor the
 // background; b's top-left where there is none.
 func firstCell(c datasets.Canvas, b Box) Box {

@@ -121,5 +121,6 @@
 // propose.go: Group, AxisShift, Propose and the canvas search, the rank order. proposal.go: Proposal and
 // what it does with an input. roles.go: the color roles and ProposeRoles. grid.go: the size-relative search.
 // frame.go: the anchored search. anchor.go: Selection, Box, FrameRule, Frame. objects.go: the objects and
-// the selections that pick one. panels.go: the odd ones out, among objects and panels.
+// the selections that pick one. panels.go: the odd ones out, among objects and panels. scaled.go: the
+// up-scaling by the input's number of colors (FrameRule.ScaleByColors).
 package search

@@ -14,7 +14,6 @@ import (
 
 	"github.com/latformer/latformer/datasets"
 	"github.com/latformer/latformer/internal/pairscan"
-	"github.com/latformer/latformer/lattice"
 )
 
 // frameElement is an element of the anchor-relative group: a size-relative element (its turn, flips and
@@ -469,35 +468,4 @@ func recolored(table []int8) int {
 		}
 	}
 	return n
-}
-
-// upscaled is the gather gb followed by the up-scaling by k x k of the canvas' top-left (lattice.Upscale).
-func upscaled(gb []int32, k, rows, cols int, cache map[string]*pairscan.PrimGather) ([]int32, error) {
-	if k == 1 {
-		return gb, nil
-	}
-	return pairscan.ThenAction(gb, lattice.Upscale{Factors: []int{k, k}}, rows, cols, cache)
-}
-
-// proposeScaledByColors adds to found the crops of base at src up-scaled by the number of colors of each
-// input (FrameRule.ScaleByColors), placed at the corner, where one table fits every pair.
-func proposeScaledByColors(s *anchoredSearch, bi int, base gridElement, src Selection) error {
-	rule := FrameRule{Src: src, Dst: origin, ScaleByColors: true}
-	el := frameElement{grid: base, rule: rule}
-	t := pairscan.EmptyTable1
-	gathers := make([][]int32, len(s.pairs))
-	for k, p := range s.pairs {
-		g, _, ok, err := el.frameGather(p.x, s.cache)
-		if err != nil {
-			return err
-		}
-		if !ok || !p.scan(func(i int) int32 { return g[i] }, &t) {
-			return nil
-		}
-		gathers[k] = g
-	}
-	s.add(Proposal{
-		Base: bi, Action: base.action(), Table: slices.Clone(t[:]), cost: s.group.BaseCost[bi] + 2, frame: &el,
-	}, gathers)
-	return nil
 }

@@ -2,6 +2,10 @@
 
 package latformer
 
+// How a restart of Fit begins: its variables' initial values (reinitialize; Reset for the learner's own), the
+// experts whose gates learn (restrictExperts), and the snapshots of the variables that a restart keeps and brings
+// back.
+
 import (
 	"fmt"
 
@@ -10,6 +14,49 @@ import (
 	"github.com/latformer/latformer/experts"
 	latlayers "github.com/latformer/latformer/layers"
 )
+
+// restart runs restart r of Fit from its own initialization. Its entry of ParamRestartExperts says
+// which experts' gates learn. For r < len(run.starts) the gates start at start r. Otherwise, for an
+// entry with z, v or h (experts.ZeroFillFamily), the translation gates start at the centre of the
+// zero-fill shifts (experts.Expert.ZeroFillStart).
+func (l *Learner) restart(run *fitRun, r int) (restartOutcome, error) {
+	if r > 0 {
+		if err := l.reinitialize(r); err != nil {
+			return restartOutcome{}, err
+		}
+	}
+	entry := r % len(run.schedule)
+	if err := l.restrictExperts(run.freeMasks[entry], run.schedule[entry]); err != nil {
+		return restartOutcome{}, err
+	}
+	switch {
+	case r < len(run.starts):
+		if err := l.startAt(run.starts[r], run.margin); err != nil {
+			return restartOutcome{}, fmt.Errorf("starting at element %d: %w", r, err)
+		}
+	case experts.ZeroFillFamily(run.schedule[entry]):
+		if err := l.startZeroFill(); err != nil {
+			return restartOutcome{}, fmt.Errorf("restart %d (%s=%s): %w",
+				r, ParamRestartExperts, run.schedule[entry], err)
+		}
+	}
+	run.restart = r
+	return l.fitOnce(run)
+}
+
+// Reset makes the learner as good as new for another task on the same canvas, keeping the compiled
+// graphs. Every variable, optimizer state included, gets back its initial value, and the augmentation's
+// random numbers restart from the seed. Fit and Predict then give what a new learner with the same
+// hyperparameters gives (TestLearnerResetMatchesNew). The conditioning vectors' length stays that of
+// the first examples.
+func (l *Learner) Reset() error {
+	if err := l.restore(l.initial); err != nil {
+		return fmt.Errorf("latformer.Learner.Reset: %w", err)
+	}
+	l.rng = newAugmentationRNG(l.seed, 0)
+	l.useSoft = false
+	return nil
+}
 
 // restartSeed is the initialization seed of restart r > 0.
 func restartSeed(seed, r int) int64 { return int64(seed) + 7919*int64(r) }
