@@ -288,18 +288,6 @@ func sameFrames(props []Proposal, examples []latformer.Example, max int) []Propo
 	return out
 }
 
-// WithFrames returns copies of the examples with each input's frame under the proposal. A frame is
-// zero where the rule reads no box, or when the proposal is not anchored.
-func WithFrames(p Proposal, examples []latformer.Example) []latformer.Example {
-	out := make([]latformer.Example, len(examples))
-	for i, ex := range examples {
-		out[i] = ex
-		f, _ := p.FrameOf(ex.Input)
-		out[i].Frame = f.Ints()
-	}
-	return out
-}
-
 // predictUntrained predicts the tasks the solver does not train a network for, and reports whether it
 // did. With SearchOnly the top proposal predicts; an untrained task gets no prediction.
 func (s *Solver) predictUntrained(sol *Solution, test []latformer.Example, cells int) (bool, error) {
@@ -344,4 +332,16 @@ func withFramesOf(start *Search, examples []latformer.Example) []latformer.Examp
 		return WithFrames(start.Proposals[0], examples)
 	}
 	return examples
+}
+
+// WithFrames returns copies of the examples with each input's frame under the proposal. A frame is
+// zero where the rule reads no box, or when the proposal is not anchored.
+func WithFrames(p Proposal, examples []latformer.Example) []latformer.Example {
+	out := make([]latformer.Example, len(examples))
+	for i, ex := range examples {
+		out[i] = ex
+		f, _ := p.FrameOf(ex.Input)
+		out[i].Frame = f.Ints()
+	}
+	return out
 }

@@ -157,6 +157,35 @@ func (s *Solver) Solve(train, test []latformer.Example, progress func(latformer.
 	return sol, nil
 }
 
+// runSearch runs the lattice search on the training examples when the solver needs it: with
+// ParamGateInit "search", ParamSearchScreen or SearchOnly, on a model with mask experts. It searches
+// as far as ParamSearchLattices says (LatticeProposals) and keeps as many proposals as Fit may start
+// at. It records the search and its lattice in sol.
+func (s *Solver) runSearch(sol *Solution, train []latformer.Example, rows, cols int) error {
+	latFormer := s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name
+	if !s.opts.SearchOnly && !((s.search || s.screen) && latFormer) {
+		return nil
+	}
+	max := 1 // the top proposal: for SearchOnly and for the screen
+	if s.search && !s.opts.SearchOnly {
+		max = s.restarts
+	}
+	expert := experts.ExpertFromScope(s.store.RootScope(), rows, cols)
+	s.searches++
+	search, err := searchLattice(expert, train, max, s.grid, s.anchored)
+	if err != nil {
+		return err
+	}
+	sol.Search, sol.Lattice = search, "canvas"
+	if expert.Lattice.SizeRelative() || (search.Expert.Lattice.SizeRelative() && (s.search || s.opts.SearchOnly)) {
+		sol.Lattice = "grid"
+	}
+	if search.Expert.Lattice == experts.Anchored && (s.search || s.opts.SearchOnly) {
+		sol.Lattice = "anchored"
+	}
+	return nil
+}
+
 // solved is what Save needs of the task Solve solved last: its training examples, its canvas, the
 // learner that fitted them (nil when none did) and the solution.
 type solved struct {
@@ -210,35 +239,6 @@ func (s *Solver) predict(sol *Solution, learner *latformer.Learner, test []latfo
 	}
 	if s.search && start != nil && len(start.Proposals) > 0 {
 		return s.fallBack(sol, learner, test)
-	}
-	return nil
-}
-
-// runSearch runs the lattice search on the training examples when the solver needs it: with
-// ParamGateInit "search", ParamSearchScreen or SearchOnly, on a model with mask experts. It searches
-// as far as ParamSearchLattices says (LatticeProposals) and keeps as many proposals as Fit may start
-// at. It records the search and its lattice in sol.
-func (s *Solver) runSearch(sol *Solution, train []latformer.Example, rows, cols int) error {
-	latFormer := s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name
-	if !s.opts.SearchOnly && !((s.search || s.screen) && latFormer) {
-		return nil
-	}
-	max := 1 // the top proposal: for SearchOnly and for the screen
-	if s.search && !s.opts.SearchOnly {
-		max = s.restarts
-	}
-	expert := experts.ExpertFromScope(s.store.RootScope(), rows, cols)
-	s.searches++
-	search, err := searchLattice(expert, train, max, s.grid, s.anchored)
-	if err != nil {
-		return err
-	}
-	sol.Search, sol.Lattice = search, "canvas"
-	if expert.Lattice.SizeRelative() || (search.Expert.Lattice.SizeRelative() && (s.search || s.opts.SearchOnly)) {
-		sol.Lattice = "grid"
-	}
-	if search.Expert.Lattice == experts.Anchored && (s.search || s.opts.SearchOnly) {
-		sol.Lattice = "anchored"
 	}
 	return nil
 }
