@@ -85,8 +85,9 @@ var (
 			"the identity (train_restart_experts=z,all). Each trains 200 soft steps (train_steps); if its hard gates " +
 			"do not fit the training pairs then, the gate beam holds each of the 4 elements its soft gates make most " +
 			"probable for 25 steps (train_gate_beam=4, train_gate_beam_steps=25), the same element for every input, " +
-			"and continues the one with the lowest loss, held, up to 200 steps (train_hard_steps); undone unless it " +
-			"fits. Where no restart's hard gates fit, a second learner fits the same way on frames: its expert " +
+			"and continues the one with the lowest loss, held, up to 300 steps (train_hard_steps) or until its loss " +
+			"stalls over 20 steps (train_hard_patience); undone unless it fits. A fit ends after 20 steps with " +
+			"every training canvas exact (fit_patience). Where no restart's hard gates fit, a second learner fits the same way on frames: its expert " +
 			"(turns, flips, scalings) acts on one of up to 64 candidate frames read off the inputs alone " +
 			"(expert_frame_candidates; crops, in-place crops and crops scaled by the number of colors of every box a " +
 			"selection reads), chosen by a learned softmax gate, with 4 color copies (augment_frame_copies); the " +
@@ -95,7 +96,9 @@ var (
 		Settings: hparams.Settings{
 			{Key: ParamGateInit, Value: GateInitPaper},
 			{Key: latformer.ParamSteps, Value: 200},
-			{Key: latformer.ParamHardSteps, Value: 200},
+			{Key: latformer.ParamHardSteps, Value: 300},
+			{Key: latformer.ParamHardPatience, Value: 20},
+			{Key: latformer.ParamFitPatience, Value: 20},
 			{Key: latformer.ParamRestarts, Value: 2},
 			{Key: latformer.ParamMaxCells, Value: 0},
 			{Key: latformer.ParamRestartExperts, Value: "z,all"},

@@ -40,6 +40,7 @@ type fitSettings struct {
 	augment            datasets.AugmentOptions
 	maxSteps, patience int
 	hardSteps          int // ParamHardSteps
+	hardPatience       int // ParamHardPatience
 	// beam and beamSteps are ParamGateBeam and ParamGateBeamSteps.
 	beam, beamSteps int
 	beamNeighbors   bool // ParamGateBeamNeighbors
@@ -93,8 +94,17 @@ func (run *fitRun) drawMinibatch(rng *rand.Rand) {
 func (l *Learner) trainPhase(
 	run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome,
 ) (bool, error) {
+	return l.trainPhaseUntil(run, exec, steps, done, rng, start, out, 0)
+}
+
+// trainPhaseUntil is trainPhase that also stops, without a fit, once the loss stalls over windows of
+// plateau steps (stalled); 0 never stops early.
+func (l *Learner) trainPhaseUntil(run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time,
+	out *restartOutcome, plateau int,
+) (bool, error) {
 	streak := 0
 	out.lossSum, out.lossSteps = 0, 0
+	var losses []float64
 	for step := done; step < done+steps; step++ {
 		cellAcc, err := l.trainOneStep(run, exec, rng, out)
 		if err != nil {
@@ -128,8 +138,32 @@ func (l *Learner) trainPhase(
 				return true, nil
 			}
 		}
+		if plateau > 0 {
+			if losses = append(losses, out.loss); stalled(losses, plateau) {
+				return false, nil
+			}
+		}
 	}
 	return false, nil
+}
+
+// stallRatio is how far below the mean loss of the window before the last window's mean must be for the
+// loss to count as falling (ParamHardPatience).
+const stallRatio = 0.95
+
+// stalled says whether the losses have stopped falling: every hardCheckEvery steps once there are two
+// windows of w, whether the last window's mean loss is above stallRatio times the window's before.
+func stalled(losses []float64, w int) bool {
+	n := len(losses)
+	if n < 2*w || (n-2*w)%hardCheckEvery != 0 {
+		return false
+	}
+	var last, before float64
+	for i := range w {
+		last += losses[n-w+i]
+		before += losses[n-2*w+i]
+	}
+	return last > stallRatio*before
 }
 
 // trainOneStep runs one training step of exec on the next batch. It sets out's loss and exact fraction

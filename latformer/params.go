@@ -64,6 +64,11 @@ const (
 	// the model then learns the exact action that prediction uses, not a soft mixture
 	// (docs/arc-ablations.md, "How the defaults were chosen"). 0 disables this hard phase [0].
 	ParamHardSteps = "train_hard_steps"
+	// ParamHardPatience, when > 0, ends the held training after the gate beam or the hard phase early once
+	// it stalls: when the mean loss of its last this-many steps is not 5% below the mean of the as many
+	// steps before. A restart that fits does so while its loss still falls; one that stalls is undone
+	// anyway, so its last steps are spent for nothing. 0 trains all ParamHardSteps steps [0].
+	ParamHardPatience = "train_hard_patience"
 	// ParamRestartExperts chooses, restart by restart, which experts' gates may learn; the others are held
 	// at the identity (experts.Expert.FreeGates). It is a comma-separated list, and restart r uses entry r
 	// modulo its length. An entry is "all" or letters of t (translation), z (translation started at the
@@ -139,6 +144,7 @@ var params = hparams.NewTable(
 	hparams.Def(ParamRestarts, 3).AtLeast(1),
 	hparams.Def(ParamMaxCells, 81).AtLeast(0),
 	hparams.Def(ParamHardSteps, 0).AtLeast(0),
+	hparams.Def(ParamHardPatience, 0).AtLeast(0),
 	hparams.Def(ParamRestartExperts, "all").Checked(checkRestartExperts),
 	hparams.Def(ParamBatchPairs, 0).AtLeast(0),
 	hparams.Def(ParamGateBeam, 0).AtLeast(0),

@@ -114,16 +114,17 @@ func (p softPhase) run(l *Learner, t *restartTraining) (bool, error) {
 	return l.trainPhase(t.run, l.stepExec, p.steps, t.out.steps, t.rng, t.start, t.out)
 }
 
-// hardPhase continues training with the gates held at their discretized values (ParamHardSteps). It
-// ends in a hard fit or is undone, since the soft model may then be the better prediction. Undone steps
-// still count.
+// hardPhase continues training with the gates held at their discretized values (ParamHardSteps), or
+// until the loss stalls (ParamHardPatience). It ends in a hard fit or is undone, since the soft model
+// may then be the better prediction. Undone steps still count.
 type hardPhase struct{}
 
 func (hardPhase) maxSteps(run *fitRun) int { return run.hardSteps }
 
 func (hardPhase) run(l *Learner, t *restartTraining) (bool, error) {
 	return l.keepIfFits(t, func(map[string]*tensors.Tensor) (bool, error) {
-		return l.trainPhase(t.run, l.hardStepExec, t.run.hardSteps, t.out.steps, t.rng, t.start, t.out)
+		return l.trainPhaseUntil(t.run, l.hardStepExec, t.run.hardSteps, t.out.steps, t.rng, t.start, t.out,
+			t.run.hardPatience)
 	})
 }
 
@@ -153,8 +154,8 @@ func (l *Learner) keepIfFits(
 // beamPhase continues a restart with the gate beam (ParamGateBeam). Each of the run.beam elements its
 // soft gates make most probable is held for run.beamSteps steps from the soft model's weights; with
 // ParamGateBeamNeighbors, so are the first one's translation neighbors. The one with the lowest loss
-// trains on, held, up to run.hardSteps steps of the phase in all. Like hardPhase, it ends in a hard fit
-// or is undone.
+// trains on, held, up to run.hardSteps steps of the phase in all, or until its loss stalls
+// (ParamHardPatience). Like hardPhase, it ends in a hard fit or is undone.
 type beamPhase struct{}
 
 func (beamPhase) maxSteps(run *fitRun) int {
@@ -211,7 +212,7 @@ func (beamPhase) run(l *Learner, t *restartTraining) (bool, error) {
 			if err := l.restore(best); err != nil {
 				return false, err
 			}
-			return l.trainPhase(run, l.hardStepExec, rest, steps, t.rng, t.start, out)
+			return l.trainPhaseUntil(run, l.hardStepExec, rest, steps, t.rng, t.start, out, run.hardPatience)
 		}
 		return false, nil
 	})

@@ -75,8 +75,8 @@ func TestHardSteps(t *testing.T) {
 }
 
 // TestRestartExperts checks train_restart_experts through the soft gates after training: restricted to
-// translations, the reflection, rotation and transpose gates are held shut (sigmoid(-30)) and the scaling
-// softmax on factor 1, while with every expert free the same gates sit near their initial sigmoid(-2);
+// translations, the reflection, rotation and transpose gates are held shut (exactly 0: experts.TinyGate)
+// and the scaling softmax on factor 1, while with every expert free the same gates sit near their initial sigmoid(-2);
 // a bad entry anywhere in the schedule is an error naming the key, before any training.
 func TestRestartExperts(t *testing.T) {
 	backend := testutil.Backend(t)
@@ -129,5 +129,36 @@ func TestRestartExperts(t *testing.T) {
 	}
 	if _, err := l.Fit(train, nil, nil); err == nil || !strings.Contains(err.Error(), ParamRestartExperts) {
 		t.Errorf("bad schedule in the store: error %v, want one naming %s", err, ParamRestartExperts)
+	}
+}
+
+// TestHardPatience checks train_hard_patience: the held phase stops once its loss stalls (with a learning
+// rate of 0 it never falls, so it stops at its first check, two windows in), and a falling loss goes on.
+func TestHardPatience(t *testing.T) {
+	falling, flat := make([]float64, 40), make([]float64, 40)
+	for i := range falling {
+		falling[i], flat[i] = math.Pow(0.99, float64(i)), 1
+	}
+	if stalled(falling, 10) || stalled(flat[:19], 10) || stalled(flat[:21], 10) || !stalled(flat[:20], 10) ||
+		!stalled(flat[:30], 10) {
+		t.Error("stalled: want true for a flat loss at 20 and 30 steps (windows of 10, checked every 10 steps), " +
+			"false for a loss falling 1% a step, and between checks")
+	}
+	backend := testutil.Backend(t)
+	rng := rand.New(rand.NewPCG(21, 22))
+	train, _ := examples(t, rng, lattice.Translation{Deltas: []int{1, 2}}, 6, 4, 3)
+	const base = "train_steps=10;augment_copies=3;fit_patience=0;train_restarts=1;gate_init_train=soft;" +
+		"learning_rate=0;train_hard_steps=100"
+	for _, c := range []struct {
+		set  string
+		want int
+	}{{"", 110}, {";train_hard_patience=5", 20}, {";train_hard_patience=20", 50}} {
+		res, err := newTestLearner(t, backend, base+c.set, 6).Fit(train, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.TotalSteps != c.want {
+			t.Errorf("%q: %d steps, want %d", c.set, res.TotalSteps, c.want)
+		}
 	}
 }
