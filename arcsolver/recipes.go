@@ -87,7 +87,8 @@ var (
 			"probable for 25 steps (train_gate_beam=4, train_gate_beam_steps=25), the same element for every input, " +
 			"and continues the one with the lowest loss, held, up to 300 steps (train_hard_steps) or until its loss " +
 			"stalls over 20 steps (train_hard_patience); undone unless it fits. A fit ends after 20 steps with " +
-			"every training canvas exact (fit_patience). Where no restart's hard gates fit, a second learner fits the same way on frames: its expert " +
+			"every training canvas exact (fit_patience). Where no restart's hard gates fit, a second learner fits " +
+			"the same way on frames: its expert " +
 			"(turns, flips, scalings) acts on one of up to 64 candidate frames read off the inputs alone " +
 			"(expert_frame_candidates; crops, in-place crops and crops scaled by the number of colors of every box a " +
 			"selection reads), chosen by a learned softmax gate, with 4 color copies (augment_frame_copies); the " +

@@ -68,9 +68,9 @@ func (l *Learner) newFitRun(examples []Example, starts *Starts, progress func(Pr
 	run := &fitRun{progress: progress, fitSettings: fitSettings{
 		examples: examples, copies: max(1, param[int](scope, ParamAugment)),
 		augment: augmentOptions(scope, examples, starts), maxSteps: param[int](scope, ParamSteps),
-		hardSteps: param[int](scope, ParamHardSteps), hardPatience: param[int](scope, ParamHardPatience), patience: param[int](scope, ParamFitPatience),
-		restarts: param[int](scope, ParamRestarts),
-		beam:     param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
+		hardSteps: param[int](scope, ParamHardSteps), hardPatience: param[int](scope, ParamHardPatience),
+		patience: param[int](scope, ParamFitPatience), restarts: param[int](scope, ParamRestarts),
+		beam: param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
 		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}}
 	run.margin = param[float64](scope, ParamGateInitMargin)
 	run.held = param[string](scope, ParamGateInitTrain) == ProposalTrainHard
