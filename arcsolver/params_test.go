@@ -59,10 +59,10 @@ func TestFormerKeys(t *testing.T) {
 	}, []string{"gate_init_fallback", "gate_init_grid", "gate_init_anchored"})
 }
 
-// TestKeyCount holds the number of hyperparameters to issue 45's target, moved to 43 by issue 67's
-// expert_translation_gates, expert_frame_candidates and augment_frame_copies: at most 43 keys of this module
-// (arcsolver's, latformer's, layers' and experts'; GoMLX's optimizer keys not counted). A new knob takes an old one's place, or says in docs/hyperparameters.md why
-// the target moved.
+// TestKeyCount holds the number of hyperparameters to issue 45's target, moved to 44 by issue 67's
+// expert_translation_gates, expert_frame_candidates, augment_frame_copies and train_hard_patience: at most 44
+// keys of this module (arcsolver's, latformer's, layers' and experts'; GoMLX's optimizer keys not counted). A
+// new knob takes an old one's place, or says in docs/hyperparameters.md why the target moved.
 func TestKeyCount(t *testing.T) {
 	own := 0
 	for k := range Params() {
@@ -70,7 +70,7 @@ func TestKeyCount(t *testing.T) {
 			own++
 		}
 	}
-	if own > 43 {
-		t.Errorf("%d hyperparameters (arcsolver, latformer, layers, experts), want at most 43", own)
+	if own > 44 {
+		t.Errorf("%d hyperparameters (arcsolver, latformer, layers, experts), want at most 44", own)
 	}
 }

@@ -48,7 +48,7 @@ func TestRecipeFlag(t *testing.T) {
 		t.Errorf("--recipe nosearch --set train_steps=7;seed=3: %q, want %q", s, want)
 	}
 	for key, want := range map[string]any{latformer.ParamSteps: 7, latformer.ParamSeed: 3, arcsolver.ParamGateInit: "paper",
-		latformer.ParamGateBeam: 4, latformer.ParamHardSteps: 200} {
+		latformer.ParamGateBeam: 4, latformer.ParamHardSteps: 300} {
 		if got, _ := s.Get(key); got != want {
 			t.Errorf("--recipe nosearch --set train_steps=7;seed=3: %s=%v, want %v", key, got, want)
 		}
