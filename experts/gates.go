@@ -309,7 +309,7 @@ func (e Expert) GatesFromLogits(logits *Node, hard bool) *Gates {
 // TinyGate is the value below which a soft gate is exactly 0. A gate held off (FreeGates) has logit -30,
 // sigmoid 9e-14; products of such gates in the masks fall into subnormal floats, which x86 multiplies
 // many times slower (the frames fit's steps with held gates took 2.7x as long). A free gate below it
-// (logit < -23) changes the masks by less than float32 resolves.
+// (logit < -23) is 0 too: a mask row that only such gates reach is then empty, not renormalized leakage.
 const TinyGate = 1e-10
 
 // flushTiny sets the gates below TinyGate to 0.

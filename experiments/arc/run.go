@@ -282,7 +282,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		out.Selected = append(out.Selected, t.ID)
 	}
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
-		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
+		Format: resultsFormat, Options: o.Options, DefaultOut: defaultOut,
 		Units: tasks, Key: func(t datasets.Task) string { return t.ID },
 		Describe: func(t datasets.Task) string { return "task " + t.ID },
 		Cost:     func(t datasets.Task) float64 { return taskCost(t, o.canvas(t)) },
@@ -292,7 +292,6 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
 			s, err := NewSolver(b, o)
 			if err != nil {

@@ -141,7 +141,7 @@ func solveRun(tasks []datasets.Task, o Options, report Report, now time.Time) (O
 		return Outcome{}, err
 	}
 	run, err := runner.Run(runner.Spec[datasets.Task, Result]{
-		Format: solveFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut, Units: tasks,
+		Format: solveFormat, Options: o.Options, DefaultOut: defaultOut, Units: tasks,
 		Key:      func(t datasets.Task) string { return t.ID },
 		Describe: func(t datasets.Task) string { return "task " + t.ID },
 		Cost:     func(t datasets.Task) float64 { return taskCost(t, o.canvas(t)) },
@@ -151,7 +151,6 @@ func solveRun(tasks []datasets.Task, o Options, report Report, now time.Time) (O
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[datasets.Task, Result], error) {
 			w := &solveWorker{backend: b, save: o.Save, load: o.Load}
 			if o.Load != "" {

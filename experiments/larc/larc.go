@@ -345,7 +345,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		}
 	}
 	run, err := runner.Run(runner.Spec[unit, Result]{
-		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
+		Format: resultsFormat, Options: o.Options, DefaultOut: defaultOut,
 		Units: units, Key: unit.key,
 		Describe: func(u unit) string { return fmt.Sprintf("task %s (%s)", u.task.ID, u.condition) },
 		Cost:     func(u unit) float64 { return float64(datasets.TaskCanvas(u.task.Task)) },
@@ -355,7 +355,6 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[unit, Result], error) {
 			w, err := newWorker(b, o, cond, encoderName)
 			if err != nil {

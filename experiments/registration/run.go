@@ -212,7 +212,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		}
 	}
 	run, err := runner.Run(runner.Spec[job, Result]{
-		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
+		Format: resultsFormat, Options: o.Options, DefaultOut: defaultOut,
 		Units: jobs, Key: job.key,
 		Describe: func(j job) string { return fmt.Sprintf("pair %d (%s)", j.pair.ID, j.cond) },
 		Check: func(r Result, _ bool) error {
@@ -221,7 +221,6 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[job, Result], error) {
 			solver, err := arcsolver.New(b, settings, arcsolver.Options{Reuse: true})
 			if err != nil {

@@ -66,10 +66,11 @@ type Worker[U, R any] interface {
 // Spec describes a run: the units, the results file and the workers. Cost, Check and the Report's
 // functions may be nil.
 type Spec[U, R any] struct {
+	// Options are the results file (Out, Resume, Force), the workers (Workers, NewBackend) and the shard
+	// (Sharding, which runs one shard of the units, Partition by Key and Cost, and writes the run file
+	// beside Out, RunFilePath). Run does not read Settings: the experiment's workers do.
+	Options
 	Format Format[R]
-	// Out is the results file; Resume appends to it (skipping the units done), Force overwrites it.
-	Out           string
-	Resume, Force bool
 	// DefaultOut says Out is a default name, not the user's: the run creates a new file at Out, else at the
 	// first free of Out with -2, -3, ... before its extension (resultsfile.Create; Resume and Force unused).
 	DefaultOut bool
@@ -82,16 +83,9 @@ type Spec[U, R any] struct {
 	// Check returns an error for a row that the run must not be mixed with (inRun: the row is of one of
 	// the run's units); it is called on every row of a resumed file before any work.
 	Check func(row R, inRun bool) error
-	// Workers is the number of workers (at least 1), NewBackend makes each worker's backend (the
-	// program chooses it, e.g. backend.New; workers never share one), and NewWorker makes a worker on its
-	// backend.
-	Workers    int
-	NewBackend func() (compute.Backend, error)
-	NewWorker  func(backend compute.Backend) (Worker[U, R], error)
-	Report     Report[Info, R]
-	// Sharding runs one shard of the units (Partition by Key and Cost) and writes the run file beside
-	// Out (RunFilePath); nil: every unit and no run file.
-	Sharding *Sharding
+	// NewWorker makes a worker on its backend (Options.NewBackend).
+	NewWorker func(backend compute.Backend) (Worker[U, R], error)
+	Report    Report[Info, R]
 }
 
 // Options are the options of a run that every experiment shares; each experiment's options embed them.

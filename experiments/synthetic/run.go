@@ -109,7 +109,7 @@ func Run(o Options, report Report) (Outcome, error) {
 		return out, err
 	}
 	run, err := runner.Run(runner.Spec[Unit, Result]{
-		Format: resultsFormat, Out: o.Out, Resume: o.Resume, Force: o.Force, DefaultOut: defaultOut,
+		Format: resultsFormat, Options: o.Options, DefaultOut: defaultOut,
 		Units: units, Key: Unit.key, Describe: func(u Unit) string {
 			return fmt.Sprintf("%s on %s task %d, %d pairs", u.Model, u.Family, u.Task, u.NumTrain)
 		},
@@ -120,7 +120,6 @@ func Run(o Options, report Report) (Outcome, error) {
 			}
 			return nil
 		},
-		Workers: o.Workers, NewBackend: o.NewBackend, Sharding: o.Sharding,
 		NewWorker: func(b compute.Backend) (runner.Worker[Unit, Result], error) {
 			return &worker{o: o, backend: b, pool: pool, solvers: map[[2]string]*arcsolver.Solver{}}, nil
 		},
