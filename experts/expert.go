@@ -265,8 +265,8 @@ func (m *LatticeMask) Factors() (l, rT *Node) {
 // mixtureDense is Dense of a Mixture mask, by one batched matrix product per example over the K·T
 // candidate terms. These are far fewer and larger products than Factors' per-cell ones. The terms
 // without rotation give M[b, (i, c), (j, e)] = Σ_{k,t} (w Row)[b, k, t, i, c] · Col[b, k, t, j, e]. Those
-// with rotation give M[b, (i, e), (j, c)] = Σ (w Row J)[b, k, t, i, e] · Col[b, k, t, j, c]. Each result
-// is transposed to [b, i, j, c, e] once.
+// with rotation give M[b, (i, e), (j, c)] = Σ (w Row J)[b, k, t, i, e] · Col[b, k, t, j, c], computed as
+// [b, j, c, i, e]. Each result is transposed to [b, i, j, c, e] once.
 func (m *LatticeMask) mixtureDense() *Node {
 	k, batch := m.Mixture, m.Batch()
 	perCandidate := func(x *Node) *Node {
@@ -282,19 +282,26 @@ func (m *LatticeMask) mixtureDense() *Node {
 			rotL, rotR = append(rotL, perCandidate(m.rowTimesReversal(row, t.Flip))), append(rotR, perCandidate(t.Col))
 		}
 	}
-	product := func(ls, rs []*Node) *Node { // [b, i, x, j, y]
+	product := func(ls, rs []*Node) *Node { // [b, x, y, z, w]: ls' free axes x, y, then rs' z, w
 		l, r := ls[0], rs[0]
 		if len(ls) > 1 {
 			l, r = Concatenate(ls, 1), Concatenate(rs, 1)
 		}
 		return DotGeneral(l, []int{1}, []int{0}, r, []int{1}, []int{0})
 	}
+	// Each transpose swaps two middle blocks, [B, X, Y, Z] -> [B, Y, X, Z], for which the Go backend has a
+	// fast path (a copy per trailing row); a general 5-axis permutation takes it about 3 times longer.
+	swap := func(x *Node, dims ...int) *Node { return TransposeAllDims(Reshape(x, dims...), 0, 2, 1, 3) }
 	var dense *Node
-	if len(plainL) > 0 {
-		dense = TransposeAllDims(product(plainL, plainR), 0, 1, 3, 2, 4) // [b, i, c, j, e] -> [b, i, j, c, e]
+	if len(plainL) > 0 { // [b, i, c, j, e] as [b·i, c, j, e] -> [b·i, j, c, e]
+		p := product(plainL, plainR)
+		d := p.Shape().Dimensions
+		dense = Reshape(swap(p, d[0]*d[1], d[2], d[3], d[4]), batch, -1)
 	}
-	if len(rotL) > 0 {
-		rot := TransposeAllDims(product(rotL, rotR), 0, 1, 3, 4, 2) // [b, i, e, j, c] -> [b, i, j, c, e]
+	if len(rotL) > 0 { // [b, j, c, i, e] (Col's free axes first) as [b, j·c, i, e] -> [b, i, j·c, e]
+		p := product(rotR, rotL)
+		d := p.Shape().Dimensions
+		rot := Reshape(swap(p, d[0], d[1]*d[2], d[3], d[4]), batch, -1)
 		if dense == nil {
 			dense = rot
 		} else {
@@ -360,7 +367,7 @@ func (m *LatticeMask) RowTimesReversal(t MaskTerm) *Node { return m.rowTimesReve
 // GoMLX's Reverse has no gradient. The l x l product is cheap next to the n x n terms.
 func (m *LatticeMask) rowTimesReversal(row, flip *Node) *Node {
 	if flip != nil {
-		return Einsum("bij,bjk->bik", row, flip)
+		return fastgraph.BatchMatMul(row, flip)
 	}
 	return Einsum("bij,jk->bik", row, constMatrix(row.Graph(), row.DType(), lattice.ReflectionMask1D(m.Rows)))
 }
@@ -428,7 +435,7 @@ func (e Expert) axisMask(
 	eye := BroadcastToDims(Reshape(constMatrix(g, dtype, lattice.IdentityMatrix(l)), 1, l, l), batch, l, l)
 	apply := func(kernel, m *Node) *Node { // kernel @ m, kernel [l, l] or per example [batch, l, l]
 		if kernel.Rank() == 3 {
-			return Einsum("bij,bjk->bik", kernel, m)
+			return fastgraph.BatchMatMul(kernel, m)
 		}
 		return Einsum("ij,bjk->bik", kernel, m)
 	}
@@ -559,7 +566,7 @@ func (e Expert) scaleAxis(g *Graph, dtype dtypes.DType, gates *Gates, batch, axi
 			tau = Mul(tau, OneMinus(fromFrame))
 		}
 		scaled := Add(Mul(tau, TransposeAllDims(up, 0, 2, 1)), Mul(OneMinus(tau), up))
-		result = Einsum("bij,bjk->bik", scaled, result)
+		result = fastgraph.BatchMatMul(scaled, result)
 	}
 	return result
 }
@@ -659,7 +666,7 @@ func (e Expert) mask(gates *Gates, smooth float64) (lm *LatticeMask) {
 	// times(a, J) = a J: by the canvas reversal, or per example by the reversal of the grid's first cells.
 	times := func(a, perExample *Node) *Node {
 		if perExample != nil {
-			return Einsum("bij,bjk->bik", a, perExample)
+			return fastgraph.BatchMatMul(a, perExample)
 		}
 		return Einsum("bij,jk->bik", a, constMatrix(g, dtype, lattice.ReflectionMask1D(e.Rows)))
 	}
@@ -701,7 +708,7 @@ func (e Expert) anchor(lm *LatticeMask, frames *Node) *LatticeMask {
 	}
 	pr, pc := crop(at(0), at(2), e.Rows), crop(at(1), at(3), e.Cols)
 	dr, dc := place(at(4), e.Rows), place(at(5), e.Cols)
-	mm := func(a, b *Node) *Node { return Einsum("bij,bjk->bik", a, b) }
+	mm := fastgraph.BatchMatMul
 	out := &LatticeMask{Rows: lm.Rows, Cols: lm.Cols, Terms: make([]MaskTerm, len(lm.Terms))}
 	for k, t := range lm.Terms {
 		t2 := t
