@@ -130,7 +130,23 @@ var (
 	}
 )
 
+// RecipeNoSearchEvaluation is RecipeNoSearch screened by the search: the search-free row of the evaluation
+// split.
+var RecipeNoSearchEvaluation = Recipe{
+	Name: "nosearch-evaluation",
+	Doc: "The search-free recipe with the search as a screen (nosearch's settings, " + RecipeNoSearch.Settings.String() +
+		", and search_screen=true): the " +
+		"search only decides which tasks train (those where it finds an element, as for the training tasks that " +
+		"the search determines), and they train as the nosearch recipe does, from the gates' initialization, " +
+		"never started at the search's element; the others count as unsolved. The search-free row of ARC-AGI-1's " +
+		"evaluation split, run once with the final nosearch recipe (docs/arc.md, \"ARC-AGI-1's evaluation " +
+		"split\"); results/arc_evaluation_nosearch.csv.",
+	Settings: append(append(hparams.Settings{}, RecipeNoSearch.Settings...),
+		hparams.Setting{Key: ParamSearchScreen, Value: true}),
+}
+
 // Recipes returns the recipes of ARC. An experiment with recipes of its own adds them.
 func Recipes() RecipeBook {
-	return RecipeBook{RecipeDefault, RecipePaper, RecipeNoSearch, RecipeEvaluation, RecipePaperEvaluation}
+	return RecipeBook{RecipeDefault, RecipePaper, RecipeNoSearch, RecipeEvaluation, RecipePaperEvaluation,
+		RecipeNoSearchEvaluation}
 }

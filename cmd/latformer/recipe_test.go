@@ -91,7 +91,7 @@ func TestRecipeCommands(t *testing.T) {
 	t.Setenv(datasets.EnvDataDir, t.TempDir())
 	out := filepath.Join(t.TempDir(), "r.csv")
 	for _, c := range runCommands {
-		names := "default, paper, nosearch, evaluation, paper-evaluation"
+		names := "default, paper, nosearch, evaluation, paper-evaluation, nosearch-evaluation"
 		if c.name == "sample-efficiency" || c.name == "noise" {
 			names += ", fig5-nosearch"
 		}
