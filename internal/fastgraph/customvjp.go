@@ -2,8 +2,8 @@
 
 // Package fastgraph holds graph building blocks that compute what GoMLX's own do, with gradients
 // arranged for GoMLX's pure-Go backend: WithCustomVJP (a hand-written gradient for a function of several
-// tensors) and Dense (layers.Dense with a gradient free of transposes the backend would otherwise run
-// element by element). The library packages use them; they are internal because their contract is
+// tensors), Dense (layers.Dense with a gradient free of transposes the backend would otherwise run
+// element by element) and BatchMatMul (Einsum's "bij,bjk->bik" with such a gradient). The library packages use them; they are internal because their contract is
 // GoMLX's own functions'.
 package fastgraph
 
