@@ -291,25 +291,27 @@ func (m *LatticeMask) mixtureDense() *Node {
 	}
 	// Each transpose swaps two middle blocks, [B, X, Y, Z] -> [B, Y, X, Z], for which the Go backend has a
 	// fast path (a copy per trailing row); a general 5-axis permutation takes it about 3 times longer.
-	swap := func(x *Node, dims ...int) *Node { return TransposeAllDims(Reshape(x, dims...), 0, 2, 1, 3) }
+	n := m.Rows * m.Cols
+	swap := func(x *Node, dims ...int) *Node {
+		return Reshape(TransposeAllDims(Reshape(x, dims...), 0, 2, 1, 3), batch, n, n)
+	}
 	var dense *Node
 	if len(plainL) > 0 { // [b, i, c, j, e] as [b·i, c, j, e] -> [b·i, j, c, e]
 		p := product(plainL, plainR)
 		d := p.Shape().Dimensions
-		dense = Reshape(swap(p, d[0]*d[1], d[2], d[3], d[4]), batch, -1)
+		dense = swap(p, d[0]*d[1], d[2], d[3], d[4])
 	}
 	if len(rotL) > 0 { // [b, j, c, i, e] (Col's free axes first) as [b, j·c, i, e] -> [b, i, j·c, e]
 		p := product(rotR, rotL)
 		d := p.Shape().Dimensions
-		rot := Reshape(swap(p, d[0], d[1]*d[2], d[3], d[4]), batch, -1)
+		rot := swap(p, d[0], d[1]*d[2], d[3], d[4])
 		if dense == nil {
 			dense = rot
 		} else {
 			dense = Add(dense, rot)
 		}
 	}
-	n := m.Rows * m.Cols
-	return Reshape(dense, batch, n, n)
+	return dense
 }
 
 // Unmixed returns a Mixture mask as a plain one with K times the terms. A plain mask stays as it is.

@@ -87,7 +87,7 @@ func Relu(x *Node) *Node {
 // transposeNarrow returns xᵀ [w, rows] of x [rows, w]. For a narrow x (w <= 64) it is the product I xᵀ with
 // the w x w identity, a constant: the Go backend's matrix product packs its operands with SIMD copies, which
 // move the cells about twice as fast as its element-by-element Transpose (BenchmarkTransposeNarrow). The
-// values are x's, exactly: each output cell is 1·x plus zeros (x finite).
+// values are x's, exactly: each output cell is 1·x plus zeros (x finite; a -0 comes back +0).
 func transposeNarrow(x *Node) *Node {
 	if x.Rank() != 2 || x.Shape().Dimensions[1] > 64 || !x.DType().IsFloat() {
 		return TransposeAllDims(x, 1, 0)
