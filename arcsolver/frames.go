@@ -16,19 +16,44 @@ import (
 	"github.com/latformer/latformer/search"
 )
 
+// rankedFit is the canvas fit as the search-free solver ranks it against the candidate frames'
+// (tryFrames, fitFrames): a hard fit whose prediction of some test input is not a well-formed grid
+// (datasets.Canvas.Grid) counts as no fit, since it cannot answer the task. Only the test inputs are
+// read. With the search's start, or without a later stage (candidate frames, ParamShiftRestarts), it is
+// fit itself.
+func (s *Solver) rankedFit(
+	start *Search, learner *latformer.Learner, fit latformer.FitResult, test []latformer.Example,
+) (latformer.FitResult, error) {
+	if !s.laterStages() || start != nil || !(fit.Fitted && fit.HardGates) || len(test) == 0 {
+		return fit, nil
+	}
+	preds, err := learner.Predict(test)
+	if err != nil {
+		return fit, err
+	}
+	for _, p := range preds {
+		if _, ok := p.Canvas.Grid(); !ok {
+			fit.Fitted = false
+			break
+		}
+	}
+	return fit, nil
+}
+
 // tryFrames says whether a task goes on to the candidate frames (fitFrames). It does when the solver
-// has them, the search did not start the fit, and no restart's hard gates fitted on the canvas.
+// has them, the search did not start the fit, and no restart's hard gates fitted on the canvas (as
+// rankedFit ranks the fit).
 func (s *Solver) tryFrames(start *Search, fit latformer.FitResult) bool {
 	return s.frames > 0 && start == nil && s.opts.Architecture.Name == latformer.LatFormerArchitecture().Name &&
 		!(fit.Fitted && fit.HardGates)
 }
 
 // fitFrames fits a second learner, whose expert acts on a frame it learns among the task's candidate
-// frames (FrameCandidates). It keeps that learner when it fits better than the canvas fit
-// (latformer.FitResult.BetterThan) and returns it, else nil. sol.Fit gets the kept fit, with the
-// restarts and steps of both counted and the other fit's SoftTop after the kept one's.
+// frames (FrameCandidates). It keeps that learner when it fits better than the canvas fit as ranked
+// (latformer.FitResult.BetterThan, rankedFit) and returns it, else nil. sol.Fit gets the kept fit, with
+// the restarts and steps of both counted and the other fit's SoftTop after the kept one's.
 func (s *Solver) fitFrames(
-	sol *Solution, train []latformer.Example, progress func(latformer.Progress),
+	sol *Solution, ranked latformer.FitResult, train []latformer.Example, progress func(latformer.Progress),
 ) (*latformer.Learner, error) {
 	rules := FrameCandidates(train, s.frames)
 	if _, ok := experts.FrameExperts(s.learning); len(rules) == 0 || !ok {
@@ -46,27 +71,38 @@ func (s *Solver) fitFrames(
 	if err != nil {
 		return nil, fmt.Errorf("the candidate frames: %w", err)
 	}
-	canvas := sol.Fit
 	fit.SoftTop = ruleElements(fit.SoftTop, rules)
-	if !fit.BetterThan(canvas) {
+	if !keepStage(sol, ranked, fit) {
+		s.last.fit = sol.Fit
+		return nil, nil
+	}
+	s.last.learner, s.last.fit, s.last.frames = learner, sol.Fit, rules
+	return learner, nil
+}
+
+// keepStage joins a later stage's fit to sol.Fit, the fit kept so far, which ranks as ranked (rankedFit).
+// When fit ranks above it (latformer.FitResult.BetterThan), fit becomes sol.Fit, with the restarts,
+// steps and time of the fits before it counted, and their SoftTop after its own; it returns true. Else
+// sol.Fit counts fit's restarts, steps and time, with fit's SoftTop after its own.
+func keepStage(sol *Solution, ranked, fit latformer.FitResult) bool {
+	if !fit.BetterThan(ranked) {
 		sol.Fit.SoftTop = append(sol.Fit.SoftTop, fit.SoftTop...)
 		sol.Fit.Restarts += fit.Restarts
 		sol.Fit.TotalSteps += fit.TotalSteps
 		sol.Fit.Elapsed += fit.Elapsed
 		sol.Fit.Compile += fit.Compile
-		s.last.fit = sol.Fit
-		return nil, nil
+		return false
 	}
-	fit.Restart += canvas.Restarts
-	fit.Restarts += canvas.Restarts
-	fit.RestartsFitted += canvas.RestartsFitted
-	fit.TotalSteps += canvas.TotalSteps
-	fit.Elapsed += canvas.Elapsed
-	fit.Compile += canvas.Compile
-	fit.SoftTop = append(fit.SoftTop, canvas.SoftTop...)
+	before := sol.Fit
+	fit.Restart += before.Restarts
+	fit.Restarts += before.Restarts
+	fit.RestartsFitted += before.RestartsFitted
+	fit.TotalSteps += before.TotalSteps
+	fit.Elapsed += before.Elapsed
+	fit.Compile += before.Compile
+	fit.SoftTop = append(fit.SoftTop, before.SoftTop...)
 	sol.Fit = fit
-	s.last.learner, s.last.fit, s.last.frames = learner, fit, rules
-	return learner, nil
+	return true
 }
 
 // FrameCandidates returns up to k candidate frame rules of a task (search.FrameCandidates). Only the

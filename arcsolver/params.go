@@ -4,6 +4,7 @@ package arcsolver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
@@ -49,6 +50,12 @@ const (
 	// frames (experts.ParamFrameCandidates). It has its own key because, at K candidates, each copy costs
 	// about K/13 times what it costs in the canvas fit. 0 means latformer.ParamAugment's value [0].
 	ParamFrameCopies = "augment_frame_copies"
+	// ParamShiftRestarts is the restart schedule of the search-free solver's third fit (fitShifts), one
+	// restart per comma-separated entry, read as latformer.ParamRestartExperts reads its entries. Where
+	// neither the canvas fit's hard gates nor the candidate frames' fit, the canvas learner fits again with
+	// its translation gates a softmax over each axis's shifts (experts.ParamTranslationGates "softmax"),
+	// where neighbouring shifts are neighbouring parameters. Empty means no third fit [""].
+	ParamShiftRestarts = "train_shift_restarts"
 )
 
 // Gate initializations (ParamGateInit).
@@ -67,7 +74,22 @@ var params = hparams.NewTable(
 	hparams.Def(ParamSearchFallback, true),
 	hparams.Def(ParamSearchScreen, false),
 	hparams.Def(ParamFrameCopies, 0).AtLeast(0),
+	hparams.Def(ParamShiftRestarts, "").Checked(checkShiftRestarts),
 )
+
+// checkShiftRestarts checks a value of ParamShiftRestarts: empty, or comma-separated entries of
+// experts.Expert.FreeGates.
+func checkShiftRestarts(v any) error {
+	if v.(string) == "" {
+		return nil
+	}
+	for _, entry := range strings.Split(v.(string), ",") {
+		if err := experts.CheckFamilies(strings.TrimSpace(entry)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // The keys of the solver's policy that this package no longer declares (hparams.Retire).
 var _ = hparams.Retire(

@@ -56,6 +56,8 @@ type savedSolution struct {
 	TopAnchor string
 	// Frames name the candidate frame rules the network acts on (fitFrames), checked on load.
 	Frames []string `json:",omitempty"`
+	// Shifts says whether the network is the shift-softmax learner (fitShifts).
+	Shifts bool `json:",omitempty"`
 	// Source and Action of the predictions of the test examples the task was solved with (for a reader).
 	Source, Action string
 }
@@ -91,7 +93,7 @@ func (s *Solver) Save(dir string) error {
 	if l := last.learner; l != nil {
 		meta.SoftGates, meta.CondDim = l.SoftGates(), l.CondDim()
 	}
-	meta.Frames = ruleNames(last.frames)
+	meta.Frames, meta.Shifts = ruleNames(last.frames), last.shifts
 	if err := replaceDir(dir, func(tmp string) error {
 		if last.learner != nil {
 			if err := last.learner.SaveCheckpoint(tmp); err != nil {
@@ -268,6 +270,11 @@ func (s *SavedSolution) Predict(test []latformer.Example) (Solution, error) {
 			return sol, err
 		}
 		test = WithFrameCandidates(rules, test)
+	}
+	if s.meta.Shifts {
+		if cache, err = s.solver.shiftsVariant(); err != nil {
+			return sol, err
+		}
 	}
 	if s.learner == nil {
 		if s.learner, err = s.loadLearner(cache); err != nil {

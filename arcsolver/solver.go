@@ -60,6 +60,8 @@ type Solver struct {
 	frames int
 	// frameCopies is ParamFrameCopies.
 	frameCopies int
+	// shiftRestarts is ParamShiftRestarts, for the shift-softmax fit (fitShifts); "": none.
+	shiftRestarts string
 	// last is the task Solve solved last, for Save (nil before the first, or after Close).
 	last *solved
 	// searches counts the lattice searches run (TestSolverSearchesOnce).
@@ -92,6 +94,7 @@ func New(backend compute.Backend, settings hparams.Settings, opts Options) (*Sol
 	s.fallback = param[bool](own, ParamSearchFallback)
 	s.screen = param[bool](own, ParamSearchScreen)
 	s.frameCopies = param[int](own, ParamFrameCopies)
+	s.shiftRestarts = param[string](own, ParamShiftRestarts)
 	s.restarts = latformer.Param[int](s.store, latformer.ParamRestarts)
 	s.unproposedMaxCells = latformer.Param[int](s.store, latformer.ParamMaxCells)
 	s.frames = experts.Param[int](s.store.RootScope(), experts.ParamFrameCandidates)
@@ -141,13 +144,30 @@ func (s *Solver) Solve(train, test []latformer.Example, progress func(latformer.
 		return sol, err
 	}
 	s.last.learner, s.last.fit = learner, sol.Fit
-	if s.tryFrames(start, sol.Fit) {
-		framed, err := s.fitFrames(&sol, train, progress)
+	ranked, err := s.rankedFit(start, learner, sol.Fit, test)
+	if err != nil {
+		return sol, err
+	}
+	canvasTest := test
+	if s.tryFrames(start, ranked) {
+		framed, err := s.fitFrames(&sol, ranked, train, progress)
 		if err != nil {
 			return sol, err
 		}
 		if framed != nil {
 			learner, test = framed, WithFrameCandidates(s.last.frames, test)
+			if ranked, err = s.rankedFit(start, learner, sol.Fit, test); err != nil {
+				return sol, err
+			}
+		}
+	}
+	if s.tryShifts(start, ranked) {
+		shifted, err := s.fitShifts(&sol, ranked, train, progress)
+		if err != nil {
+			return sol, err
+		}
+		if shifted != nil {
+			learner, test = shifted, canvasTest
 		}
 	}
 	if err = s.predict(&sol, learner, test, start); err != nil {
@@ -196,6 +216,8 @@ type solved struct {
 	sol        Solution
 	// frames are the candidate frame rules the learner acts on (fitFrames), nil for the others.
 	frames []search.FrameRule
+	// shifts says whether the learner is the shift-softmax one (fitShifts).
+	shifts bool
 }
 
 // forget drops the last task's solution and, without Options.Reuse, its learners' graphs and variables.

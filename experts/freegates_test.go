@@ -159,3 +159,30 @@ func boolToInt(b bool) int {
 	}
 	return 0
 }
+
+// TestFreedExperts checks which experts a restart schedule frees: t, z, v and h the translation, r, f and
+// s the others, "all" every one, only among the model's experts, in ParamExperts' order; a bad letter is an
+// error.
+func TestFreedExperts(t *testing.T) {
+	cases := []struct {
+		list     string
+		schedule []string
+		want     string
+	}{
+		{"all", []string{"t"}, "translation"},
+		{"all", []string{"z", "v", "h"}, "translation"},
+		{"all", []string{"t", "rf"}, "translation,rotation,reflection"},
+		{"all", []string{"s", "all"}, "translation,rotation,reflection,scaling"},
+		{"rotation,scaling", []string{"t", "s"}, "scaling"},
+		{"rotation", []string{"t"}, ""},
+	}
+	for _, c := range cases {
+		got, err := FreedExperts(c.list, c.schedule)
+		if err != nil || got != c.want {
+			t.Errorf("FreedExperts(%q, %q) = %q, %v; want %q", c.list, c.schedule, got, err, c.want)
+		}
+	}
+	if _, err := FreedExperts("all", []string{"t", "x"}); err == nil {
+		t.Errorf("FreedExperts with the letter x: no error")
+	}
+}

@@ -517,6 +517,39 @@ func (e Expert) FreeGates(families string) ([]float32, error) {
 	return free, nil
 }
 
+// FreedExperts returns the ParamExperts value of the experts of list (a ParamExperts value) whose gates
+// some entry of a restart schedule frees (FreeGates' families): t, z, v and h free the translation, r the
+// rotation, f the reflection, s the scaling, "all" every expert. An expert that no restart frees stays at
+// its identity in every restart, so a learner may leave it out of its graph. It is "" when the schedule
+// frees none of list's experts.
+func FreedExperts(list string, schedule []string) (string, error) {
+	on, err := expertsOf(list)
+	if err != nil {
+		return "", err
+	}
+	freed := map[string]bool{}
+	for _, entry := range schedule {
+		entry = strings.TrimSpace(entry)
+		if err := CheckFamilies(entry); err != nil {
+			return "", err
+		}
+		if entry == "all" {
+			entry = "trfs"
+		}
+		for _, c := range entry {
+			freed[map[rune]string{'t': "translation", 'z': "translation", 'v': "translation", 'h': "translation",
+				'r': "rotation", 'f': "reflection", 's': "scaling"}[c]] = true
+		}
+	}
+	var names []string
+	for _, n := range expertNames {
+		if on[n] && freed[n] {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, ","), nil
+}
+
 // CheckFamilies returns an error unless FreeGates accepts families.
 func CheckFamilies(families string) error {
 	if families == "all" {
