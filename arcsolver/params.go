@@ -54,7 +54,7 @@ const (
 	// restart per comma-separated entry, read as latformer.ParamRestartExperts reads its entries. Where
 	// neither the canvas fit's hard gates nor the candidate frames' fit, the canvas learner fits again with
 	// its translation gates a softmax over each axis's shifts (experts.ParamTranslationGates "softmax"),
-	// where neighbouring shifts are neighbouring parameters. Empty means no third fit [""].
+	// where neighbouring shifts are neighbouring parameters. Empty means no third fit [].
 	ParamShiftRestarts = "train_shift_restarts"
 )
 

@@ -53,17 +53,18 @@ func TestKeepStage(t *testing.T) {
 	}
 }
 
-// TestSolverShiftSoftmax solves a shift task without the search where the canvas fit cannot: its restarts
+// TestSolverShiftSoftmax solves a shift task (shift(-1,0) of 4x4 grids on a 6x6 canvas) without the search
+// where the canvas fit cannot: its restarts
 // free the rotation gates alone (train_restart_experts=r) and no candidate frames are set. The shift-softmax
 // fit (train_shift_restarts=t) then fits, is kept, and predicts the test outputs exactly; its restart is
 // counted after the canvas fit's, and a saved solution predicts the same after loading. With the third fit
 // off, the same task stays unfitted.
 func TestSolverShiftSoftmax(t *testing.T) {
 	backend := testutil.Backend(t)
-	task, _ := examples(t, rand.New(rand.NewPCG(67, 6)), lattice.Shift{Deltas: []int{1, 2}}, 6, 4, 6)
+	task, _ := examples(t, rand.New(rand.NewPCG(67, 6)), lattice.Shift{Deltas: []int{-1, 0}}, 6, 4, 6)
 	train, test := task[:3], task[3:]
-	const base = "gate_init=paper;train_steps=150;augment_copies=3;train_restarts=1;train_restart_experts=r;" +
-		"train_gate_beam=2;train_hard_steps=60;train_max_cells=0"
+	const base = "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=1;train_restart_experts=r;" +
+		"train_gate_beam=4;train_gate_beam_steps=25;train_hard_steps=150;train_hard_patience=20;train_max_cells=0"
 	for _, third := range []bool{false, true} {
 		settings := base
 		if third {
