@@ -16,30 +16,6 @@ import (
 	"github.com/latformer/latformer/search"
 )
 
-// rankedFit is the canvas fit as the search-free solver ranks it against the candidate frames'
-// (tryFrames, fitFrames): a hard fit whose prediction of some test input is not a well-formed grid
-// (datasets.Canvas.Grid) counts as no fit, since it cannot answer the task. Only the test inputs are
-// read. With the search's start, or without a later stage (candidate frames, ParamShiftRestarts), it is
-// fit itself.
-func (s *Solver) rankedFit(
-	start *Search, learner *latformer.Learner, fit latformer.FitResult, test []latformer.Example,
-) (latformer.FitResult, error) {
-	if !s.laterStages() || start != nil || !(fit.Fitted && fit.HardGates) || len(test) == 0 {
-		return fit, nil
-	}
-	preds, err := learner.Predict(test)
-	if err != nil {
-		return fit, err
-	}
-	for _, p := range preds {
-		if _, ok := p.Canvas.Grid(); !ok {
-			fit.Fitted = false
-			break
-		}
-	}
-	return fit, nil
-}
-
 // tryFrames says whether a task goes on to the candidate frames (fitFrames). It does when the solver
 // has them, the search did not start the fit, and no restart's hard gates fitted on the canvas (as
 // rankedFit ranks the fit).

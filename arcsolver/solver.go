@@ -177,6 +177,30 @@ func (s *Solver) Solve(train, test []latformer.Example, progress func(latformer.
 	return sol, nil
 }
 
+// rankedFit is a fit as the search-free solver ranks it against its later fits (tryFrames, fitFrames,
+// tryShifts, fitShifts): a hard fit whose prediction of some test input is not a well-formed grid
+// (datasets.Canvas.Grid) counts as no fit, since it cannot answer the task. Only the test inputs are
+// read. With the search's start, or without a later stage (candidate frames, ParamShiftRestarts), it is
+// fit itself.
+func (s *Solver) rankedFit(
+	start *Search, learner *latformer.Learner, fit latformer.FitResult, test []latformer.Example,
+) (latformer.FitResult, error) {
+	if !s.laterStages() || start != nil || !(fit.Fitted && fit.HardGates) || len(test) == 0 {
+		return fit, nil
+	}
+	preds, err := learner.Predict(test)
+	if err != nil {
+		return fit, err
+	}
+	for _, p := range preds {
+		if _, ok := p.Canvas.Grid(); !ok {
+			fit.Fitted = false
+			break
+		}
+	}
+	return fit, nil
+}
+
 // runSearch runs the lattice search on the training examples when the solver needs it: with
 // ParamGateInit "search", ParamSearchScreen or SearchOnly, on a model with mask experts. It searches
 // as far as ParamSearchLattices says (LatticeProposals) and keeps as many proposals as Fit may start
