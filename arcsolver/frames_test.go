@@ -127,9 +127,14 @@ func arcDirOrEmpty(t *testing.T) string {
 // onCanvas places a task's training pairs on its canvas (datasets.TaskCanvas), as the ARC experiment does.
 func onCanvas(t *testing.T, task datasets.Task) []latformer.Example {
 	t.Helper()
-	side := datasets.TaskCanvas(task)
+	return placed(t, task.Train, datasets.TaskCanvas(task))
+}
+
+// placed places pairs on a side x side canvas.
+func placed(t *testing.T, pairs []datasets.Pair, side int) []latformer.Example {
+	t.Helper()
 	var out []latformer.Example
-	for _, p := range task.Train {
+	for _, p := range pairs {
 		x, err := datasets.ToCanvas(p.Input, side, side)
 		if err != nil {
 			t.Fatal(err)

@@ -4,7 +4,6 @@ package arcsolver
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/latformer/latformer/experts"
 	"github.com/latformer/latformer/hparams"
@@ -77,18 +76,13 @@ var params = hparams.NewTable(
 	hparams.Def(ParamShiftRestarts, "").Checked(checkShiftRestarts),
 )
 
-// checkShiftRestarts checks a value of ParamShiftRestarts: empty, or comma-separated entries of
-// experts.Expert.FreeGates.
+// checkShiftRestarts checks a value of ParamShiftRestarts: empty, or a schedule in the form of
+// latformer.ParamRestartExperts.
 func checkShiftRestarts(v any) error {
 	if v.(string) == "" {
 		return nil
 	}
-	for _, entry := range strings.Split(v.(string), ",") {
-		if err := experts.CheckFamilies(strings.TrimSpace(entry)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return latformer.CheckRestartExperts(v)
 }
 
 // The keys of the solver's policy that this package no longer declares (hparams.Retire).

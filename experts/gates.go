@@ -517,6 +517,10 @@ func (e Expert) FreeGates(families string) ([]float32, error) {
 	return free, nil
 }
 
+// familyExpert is the expert each letter of FreeGates frees.
+var familyExpert = map[rune]string{'t': "translation", 'z': "translation", 'v': "translation", 'h': "translation",
+	'r': "rotation", 'f': "reflection", 's': "scaling"}
+
 // FreedExperts returns the ParamExperts value of the experts of list (a ParamExperts value) whose gates
 // some entry of a restart schedule frees (FreeGates' families): t, z, v and h free the translation, r the
 // rotation, f the reflection, s the scaling, "all" every expert. An expert that no restart frees stays at
@@ -537,8 +541,7 @@ func FreedExperts(list string, schedule []string) (string, error) {
 			entry = "trfs"
 		}
 		for _, c := range entry {
-			freed[map[rune]string{'t': "translation", 'z': "translation", 'v': "translation", 'h': "translation",
-				'r': "rotation", 'f': "reflection", 's': "scaling"}[c]] = true
+			freed[familyExpert[c]] = true
 		}
 	}
 	var names []string

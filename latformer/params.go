@@ -145,7 +145,7 @@ var params = hparams.NewTable(
 	hparams.Def(ParamMaxCells, 81).AtLeast(0),
 	hparams.Def(ParamHardSteps, 0).AtLeast(0),
 	hparams.Def(ParamHardPatience, 0).AtLeast(0),
-	hparams.Def(ParamRestartExperts, "all").Checked(checkRestartExperts),
+	hparams.Def(ParamRestartExperts, "all").Checked(CheckRestartExperts),
 	hparams.Def(ParamBatchPairs, 0).AtLeast(0),
 	hparams.Def(ParamGateBeam, 0).AtLeast(0),
 	hparams.Def(ParamGateBeamSteps, 30).AtLeast(1),
@@ -175,9 +175,9 @@ var _ = hparams.Retire(
 		func(v any, _ hparams.Settings) hparams.Setting { return hparams.Setting{Key: ParamMaxCells, Value: v} }),
 )
 
-// checkRestartExperts checks a value of ParamRestartExperts: comma-separated entries of
-// experts.Expert.FreeGates.
-func checkRestartExperts(v any) error {
+// CheckRestartExperts checks a value of ParamRestartExperts (or another restart schedule in its form,
+// such as arcsolver's ParamShiftRestarts): comma-separated entries of experts.Expert.FreeGates.
+func CheckRestartExperts(v any) error {
 	for _, entry := range strings.Split(v.(string), ",") {
 		if err := experts.CheckFamilies(strings.TrimSpace(entry)); err != nil {
 			return err
