@@ -151,3 +151,48 @@ func TestMalformedFitTriesFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestSolverShiftsFirst runs the shift-softmax fit before the canvas fit (train_shifts_first). On a shift
+// task (shift(-1,0), as in TestSolverShiftSoftmax) its one restart fits, and the canvas fit never runs: one
+// restart in all, the shift learner kept with its element. On a task no translation fits (the
+// columns flipped), the shift fit does not fit, the canvas fit runs after it with its restarts freeing the
+// reflection gates (train_restart_experts=f) and is kept: two restarts, the second kept, reflect(1).
+func TestSolverShiftsFirst(t *testing.T) {
+	backend := testutil.Backend(t)
+	const settings = "gate_init=paper;train_steps=200;augment_copies=4;train_restarts=1;train_restart_experts=f;" +
+		"train_gate_beam=4;train_gate_beam_steps=25;train_hard_steps=150;train_hard_patience=20;train_max_cells=0;" +
+		"train_shift_restarts=t;train_shifts_first=true"
+	cases := []struct {
+		name     string
+		action   lattice.Action
+		restarts int
+		shifts   bool
+		element  string
+	}{
+		{"shift(-1,0)", lattice.Shift{Deltas: []int{-1, 0}}, 1, true, "shift(-1,0)"},
+		{"columns flipped", lattice.Reflection{Axis: 1}, 2, false, "reflect(1)"},
+	}
+	for i, c := range cases {
+		task, _ := examples(t, rand.New(rand.NewPCG(67, uint64(7+i))), c.action, 6, 4, 6)
+		train, test := task[:3], task[3:]
+		s, err := New(backend, parse(t, settings), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := s.Solve(train, test, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sol.Fit.Fitted || !sol.Fit.HardGates || sol.Fit.Restarts != c.restarts || sol.Fit.Restart != c.restarts-1 ||
+			s.last.shifts != c.shifts {
+			t.Errorf("%s: fitted %v (hard %v), restarts %d, kept %d, shift learner %v (%s): want a hard fit, %d "+
+				"restarts, the last kept, shift learner %v", c.name, sol.Fit.Fitted, sol.Fit.HardGates, sol.Fit.Restarts,
+				sol.Fit.Restart, s.last.shifts, sol.ActionName(), c.restarts, c.shifts)
+		}
+		if sol.ActionName() != c.element {
+			t.Errorf("%s: element %s, want %s", c.name, sol.ActionName(), c.element)
+		}
+		t.Logf("%s: element %s, %d restarts, %d steps", c.name, sol.ActionName(), sol.Fit.Restarts, sol.Fit.TotalSteps)
+		s.Close()
+	}
+}
