@@ -14,8 +14,7 @@
 //     input: rankedFit), a second learner fits gates over candidate frames read off the inputs
 //     (FrameCandidates). The better fit stays.
 //  5. When neither fits, a third learner, the first with softmax shifts, fits with ParamShiftRestarts'
-//     restarts (fitShifts). The better fit stays. With ParamShiftsFirst it fits first instead, before step
-//     3, and the canvas and frames fits run only when its hard gates do not fit.
+//     restarts (fitShifts). The better fit stays.
 //  6. latformer.Learner.Predict predicts the test outputs. The search's top proposal may replace the
 //     network's predictions (ParamSearchFallback).
 //

@@ -57,11 +57,11 @@ func (s *Solver) fitFrames(
 }
 
 // keepStage joins a later stage's fit to sol.Fit, the fit kept so far, which ranks as ranked (rankedFit).
-// The first fit of a task (sol.Fit has no restarts yet) is kept as it is. When fit ranks above it (latformer.FitResult.BetterThan), fit becomes sol.Fit, with the restarts,
+// When fit ranks above it (latformer.FitResult.BetterThan), fit becomes sol.Fit, with the restarts,
 // steps and time of the fits before it counted, and their SoftTop after its own; it returns true. Else
 // sol.Fit counts fit's restarts, steps and time, with fit's SoftTop after its own.
 func keepStage(sol *Solution, ranked, fit latformer.FitResult) bool {
-	if sol.Fit.Restarts > 0 && !fit.BetterThan(ranked) {
+	if !fit.BetterThan(ranked) {
 		sol.Fit.SoftTop = append(sol.Fit.SoftTop, fit.SoftTop...)
 		sol.Fit.Restarts += fit.Restarts
 		sol.Fit.TotalSteps += fit.TotalSteps
@@ -94,7 +94,7 @@ func FrameCandidates(train []latformer.Example, k int) []search.FrameRule {
 // framesVariant returns the learners whose expert learns its frame among n candidates (fitFrames). The
 // expert is anchored, with the solver's experts but the translation. n is rounded up to a multiple of
 // 8, so that tasks with about as many candidates share compiled graphs. They train ParamFrameCopies
-// copies with ParamFrameRestarts' restarts, or the canvas fit's, read by frameRestarts.
+// copies with frameRestarts.
 func (s *Solver) framesVariant(n int) (*latformer.LearnerCache, error) {
 	k := min(s.frames, (n+7)/8*8)
 	list, _ := experts.FrameExperts(s.learning)
@@ -103,14 +103,8 @@ func (s *Solver) framesVariant(n int) (*latformer.LearnerCache, error) {
 	if s.frameCopies > 0 {
 		settings = settings.With(hparams.Setting{Key: latformer.ParamAugment, Value: s.frameCopies})
 	}
-	if s.frameRestarts != "" {
-		settings = settings.With(hparams.Setting{Key: latformer.ParamRestarts,
-			Value: len(strings.Split(s.frameRestarts, ","))},
-			hparams.Setting{Key: latformer.ParamRestartExperts, Value: frameRestarts(s.frameRestarts)})
-	} else {
-		settings = settings.With(hparams.Setting{Key: latformer.ParamRestartExperts, Value: frameRestarts(
-			latformer.Param[string](s.store, latformer.ParamRestartExperts))})
-	}
+	settings = settings.With(hparams.Setting{Key: latformer.ParamRestartExperts, Value: frameRestarts(
+		latformer.Param[string](s.store, latformer.ParamRestartExperts))})
 	return s.variant(fmt.Sprintf("frames%d", k), settings)
 }
 

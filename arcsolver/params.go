@@ -55,17 +55,6 @@ const (
 	// its translation gates a softmax over each axis's shifts (experts.ParamTranslationGates "softmax"),
 	// where neighbouring shifts are neighbouring parameters. Empty means no third fit [].
 	ParamShiftRestarts = "train_shift_restarts"
-	// ParamShiftsFirst runs the shift-softmax fit (ParamShiftRestarts) before the canvas fit instead of
-	// after the candidate frames. When its hard gates fit the training pairs (as rankedFit ranks them), the
-	// canvas and frames fits do not run; else each later fit stays when it fits better. A recipe then need
-	// not spend a canvas restart on translations alone (docs/arc-ablations.md) [false].
-	ParamShiftsFirst = "train_shifts_first"
-	// ParamFrameRestarts is the restart schedule of the fit on candidate frames (fitFrames), one restart per
-	// comma-separated entry, read as latformer.ParamRestartExperts reads its entries, with z, v and h read
-	// as t (a frame expert has no translation: they free its frame gates alone). Empty means the canvas
-	// fit's own schedule, latformer.ParamRestarts restarts of latformer.ParamRestartExperts read the same
-	// way [].
-	ParamFrameRestarts = "train_frame_restarts"
 )
 
 // Gate initializations (ParamGateInit).
@@ -84,14 +73,12 @@ var params = hparams.NewTable(
 	hparams.Def(ParamSearchFallback, true),
 	hparams.Def(ParamSearchScreen, false),
 	hparams.Def(ParamFrameCopies, 0).AtLeast(0),
-	hparams.Def(ParamShiftRestarts, "").Checked(checkSchedule),
-	hparams.Def(ParamShiftsFirst, false),
-	hparams.Def(ParamFrameRestarts, "").Checked(checkSchedule),
+	hparams.Def(ParamShiftRestarts, "").Checked(checkShiftRestarts),
 )
 
-// checkSchedule checks a value of ParamShiftRestarts or ParamFrameRestarts: empty, or a schedule in the
-// form of latformer.ParamRestartExperts.
-func checkSchedule(v any) error {
+// checkShiftRestarts checks a value of ParamShiftRestarts: empty, or a schedule in the form of
+// latformer.ParamRestartExperts.
+func checkShiftRestarts(v any) error {
 	if v.(string) == "" {
 		return nil
 	}

@@ -62,9 +62,6 @@ type Solver struct {
 	frameCopies int
 	// shiftRestarts is ParamShiftRestarts, for the shift-softmax fit (fitShifts); "": none.
 	shiftRestarts string
-	// shiftsFirst is ParamShiftsFirst; frameRestarts is ParamFrameRestarts.
-	shiftsFirst   bool
-	frameRestarts string
 	// last is the task Solve solved last, for Save (nil before the first, or after Close).
 	last *solved
 	// searches counts the lattice searches run (TestSolverSearchesOnce).
@@ -98,8 +95,6 @@ func New(backend compute.Backend, settings hparams.Settings, opts Options) (*Sol
 	s.screen = param[bool](own, ParamSearchScreen)
 	s.frameCopies = param[int](own, ParamFrameCopies)
 	s.shiftRestarts = param[string](own, ParamShiftRestarts)
-	s.shiftsFirst = param[bool](own, ParamShiftsFirst)
-	s.frameRestarts = param[string](own, ParamFrameRestarts)
 	s.restarts = latformer.Param[int](s.store, latformer.ParamRestarts)
 	s.unproposedMaxCells = latformer.Param[int](s.store, latformer.ParamMaxCells)
 	s.frames = experts.Param[int](s.store.RootScope(), experts.ParamFrameCandidates)
@@ -141,31 +136,19 @@ func (s *Solver) Solve(train, test []latformer.Example, progress func(latformer.
 		return sol, err
 	}
 	train, test = withFramesOf(start, train), withFramesOf(start, test)
+	learner, _, err := cache.Learner(rows, cols)
+	if err != nil {
+		return sol, err
+	}
+	if sol.Fit, err = learner.Fit(train, start.starts(train), progress); err != nil {
+		return sol, err
+	}
+	s.last.learner, s.last.fit = learner, sol.Fit
+	ranked, err := s.rankedFit(start, learner, sol.Fit, test)
+	if err != nil {
+		return sol, err
+	}
 	canvasTest := test
-	// The fits run in turn, each while none before it has hard gates that fit (as rankedFit ranks the fit
-	// kept so far); the better fit stays (keepStage). learner is the kept fit's, nil before the first.
-	var learner *latformer.Learner
-	var ranked latformer.FitResult
-	if s.shiftsFirst && s.tryShifts(start, ranked) {
-		if learner, err = s.fitShifts(&sol, ranked, train, progress); err != nil {
-			return sol, err
-		}
-		if ranked, err = s.rankedFit(start, learner, sol.Fit, test); err != nil {
-			return sol, err
-		}
-	}
-	if !(ranked.Fitted && ranked.HardGates) {
-		canvas, err := s.fitCanvas(&sol, ranked, cache, start, train, progress)
-		if err != nil {
-			return sol, err
-		}
-		if canvas != nil {
-			learner = canvas
-			if ranked, err = s.rankedFit(start, learner, sol.Fit, test); err != nil {
-				return sol, err
-			}
-		}
-	}
 	if s.tryFrames(start, ranked) {
 		framed, err := s.fitFrames(&sol, ranked, train, progress)
 		if err != nil {
@@ -178,7 +161,7 @@ func (s *Solver) Solve(train, test []latformer.Example, progress func(latformer.
 			}
 		}
 	}
-	if !s.shiftsFirst && s.tryShifts(start, ranked) {
+	if s.tryShifts(start, ranked) {
 		shifted, err := s.fitShifts(&sol, ranked, train, progress)
 		if err != nil {
 			return sol, err
@@ -192,29 +175,6 @@ func (s *Solver) Solve(train, test []latformer.Example, progress func(latformer.
 	}
 	nameFrame(&sol, learner, s.last.frames)
 	return sol, nil
-}
-
-// fitCanvas fits the learner of the task's canvas (or of the search's expert), from the search's starts
-// when it has them. It keeps that learner when it is the task's first fit or fits better than the fit
-// kept so far, as ranked (keepStage), and returns it, else nil.
-func (s *Solver) fitCanvas(
-	sol *Solution, ranked latformer.FitResult, cache *latformer.LearnerCache, start *Search,
-	train []latformer.Example, progress func(latformer.Progress),
-) (*latformer.Learner, error) {
-	learner, _, err := cache.Learner(s.last.rows, s.last.cols)
-	if err != nil {
-		return nil, err
-	}
-	fit, err := learner.Fit(train, start.starts(train), progress)
-	if err != nil {
-		return nil, err
-	}
-	if !keepStage(sol, ranked, fit) {
-		s.last.fit = sol.Fit
-		return nil, nil
-	}
-	s.last.learner, s.last.fit, s.last.frames, s.last.shifts = learner, sol.Fit, nil, false
-	return learner, nil
 }
 
 // rankedFit is a fit as the search-free solver ranks it against its later fits (tryFrames, fitFrames,
