@@ -82,9 +82,11 @@ var (
 			"training recipe that finds more elements by gradient descent. Two restarts on every canvas " +
 			"(train_restarts=2, train_max_cells=0): the first frees the translation expert alone, its shift bits " +
 			"started at 0.5 and its zero-fill gates at sigmoid(2) (the z family), the second every expert from near " +
-			"the identity (train_restart_experts=z,all). Each trains 200 soft steps (train_steps); if its hard gates " +
+			"the identity (train_restart_experts=z,all). Each trains 200 soft steps (train_steps) on 6 color-permuted " +
+			"copies of the training pairs (augment_copies; the paper's 10 cost two fifths more time for the same " +
+			"tasks solved on the dev half); if its hard gates " +
 			"do not fit the training pairs then, the gate beam holds each of the 4 elements its soft gates make most " +
-			"probable for 25 steps (train_gate_beam=4, train_gate_beam_steps=25), the same element for every input, " +
+			"probable for 15 steps (train_gate_beam=4, train_gate_beam_steps=15), the same element for every input, " +
 			"and continues the one with the lowest loss, held, up to 300 steps (train_hard_steps) or until its loss " +
 			"stalls over 20 steps (train_hard_patience); undone unless it fits. A fit ends after 20 steps with " +
 			"every training canvas exact (fit_patience). Where no restart's hard gates fit, a second learner fits " +
@@ -107,7 +109,8 @@ var (
 			{Key: latformer.ParamMaxCells, Value: 0},
 			{Key: latformer.ParamRestartExperts, Value: "z,all"},
 			{Key: latformer.ParamGateBeam, Value: 4},
-			{Key: latformer.ParamGateBeamSteps, Value: 25},
+			{Key: latformer.ParamGateBeamSteps, Value: 15},
+			{Key: latformer.ParamAugment, Value: 6},
 			{Key: experts.ParamFrameCandidates, Value: 64},
 			{Key: ParamFrameCopies, Value: 4},
 			{Key: ParamShiftRestarts, Value: "t"},
