@@ -83,8 +83,8 @@ var (
 			"(train_restarts=2, train_max_cells=0): the first frees the translation expert alone, its shift bits " +
 			"started at 0.5 and its zero-fill gates at sigmoid(2) (the z family), the second every expert from near " +
 			"the identity (train_restart_experts=z,all). Each trains 200 soft steps (train_steps) on 6 color-permuted " +
-			"copies of the training pairs (augment_copies; the paper's 10 cost two fifths more time for the same " +
-			"tasks solved on the dev half); if its hard gates " +
+			"copies of the training pairs (augment_copies; with the paper's 10 and a 25-step beam the dev half " +
+			"took 45 % more time for the same tasks solved); if its hard gates " +
 			"do not fit the training pairs then, the gate beam holds each of the 4 elements its soft gates make most " +
 			"probable for 15 steps (train_gate_beam=4, train_gate_beam_steps=15), the same element for every input, " +
 			"and continues the one with the lowest loss, held, up to 300 steps (train_hard_steps) or until its loss " +
