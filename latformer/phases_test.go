@@ -67,3 +67,66 @@ func TestPhasesOf(t *testing.T) {
 		}
 	}
 }
+
+// TestGateBeamSettle checks ParamGateBeamSettle's rule (settledStop) on a learner whose gates only the test
+// moves: it reads the beam's elements every 10 steps and ends the soft steps once they have stayed the same
+// for the window, 30 steps. Held at one element from the start, they first read at step 10 and settle at step
+// 40; moved to another element at step 25, they read anew at step 30 and settle at step 60. Only a beam's
+// soft steps get the rule (phasesOf), and only with the key set.
+func TestGateBeamSettle(t *testing.T) {
+	backend := testutil.Backend(t)
+	const recipe = "train_steps=200;train_hard_steps=100;train_gate_beam=4;train_gate_beam_steps=5;train_restart_experts=t"
+	canvas := datasets.Canvas{Rows: 4, Cols: 4, Cells: make([]int32, 16)}
+	examples := []Example{{Input: canvas, Output: canvas}}
+	for _, c := range []struct {
+		moveAt, want int
+	}{{0, 40}, {25, 60}} {
+		l := newTestLearner(t, backend, recipe+";train_gate_beam_settle=30", 4)
+		run, err := l.newFitRun(examples, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.prepare(run.batch, run.needHard()); err != nil {
+			t.Fatal(err)
+		}
+		expert := experts.ExpertFromScope(l.store.RootScope(), 4, 4)
+		hold := func(el experts.Element) {
+			if err := l.setGateLogits(expert.LogitsFor(el, 3), true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hold(experts.Element{Shift: [2]int{1, 0}})
+		stop := l.settledStop(run, 30)
+		got := 0
+		for step := 1; step <= 200 && got == 0; step++ {
+			if step == c.moveAt {
+				hold(experts.Element{Shift: [2]int{0, 3}})
+			}
+			ended, err := stop(step, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ended {
+				got = step
+			}
+		}
+		if got != c.want {
+			t.Errorf("gates moved at step %d: the soft steps end at step %d, want %d", c.moveAt, got, c.want)
+		}
+	}
+	for settings, want := range map[string]int{recipe + ";train_gate_beam_settle=30": 30, recipe: 0,
+		"train_steps=200;train_hard_steps=100;train_gate_beam_settle=30": 0} {
+		l := newTestLearner(t, backend, settings, 4)
+		run, err := l.newFitRun(examples, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.prepare(run.batch, run.needHard()); err != nil {
+			t.Fatal(err)
+		}
+		soft, ok := l.phasesOf(run)[0].(softPhase)
+		if !ok || soft.settle != want {
+			t.Errorf("%q: the first phase %#v, want the soft steps with settle %d", settings, l.phasesOf(run)[0], want)
+		}
+	}
+}
