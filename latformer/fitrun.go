@@ -5,8 +5,6 @@ package latformer
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/gomlx/gomlx/core/tensors"
@@ -46,9 +44,7 @@ type fitSettings struct {
 	// beam and beamSteps are ParamGateBeam and ParamGateBeamSteps.
 	beam, beamSteps int
 	beamNeighbors   bool // ParamGateBeamNeighbors
-	// beamSettle is ParamGateBeamSettle.
-	beamSettle int
-	restarts   int
+	restarts        int
 	// schedule holds the entries of ParamRestartExperts, freeMasks their experts.Expert.FreeGates masks.
 	schedule  []string
 	freeMasks [][]float32
@@ -67,15 +63,6 @@ type fitSettings struct {
 
 // hardCheckEvery is how often (in steps) Fit checks the hard-gated model once the soft one fits.
 const hardCheckEvery = 10
-
-// hardStop is the stopRule of the held training after the gate beam or in the hard phase:
-// ParamHardPatience's stall, or nil.
-func (run *fitRun) hardStop() stopRule {
-	if run.hardPatience > 0 {
-		return stallStop(run.hardPatience)
-	}
-	return nil
-}
 
 // needHard says whether the run trains with hard gates: ParamHardSteps, ParamGateBeam, or starts held at
 // their elements (ParamGateInitTrain "hard").
@@ -107,54 +94,17 @@ func (run *fitRun) drawMinibatch(rng *rand.Rand) {
 func (l *Learner) trainPhase(
 	run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time, out *restartOutcome,
 ) (bool, error) {
-	return l.trainPhaseUntil(run, exec, steps, done, rng, start, out, nil)
+	return l.trainPhaseUntil(run, exec, steps, done, rng, start, out, 0)
 }
 
-// stopRule is asked after every step of a phase (steps counted from 1 within the phase, with the step's
-// loss) whether the phase should end there without a fit.
-type stopRule func(step int, loss float64) (bool, error)
-
-// stallStop is the stopRule that ends a phase once its loss stalls over windows of w steps (stalled).
-func stallStop(w int) stopRule {
-	var losses []float64
-	return func(_ int, loss float64) (bool, error) {
-		losses = append(losses, loss)
-		return stalled(losses, w), nil
-	}
-}
-
-// settledStop is the stopRule of ParamGateBeamSettle: every hardCheckEvery steps it reads the run.beam
-// elements the soft gates make most probable (likelyElements, one forward pass on the training pairs),
-// and ends the phase once they have stayed the same, as a set, for w steps.
-func (l *Learner) settledStop(run *fitRun, w int) stopRule {
-	last, since := "", 0
-	return func(step int, _ float64) (bool, error) {
-		if step%hardCheckEvery != 0 {
-			return false, nil
-		}
-		elements, err := l.likelyElements(run.examples, run.beam)
-		if err != nil {
-			return false, err
-		}
-		expert := experts.ExpertFromScope(l.store.RootScope(), l.rows, l.cols)
-		names := make([]string, len(elements))
-		for i, el := range elements {
-			names[i] = expert.ElementName(el)
-		}
-		slices.Sort(names)
-		if key := strings.Join(names, ";"); key != last {
-			last, since = key, step
-		}
-		return step-since >= w, nil
-	}
-}
-
-// trainPhaseUntil is trainPhase that also stops, without a fit, when stop says so (nil: never).
+// trainPhaseUntil is trainPhase that also stops, without a fit, once the loss stalls over windows of
+// plateau steps (stalled); 0 never stops early.
 func (l *Learner) trainPhaseUntil(run *fitRun, exec *model.Exec, steps, done int, rng *rand.Rand, start time.Time,
-	out *restartOutcome, stop stopRule,
+	out *restartOutcome, plateau int,
 ) (bool, error) {
 	streak := 0
 	out.lossSum, out.lossSteps = 0, 0
+	var losses []float64
 	for step := done; step < done+steps; step++ {
 		cellAcc, err := l.trainOneStep(run, exec, rng, out)
 		if err != nil {
@@ -188,9 +138,9 @@ func (l *Learner) trainPhaseUntil(run *fitRun, exec *model.Exec, steps, done int
 				return true, nil
 			}
 		}
-		if stop != nil {
-			if ended, err := stop(step+1-done, out.loss); err != nil || ended {
-				return false, err
+		if plateau > 0 {
+			if losses = append(losses, out.loss); stalled(losses, plateau) {
+				return false, nil
 			}
 		}
 	}

@@ -71,7 +71,7 @@ func (l *Learner) newFitRun(examples []Example, starts *Starts, progress func(Pr
 		hardSteps: param[int](scope, ParamHardSteps), hardPatience: param[int](scope, ParamHardPatience),
 		patience: param[int](scope, ParamFitPatience), restarts: param[int](scope, ParamRestarts),
 		beam: param[int](scope, ParamGateBeam), beamSteps: param[int](scope, ParamGateBeamSteps),
-		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors), beamSettle: param[int](scope, ParamGateBeamSettle)}}
+		beamNeighbors: param[bool](scope, ParamGateBeamNeighbors)}}
 	run.margin = param[float64](scope, ParamGateInitMargin)
 	run.held = param[string](scope, ParamGateInitTrain) == ProposalTrainHard
 	if run.heldSteps = param[int](scope, ParamHeldSteps); run.heldSteps == 0 || run.heldSteps > run.maxSteps {

@@ -88,11 +88,6 @@ const (
 	// ParamGateBeamSteps is the number of steps each element of the gate beam (ParamGateBeam) is held
 	// before the best one is chosen [30].
 	ParamGateBeamSteps = "train_gate_beam_steps"
-	// ParamGateBeamSettle, when > 0, ends the soft steps before the gate beam (ParamGateBeam) early: every
-	// 10 steps the soft gates' ParamGateBeam most probable elements are read, and the soft steps end once
-	// they have stayed the same, as a set, for this many steps, since the beam then holds the same elements.
-	// 0 trains all ParamSteps soft steps [0].
-	ParamGateBeamSettle = "train_gate_beam_settle"
 	// ParamGateBeamNeighbors adds to the gate beam the elements one translation step away from its first
 	// element on one axis (experts.Expert.ShiftNeighbors), each held ParamGateBeamSteps steps. The gates
 	// hold a shift in binary, so soft gates one cell off (8 for 7: 1000 for 0111) differ in every bit,
@@ -154,7 +149,6 @@ var params = hparams.NewTable(
 	hparams.Def(ParamBatchPairs, 0).AtLeast(0),
 	hparams.Def(ParamGateBeam, 0).AtLeast(0),
 	hparams.Def(ParamGateBeamSteps, 30).AtLeast(1),
-	hparams.Def(ParamGateBeamSettle, 0).AtLeast(0),
 	hparams.Def(ParamGateBeamNeighbors, false),
 	hparams.Def(ParamPadPairs, 1).AtLeast(1),
 	hparams.Def(ParamGateInitMargin, 3.0),

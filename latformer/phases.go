@@ -54,7 +54,6 @@ func (l *Learner) phasesOf(run *fitRun) []phase {
 	}
 	switch {
 	case run.beam > 0 && l.hardStepExec != nil && !started && l.hasMaskExperts():
-		soft.settle = run.beamSettle
 		return []phase{soft, beamPhase{}}
 	case run.hardSteps > 0 && l.hardStepExec != nil:
 		return []phase{soft, hardPhase{}}
@@ -106,18 +105,13 @@ func (p heldPhase) run(l *Learner, t *restartTraining) (bool, error) {
 	return l.trainPhase(t.run, l.hardStepExec, p.steps, t.out.steps, t.rng, t.start, t.out)
 }
 
-// softPhase trains with soft gates, as the paper does, for up to steps steps. Before the gate beam,
-// settle > 0 ends it once the beam's elements have settled over that many steps (ParamGateBeamSettle).
-type softPhase struct{ steps, settle int }
+// softPhase trains with soft gates, as the paper does, for up to steps steps.
+type softPhase struct{ steps int }
 
 func (p softPhase) maxSteps(*fitRun) int { return p.steps }
 
 func (p softPhase) run(l *Learner, t *restartTraining) (bool, error) {
-	var stop stopRule
-	if p.settle > 0 {
-		stop = l.settledStop(t.run, p.settle)
-	}
-	return l.trainPhaseUntil(t.run, l.stepExec, p.steps, t.out.steps, t.rng, t.start, t.out, stop)
+	return l.trainPhase(t.run, l.stepExec, p.steps, t.out.steps, t.rng, t.start, t.out)
 }
 
 // hardPhase continues training with the gates held at their discretized values (ParamHardSteps), or
@@ -130,7 +124,7 @@ func (hardPhase) maxSteps(run *fitRun) int { return run.hardSteps }
 func (hardPhase) run(l *Learner, t *restartTraining) (bool, error) {
 	return l.keepIfFits(t, func(map[string]*tensors.Tensor) (bool, error) {
 		return l.trainPhaseUntil(t.run, l.hardStepExec, t.run.hardSteps, t.out.steps, t.rng, t.start, t.out,
-			t.run.hardStop())
+			t.run.hardPatience)
 	})
 }
 
@@ -218,7 +212,7 @@ func (beamPhase) run(l *Learner, t *restartTraining) (bool, error) {
 			if err := l.restore(best); err != nil {
 				return false, err
 			}
-			return l.trainPhaseUntil(run, l.hardStepExec, rest, steps, t.rng, t.start, out, run.hardStop())
+			return l.trainPhaseUntil(run, l.hardStepExec, rest, steps, t.rng, t.start, out, run.hardPatience)
 		}
 		return false, nil
 	})
