@@ -29,7 +29,7 @@ func ExampleRecipeBook_Lookup() {
 	_, err = arcsolver.Recipes().Lookup("nosaerch")
 	fmt.Println(err)
 	// Output:
-	// gate_init=paper;train_steps=200;train_hard_steps=300;train_hard_patience=20;fit_patience=20;train_restarts=2;train_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=15;augment_copies=6;expert_frame_candidates=64;augment_frame_copies=4;train_shift_restarts=t;seed=2
+	// gate_init=paper;train_steps=200;train_hard_steps=300;train_hard_patience=20;fit_patience=20;train_restarts=2;train_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=15;augment_copies=6;expert_frame_candidates=64;augment_frame_copies=4;train_shift_restarts=t,t;seed=2
 	// 4 true
 	// unknown recipe "nosaerch" (known: default, paper, nosearch, evaluation, paper-evaluation, nosearch-evaluation)
 }

@@ -49,11 +49,11 @@ func TestRecipeSettings(t *testing.T) {
 		"default": "",
 		"paper":   "gate_init=paper",
 		"nosearch": "gate_init=paper;train_steps=200;train_hard_steps=300;train_hard_patience=20;fit_patience=20;train_restarts=2;train_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=15;augment_copies=6;" +
-			"expert_frame_candidates=64;augment_frame_copies=4;train_shift_restarts=t",
+			"expert_frame_candidates=64;augment_frame_copies=4;train_shift_restarts=t,t",
 		"evaluation":       "search_screen=true",
 		"paper-evaluation": "gate_init=paper;search_screen=true",
 		"nosearch-evaluation": "gate_init=paper;train_steps=200;train_hard_steps=300;train_hard_patience=20;fit_patience=20;train_restarts=2;train_max_cells=0;train_restart_experts=z,all;train_gate_beam=4;train_gate_beam_steps=15;augment_copies=6;" +
-			"expert_frame_candidates=64;augment_frame_copies=4;train_shift_restarts=t;search_screen=true",
+			"expert_frame_candidates=64;augment_frame_copies=4;train_shift_restarts=t,t;search_screen=true",
 	}
 	if n := len(Recipes()); n != len(want) {
 		t.Fatalf("%d recipes, want %d", n, len(want))
